@@ -1,0 +1,105 @@
+import { test, describe, type TestContext } from 'vitest'
+import * as allure from 'allure-js-commons'
+import { formatFailure } from './failure'
+import { SPEC, type CheckMeta } from './spec'
+
+export type { CheckMeta } from './spec'
+
+/** What a deviation is: a documented difference the profile may accept (warn) or not (fail). */
+export interface Deviation {
+  id: string
+  message: string
+  policy: 'warn' | 'fail'
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    check?: CheckMeta & { document: string }
+    deviations?: Deviation[]
+    notApplicable?: string
+  }
+}
+
+export interface CheckContext {
+  /** The vitest test context. */
+  vitest: TestContext
+  /** Marks the check not applicable to this target (skips it with the reason). */
+  notApplicable(reason: string): never
+  /** Records a named deviation; with policy 'fail' it also fails the check. */
+  deviation(d: Deviation): Promise<void>
+}
+
+export interface CheckOptions {
+  timeout?: number
+}
+
+/** Runs a check body with its labels, and turns any failure into the check's message. */
+async function runCheck(meta: CheckMeta, ctx: TestContext, body: (t: CheckContext) => Promise<void>): Promise<void> {
+  const document = SPEC[meta.spec]
+  ctx.task.meta.check = { ...meta, document }
+  await allure.labels(
+    { name: 'specDocument', value: document },
+    { name: 'specSection', value: meta.section },
+    { name: 'checkId', value: meta.id },
+    { name: 'epic', value: document },
+    { name: 'feature', value: `${document} ${meta.section}` },
+    { name: 'story', value: meta.id },
+  )
+  await allure.description(`**${meta.id}** — ${document} ${meta.section}\n\n${meta.requirement}`)
+  const t: CheckContext = {
+    vitest: ctx,
+    notApplicable(reason: string): never {
+      ctx.task.meta.notApplicable = reason
+      ctx.skip(`not applicable: ${reason}`)
+      throw new Error('unreachable')
+    },
+    async deviation(d: Deviation) {
+      ctx.task.meta.deviations = [...(ctx.task.meta.deviations ?? []), d]
+      await allure.label('deviation', d.id)
+      await allure.attachment(`deviation ${d.id}`, `${d.message}\npolicy: ${d.policy}`, 'text/plain')
+      if (d.policy === 'fail') throw new Error(`deviation ${d.id}: ${d.message}`)
+    },
+  }
+  try {
+    await body(t)
+  } catch (e) {
+    if ((e as { name?: string })?.name === 'SkipError' || ctx.task.result?.state === 'skip') throw e
+    const err = new Error(formatFailure(meta, e))
+    err.name = 'ConformanceFailure'
+    throw err
+  }
+}
+
+function title(meta: CheckMeta): string {
+  return `${meta.id} ${meta.requirement}`
+}
+
+/** One check: one behaviour, one stable id, one cited clause. */
+export function check(meta: CheckMeta, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
+  test(title(meta), { ...(options.timeout ? { timeout: options.timeout } : {}) }, (ctx) => runCheck(meta, ctx, body))
+}
+
+export type StepFn = (meta: CheckMeta, body: (t: CheckContext) => Promise<void>, options?: CheckOptions) => void
+
+/**
+ * An ordered scenario: steps run in order and share state through the closure.
+ * After a failed step, the later steps are skipped as blocked instead of failing in cascade.
+ */
+export function lifecycle(name: string, define: (step: StepFn) => void): void {
+  describe.sequential(name, () => {
+    const state: { failed?: string } = {}
+    define((meta, body, options = {}) => {
+      test(title(meta), { ...(options.timeout ? { timeout: options.timeout } : {}) }, (ctx) =>
+        runCheck(meta, ctx, async (t) => {
+          if (state.failed) t.notApplicable(`blocked: earlier step ${state.failed} failed`)
+          try {
+            await body(t)
+          } catch (e) {
+            if (ctx.task.meta.notApplicable === undefined) state.failed = meta.id
+            throw e
+          }
+        }),
+      )
+    })
+  })
+}

@@ -1,0 +1,56 @@
+import { isDeepStrictEqual } from 'node:util'
+import type { HttpResult } from '../http/types'
+import { ConformanceFailure, show } from './failure'
+
+export type StatusExpectation = number | number[] | '2xx' | '4xx' | '5xx'
+
+function statusMatches(status: number, e: StatusExpectation): boolean {
+  if (typeof e === 'number') return status === e
+  if (Array.isArray(e)) return e.includes(status)
+  const base = Number(e[0]) * 100
+  return status >= base && status < base + 100
+}
+
+function describeStatus(e: StatusExpectation): string {
+  if (Array.isArray(e)) return `status ${e.join(' or ')}`
+  return `status ${e}`
+}
+
+/** The response has the expected status (and, for JSON, a body that parses). */
+export function expectStatus(res: HttpResult, expected: StatusExpectation): void {
+  if (!statusMatches(res.status, expected)) {
+    throw new ConformanceFailure({ expected: describeStatus(expected), actual: `status ${res.status}`, res })
+  }
+}
+
+/** The response body is JSON that parses; a garbage body is reported as such. */
+export function expectJsonBody(res: HttpResult): unknown {
+  if (res.parseError) throw new ConformanceFailure({ expected: 'a JSON body', actual: res.parseError, res })
+  if (res.body === undefined || typeof res.body === 'string') {
+    throw new ConformanceFailure({
+      expected: 'a JSON body',
+      actual: res.raw.length === 0 ? 'an empty body' : `target returned non-JSON body (content-type '${res.contentType}')`,
+      res,
+    })
+  }
+  return res.body
+}
+
+/** A condition on the target's behaviour. */
+export function expectThat(condition: boolean, detail: { expected: string; actual: unknown; res?: HttpResult; note?: string }): asserts condition {
+  if (!condition) {
+    throw new ConformanceFailure({
+      expected: detail.expected,
+      actual: typeof detail.actual === 'string' ? detail.actual : show(detail.actual),
+      ...(detail.res ? { res: detail.res } : {}),
+      ...(detail.note ? { note: detail.note } : {}),
+    })
+  }
+}
+
+/** Deep equality of a value the target returned with the expected one. */
+export function expectEqual(actual: unknown, expected: unknown, what: string, res?: HttpResult): void {
+  if (!isDeepStrictEqual(actual, expected)) {
+    throw new ConformanceFailure({ expected: `${what} = ${show(expected)}`, actual: show(actual), ...(res ? { res } : {}) })
+  }
+}

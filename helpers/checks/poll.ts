@@ -1,0 +1,23 @@
+import * as allure from 'allure-js-commons'
+import { describePoll, type PollResult } from '../polling/poll-until'
+import { ConformanceFailure } from './failure'
+
+/** Attaches the poll trace (attempt count, elapsed time, states seen) to the report. */
+export async function reportPoll(result: PollResult<unknown>): Promise<void> {
+  await allure.attachment(`poll: ${result.name}`, describePoll(result), 'text/plain')
+  await allure.parameter(`poll ${result.name}`, `${result.outcome}, ${result.attempts.length} attempts, ${result.elapsedMs} ms`)
+}
+
+/** Polling ended in success; otherwise the failure names what was last seen. */
+export async function expectPollSuccess<T>(result: PollResult<T>, what: string): Promise<T> {
+  await reportPoll(result)
+  if (result.outcome !== 'success') {
+    const res = (result.last?.value as { res?: import('../http/types').HttpResult } | undefined)?.res
+    throw new ConformanceFailure({
+      expected: `${what} to reach success`,
+      actual: `${result.outcome} after ${result.attempts.length} attempt(s) in ${result.elapsedMs} ms; last seen: ${result.last?.seen ?? 'nothing'}`,
+      ...(res ? { res } : {}),
+    })
+  }
+  return result.value as T
+}

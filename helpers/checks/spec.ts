@@ -1,0 +1,22 @@
+/** The two specifications a check can cite. */
+export const SPEC = {
+  sales: 'sales-service.md',
+  webhooks: 'webhook-subscriptions.md',
+} as const
+
+export type SpecKey = keyof typeof SPEC
+
+/** A check's identity: stable id, the clause it checks and the requirement in one sentence. */
+export interface CheckMeta {
+  /** Stable id, e.g. WH-LIFE-001. Never reuse or renumber. */
+  id: string
+  spec: SpecKey
+  /** Section of the spec document, e.g. "§4" or "§7". */
+  section: string
+  /** The requirement, stated as what the target must do. */
+  requirement: string
+}
+
+export function citation(meta: CheckMeta): string {
+  return `${SPEC[meta.spec]} ${meta.section}`
+}

@@ -1,0 +1,206 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, isAbsolute, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { randomBytes } from 'node:crypto'
+import { createAjv, formatAjvErrors } from './contracts/ajv'
+import { parseJsonc } from './config/jsonc'
+import { isHttpUrl, readEnv, type EnvName } from './config/env'
+import type { TargetConfig, UserCredentials } from './config/types'
+
+export type * from './config/types'
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+export const DEFAULT_PROFILE = resolve(PROJECT_ROOT, 'fixtures/targets/reference.json')
+const PROFILE_SCHEMA = resolve(PROJECT_ROOT, 'fixtures/targets/profile.schema.json')
+
+export const DEFAULT_TOKEN_POINTERS = ['/authentication_result/access_token', '/access_token']
+
+/** A bad profile or environment variable. The message names every offending field. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid target configuration; no request was sent:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type RawUser = { tenant?: string; username: string; password?: string; passwordEnv?: string }
+type RawProfile = {
+  name: string
+  nonProduction?: boolean
+  services?: { salesBaseUrl?: string; authUrl?: string; webhookBaseUrl?: string }
+  tenant: string
+  product?: string
+  products?: string[]
+  credentials: RawUser
+  users?: Record<string, RawUser>
+  headers?: { tenant?: string; acceptLanguage?: string; extra?: Record<string, string> }
+  auth?: { loginPath?: string; refreshPath?: string; tokenPointer?: string; refreshSkewSeconds?: number }
+  statuses?: { pending?: string[]; success?: string[]; failure?: string[] }
+  polling?: Partial<TargetConfig['polling']>
+  http?: Partial<TargetConfig['http']>
+  features?: Record<string, unknown>
+  deviations?: Record<string, 'warn' | 'fail'>
+  reference?: Omit<TargetConfig['reference'], 'defects'>
+  extensions?: Record<string, Record<string, unknown>>
+}
+
+/** Reads and validates a profile file. Throws ConfigError naming the file and field. */
+export function readProfile(path: string): RawProfile {
+  const label = `TARGET_PROFILE (${path})`
+  if (!existsSync(path)) throw new ConfigError([`${label}: file not found`])
+  let data: unknown
+  try {
+    data = parseJsonc(readFileSync(path, 'utf8'))
+  } catch (e) {
+    throw new ConfigError([`${label}: not valid JSON: ${(e as Error).message}`])
+  }
+  const ajv = createAjv({ useDefaults: false })
+  const validate = ajv.compile(JSON.parse(readFileSync(PROFILE_SCHEMA, 'utf8')) as object)
+  if (!validate(data)) {
+    throw new ConfigError(formatAjvErrors(validate.errors).map((m) => `${label} ${m}`))
+  }
+  return data as RawProfile
+}
+
+function lower(list: string[] | undefined, fallback: string[]): string[] {
+  return (list ?? fallback).map((s) => s.toLowerCase())
+}
+
+/**
+ * Resolves the target from a profile and the environment.
+ * Pure: reads files and `env`, sends nothing. Throws ConfigError before any request.
+ */
+export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
+  const problems: string[] = []
+  const profileEnv = readEnv(env, 'TARGET_PROFILE')
+  const profilePath = profileEnv
+    ? isAbsolute(profileEnv) ? profileEnv : resolve(process.cwd(), profileEnv)
+    : DEFAULT_PROFILE
+  const p = readProfile(profilePath)
+
+  const url = (name: EnvName, fromProfile: string | undefined, field: string): string | undefined => {
+    const v = readEnv(env, name)
+    if (v === undefined) return fromProfile
+    if (!isHttpUrl(v)) {
+      problems.push(`${name}: must be an absolute http(s) URL (profile field ${field}), got '${v}'`)
+      return undefined
+    }
+    return v.replace(/\/+$/, '')
+  }
+  const salesBaseUrl = url('SALES_BASE_URL', p.services?.salesBaseUrl, 'services.salesBaseUrl')
+  const authUrl = url('AUTH_URL', p.services?.authUrl, 'services.authUrl')
+  const webhookBaseUrl = url('WEBHOOK_BASE_URL', p.services?.webhookBaseUrl, 'services.webhookBaseUrl')
+  const embedded = salesBaseUrl === undefined && !problems.some((m) => m.startsWith('SALES_BASE_URL'))
+  if (!embedded && salesBaseUrl === undefined && readEnv(env, 'SALES_BASE_URL') === undefined) {
+    problems.push('services.salesBaseUrl: is required')
+  }
+
+  const tenant = readEnv(env, 'TENANT') ?? p.tenant
+  if (!/^[A-Za-z0-9._-]+$/.test(tenant)) problems.push(`TENANT: must match [A-Za-z0-9._-]+, got '${tenant}'`)
+
+  const resolveUser = (raw: RawUser, field: string, overrides?: { username?: string; password?: string }): UserCredentials | undefined => {
+    const username = overrides?.username ?? raw.username
+    let password = overrides?.password ?? raw.password
+    if (password === undefined && raw.passwordEnv) {
+      password = env[raw.passwordEnv]
+      if (!password) {
+        problems.push(`${field}.passwordEnv: environment variable ${raw.passwordEnv} is not set`)
+        return undefined
+      }
+    }
+    if (!password) {
+      problems.push(`${field}.password: is required (or set passwordEnv${field === 'credentials' ? ' or AUTH_PASSWORD' : ''})`)
+      return undefined
+    }
+    return { tenant: raw.tenant ?? tenant, username, password }
+  }
+  const envUser = readEnv(env, 'AUTH_USERNAME')
+  const envPassword = env.AUTH_PASSWORD !== undefined && env.AUTH_PASSWORD !== '' ? env.AUTH_PASSWORD : undefined
+  if (env.AUTH_PASSWORD !== undefined && env.AUTH_PASSWORD === '') problems.push('AUTH_PASSWORD: is set but empty')
+  const primary = resolveUser({ ...p.credentials, tenant }, 'credentials', {
+    ...(envUser ? { username: envUser } : {}),
+    ...(envPassword ? { password: envPassword } : {}),
+  })
+  const users: TargetConfig['users'] = { primary: primary ?? { tenant, username: '', password: '' } }
+  for (const [role, raw] of Object.entries(p.users ?? {})) {
+    const u = resolveUser(raw, `users.${role}`)
+    if (u) (users as Record<string, UserCredentials>)[role] = u
+  }
+
+  const product = readEnv(env, 'PRODUCT') ?? p.product ?? 'home'
+  const products = readEnv(env, 'PRODUCT') ? [product] : p.products ?? [product]
+
+  const seedRaw = readEnv(env, 'CONFORMANCE_SEED')
+  let seed = Math.floor(Math.random() * 2 ** 31)
+  if (seedRaw !== undefined) {
+    if (!/^\d{1,10}$/.test(seedRaw)) problems.push(`CONFORMANCE_SEED: must be a non-negative integer, got '${seedRaw}'`)
+    else seed = Number(seedRaw)
+  }
+  const runId = readEnv(env, 'CONFORMANCE_RUN_ID') ?? `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(runId)) problems.push(`CONFORMANCE_RUN_ID: must match [A-Za-z0-9_-]{1,64}, got '${runId}'`)
+
+  const defects = (readEnv(env, 'REFERENCE_DEFECTS') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  if (defects.length > 0 && !embedded) problems.push('REFERENCE_DEFECTS: only applies to the embedded reference service; unset SALES_BASE_URL')
+
+  if (problems.length > 0) throw new ConfigError(problems)
+
+  const base = salesBaseUrl ?? ''
+  return {
+    profileName: p.name,
+    profilePath,
+    nonProduction: p.nonProduction ?? false,
+    embedded,
+    services: {
+      salesBaseUrl: base,
+      authUrl: authUrl ?? (base ? `${base}/api/v1/identifier` : ''),
+      webhookBaseUrl: webhookBaseUrl ?? base,
+    },
+    tenant,
+    product,
+    products,
+    users,
+    headers: {
+      tenant: p.headers?.tenant ?? 'X-TENANT-ID',
+      acceptLanguage: p.headers?.acceptLanguage ?? 'en',
+      extra: p.headers?.extra ?? {},
+    },
+    auth: {
+      loginPath: p.auth?.loginPath ?? '/login/{tenant}',
+      refreshPath: p.auth?.refreshPath ?? '/token/refresh/{tenant}',
+      tokenPointers: p.auth?.tokenPointer ? [p.auth.tokenPointer] : DEFAULT_TOKEN_POINTERS,
+      refreshSkewSeconds: p.auth?.refreshSkewSeconds ?? 30,
+    },
+    statuses: {
+      pending: lower(p.statuses?.pending, ['pending']),
+      success: lower(p.statuses?.success, ['success']),
+      failure: lower(p.statuses?.failure, ['failure']),
+    },
+    polling: {
+      initialDelayMs: p.polling?.initialDelayMs ?? 25,
+      maxDelayMs: p.polling?.maxDelayMs ?? 500,
+      maxRatePerSecond: p.polling?.maxRatePerSecond ?? 10,
+      actionsDeadlineMs: p.polling?.actionsDeadlineMs ?? 30000,
+      requestDeadlineMs: p.polling?.requestDeadlineMs ?? 60000,
+      longPolling: p.polling?.longPolling ?? false,
+    },
+    http: {
+      connectTimeoutMs: p.http?.connectTimeoutMs ?? 3000,
+      headersTimeoutMs: p.http?.headersTimeoutMs ?? 15000,
+      bodyTimeoutMs: p.http?.bodyTimeoutMs ?? 15000,
+    },
+    features: p.features ?? {},
+    deviations: p.deviations ?? {},
+    reference: { ...(p.reference ?? {}), defects },
+    extensions: p.extensions ?? {},
+    runId,
+    seed,
+  }
+}
+
+/** The same target with the embedded service's origin filled in. */
+export function withEmbeddedOrigin(config: TargetConfig, origin: string): TargetConfig {
+  return {
+    ...config,
+    services: { salesBaseUrl: origin, authUrl: `${origin}/api/v1/identifier`, webhookBaseUrl: origin },
+  }
+}

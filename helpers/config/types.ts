@@ -1,0 +1,71 @@
+export type DeviationPolicy = 'warn' | 'fail'
+
+export interface UserCredentials {
+  tenant: string
+  username: string
+  /** Resolved password. Never log it: the redactor masks it everywhere. */
+  password: string
+}
+
+export type UserRole = 'primary' | 'restricted' | 'otherTenant' | 'challenge' | 'shortLived'
+
+export interface ServiceUrls {
+  salesBaseUrl: string
+  authUrl: string
+  webhookBaseUrl: string
+}
+
+export interface StatusSpellings {
+  pending: string[]
+  success: string[]
+  failure: string[]
+}
+
+export interface PollingSettings {
+  initialDelayMs: number
+  maxDelayMs: number
+  maxRatePerSecond: number
+  actionsDeadlineMs: number
+  requestDeadlineMs: number
+  longPolling: boolean
+}
+
+export interface HttpSettings {
+  connectTimeoutMs: number
+  headersTimeoutMs: number
+  bodyTimeoutMs: number
+}
+
+export interface ReferenceSettings {
+  lockMs?: number
+  issueMs?: number
+  referralMs?: number
+  tokenTtlSeconds?: number
+  /** Named defects to switch on (mutation testing); see reference/defects. */
+  defects: string[]
+}
+
+/** The fully resolved target: profile + environment, validated. JSON-serialisable. */
+export interface TargetConfig {
+  profileName: string
+  profilePath: string
+  nonProduction: boolean
+  /** true when the suite starts the embedded reference service. */
+  embedded: boolean
+  services: ServiceUrls
+  tenant: string
+  product: string
+  products: string[]
+  users: { primary: UserCredentials } & Partial<Record<Exclude<UserRole, 'primary'>, UserCredentials>>
+  headers: { tenant: string; acceptLanguage: string; extra: Record<string, string> }
+  auth: { loginPath: string; refreshPath: string; tokenPointers: string[]; refreshSkewSeconds: number }
+  statuses: StatusSpellings
+  polling: PollingSettings
+  http: HttpSettings
+  features: Record<string, unknown>
+  deviations: Record<string, DeviationPolicy>
+  reference: ReferenceSettings
+  extensions: Record<string, Record<string, unknown>>
+  runId: string
+  seed: number
+}

@@ -1,0 +1,100 @@
+import { afterAll, expect, inject } from 'vitest'
+import { AuthSession } from './auth/session'
+import type { TargetConfig, UserCredentials, UserRole } from './config/types'
+import { ContractRegistry } from './contracts/registry'
+import { ServiceClient } from './http/client'
+import { Dispatchers } from './http/dispatchers'
+import { Recorder } from './http/recorder'
+import { send } from './http/send'
+import { allureExchangeSink } from './reporting/allure-sink'
+import { trafficDir } from './reporting/paths'
+import { Redactor } from './reporting/redact'
+import { trafficFileSink } from './reporting/traffic-file'
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    target: TargetConfig
+  }
+}
+
+/** Everything a suite file needs to talk to the target. One per test file. */
+export interface SuiteContext {
+  config: TargetConfig
+  sales: ServiceClient
+  webhooks: ServiceClient
+  identity: ServiceClient
+  auth: AuthSession
+  contracts: ContractRegistry
+  recorder: Recorder
+  redactor: Redactor
+  /** A configured user, or undefined when the profile has none for that role. */
+  user(role: UserRole): UserCredentials | undefined
+  /** A label carrying the run id, to tag data the suite creates. */
+  tag(label: string): string
+  close(): Promise<void>
+}
+
+/** Builds a context for a target (no vitest hooks: usable from scripts and tests). */
+export function createSuiteContext(config: TargetConfig, options: { allure?: boolean; trafficFile?: boolean } = {}): SuiteContext {
+  const redactor = new Redactor()
+  for (const u of Object.values(config.users)) redactor.addSecret(u?.password)
+  const sinks = []
+  if (options.trafficFile ?? true) sinks.push(trafficFileSink(trafficDir()))
+  if (options.allure ?? true) sinks.push(allureExchangeSink)
+  const recorder = new Recorder({
+    runId: config.runId,
+    redactor,
+    sinks,
+    currentTest: () => {
+      try {
+        return expect.getState().currentTestName ?? undefined
+      } catch {
+        return undefined
+      }
+    },
+  })
+  const dispatchers = new Dispatchers(config.http)
+  const defaultHeaders = { 'accept-language': config.headers.acceptLanguage, ...config.headers.extra }
+  const auth = new AuthSession({
+    authUrl: config.services.authUrl,
+    loginPath: config.auth.loginPath,
+    tokenPointers: config.auth.tokenPointers,
+    refreshSkewSeconds: config.auth.refreshSkewSeconds,
+    redactor,
+    post: async (url, json) => {
+      const res = await send(dispatchers, { method: 'POST', url, json, headers: { accept: 'application/json', ...defaultHeaders } })
+      res.exchange = await recorder.record(res.request, res)
+      return res
+    },
+  })
+  const client = (baseUrl: string, tenantHeader?: string) =>
+    new ServiceClient({
+      baseUrl,
+      dispatchers,
+      recorder,
+      auth,
+      defaultUser: config.users.primary,
+      defaultHeaders,
+      ...(tenantHeader ? { tenantHeader } : {}),
+    })
+  return {
+    config,
+    sales: client(config.services.salesBaseUrl, config.headers.tenant),
+    webhooks: client(config.services.webhookBaseUrl),
+    identity: client(config.services.authUrl),
+    auth,
+    contracts: new ContractRegistry(),
+    recorder,
+    redactor,
+    user: (role) => (role === 'primary' ? config.users.primary : config.users[role]),
+    tag: (label) => `lc-${config.runId}-${label}`,
+    close: () => dispatchers.close(),
+  }
+}
+
+/** The target of this run (provided by the global setup), closed after the file. */
+export function useTarget(): SuiteContext {
+  const ctx = createSuiteContext(inject('target'))
+  afterAll(() => ctx.close())
+  return ctx
+}

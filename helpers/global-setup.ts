@@ -1,0 +1,58 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { TestProject } from 'vitest/node'
+import { DefectSet } from '../reference/defects/catalogue'
+import { startReference, type RunningReference } from '../reference/server'
+import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from './config'
+import { preflight, PreflightError } from './preflight'
+import { reportsDir, trafficDir } from './reporting/paths'
+import { runInfo } from './reporting/run-info'
+
+/** Stops the run with one message, without a stack trace of the suite's internals. */
+function fatal(message: string): never {
+  const e = new Error(message)
+  e.stack = message
+  throw e
+}
+
+/**
+ * Resolves the target (profile + environment), starts the embedded reference service when
+ * no SALES_BASE_URL is set, runs the preflight, and provides the target to every suite.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let config
+  try {
+    config = loadTargetConfig(process.env)
+  } catch (e) {
+    if (e instanceof ConfigError) fatal(e.message)
+    throw e
+  }
+  let reference: RunningReference | undefined
+  if (config.embedded) {
+    try {
+      new DefectSet(config.reference.defects)
+    } catch (e) {
+      fatal(`REFERENCE_DEFECTS: ${(e as Error).message}`)
+    }
+    try {
+      reference = await startReference({ ...config.reference, defects: config.reference.defects })
+    } catch (e) {
+      fatal(`Embedded reference service failed to start: ${(e as Error).message}`)
+    }
+    config = withEmbeddedOrigin(config, reference.url)
+  }
+  try {
+    await preflight(config)
+  } catch (e) {
+    await reference?.close()
+    if (e instanceof PreflightError) fatal(e.message)
+    throw e
+  }
+  rmSync(trafficDir(), { recursive: true, force: true })
+  mkdirSync(reportsDir(), { recursive: true })
+  writeFileSync(join(reportsDir(), 'run.json'), `${JSON.stringify(runInfo(config), null, 2)}\n`)
+  project.provide('target', config)
+  return async () => {
+    await reference?.close()
+  }
+}

@@ -1,0 +1,91 @@
+import type { AuthSession } from '../auth/session'
+import type { UserCredentials } from '../config/types'
+import type { Dispatchers } from './dispatchers'
+import { fillPath, operation } from './operations'
+import type { Recorder } from './recorder'
+import { send } from './send'
+import { TransportError, type HttpMethod, type HttpResult } from './types'
+
+export interface CallOptions {
+  /** Operation id from fixtures/operations.json: gives method and path template. */
+  op?: string
+  method?: HttpMethod
+  /** Path (template allowed) relative to the base URL, when no op is given. */
+  path?: string
+  params?: Record<string, string | number>
+  query?: Record<string, string | number | boolean | undefined>
+  json?: unknown
+  body?: string | Buffer
+  headers?: Record<string, string>
+  /** Who calls: a user (default: the primary user) or 'anonymous' for no Authorization header. */
+  as?: UserCredentials | 'anonymous'
+  /** Sends `Authorization: Bearer <bearer>` as given, without logging in. */
+  bearer?: string
+  /** Tenant header value; null omits the header. Default: the caller's tenant (sales only). */
+  tenant?: string | null
+}
+
+export interface ServiceClientOptions {
+  baseUrl: string
+  dispatchers: Dispatchers
+  recorder: Recorder
+  auth: AuthSession
+  defaultUser: UserCredentials
+  /** Tenant header name, when this service takes one. */
+  tenantHeader?: string
+  defaultHeaders: Record<string, string>
+}
+
+/** A service at one base URL: builds URLs from the operation catalogue, authenticates, records. */
+export class ServiceClient {
+  constructor(private readonly options: ServiceClientOptions) {}
+
+  get baseUrl(): string {
+    return this.options.baseUrl
+  }
+
+  url(path: string, query?: CallOptions['query']): string {
+    const u = new URL(`${this.options.baseUrl}${path}`)
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v))
+    return u.toString()
+  }
+
+  /**
+   * Sends one request; never throws on an HTTP status. A 401 on a session token triggers
+   * one fresh login and one resend (the server refused the first, so nothing happened).
+   */
+  async call(o: CallOptions): Promise<HttpResult> {
+    const op = o.op ? operation(o.op) : undefined
+    const method = (o.method ?? op?.method ?? 'GET') as HttpMethod
+    const template = o.path ?? op?.path
+    if (!template) throw new Error('call(): give op or path')
+    const url = this.url(fillPath(template, o.params), o.query)
+    const user = o.as === 'anonymous' ? undefined : o.as ?? this.options.defaultUser
+    const attempt = async (fresh: boolean): Promise<HttpResult> => {
+      const headers: Record<string, string> = { accept: 'application/json', ...this.options.defaultHeaders }
+      if (this.options.tenantHeader && o.tenant !== null) headers[this.options.tenantHeader] = o.tenant ?? user?.tenant ?? this.options.defaultUser.tenant
+      if (o.bearer !== undefined) headers.authorization = `Bearer ${o.bearer}`
+      else if (user) {
+        if (fresh) this.options.auth.invalidate(user)
+        headers.authorization = `Bearer ${await this.options.auth.token(user)}`
+      }
+      Object.assign(headers, o.headers ?? {})
+      return this.exchange({ method, url, headers, ...(o.json !== undefined ? { json: o.json } : {}), ...(o.body !== undefined ? { body: o.body } : {}) })
+    }
+    const first = await attempt(false)
+    if (first.status === 401 && user && o.bearer === undefined) return attempt(true)
+    return first
+  }
+
+  /** Sends and records a fully built request (no auth added). */
+  async exchange(req: Parameters<typeof send>[1]): Promise<HttpResult> {
+    try {
+      const res = await send(this.options.dispatchers, req)
+      res.exchange = await this.options.recorder.record(res.request, res)
+      return res
+    } catch (e) {
+      if (e instanceof TransportError) await this.options.recorder.record(e.request, undefined, e)
+      throw e
+    }
+  }
+}

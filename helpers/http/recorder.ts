@@ -1,0 +1,101 @@
+import type { Redactor } from '../reporting/redact'
+import { matchOperation } from './operations'
+import type { HttpResult, SentRequest } from './types'
+
+const MAX_BODY_CHARS = 16_000
+
+/** One recorded request/response pair, already redacted. */
+export interface Exchange {
+  at: string
+  runId: string
+  test?: string
+  operationId?: string
+  /** Path template of the spec operation, or the literal path when it matches none. */
+  template: string
+  method: string
+  url: string
+  status?: number
+  durationMs: number
+  /** Attempt number when the call was retried (1 = first). */
+  attempt?: number
+  request: { headers: Record<string, string>; body?: string }
+  response?: { headers: Record<string, string>; body: string; contentType: string }
+  error?: string
+}
+
+export type ExchangeSink = (exchange: Exchange) => void | Promise<void>
+
+export interface RecorderOptions {
+  runId: string
+  redactor: Redactor
+  sinks: ExchangeSink[]
+  /** Name of the running test, if any. */
+  currentTest?: () => string | undefined
+}
+
+function truncate(text: string): string {
+  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}… [${text.length - MAX_BODY_CHARS} more characters]` : text
+}
+
+/** Redacts each exchange once and hands it to every sink (Allure steps, traffic file, memory). */
+export class Recorder {
+  constructor(private readonly options: RecorderOptions) {}
+
+  get redactor(): Redactor {
+    return this.options.redactor
+  }
+
+  describe(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number): Exchange {
+    const r = this.options.redactor
+    const url = new URL(req.url)
+    const op = matchOperation(req.method, url.pathname)
+    const test = this.options.currentTest?.()
+    return {
+      at: new Date().toISOString(),
+      runId: this.options.runId,
+      ...(test ? { test } : {}),
+      ...(op ? { operationId: op.id } : {}),
+      template: op?.path ?? url.pathname,
+      method: req.method,
+      url: r.text(req.url),
+      ...(res ? { status: res.status } : {}),
+      durationMs: Math.round((res?.durationMs ?? 0) * 10) / 10,
+      ...(attempt !== undefined ? { attempt } : {}),
+      request: { headers: r.headers(req.headers), ...(req.body !== undefined ? { body: truncate(redactBody(r, req.body)) } : {}) },
+      ...(res
+        ? {
+            response: {
+              headers: r.headers(res.headers),
+              contentType: res.contentType,
+              body: truncate(res.body !== undefined && typeof res.body === 'object' ? JSON.stringify(r.json(res.body)) : r.text(isBinary(res) ? `<${res.raw.length} bytes of ${res.contentType || 'unknown type'}>` : res.text)),
+            },
+          }
+        : {}),
+      ...(error ? { error: r.text(error.message) } : {}),
+    }
+  }
+
+  async record(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number): Promise<Exchange> {
+    const exchange = this.describe(req, res, error, attempt)
+    for (const sink of this.options.sinks) {
+      try {
+        await sink(exchange)
+      } catch {
+        // a broken sink must never fail a check
+      }
+    }
+    return exchange
+  }
+}
+
+function isBinary(res: HttpResult): boolean {
+  return res.body === undefined && res.raw.length > 0 && !/text|json|xml/i.test(res.contentType)
+}
+
+function redactBody(r: Redactor, body: string): string {
+  try {
+    return JSON.stringify(r.json(JSON.parse(body)))
+  } catch {
+    return r.text(body)
+  }
+}

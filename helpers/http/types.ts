@@ -1,0 +1,52 @@
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD'
+
+export interface HttpRequest {
+  method: HttpMethod
+  /** Absolute URL. */
+  url: string
+  headers?: Record<string, string>
+  /** Serialised as JSON with content-type application/json. */
+  json?: unknown
+  /** Raw body (wins over json). */
+  body?: string | Buffer
+  /** Override of the client's headers timeout. */
+  headersTimeoutMs?: number
+  bodyTimeoutMs?: number
+}
+
+export interface HttpResult {
+  status: number
+  headers: Record<string, string>
+  /** Parsed JSON when the body is JSON; the text for other text bodies; undefined when empty or binary. */
+  body: unknown
+  raw: Buffer
+  text: string
+  contentType: string
+  /** Set when the response claims JSON (or looks like it) but does not parse. */
+  parseError?: string
+  durationMs: number
+  request: SentRequest
+  /** The redacted record of this exchange (set by the recording client): safe to print. */
+  exchange?: import('./recorder').Exchange
+}
+
+/** What was sent, as recorded (headers redacted later by the recorder). */
+export interface SentRequest {
+  method: HttpMethod
+  url: string
+  headers: Record<string, string>
+  body?: string
+}
+
+/** The request never produced an HTTP response (refused, reset, DNS, timeout). */
+export class TransportError extends Error {
+  constructor(
+    readonly request: SentRequest,
+    readonly code: string,
+    detail: string,
+    readonly durationMs: number,
+  ) {
+    super(`${request.method} ${request.url}: no HTTP response (${code}): ${detail}`)
+    this.name = 'TransportError'
+  }
+}

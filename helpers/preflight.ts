@@ -1,0 +1,45 @@
+import { AuthError } from './auth/session'
+import type { TargetConfig } from './config/types'
+import { createSuiteContext } from './context'
+import { TransportError } from './http/types'
+
+/** The target cannot be tested; one clear message instead of every check failing. */
+export class PreflightError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'PreflightError'
+  }
+}
+
+/**
+ * Before any suite: every service origin answers HTTP, and the primary user can log in
+ * and gets a JWT. Read-only; nothing is created.
+ */
+export async function preflight(config: TargetConfig): Promise<void> {
+  const ctx = createSuiteContext(config, { allure: false, trafficFile: false })
+  try {
+    const origins = new Map<string, string>()
+    origins.set(new URL(config.services.salesBaseUrl).origin, 'SALES_BASE_URL')
+    if (!origins.has(new URL(config.services.authUrl).origin)) origins.set(new URL(config.services.authUrl).origin, 'AUTH_URL')
+    if (!origins.has(new URL(config.services.webhookBaseUrl).origin)) origins.set(new URL(config.services.webhookBaseUrl).origin, 'WEBHOOK_BASE_URL')
+    for (const [origin, name] of origins) {
+      try {
+        await ctx.sales.exchange({ method: 'GET', url: `${origin}/`, headersTimeoutMs: config.http.connectTimeoutMs + 2000 })
+      } catch (e) {
+        if (e instanceof TransportError) {
+          throw new PreflightError(`Target unreachable: ${name}=${origin} gave no HTTP response (${e.code}: ${e.message.split(': ').slice(-1)[0]}). No check was run.`)
+        }
+        throw e
+      }
+    }
+    try {
+      await ctx.auth.token(config.users.primary)
+    } catch (e) {
+      if (e instanceof AuthError) throw new PreflightError(`Login failed: ${ctx.redactor.text(e.message)}. No check was run.`)
+      if (e instanceof TransportError) throw new PreflightError(`Identity service unreachable: ${ctx.redactor.text(e.message)}. No check was run.`)
+      throw e
+    }
+  } finally {
+    await ctx.close()
+  }
+}

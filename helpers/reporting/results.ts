@@ -1,0 +1,52 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { RunInfo } from './run-info'
+import type { TrafficLine } from './traffic-file'
+
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'not-applicable'
+
+/** One check's outcome, as written to reports/checks.json. */
+export interface CheckOutcome {
+  id: string
+  document: string
+  section: string
+  requirement: string
+  title: string
+  file: string
+  status: CheckStatus
+  durationMs: number
+  error?: string
+  note?: string
+  deviations: { id: string; message: string; policy: string }[]
+}
+
+export interface ChecksReport {
+  run: RunInfo | undefined
+  totals: Record<CheckStatus, number> & { deviations: number }
+  checks: CheckOutcome[]
+  operations: { id: string; service: string; method: string; path: string; calls: number; checks: string[] }[]
+}
+
+export function readRunInfo(dir: string): RunInfo | undefined {
+  const p = join(dir, 'run.json')
+  return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as RunInfo) : undefined
+}
+
+/** All traffic lines of a run, measured (reports/traffic/*.jsonl). */
+export function readTraffic(dir: string, runId?: string): TrafficLine[] {
+  if (!existsSync(dir)) return []
+  const lines: TrafficLine[] = []
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith('.jsonl')) continue
+    for (const l of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      if (!l.trim()) continue
+      try {
+        const t = JSON.parse(l) as TrafficLine
+        if (!runId || t.runId === runId) lines.push(t)
+      } catch {
+        // a torn line from an interrupted worker is skipped
+      }
+    }
+  }
+  return lines
+}

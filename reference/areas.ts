@@ -1,0 +1,7 @@
+import type { AreaPlugin } from './context'
+
+/**
+ * The areas of the reference service, each in its own folder with its own store.
+ * An operation of fixtures/operations.json that no area implements answers 501.
+ */
+export const AREAS: AreaPlugin[] = []

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify'
+import { errorBody, type ReferenceContext } from './context'
+
+export const SALES_PREFIX = '/api/v1/ledger'
+export const WEBHOOK_PREFIX = '/api/webhook'
+export const TENANT_HEADER = 'x-tenant-id'
+
+/**
+ * Bearer authentication on every sales and webhook route (401 for a missing, malformed,
+ * expired or foreign token), then the tenant header on sales routes (400 missing, 403 other tenant).
+ */
+export function registerAuthGuard(app: FastifyInstance, ctx: ReferenceContext): void {
+  app.addHook('onRequest', async (req, reply) => {
+    const path = req.url.split('?')[0] ?? ''
+    const sales = path === SALES_PREFIX || path.startsWith(`${SALES_PREFIX}/`)
+    const webhooks = path === WEBHOOK_PREFIX || path.startsWith(`${WEBHOOK_PREFIX}/`)
+    if (!sales && !webhooks) return
+    const header = req.headers.authorization
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null
+    const skip = (sales && ctx.defects.has('auth-token-not-required')) || (webhooks && ctx.defects.has('auth-webhook-token-not-required'))
+    if (!match) {
+      if (skip) {
+        req.principal = { tenant: String(req.headers[TENANT_HEADER] ?? 'acme'), username: 'anonymous', rights: ['schemes:full', 'sales:write', 'webhooks:write'] }
+        return
+      }
+      return reply.code(401).header('www-authenticate', 'Bearer').send(errorBody('a bearer token is required'))
+    }
+    const verified = await ctx.tokens.verify(match[1]!)
+    if (!verified.ok) {
+      return reply.code(401).header('www-authenticate', `Bearer error="invalid_token"`).send(errorBody(`invalid token (${verified.reason})`))
+    }
+    req.principal = verified.principal
+    if (sales) {
+      const tenant = req.headers[TENANT_HEADER]
+      if (typeof tenant !== 'string' || tenant === '') return reply.code(400).send(errorBody('the X-TENANT-ID header is required'))
+      if (tenant !== verified.principal.tenant) return reply.code(403).send(errorBody('the token does not belong to this tenant'))
+    }
+  })
+}

@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util'
+import { DEFECTS } from './defects/catalogue'
+import { DEMO_TENANTS } from './demo-data'
+import { DEFAULT_OPTIONS } from './options'
+import { startReference } from './server'
+
+const USAGE = `Usage: npm run reference -- [--port 4010] [--host 127.0.0.1] [--defect NAME]... [--lock-ms N] [--issue-ms N] [--referral-ms N] [--log] [--list-defects]`
+
+function int(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!/^\d+$/.test(value)) {
+    console.error(`--${name}: expected a non-negative integer, got '${value}'\n${USAGE}`)
+    process.exit(2)
+  }
+  return Number(value)
+}
+
+async function main(): Promise<void> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        defect: { type: 'string', multiple: true },
+        'lock-ms': { type: 'string' },
+        'issue-ms': { type: 'string' },
+        'referral-ms': { type: 'string' },
+        log: { type: 'boolean' },
+        'list-defects': { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    })
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${USAGE}`)
+    process.exit(2)
+  }
+  const v = parsed.values
+  if (v.help) return void console.log(USAGE)
+  if (v['list-defects']) {
+    for (const [name, d] of Object.entries(DEFECTS)) console.log(`${name.padEnd(44)} ${d.clause.padEnd(30)} ${d.description}`)
+    return
+  }
+  const defects = (v.defect ?? []).flatMap((d) => d.split(',')).filter(Boolean)
+  let ref
+  try {
+    ref = await startReference({
+      host: v.host ?? '127.0.0.1',
+      port: int('port', v.port, 4010),
+      lockMs: int('lock-ms', v['lock-ms'], DEFAULT_OPTIONS.lockMs),
+      issueMs: int('issue-ms', v['issue-ms'], DEFAULT_OPTIONS.issueMs),
+      referralMs: int('referral-ms', v['referral-ms'], DEFAULT_OPTIONS.referralMs),
+      logRequests: v.log ?? false,
+      defects,
+    })
+  } catch (e) {
+    console.error(`reference service failed to start: ${(e as Error).message}`)
+    process.exit(1)
+  }
+  const acme = DEMO_TENANTS[0]!
+  console.log(`Reference service listening on ${ref.url}`)
+  console.log(`  sales (ledger):  ${ref.url}/api/v1/ledger`)
+  console.log(`  identity:        ${ref.url}/api/v1/identifier   (login: POST /login/{tenant})`)
+  console.log(`  webhooks:        ${ref.url}/api/webhook`)
+  console.log(`  health:          ${ref.url}/health`)
+  console.log(`Demo credentials (public demo data):`)
+  for (const u of acme.users) console.log(`  tenant ${acme.tag}: ${u.username} / ${u.password}${u.challenge ? '  (answers with an MFA challenge)' : ''}${u.tokenTtlSeconds ? `  (tokens live ${u.tokenTtlSeconds}s)` : ''}`)
+  console.log(`  other tenants: ${DEMO_TENANTS.slice(1).map((t) => `${t.tag} (broker@${t.tag}.test)`).join(', ')}, same password`)
+  if (defects.length > 0) console.log(`Defects ON: ${defects.join(', ')}`)
+  console.log(`Run the suite against it:\n  SALES_BASE_URL=${ref.url} AUTH_URL=${ref.url}/api/v1/identifier WEBHOOK_BASE_URL=${ref.url} TENANT=acme AUTH_USERNAME=broker@acme.test AUTH_PASSWORD=... npm run conformance`)
+  const stop = async (signal: string) => {
+    console.log(`${signal}: stopping`)
+    await ref.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+}
+
+void main()

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify'
+import { errorBody, type ReferenceContext } from '../context'
+import { findTenant } from '../demo-data'
+
+export const IDENTITY_PREFIX = '/api/v1/identifier'
+
+/** Login and refresh, as the identity service answers them. */
+export function registerIdentity(app: FastifyInstance, ctx: ReferenceContext): void {
+  app.post<{ Params: { tenant: string }; Body: { username?: unknown; password?: unknown } }>(
+    `${IDENTITY_PREFIX}/login/:tenant`,
+    async (req, reply) => {
+      const { username, password } = (req.body ?? {}) as { username?: unknown; password?: unknown }
+      if (typeof username !== 'string' || typeof password !== 'string') {
+        return reply.code(400).send(errorBody('username and password are required'))
+      }
+      const tenant = findTenant(req.params.tenant)
+      const user = tenant?.users.find((u) => u.username === username)
+      const passwordOk = user !== undefined && (user.password === password || ctx.defects.has('auth-login-wrong-password-accepted'))
+      if (!tenant || !user || !passwordOk) return reply.code(401).send(errorBody('invalid credentials'))
+      if (user.challenge) {
+        return reply.send({ challenge_name: user.challenge, challenge_parameters: { USER_ID_FOR_SRP: user.username }, session: 'challenge-session' })
+      }
+      const t = await ctx.tokens.issue({ tenant: tenant.tag, username: user.username, rights: user.rights }, user.tokenTtlSeconds ?? ctx.options.tokenTtlSeconds)
+      const access_token = ctx.defects.has('auth-login-token-not-jwt') ? t.refresh_token : t.access_token
+      return reply.send({ authentication_result: { access_token, token_type: 'Bearer', expires_in: t.expires_in, refresh_token: t.refresh_token } })
+    },
+  )
+
+  app.post<{ Params: { tenant: string } }>(`${IDENTITY_PREFIX}/token/refresh/:tenant`, async (req, reply) => {
+    const { refresh_token, username } = (req.body ?? {}) as { refresh_token?: unknown; username?: unknown }
+    if (typeof refresh_token !== 'string' || typeof username !== 'string') {
+      return reply.code(400).send(errorBody('refresh_token and username are required'))
+    }
+    const p = ctx.tokens.refresh(refresh_token, username)
+    if (!p || p.tenant !== req.params.tenant) return reply.code(401).send(errorBody('invalid refresh token'))
+    const t = await ctx.tokens.issue(p, p.ttl)
+    return reply.send({ authentication_result: { access_token: t.access_token, token_type: 'Bearer', expires_in: t.expires_in } })
+  })
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto'
+import { SignJWT, errors, generateKeyPair, jwtVerify, decodeJwt, type CryptoKey, type JWTPayload } from 'jose'
+import type { DefectSet } from '../defects/catalogue'
+import type { Right } from '../demo-data'
+
+export const ISSUER = 'ledger-reference-identity'
+export const AUDIENCE = 'ledger-reference'
+const ALG = 'ES256'
+
+export interface Principal {
+  tenant: string
+  username: string
+  rights: Right[]
+}
+
+export type VerifyResult = { ok: true; principal: Principal } | { ok: false; reason: 'malformed' | 'expired' | 'signature' | 'claims' }
+
+/** Signs and verifies the service's JWTs; keeps refresh tokens. One per reference instance. */
+export class TokenService {
+  private readonly refreshTokens = new Map<string, Principal & { ttl: number }>()
+
+  private constructor(
+    private readonly privateKey: CryptoKey,
+    private readonly publicKey: CryptoKey,
+    private readonly defects: DefectSet,
+  ) {}
+
+  static async create(defects: DefectSet): Promise<TokenService> {
+    const { privateKey, publicKey } = await generateKeyPair(ALG)
+    return new TokenService(privateKey, publicKey, defects)
+  }
+
+  async issue(p: Principal, ttlSeconds: number): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
+    const access_token = await new SignJWT({ tenant: p.tenant, rights: p.rights })
+      .setProtectedHeader({ alg: ALG, typ: 'JWT' })
+      .setSubject(p.username)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+      .sign(this.privateKey)
+    const refresh_token = randomBytes(24).toString('base64url')
+    this.refreshTokens.set(refresh_token, { ...p, ttl: ttlSeconds })
+    return { access_token, refresh_token, expires_in: ttlSeconds }
+  }
+
+  refresh(token: string, username: string): (Principal & { ttl: number }) | undefined {
+    const p = this.refreshTokens.get(token)
+    return p && p.username === username ? p : undefined
+  }
+
+  async verify(token: string): Promise<VerifyResult> {
+    if (this.defects.has('auth-foreign-signature-accepted')) {
+      try {
+        return toPrincipal(decodeJwt(token))
+      } catch {
+        return { ok: false, reason: 'malformed' }
+      }
+    }
+    try {
+      const options = { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALG] }
+      const { payload } = await jwtVerify(
+        token,
+        this.publicKey,
+        this.defects.has('auth-expired-token-accepted') ? { ...options, currentDate: new Date(0) } : options,
+      )
+      return toPrincipal(payload)
+    } catch (e) {
+      if (e instanceof errors.JWTExpired) return { ok: false, reason: 'expired' }
+      if (e instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: 'signature' }
+      if (e instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: 'claims' }
+      return { ok: false, reason: 'malformed' }
+    }
+  }
+}
+
+function toPrincipal(payload: JWTPayload): VerifyResult {
+  const tenant = payload.tenant
+  const rights = payload.rights
+  if (typeof payload.sub !== 'string' || typeof tenant !== 'string' || !Array.isArray(rights)) return { ok: false, reason: 'claims' }
+  return { ok: true, principal: { tenant, username: payload.sub, rights: rights as Right[] } }
+}

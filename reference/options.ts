@@ -1,0 +1,35 @@
+import { DefectSet } from './defects/catalogue'
+
+export interface ReferenceOptions {
+  host: string
+  /** 0 picks a free port. */
+  port: number
+  /** How long a change of quote data keeps the quote locked. */
+  lockMs: number
+  /** How long an issue request stays pending. */
+  issueMs: number
+  /** How long a referral keeps the quote locked. */
+  referralMs: number
+  /** Longest time a ?longPolling=true call is held before answering 423. */
+  longPollMaxMs: number
+  tokenTtlSeconds: number
+  defects: DefectSet
+  /** Log requests to stdout (the standalone CLI turns it on). */
+  logRequests: boolean
+}
+
+export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {
+  host: '127.0.0.1',
+  port: 0,
+  lockMs: 150,
+  issueMs: 300,
+  referralMs: 300,
+  longPollMaxMs: 2000,
+  tokenTtlSeconds: 3600,
+  logRequests: false,
+}
+
+export function referenceOptions(partial: Partial<Omit<ReferenceOptions, 'defects'>> & { defects?: Iterable<string> } = {}): ReferenceOptions {
+  const { defects, ...rest } = partial
+  return { ...DEFAULT_OPTIONS, ...rest, defects: new DefectSet(defects ?? []) }
+}

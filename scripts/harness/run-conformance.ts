@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { PROJECT_ROOT } from '../../helpers/config'
+import type { ChecksReport } from '../../helpers/reporting/results'
+
+export interface ConformanceRunOptions {
+  /** Suite files or folders (relative to the project); default: every suite. */
+  files?: string[]
+  /** Defects for the embedded reference service. */
+  defects?: string[]
+  /** Extra environment (e.g. SALES_BASE_URL for an external target). */
+  env?: Record<string, string>
+  /** Kill the run after this long. */
+  timeoutMs?: number
+  /** Keep the reports folder (default: removed after reading). */
+  keepReports?: boolean
+}
+
+export interface ConformanceRun {
+  exitCode: number | null
+  report?: ChecksReport
+  failedIds: string[]
+  output: string
+  wallMs: number
+  reportsDir: string
+}
+
+const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'REFERENCE_DEFECTS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID']
+
+/**
+ * Runs `vitest run --config vitest.config.ts` as a child process (embedded reference unless
+ * env says otherwise), in its own reports folder, and returns which checks failed.
+ */
+export async function runConformance(o: ConformanceRunOptions = {}): Promise<ConformanceRun> {
+  const reportsDir = mkdtempSync(join(tmpdir(), 'lc-run-'))
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  for (const k of TARGET_VARS) delete env[k]
+  Object.assign(env, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1' }, o.env ?? {})
+  if (o.defects?.length) env.REFERENCE_DEFECTS = o.defects.join(',')
+  const started = performance.now()
+  const vitest = resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs')
+  const child = spawn(process.execPath, [vitest, 'run', '--config', 'vitest.config.ts', ...(o.files ?? [])], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()))
+  const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 180_000)
+  const exitCode = await new Promise<number | null>((r) => child.on('close', (code) => r(code)))
+  clearTimeout(timer)
+  const wallMs = Math.round(performance.now() - started)
+  const file = join(reportsDir, 'checks.json')
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : undefined
+  if (!o.keepReports) rmSync(reportsDir, { recursive: true, force: true })
+  const failedIds = report ? report.checks.filter((c) => c.status === 'failed').map((c) => c.id) : []
+  return { exitCode, ...(report ? { report } : {}), failedIds, output, wallMs, reportsDir }
+}
