@@ -1,0 +1,35 @@
+import type { DefectInfo } from './types'
+
+/** Authentication and tenant isolation (sales-service.md §5, webhook-subscriptions.md §5). */
+export const AUTH_DEFECTS = {
+  'auth-token-not-required': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'Requests without a bearer token are served instead of rejected with 401.',
+  },
+  'auth-foreign-signature-accepted': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'The token signature is not verified: a token signed by someone else is accepted.',
+  },
+  'auth-expired-token-accepted': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'An expired token is accepted.',
+  },
+  'auth-login-wrong-password-accepted': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'Login succeeds with a wrong password.',
+  },
+  'auth-login-token-not-jwt': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'Login returns an access_token that is not a JWT.',
+  },
+  'auth-webhook-token-not-required': {
+    area: 'auth',
+    clause: 'webhook-subscriptions.md §5',
+    description: 'Webhook routes are served without a bearer token.',
+  },
+} as const satisfies Record<string, DefectInfo>
