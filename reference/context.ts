@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { DefectSet } from './defects/catalogue'
+import type { IdFactory } from './ids'
 import type { Principal, TokenService } from './identity/tokens'
 import type { ReferenceOptions } from './options'
 
@@ -15,6 +16,8 @@ export interface ReferenceContext {
   options: ReferenceOptions
   defects: DefectSet
   tokens: TokenService
+  /** Every id the service hands out (quotes, policies, requests, subscriptions, ...). */
+  ids: IdFactory
   /** Functions run when the service closes (timers, outgoing deliveries). */
   onClose: Array<() => void | Promise<void>>
 }

@@ -16,6 +16,10 @@ export interface ReferenceOptions {
   defects: DefectSet
   /** Log requests to stdout (the standalone CLI turns it on). */
   logRequests: boolean
+  /** How request statuses are spelled on the wire (a target may spell them differently). */
+  statusSpelling: { pending: string; success: string; failure: string }
+  /** Ids as UUIDs, or as numeric strings ("100042"): both are strings as the spec says. */
+  idStyle: 'uuid' | 'numeric'
 }
 
 export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {
@@ -27,6 +31,8 @@ export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {
   longPollMaxMs: 2000,
   tokenTtlSeconds: 3600,
   logRequests: false,
+  statusSpelling: { pending: 'pending', success: 'success', failure: 'failure' },
+  idStyle: 'uuid',
 }
 
 export function referenceOptions(partial: Partial<Omit<ReferenceOptions, 'defects'>> & { defects?: Iterable<string> } = {}): ReferenceOptions {

@@ -3,6 +3,7 @@ import { OPERATIONS } from '../helpers/http/operations'
 import { AREAS } from './areas'
 import { registerAuthGuard } from './auth-guard'
 import { errorBody, type ReferenceContext } from './context'
+import { IdFactory } from './ids'
 import { registerIdentity } from './identity/routes'
 import { TokenService } from './identity/tokens'
 import { referenceOptions, type ReferenceOptions } from './options'
@@ -24,7 +25,7 @@ export function routePath(template: string): string {
 /** Builds the reference service (identity, sales and webhooks on one origin). Not listening yet. */
 export async function createReferenceApp(options: ReferenceOptions): Promise<{ app: FastifyInstance; context: ReferenceContext }> {
   const app = Fastify({ logger: options.logRequests ? { level: 'info' } : false, bodyLimit: 1_048_576 })
-  const context: ReferenceContext = { options, defects: options.defects, tokens: await TokenService.create(options.defects), onClose: [] }
+  const context: ReferenceContext = { options, defects: options.defects, tokens: await TokenService.create(options.defects), ids: new IdFactory(options.idStyle), onClose: [] }
   app.addHook('onClose', async () => {
     for (const fn of context.onClose) await fn()
   })
