@@ -21,7 +21,8 @@ function listJson(dir: string): string[] {
 
 /**
  * Response contracts: every JSON Schema under fixtures/contracts/, addressed by its path
- * without extension (e.g. "webhooks/subscription"). Schemas may $ref each other by $id.
+ * without extension (e.g. "webhooks/subscription"). Leave $id out: a schema refers to a sibling
+ * by file name ({"$ref": "subscription"} inside webhooks/ resolves to webhooks/subscription).
  */
 export class ContractRegistry {
   private readonly ajv: Ajv

@@ -81,8 +81,8 @@ export async function pollUntil<T>(probe: (n: number) => Promise<PollObservation
     if (remaining <= 0) return { name: o.name, outcome: 'timeout', last, attempts, elapsedMs: Math.round(elapsed) }
     const jittered = delay * (1 - jitter / 2 + random() * jitter)
     const sinceStart = elapsed - atMs
-    let wait = Math.max(jittered, o.minIntervalMs - sinceStart, obs.retryAfterMs ?? 0)
-    wait = Math.min(wait, remaining)
+    // the last wait is cut at the deadline, but never below the rate limit
+    const wait = Math.max(Math.min(Math.max(jittered, obs.retryAfterMs ?? 0), remaining), o.minIntervalMs - sinceStart)
     await sleep(Math.max(0, wait))
     delay = Math.min(o.maxDelayMs, delay * factor)
   }

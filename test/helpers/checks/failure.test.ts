@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../../helpers/checks/expect'
+import { ConformanceFailure, formatFailure } from '../../../helpers/checks/failure'
+import type { CheckMeta } from '../../../helpers/checks/spec'
+import type { HttpResult } from '../../../helpers/http/types'
+
+const meta: CheckMeta = { id: 'WH-ERR-001', spec: 'webhooks', section: '§7', requirement: 'An unknown id gives 404.' }
+const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl'
+
+function res(status: number, body: unknown, parseError?: string): HttpResult {
+  const text = typeof body === 'string' ? body : JSON.stringify(body)
+  return {
+    status, headers: {}, body, raw: Buffer.from(text), text, contentType: 'application/json', durationMs: 1,
+    ...(parseError ? { parseError } : {}),
+    request: { method: 'GET', url: 'http://h.test/api/webhook/subscription/x', headers: {} },
+    exchange: { at: '', runId: 'r', template: '/api/webhook/subscription/{id}', method: 'GET', url: 'http://h.test/api/webhook/subscription/x', status, durationMs: 1, request: { headers: {} }, response: { headers: {}, contentType: 'application/json', body: text } },
+  }
+}
+
+function failureOf(fn: () => void): string {
+  try {
+    fn()
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConformanceFailure)
+    return formatFailure(meta, e)
+  }
+  throw new Error('expected a failure')
+}
+
+describe('assertions and failure messages', () => {
+  it('a failure prints id, clause, requirement, expected, actual, request and response', () => {
+    const msg = failureOf(() => expectStatus(res(500, { message: 'boom' }), 404))
+    expect(msg.split('\n')).toEqual([
+      '[WH-ERR-001] webhook-subscriptions.md §7',
+      'requirement: An unknown id gives 404.',
+      'expected: status 404',
+      'actual:   status 500',
+      'request:  GET http://h.test/api/webhook/subscription/x',
+      'response: 500 application/json {"message":"boom"}',
+    ])
+  })
+
+  it('status classes and lists', () => {
+    expect(() => expectStatus(res(404, {}), '4xx')).not.toThrow()
+    expect(() => expectStatus(res(403, {}), [401, 403])).not.toThrow()
+    expect(failureOf(() => expectStatus(res(200, {}), [401, 403]))).toMatch(/expected: status 401 or 403/)
+  })
+
+  it('a garbage body is reported as non-JSON / truncated', () => {
+    expect(failureOf(() => expectJsonBody(res(200, '{"a', 'target returned non-JSON / truncated body (...)')))).toMatch(/actual:   target returned non-JSON \/ truncated body/)
+    expect(failureOf(() => expectJsonBody(res(200, '<html>')))).toMatch(/target returned non-JSON body/)
+  })
+
+  it('secrets never reach the message', () => {
+    const msg = failureOf(() => expectEqual({ secret: 'whsec-1', token: JWT }, { secret: 'other' }, 'the subscription'))
+    expect(msg).not.toContain('whsec-1')
+    expect(msg).not.toContain(JWT)
+    expect(formatFailure(meta, new Error(`login failed with ${JWT}`))).not.toContain(JWT)
+  })
+
+  it('expectThat passes through and fails with the detail', () => {
+    expect(() => expectThat(true, { expected: 'x', actual: 'y' })).not.toThrow()
+    expect(failureOf(() => expectThat(false, { expected: 'a sorted list', actual: [3, 1], note: 'due dates' }))).toMatch(/actual:   \[3,1\]\nnote:     due dates/)
+  })
+})

@@ -1,0 +1,34 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ContractRegistry } from '../../../helpers/contracts/registry'
+
+function dir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'lc-contracts-'))
+  mkdirSync(join(d, 'area'))
+  writeFileSync(join(d, 'area', 'thing.json'), JSON.stringify({ type: 'object', required: ['id', 'at'], properties: { id: { type: 'string' }, at: { type: 'string', format: 'date-time' }, part: { $ref: 'part' } } }))
+  writeFileSync(join(d, 'area', 'part.json'), JSON.stringify({ type: 'integer', minimum: 0 }))
+  return d
+}
+
+describe('ContractRegistry', () => {
+  it('loads every schema by its path, resolves a sibling $ref by file name, checks formats', () => {
+    const r = new ContractRegistry(dir())
+    expect(r.names()).toEqual(['area/part', 'area/thing'])
+    expect(r.validate('area/thing', { id: 'x', at: '2026-01-01T00:00:00Z', part: 2 })).toEqual({ valid: true, errors: [] })
+    const bad = r.validate('area/thing', { id: 1, at: 'yesterday', part: -1 })
+    expect(bad.valid).toBe(false)
+    expect(bad.errors.join('\n')).toMatch(/\/id: must be string/)
+    expect(bad.errors.join('\n')).toMatch(/\/at: must match format "date-time"/)
+    expect(bad.errors.join('\n')).toMatch(/\/part: must be >= 0/)
+  })
+
+  it('names a missing contract', () => {
+    expect(() => new ContractRegistry(dir()).validate('nope', {})).toThrow(/unknown contract 'nope'/)
+  })
+
+  it('the project contracts compile', () => {
+    expect(() => new ContractRegistry()).not.toThrow()
+  })
+})
