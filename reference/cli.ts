@@ -3,8 +3,9 @@ import { DEFECTS } from './defects/catalogue'
 import { DEMO_TENANTS } from './demo-data'
 import { DEFAULT_OPTIONS } from './options'
 import { startReference } from './server'
+import { VARIATIONS, variationOptions } from './variations/catalogue'
 
-const USAGE = `Usage: npm run reference -- [--port 4010] [--host 127.0.0.1] [--defect NAME]... [--lock-ms N] [--issue-ms N] [--referral-ms N] [--log] [--list-defects]`
+const USAGE = `Usage: npm run reference -- [--port 4010] [--host 127.0.0.1] [--defect NAME]... [--variation NAME]... [--lock-ms N] [--issue-ms N] [--referral-ms N] [--log] [--list-defects] [--list-variations]`
 
 function int(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
         port: { type: 'string' },
         host: { type: 'string' },
         defect: { type: 'string', multiple: true },
+        variation: { type: 'string', multiple: true },
+        'list-variations': { type: 'boolean' },
         'lock-ms': { type: 'string' },
         'issue-ms': { type: 'string' },
         'referral-ms': { type: 'string' },
@@ -41,15 +44,28 @@ async function main(): Promise<void> {
     for (const [name, d] of Object.entries(DEFECTS)) console.log(`${name.padEnd(44)} ${d.clause.padEnd(30)} ${d.description}`)
     return
   }
+  if (v['list-variations']) {
+    for (const [name, d] of Object.entries(VARIATIONS)) console.log(`${name.padEnd(28)} ${d.description}`)
+    return
+  }
+  const variationNames = (v.variation ?? []).flatMap((d) => d.split(',')).filter(Boolean)
+  let variation
+  try {
+    variation = variationOptions(variationNames)
+  } catch (e) {
+    console.error(`--variation: ${(e as Error).message}\n${USAGE}`)
+    process.exit(2)
+  }
   const defects = (v.defect ?? []).flatMap((d) => d.split(',')).filter(Boolean)
   let ref
   try {
     ref = await startReference({
+      ...variation,
       host: v.host ?? '127.0.0.1',
       port: int('port', v.port, 4010),
-      lockMs: int('lock-ms', v['lock-ms'], DEFAULT_OPTIONS.lockMs),
-      issueMs: int('issue-ms', v['issue-ms'], DEFAULT_OPTIONS.issueMs),
-      referralMs: int('referral-ms', v['referral-ms'], DEFAULT_OPTIONS.referralMs),
+      lockMs: int('lock-ms', v['lock-ms'], variation.lockMs ?? DEFAULT_OPTIONS.lockMs),
+      issueMs: int('issue-ms', v['issue-ms'], variation.issueMs ?? DEFAULT_OPTIONS.issueMs),
+      referralMs: int('referral-ms', v['referral-ms'], variation.referralMs ?? DEFAULT_OPTIONS.referralMs),
       logRequests: v.log ?? false,
       defects,
     })
@@ -67,6 +83,7 @@ async function main(): Promise<void> {
   for (const u of acme.users) console.log(`  tenant ${acme.tag}: ${u.username} / ${u.password}${u.challenge ? '  (answers with an MFA challenge)' : ''}${u.tokenTtlSeconds ? `  (tokens live ${u.tokenTtlSeconds}s)` : ''}`)
   console.log(`  other tenants: ${DEMO_TENANTS.slice(1).map((t) => `${t.tag} (broker@${t.tag}.test)`).join(', ')}, same password`)
   if (defects.length > 0) console.log(`Defects ON: ${defects.join(', ')}`)
+  if (variationNames.length > 0) console.log(`Variations ON: ${variationNames.join(', ')}`)
   console.log(`Run the suite against it:\n  SALES_BASE_URL=${ref.url} AUTH_URL=${ref.url}/api/v1/identifier WEBHOOK_BASE_URL=${ref.url} TENANT=acme AUTH_USERNAME=broker@acme.test AUTH_PASSWORD=... npm run conformance`)
   const stop = async (signal: string) => {
     console.log(`${signal}: stopping`)

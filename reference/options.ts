@@ -20,6 +20,8 @@ export interface ReferenceOptions {
   statusSpelling: { pending: string; success: string; failure: string }
   /** Ids as UUIDs, or as numeric strings ("100042"): both are strings as the spec says. */
   idStyle: 'uuid' | 'numeric'
+  /** Benign variations switched on (reference/variations): wire rewrites a conforming service may show. */
+  variations: string[]
 }
 
 export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {
@@ -33,6 +35,7 @@ export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {
   logRequests: false,
   statusSpelling: { pending: 'pending', success: 'success', failure: 'failure' },
   idStyle: 'uuid',
+  variations: [],
 }
 
 export function referenceOptions(partial: Partial<Omit<ReferenceOptions, 'defects'>> & { defects?: Iterable<string> } = {}): ReferenceOptions {

@@ -7,6 +7,7 @@ import { IdFactory } from './ids'
 import { registerIdentity } from './identity/routes'
 import { TokenService } from './identity/tokens'
 import { referenceOptions, type ReferenceOptions } from './options'
+import { registerVariations } from './variations/register'
 
 export interface RunningReference {
   /** Origin, e.g. http://127.0.0.1:4010. */
@@ -34,6 +35,7 @@ export async function createReferenceApp(options: ReferenceOptions): Promise<{ a
     if (status === 500) app.log.error(err)
     return reply.code(status).send(errorBody(status === 500 ? 'internal server error' : err.message, err.code ? { code: err.code } : {}))
   })
+  registerVariations(app, context)
   app.get('/health', async () => ({ status: 'ok', defects: options.defects.list() }))
   registerIdentity(app, context)
   registerAuthGuard(app, context)

@@ -1,0 +1,116 @@
+/**
+ * Benign variations of the reference service: each is a way a conforming service may differ.
+ * Start the reference with one: `npm run reference -- --variation <name>`; npm run mutation runs the
+ * suite under each and reports any failed check as a false alarm.
+ *
+ * To add one: add an entry here (options it sets, wire rewrites, profile overrides). A wire rewrite
+ * that does not exist yet goes into reference/variations/wire.ts.
+ */
+import type { VariationInfo, VariationOptions } from './types'
+
+export type { VariationInfo, VariationOptions, WireRewrite } from './types'
+
+export const VARIATIONS = {
+  'extra-fields': {
+    description: 'Every JSON object in every response carries two fields the specs do not name.',
+    allowedBecause: 'The specs list required fields, never that other fields are absent; a client must ignore what it does not know.',
+    wire: ['extra-fields'],
+  },
+  'key-order': {
+    description: 'Every JSON object is serialised with its keys in reverse order.',
+    allowedBecause: 'JSON objects are unordered (RFC 8259 §4).',
+    wire: ['key-order'],
+  },
+  'numeric-ids': {
+    description: 'Ids are numeric strings ("100042") instead of UUIDs.',
+    allowedBecause: 'Both specs say only that ids are strings (sales §4 "All path parameters are strings", webhooks §2 id: string).',
+    options: { idStyle: 'numeric' },
+  },
+  'slow-locks': {
+    description: 'A change of quote data and a referral keep the quote locked for 1.2 s instead of 150-300 ms.',
+    allowedBecause: 'sales §3 rules 3-4: the caller polls the actions endpoint until the lock is released; no duration is given (§8).',
+    options: { lockMs: 1200, referralMs: 1200 },
+  },
+  'slow-issue': {
+    description: 'An issue request stays pending for 2.5 s instead of 300 ms.',
+    allowedBecause: 'sales §3: the status is polled until success or failure; no duration is given (§8). Still within the profile deadline (8 s).',
+    options: { issueMs: 2500 },
+  },
+  'extra-headers': {
+    description: 'Every response carries extra headers (request id, cache-control, vary, server timing, HSTS).',
+    allowedBecause: 'Headers the specs do not name are the server\'s business (RFC 9110 §5: unknown fields are ignored).',
+    wire: ['extra-headers'],
+  },
+  'charset-spelling': {
+    description: 'JSON responses say Content-Type "application/json;charset=UTF-8" (no space, upper case).',
+    allowedBecause: 'Media type parameters are case-insensitive and the space is optional (RFC 9110 §8.3.1).',
+    wire: ['charset'],
+  },
+  'chunked-bodies': {
+    description: 'Every body is streamed with Transfer-Encoding: chunked in small chunks, without Content-Length.',
+    allowedBecause: 'HTTP/1.1 framing is the transport\'s business (RFC 9112 §7.1).',
+    wire: ['chunked'],
+  },
+  'pretty-json': {
+    description: 'JSON bodies are indented, with a trailing newline.',
+    allowedBecause: 'Insignificant whitespace is allowed around any JSON token (RFC 8259 §2).',
+    wire: ['pretty-json'],
+  },
+  'unicode-escapes': {
+    description: 'Every non-ASCII character and "/" in JSON strings is sent as a \\u escape.',
+    allowedBecause: 'A JSON string may escape any character (RFC 8259 §7); the value is the same.',
+    wire: ['unicode-escapes'],
+  },
+  'connection-close': {
+    description: 'The server closes the connection after every response (Connection: close).',
+    allowedBecause: 'Persistent connections are optional for a server (RFC 9112 §9.6).',
+    wire: ['connection-close'],
+  },
+  'other-clients-subscriptions': {
+    description: 'The subscription list already holds subscriptions made by other clients of the same caller before the run.',
+    allowedBecause: 'webhooks §4: GET /api/webhook/subscriptions returns the array of subscriptions; nothing says only the suite\'s own.',
+    options: { webhooks: { preexistingSubscriptions: 3 } },
+  },
+  'status-spelling': {
+    description: 'Request statuses are spelled PENDING / COMPLETED / FAILED on the wire, as documented in the profile.',
+    allowedBecause: 'sales §3: "Exact spelling of the request status values on the wire: not shown"; the profile documents it.',
+    options: { statusSpelling: { pending: 'PENDING', success: 'COMPLETED', failure: 'FAILED' } },
+    profile: { statuses: { pending: ['PENDING'], success: ['COMPLETED'], failure: ['FAILED'] } },
+  },
+  'short-lived-tokens': {
+    description: 'Access tokens live 40 s, so a run renews its tokens on the way.',
+    allowedBecause: 'sales §5.5: token lifetime and refresh are not shown.',
+    options: { tokenTtlSeconds: 40 },
+  },
+} as const satisfies Record<string, VariationInfo>
+
+export type VariationName = keyof typeof VARIATIONS
+
+export function isVariationName(name: string): name is VariationName {
+  return Object.hasOwn(VARIATIONS, name)
+}
+
+/** Every variation by name, with the common type (for iteration). */
+export function variationEntries(): [VariationName, VariationInfo][] {
+  return Object.entries(VARIATIONS) as [VariationName, VariationInfo][]
+}
+
+/** Throws naming every unknown variation. */
+export function assertVariationNames(names: readonly string[]): asserts names is VariationName[] {
+  const unknown = names.filter((n) => !isVariationName(n))
+  if (unknown.length > 0) throw new Error(`unknown variation(s): ${unknown.join(', ')}; known: ${Object.keys(VARIATIONS).join(', ')}`)
+}
+
+/** The reference options that switch on the given variations (later ones win on a conflict). */
+export function variationOptions(names: readonly string[]): VariationOptions & { variations: VariationName[] } {
+  assertVariationNames(names)
+  const out: VariationOptions = {}
+  for (const n of names) Object.assign(out, (VARIATIONS[n] as VariationInfo).options ?? {})
+  return { ...out, variations: [...names] }
+}
+
+/** The wire rewrites switched on by the given variations. */
+export function wireRewrites(names: readonly string[]): Set<string> {
+  assertVariationNames(names)
+  return new Set(names.flatMap((n) => (VARIATIONS[n] as VariationInfo).wire ?? []))
+}
