@@ -5,6 +5,7 @@ import { ContractRegistry } from './contracts/registry'
 import { ServiceClient } from './http/client'
 import { Dispatchers } from './http/dispatchers'
 import { Recorder } from './http/recorder'
+import { retryPolicyFrom } from './http/retry'
 import { send } from './http/send'
 import { allureExchangeSink } from './reporting/allure-sink'
 import { trafficDir } from './reporting/paths'
@@ -75,6 +76,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
       auth,
       defaultUser: config.users.primary,
       defaultHeaders,
+      retry: retryPolicyFrom(config.extensions),
       ...(tenantHeader ? { tenantHeader } : {}),
     })
   return {

@@ -3,6 +3,7 @@ import type { UserCredentials } from '../config/types'
 import type { Dispatchers } from './dispatchers'
 import { fillPath, operation } from './operations'
 import type { Recorder } from './recorder'
+import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
 import { send } from './send'
 import { TransportError, type HttpMethod, type HttpResult } from './types'
 
@@ -34,6 +35,8 @@ export interface ServiceClientOptions {
   /** Tenant header name, when this service takes one. */
   tenantHeader?: string
   defaultHeaders: Record<string, string>
+  /** Transient faults of idempotent requests are retried under this policy (default DEFAULT_RETRY_POLICY). */
+  retry?: RetryPolicy
 }
 
 /** A service at one base URL: builds URLs from the operation catalogue, authenticates, records. */
@@ -77,15 +80,21 @@ export class ServiceClient {
     return first
   }
 
-  /** Sends and records a fully built request (no auth added). */
+  /**
+   * Sends and records a fully built request (no auth added). Transient faults are retried under the
+   * retry policy (helpers/http/retry.ts): never a POST that may have reached the server. Every attempt
+   * is recorded with its attempt number.
+   */
   async exchange(req: Parameters<typeof send>[1]): Promise<HttpResult> {
-    try {
-      const res = await send(this.options.dispatchers, req)
-      res.exchange = await this.options.recorder.record(res.request, res)
-      return res
-    } catch (e) {
-      if (e instanceof TransportError) await this.options.recorder.record(e.request, undefined, e)
-      throw e
-    }
+    return withRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, req.method, async (attempt) => {
+      try {
+        const res = await send(this.options.dispatchers, req)
+        res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt)
+        return res
+      } catch (e) {
+        if (e instanceof TransportError) await this.options.recorder.record(e.request, undefined, e, attempt)
+        throw e
+      }
+    })
   }
 }
