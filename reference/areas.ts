@@ -1,7 +1,8 @@
 import type { AreaPlugin } from './context'
+import { webhooksArea } from './webhooks/routes'
 
 /**
  * The areas of the reference service, each in its own folder with its own store.
  * An operation of fixtures/operations.json that no area implements answers 501.
  */
-export const AREAS: AreaPlugin[] = []
+export const AREAS: AreaPlugin[] = [webhooksArea]

@@ -22,6 +22,8 @@ export interface ReferenceOptions {
   idStyle: 'uuid' | 'numeric'
   /** Benign variations switched on (reference/variations): wire rewrites a conforming service may show. */
   variations: string[]
+  /** Webhooks area: secret sent as a plain string (the webhook-secret-type deviation), subscriptions pre-seeded per caller. */
+  webhooks?: { secretFormat?: 'object' | 'string'; preexistingSubscriptions?: number }
 }
 
 export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {

@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { errorBody, principalOf, type AreaPlugin, type ReferenceContext } from '../context'
+import { Deliverer } from './delivery'
+import { eventInfos, examplePayload, isEventType } from './events'
+import { ownerOf, SubscriptionStore } from './store'
+import { toWire } from './wire'
+
+const P = '/api/webhook'
+/** Reference-only control route: emits an event for the caller's subscriptions. Not on real targets. */
+export const EMIT_PATH = '/__reference/webhooks/emit'
+
+/** A JSON body that failed to parse (kept so the handler decides the status). */
+const UNPARSABLE = Symbol('unparsable')
+
+function isHttpUrl(v: unknown): v is string {
+  if (typeof v !== 'string' || v === '') return false
+  try {
+    const u = new URL(v)
+    return u.protocol === 'http:' || u.protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+/** Webhook subscriptions (webhook-subscriptions.md §2-§7), scoped to the caller (tenant + username). */
+export const webhooksArea: AreaPlugin = async (app, ctx) => {
+  const store = new SubscriptionStore(ctx.ids, ctx.options.webhooks?.preexistingSubscriptions ?? 0)
+  const deliverer = new Deliverer(ctx)
+  await app.register(async (inst) => {
+    inst.removeContentTypeParser('application/json')
+    inst.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+      try {
+        done(null, JSON.parse(body as string))
+      } catch {
+        done(null, UNPARSABLE)
+      }
+    })
+    routes(inst, ctx, store)
+    emitRoute(inst, ctx, store, deliverer)
+  })
+}
+
+function routes(app: FastifyInstance, ctx: ReferenceContext, store: SubscriptionStore): void {
+  const d = ctx.defects
+  const owner = (req: FastifyRequest) => ownerOf(principalOf(req))
+  const badBody = (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.body === UNPARSABLE && d.has('webhooks-invalid-json-500')) throw new Error('unexpected token in JSON')
+    return reply.code(400).send(errorBody(req.body === UNPARSABLE ? 'the body is not valid JSON' : 'the body must be a JSON object'))
+  }
+  const notFound = (reply: FastifyReply, id: string) => {
+    if (d.has('webhooks-unknown-id-500')) throw new Error(`lookup of ${id} failed`)
+    return reply.code(404).send(errorBody('subscription not found'))
+  }
+  const find = (req: FastifyRequest<{ Params: { id: string } }>) => store.get(req.params.id, d.has('webhooks-get-not-scoped') ? undefined : owner(req))
+
+  app.get(`${P}/events`, async () => eventInfos(d))
+
+  app.post(`${P}/subscription`, async (req, reply) => {
+    const body = req.body
+    if (!isObject(body)) return badBody(req, reply)
+    if (body.url === undefined && !d.has('webhooks-missing-url-accepted')) return reply.code(400).send(errorBody('url is required'))
+    if (body.url !== undefined && !isHttpUrl(body.url)) return reply.code(400).send(errorBody('url must be an absolute http(s) URL'))
+    if (body.event === undefined) return reply.code(400).send(errorBody('event is required'))
+    if (typeof body.event !== 'string' || (!isEventType(body.event) && !d.has('webhooks-unknown-event-accepted'))) {
+      return reply.code(400).send(errorBody('event must be one of extracted, export, validation-success'))
+    }
+    const s = store.create(owner(req), { event: body.event, url: typeof body.url === 'string' ? body.url : '' })
+    return reply.code(d.has('webhooks-create-200') ? 200 : 201).send(toWire(s, ctx))
+  })
+
+  app.get(`${P}/subscriptions`, async (req) => store.list(d.has('webhooks-list-not-scoped') ? undefined : owner(req)).map((s) => toWire(s, ctx)))
+
+  app.get<{ Params: { id: string } }>(`${P}/subscription/:id`, async (req, reply) => {
+    const s = find(req)
+    return s ? toWire(s, ctx) : notFound(reply, req.params.id)
+  })
+
+  app.put<{ Params: { id: string } }>(`${P}/subscription/:id`, async (req, reply) => {
+    const s = find(req)
+    if (!s) return notFound(reply, req.params.id)
+    const body = req.body
+    if (!isObject(body)) return badBody(req, reply)
+    if (body.url !== undefined && !isHttpUrl(body.url)) return reply.code(400).send(errorBody('url must be an absolute http(s) URL'))
+    if (body.event !== undefined && !isEventType(body.event) && !(d.has('webhooks-put-invalid-event-applied') && typeof body.event === 'string')) {
+      return reply.code(400).send(errorBody('event must be one of extracted, export, validation-success'))
+    }
+    const now = Date.now()
+    if (typeof body.event === 'string') s.event = body.event
+    if (typeof body.url === 'string') s.url = body.url
+    else if (d.has('webhooks-put-wipes-url')) s.url = ''
+    s.updatedAt = new Date(Math.max(now, s.updatedAt.getTime()))
+    if (d.has('webhooks-created-at-changes')) s.createdAt = new Date(Math.max(now, s.createdAt.getTime() + 1000))
+    return toWire(s, ctx)
+  })
+
+  app.delete<{ Params: { id: string } }>(`${P}/subscription/:id`, async (req, reply) => {
+    const s = find(req)
+    if (!s) return notFound(reply, req.params.id)
+    if (!d.has('webhooks-delete-keeps')) store.delete(s.id)
+    return { success: !d.has('webhooks-delete-success-false') }
+  })
+}
+
+function emitRoute(app: FastifyInstance, ctx: ReferenceContext, store: SubscriptionStore, deliverer: Deliverer): void {
+  const d = ctx.defects
+  app.post(EMIT_PATH, async (req, reply) => {
+    const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')
+    const verified = m ? await ctx.tokens.verify(m[1]!) : undefined
+    if (!verified?.ok) return reply.code(401).send(errorBody('a valid bearer token is required: events go to the caller\'s subscriptions'))
+    const body = req.body
+    if (!isObject(body) || !isEventType(body.event)) return reply.code(400).send(errorBody('body: {"event": "extracted" | "export" | "validation-success", "data"?: {...}}'))
+    const owner = ownerOf(verified.principal)
+    const subs = store.subscribers(owner, body.event, d.has('webhooks-wrong-event-delivered'))
+    if (d.has('webhooks-delivered-after-delete')) subs.push(...store.deleted.filter((s) => s.owner === owner && s.event === body.event))
+    const data = isObject(body.data) ? body.data : examplePayload(body.event)
+    const ids = deliverer.notify(subs, body.event, data)
+    return reply.code(202).send({ event: body.event, deliveries: ids.length })
+  })
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto'
+import type { Principal } from '../identity/tokens'
+import type { IdFactory } from '../ids'
+import type { EventType } from './events'
+
+/** One stored subscription; owner is "<tenant>/<username>" (subscriptions are scoped to the caller). */
+export interface StoredSubscription {
+  id: string
+  owner: string
+  event: string
+  url: string
+  /** The HMAC key of its notifications. */
+  key: string
+  createdAt: Date
+  updatedAt: Date
+}
+
+export function ownerOf(p: Principal): string {
+  return `${p.tenant}/${p.username}`
+}
+
+/** In-memory subscriptions of one reference instance. */
+export class SubscriptionStore {
+  private readonly items = new Map<string, StoredSubscription>()
+  /** Deleted subscriptions, kept only for the webhooks-delivered-after-delete defect. */
+  readonly deleted: StoredSubscription[] = []
+  private readonly seeded = new Set<string>()
+
+  constructor(
+    private readonly ids: IdFactory,
+    private readonly preexisting: number,
+  ) {}
+
+  /** Seeds the configured number of other clients' subscriptions the first time a caller shows up. */
+  private seed(owner: string): void {
+    if (this.seeded.has(owner)) return
+    this.seeded.add(owner)
+    for (let i = 1; i <= this.preexisting; i += 1) {
+      this.create(owner, { event: i % 2 === 0 ? 'export' : 'extracted', url: `http://127.0.0.1:9/other-client/${i}` })
+    }
+  }
+
+  create(owner: string, input: { event: string; url: string }): StoredSubscription {
+    this.seed(owner)
+    const now = new Date()
+    const s: StoredSubscription = { id: this.ids.id(), owner, event: input.event, url: input.url, key: randomBytes(32).toString('hex'), createdAt: now, updatedAt: now }
+    this.items.set(s.id, s)
+    return s
+  }
+
+  list(owner: string | undefined): StoredSubscription[] {
+    if (owner) this.seed(owner)
+    return [...this.items.values()].filter((s) => owner === undefined || s.owner === owner)
+  }
+
+  get(id: string, owner: string | undefined): StoredSubscription | undefined {
+    const s = this.items.get(id)
+    return s && (owner === undefined || s.owner === owner) ? s : undefined
+  }
+
+  delete(id: string): void {
+    const s = this.items.get(id)
+    if (!s) return
+    this.items.delete(id)
+    this.deleted.push(s)
+  }
+
+  /** Subscriptions of a caller for an event type (all of the caller's with `anyEvent`). */
+  subscribers(owner: string, event: EventType, anyEvent: boolean): StoredSubscription[] {
+    return this.list(owner).filter((s) => anyEvent || s.event === event)
+  }
+}
