@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
+
+let run: ConformanceRun
+const files = (dir: string) => readdirSync(dir).map((f) => join(dir, f))
+
+beforeAll(async () => {
+  run = await runConformance({ files: ['suites/auth'], keepReports: true })
+}, 120_000)
+afterAll(() => rmSync(run.reportsDir, { recursive: true, force: true }))
+
+describe('reports of a conformance run', () => {
+  it('prints the number of checks and the closing line', () => {
+    expect(run.exitCode).toBe(0)
+    expect(run.output).toMatch(/checks\s+\d+ passed, 0 failed/)
+    expect(run.output).toMatch(/^conformance: \d+ passed, 0 failed, \d+ skipped$/m)
+    expect(run.output).toMatch(/verdict\s+CONFORMS/)
+  })
+
+  it('writes JUnit XML with one testcase per check', () => {
+    const xml = readFileSync(join(run.reportsDir, 'junit.xml'), 'utf8')
+    expect(xml).toMatch(/<testsuites /)
+    expect((xml.match(/<testcase /g) ?? []).length).toBe(run.report!.checks.length)
+    expect(xml).toContain('AUTH-LOGIN-001')
+  })
+
+  it('writes Allure results with spec labels and one step per HTTP exchange, with attachments', () => {
+    const results = files(join(run.reportsDir, 'allure-results')).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(f, 'utf8')) as { name: string; labels: { name: string; value: string }[]; steps: { name: string; steps: { name: string; attachments: { name: string; source: string }[] }[] }[] })
+    expect(results.length).toBe(run.report!.checks.length)
+    for (const r of results) {
+      expect(r.labels.find((l) => l.name === 'specDocument')?.value, r.name).toBe('sales-service.md')
+      expect(r.labels.find((l) => l.name === 'specSection')?.value, r.name).toBe('§5')
+    }
+    const login = results.find((r) => r.name.startsWith('AUTH-LOGIN-002'))!
+    const step = login.steps.find((s) => s.name === 'POST /api/v1/identifier/login/acme → 401')
+    expect(step, login.steps.map((s) => s.name).join(', ')).toBeDefined()
+    const attached = step!.steps.flatMap((s) => s.attachments)
+    expect(attached.map((a) => a.name).sort()).toEqual(['request', 'response'])
+    const request = readFileSync(join(run.reportsDir, 'allure-results', attached.find((a) => a.name === 'request')!.source), 'utf8')
+    expect(request).toMatch(/"password": "\[REDACTED\]"/)
+  })
+
+  it('never contains the password or an issued token', () => {
+    const all = [...files(run.reportsDir), ...files(join(run.reportsDir, 'allure-results')), ...files(join(run.reportsDir, 'traffic'))]
+      .filter((f) => !f.endsWith('allure-results') && !f.endsWith('traffic'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n')
+    expect(all).not.toContain('demo-pass-4821')
+    expect(all).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/)
+    expect(run.output).not.toContain('demo-pass-4821')
+  })
+})
