@@ -1,0 +1,247 @@
+import { afterAll } from 'vitest'
+import type { UserCredentials } from '../config/types'
+import type { SuiteContext } from '../context'
+import { getPointer } from '../data/json-pointer'
+import type { HttpResult } from '../http/types'
+import type { PollResult } from '../polling/poll-until'
+import { waitForActions, waitForRequest, type ActionsValue, type RequestValue } from '../polling/wait'
+import { generatePayload } from './payload'
+import { loadPayloadOverrides, type PayloadOverrides } from './payload-overrides'
+import { salesSettings, type SalesSettings } from './settings'
+
+/** A step of the sales flow did not go as a conforming target would; carries what was seen. Not an assertion. */
+export class SalesFlowError extends Error {
+  constructor(
+    readonly step: string,
+    readonly detail: string,
+    readonly res?: HttpResult,
+  ) {
+    super(`sales flow step '${step}' failed: ${detail}${res ? ` (${res.request.method} ${res.request.url} -> ${res.status})` : ''}`)
+    this.name = 'SalesFlowError'
+  }
+}
+
+export interface CreateQuoteOptions {
+  /** JSON pointer -> value, written over the generated payload (after the fixture overrides). */
+  set?: Record<string, unknown>
+  /** Label of the run tag written at the profile's tagPointer. */
+  label?: string
+  /** Seed of the generated payload (default: the run seed). */
+  seed?: number
+  as?: UserCredentials
+}
+
+export interface CreatedQuote {
+  quoteId: string
+  product: string
+  payload: Record<string, unknown>
+  seed: number
+  res: HttpResult
+}
+
+export interface IssuedPolicy {
+  quoteId: string
+  policyId: string
+  requestId: string
+  product: string
+  payload: Record<string, unknown>
+  /** Body of GET /sales/policies/{quoteId} just before issue. */
+  quote: unknown
+  /** Body of GET /sales/calculation before issue. */
+  calculation: unknown
+  /** Body of the successful request status. */
+  request: unknown
+  /** Every poll done on the way (for reports). */
+  polls: PollResult<unknown>[]
+}
+
+function isOk(res: HttpResult): boolean {
+  return res.status >= 200 && res.status < 300
+}
+
+/**
+ * The quote lifecycle driven against the target, for suites that need a quote or a policy they created
+ * themselves. One per suite file (holds the schema cache and the quotes to clean up). Never asserts:
+ * a step that does not go as expected throws SalesFlowError naming the step and the response.
+ */
+export class SalesFlow {
+  readonly settings: SalesSettings
+  private readonly schemas = new Map<string, unknown>()
+  private readonly overrides = new Map<string, PayloadOverrides>()
+  /** Quotes created through this flow, with the last state we moved them to. */
+  readonly created = new Map<string, { product: string; final: boolean }>()
+  private counter = 0
+
+  constructor(readonly t: SuiteContext) {
+    this.settings = salesSettings(t.config)
+  }
+
+  payloadOverrides(product: string): PayloadOverrides {
+    let o = this.overrides.get(product)
+    if (!o) {
+      o = loadPayloadOverrides(product)
+      this.overrides.set(product, o)
+    }
+    return o
+  }
+
+  async fetchSchema(product: string, as?: UserCredentials): Promise<{ schema: Record<string, unknown>; res: HttpResult }> {
+    const res = await this.t.sales.call({ op: 'sales.schemes.get', params: { type: this.settings.schemaType, name: product }, ...(as ? { as } : {}) })
+    if (res.status !== 200 || typeof res.body !== 'object' || res.body === null) throw new SalesFlowError('fetch schema', `expected 200 with a JSON schema`, res)
+    return { schema: res.body as Record<string, unknown>, res }
+  }
+
+  /** The primary user's schema of a product (cached for the flow). */
+  async schema(product: string): Promise<Record<string, unknown>> {
+    const cached = this.schemas.get(product)
+    if (cached) return cached as Record<string, unknown>
+    const { schema } = await this.fetchSchema(product)
+    this.schemas.set(product, schema)
+    return schema
+  }
+
+  /** A valid create payload for the product: generated from the schema, fixture overrides, tag, extra `set`. */
+  async buildPayload(product: string, o: Omit<CreateQuoteOptions, 'as'> = {}): Promise<{ payload: Record<string, unknown>; seed: number; errors: string[] }> {
+    const schema = await this.schema(product)
+    const fixture = this.payloadOverrides(product)
+    this.counter += 1
+    const seed = o.seed ?? this.t.config.seed
+    const set: Record<string, unknown> = { ...(fixture.set ?? {}) }
+    if (this.settings.tagPointer) set[this.settings.tagPointer] = this.t.tag(o.label ?? `${product}-${this.counter}`)
+    Object.assign(set, o.set ?? {})
+    set['/schema'] = { type: this.settings.schemaType, name: product }
+    return generatePayload(schema, { seed, set })
+  }
+
+  /** Creates a quote (POST create, never retried). Throws when the payload is invalid or creation fails. */
+  async createQuote(product: string, o: CreateQuoteOptions = {}): Promise<CreatedQuote> {
+    const { payload, seed, errors } = await this.buildPayload(product, o)
+    if (errors.length > 0) throw new SalesFlowError('build payload', `generated payload does not match the schema (seed ${seed}): ${errors.join('; ')}`)
+    const res = await this.t.sales.call({ op: 'sales.quote.create', json: payload, ...(o.as ? { as: o.as } : {}) })
+    const id = getPointer(res.body, this.settings.quoteIdPointer)
+    if (!isOk(res) || (typeof id !== 'string' && typeof id !== 'number')) {
+      throw new SalesFlowError('create quote', `expected 2xx with the quote id at ${this.settings.quoteIdPointer}`, res)
+    }
+    const quoteId = String(id)
+    this.created.set(quoteId, { product, final: false })
+    return { quoteId, product, payload, seed, res }
+  }
+
+  waitActions(quoteId: string): Promise<PollResult<ActionsValue>> {
+    return waitForActions(this.t.sales, quoteId, this.t.config.polling)
+  }
+
+  /** Waits for the lock to be released; throws when it is not within the deadline. */
+  async unlocked(quoteId: string, step: string, polls?: PollResult<unknown>[]): Promise<string[]> {
+    const r = await this.waitActions(quoteId)
+    polls?.push(r)
+    if (r.outcome !== 'success' || !r.value) {
+      throw new SalesFlowError(step, `actions did not unlock: ${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`)
+    }
+    return r.value.actions
+  }
+
+  getQuote(quoteId: string): Promise<HttpResult> {
+    return this.t.sales.call({ op: 'sales.quote.get', params: { policyId: quoteId }, query: { withNotifications: true } })
+  }
+  update(quoteId: string, json: unknown): Promise<HttpResult> {
+    return this.t.sales.call({ op: 'sales.quote.update', params: { policyId: quoteId }, json })
+  }
+  calculate(quoteId: string): Promise<HttpResult> {
+    return this.t.sales.call({ op: 'sales.quote.calculate', params: { id: quoteId }, query: { withNotifications: true }, json: {} })
+  }
+  calculation(quoteId: string): Promise<HttpResult> {
+    return this.t.sales.call({ op: 'sales.quote.calculation', params: { id: quoteId } })
+  }
+  installments(quoteId: string): Promise<HttpResult> {
+    return this.t.sales.call({ op: 'sales.quote.installments', params: { policyId: quoteId } })
+  }
+  referral(quoteId: string, comment: string): Promise<HttpResult> {
+    return this.t.sales.call({ op: 'sales.quote.referral', params: { policyId: quoteId }, json: { comment } })
+  }
+  async decline(quoteId: string, reason: string): Promise<HttpResult> {
+    const res = await this.t.sales.call({ op: 'sales.quote.decline', params: { policyId: quoteId }, json: { reason } })
+    if (isOk(res)) this.markFinal(quoteId)
+    return res
+  }
+  bind(quoteId: string): Promise<HttpResult> {
+    return this.t.sales.call({ op: 'sales.quote.bind', params: { policyId: quoteId }, json: {} })
+  }
+  issue(quoteId: string): Promise<HttpResult> {
+    return this.t.sales.call({ op: 'sales.quote.issue', params: { id: quoteId }, json: {} })
+  }
+  requestIdOf(res: HttpResult): string | undefined {
+    const id = getPointer(res.body, this.settings.requestIdPointer)
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined
+  }
+  waitRequest(requestId: string): Promise<PollResult<RequestValue>> {
+    return waitForRequest(this.t.sales, requestId, this.t.config.polling, this.t.config.statuses)
+  }
+  policyLinks(policyId: string): Promise<HttpResult> {
+    return this.t.sales.call({ op: 'sales.policy.links', params: { policyId } })
+  }
+  markFinal(quoteId: string): void {
+    const c = this.created.get(quoteId)
+    if (c) c.final = true
+  }
+
+  /** Create, wait, calculate, wait, bind, wait, issue, poll to success: a policy this run issued itself. */
+  async issueNewPolicy(product: string, o: CreateQuoteOptions = {}): Promise<IssuedPolicy> {
+    const polls: PollResult<unknown>[] = []
+    const created = await this.createQuote(product, o)
+    const { quoteId } = created
+    await this.unlocked(quoteId, 'wait after create', polls)
+    const calc = await this.calculate(quoteId)
+    if (!isOk(calc)) throw new SalesFlowError('calculate', 'expected 2xx', calc)
+    await this.unlocked(quoteId, 'wait after calculate', polls)
+    const calculation = await this.calculation(quoteId)
+    if (!isOk(calculation)) throw new SalesFlowError('financials', 'expected 2xx', calculation)
+    const bind = await this.bind(quoteId)
+    if (!isOk(bind)) throw new SalesFlowError('bind', 'expected 2xx', bind)
+    await this.unlocked(quoteId, 'wait after bind', polls)
+    const quote = await this.getQuote(quoteId)
+    const issue = await this.issue(quoteId)
+    const requestId = this.requestIdOf(issue)
+    if (!isOk(issue) || !requestId) throw new SalesFlowError('issue', `expected 2xx with a request id at ${this.settings.requestIdPointer}`, issue)
+    const r = await this.waitRequest(requestId)
+    polls.push(r)
+    if (r.outcome !== 'success' || !r.value) throw new SalesFlowError('issue request', `${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res)
+    const policyId = getPointer(r.value.body, this.settings.policyIdPointer)
+    if (typeof policyId !== 'string' && typeof policyId !== 'number') {
+      throw new SalesFlowError('issue request', `no policy id at ${this.settings.policyIdPointer} of the successful request`, r.value.res)
+    }
+    this.markFinal(quoteId)
+    return { quoteId, policyId: String(policyId), requestId, product, payload: created.payload, quote: quote.body, calculation: calculation.body, request: r.value.body, polls }
+  }
+
+  /** Declines the quotes this flow created and left open (profile cleanup 'decline'). Never throws. */
+  async cleanup(): Promise<void> {
+    if (this.settings.cleanup !== 'decline') return
+    for (const [quoteId, c] of this.created) {
+      if (c.final) continue
+      try {
+        await this.waitActions(quoteId)
+        await this.decline(quoteId, `${this.t.tag('cleanup')}`)
+      } catch {
+        // best effort: the target may already refuse (issued, declined) or be gone
+      }
+    }
+  }
+}
+
+/** A SalesFlow for this suite file; its open quotes are declined after the file (even when a check failed). */
+export function useSalesFlow(t: SuiteContext): SalesFlow {
+  const flow = new SalesFlow(t)
+  afterAll(() => flow.cleanup())
+  return flow
+}
+
+/** One-shot: issue a new policy for `product` with a fresh flow (no cleanup needed: the quote ends issued). */
+export function issueNewPolicy(t: SuiteContext, product: string, o: CreateQuoteOptions = {}): Promise<IssuedPolicy> {
+  return new SalesFlow(t).issueNewPolicy(product, o)
+}
+
+/** One-shot: create a quote; prefer useSalesFlow(t).createQuote so it is cleaned up. */
+export function createQuote(t: SuiteContext, product: string, o: CreateQuoteOptions = {}): Promise<CreatedQuote> {
+  return new SalesFlow(t).createQuote(product, o)
+}

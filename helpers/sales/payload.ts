@@ -1,0 +1,79 @@
+import { Faker, en } from '@faker-js/faker'
+import { JSONSchemaFaker, type Schema } from 'json-schema-faker'
+import { createAjv, formatAjvErrors } from '../contracts/ajv'
+import { resolveDateToken } from './date-tokens'
+import { setPointer } from './json-set'
+
+export interface GeneratedPayload {
+  payload: Record<string, unknown>
+  seed: number
+  /** Ajv errors of the final payload against the schema (empty: valid). */
+  errors: string[]
+}
+
+/** mulberry32: a small seeded PRNG in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** A copy of the schema without readOnly properties (the server assigns them, e.g. object ids). */
+export function withoutReadOnly(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutReadOnly)
+  if (node === null || typeof node !== 'object') return node
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+    if (k === 'properties' && v && typeof v === 'object') {
+      out[k] = Object.fromEntries(
+        Object.entries(v as Record<string, unknown>)
+          .filter(([, sub]) => (sub as { readOnly?: unknown } | null)?.readOnly !== true)
+          .map(([name, sub]) => [name, withoutReadOnly(sub)]),
+      )
+    } else out[k] = withoutReadOnly(v)
+  }
+  return out
+}
+
+/**
+ * Builds a payload from a product JSON Schema (json-schema-faker with a seeded @faker-js/faker):
+ * required fields, enums, formats and bounds follow the schema; `set` (pointer -> value, date tokens
+ * allowed) is written over it; the result is validated with ajv. The same seed gives the same payload.
+ * json-schema-faker keeps its options in the library; they are all set here on every call.
+ */
+export function generatePayload(schema: object, o: { seed: number; set?: Record<string, unknown>; now?: Date }): GeneratedPayload {
+  const random = seededRandom(o.seed)
+  const faker = new Faker({ locale: [en], seed: o.seed })
+  const refDate = new Date(Date.UTC(2026, 0, 1))
+  faker.setDefaultRefDate(refDate)
+  JSONSchemaFaker.option({
+    random,
+    alwaysFakeOptionals: false,
+    optionalsProbability: 0.5,
+    fixedProbabilities: true,
+    failOnInvalidTypes: true,
+    failOnInvalidFormat: false,
+    useExamplesValue: false,
+    useDefaultValue: false,
+    maxItems: 3,
+    refDepthMax: 4,
+    omitNulls: true,
+    minDateTime: '2000-01-01T00:00:00Z',
+    maxDateTime: '2030-01-01T00:00:00Z',
+  })
+  JSONSchemaFaker.extend('faker', () => faker)
+  JSONSchemaFaker.format('email', () => faker.internet.email().toLowerCase())
+  JSONSchemaFaker.format('date', () => faker.date.between({ from: '1950-01-01', to: '2025-12-31' }).toISOString().slice(0, 10))
+  JSONSchemaFaker.format('uuid', () => faker.string.uuid())
+  const payload = JSONSchemaFaker.generate(withoutReadOnly(schema) as Schema) as Record<string, unknown>
+  const now = o.now ?? new Date()
+  for (const [pointer, value] of Object.entries(o.set ?? {})) setPointer(payload, pointer, resolveDateToken(value, now))
+  const validate = createAjv().compile(schema)
+  const errors = validate(payload) ? [] : formatAjvErrors(validate.errors)
+  return { payload, seed: o.seed, errors }
+}
