@@ -1,0 +1,73 @@
+import type { TargetConfig } from '../config/types'
+
+export type HmacAlgorithm = 'sha1' | 'sha256' | 'sha384' | 'sha512'
+
+/** How notifications are signed (webhook-subscriptions.md §6 leaves it open; the profile says). */
+export interface SignatureSettings {
+  header: string
+  prefix: string
+  algorithm: HmacAlgorithm
+  encoding: 'hex' | 'base64'
+  /** Template of the signed bytes: {body} = raw body, {timestamp} = timestamp header value. */
+  signedContent: string
+  /** null when the target sends no timestamp. */
+  timestampHeader: string | null
+  toleranceSeconds: number
+  secretKeyPointer: string
+}
+
+export interface TriggerSettings {
+  method: 'POST' | 'PUT'
+  path: string
+  body?: Record<string, unknown>
+}
+
+export interface DeliverySettings {
+  trigger?: TriggerSettings
+  receiver: { listenHost: string; listenPort: number; publicUrl?: string }
+  deadlineMs: number
+  quietMs: number
+}
+
+/** The resolved extensions.webhooks block of the profile, defaults filled in. */
+export interface WebhookSettings {
+  subscriberUrlBase: string
+  invalidUpdateStatuses: number[]
+  eventPointer: string
+  signature: SignatureSettings
+  delivery: DeliverySettings
+}
+
+export const DEFAULT_SIGNATURE: SignatureSettings = {
+  header: 'X-Webhook-Signature',
+  prefix: 'sha256=',
+  algorithm: 'sha256',
+  encoding: 'hex',
+  signedContent: '{timestamp}.{body}',
+  timestampHeader: 'X-Webhook-Timestamp',
+  toleranceSeconds: 300,
+  secretKeyPointer: '/key',
+}
+
+type Raw = Partial<Omit<WebhookSettings, 'signature' | 'delivery'>> & {
+  signature?: Partial<SignatureSettings>
+  delivery?: Partial<Omit<DeliverySettings, 'receiver'>> & { receiver?: Partial<DeliverySettings['receiver']> }
+}
+
+/** Reads extensions.webhooks (already validated against the profile schema) with its defaults. */
+export function webhookSettings(config: Pick<TargetConfig, 'extensions'>): WebhookSettings {
+  const raw = (config.extensions.webhooks ?? {}) as Raw
+  const d = raw.delivery ?? {}
+  return {
+    subscriberUrlBase: (raw.subscriberUrlBase ?? 'https://webhook-receiver.invalid/ledger-conformance').replace(/\/+$/, ''),
+    invalidUpdateStatuses: raw.invalidUpdateStatuses ?? [400, 422],
+    eventPointer: raw.eventPointer ?? '/event',
+    signature: { ...DEFAULT_SIGNATURE, ...(raw.signature ?? {}) },
+    delivery: {
+      ...(d.trigger ? { trigger: d.trigger } : {}),
+      receiver: { listenHost: '127.0.0.1', listenPort: 0, ...(d.receiver ?? {}) },
+      deadlineMs: d.deadlineMs ?? 10_000,
+      quietMs: d.quietMs ?? 1000,
+    },
+  }
+}
