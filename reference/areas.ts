@@ -1,8 +1,9 @@
 import type { AreaPlugin } from './context'
 import { webhooksArea } from './webhooks/routes'
+import { policiesArea } from './policies/plugin'
 
 /**
  * The areas of the reference service, each in its own folder with its own store.
  * An operation of fixtures/operations.json that no area implements answers 501.
  */
-export const AREAS: AreaPlugin[] = [webhooksArea]
+export const AREAS: AreaPlugin[] = [webhooksArea, policiesArea]

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify'
+import { findTenant } from '../demo-data'
+import { errorBody } from '../context'
+import type { PolicyRecord } from '../sales/ledger'
+import { findPolicy, isObject, routeOf } from './common'
+import type { PoliciesStore } from './store'
+
+function customerOf(policy: PolicyRecord): Record<string, unknown> {
+  const c = policy.data['customer']
+  return isObject(c) ? c : {}
+}
+
+function matches(policy: PolicyRecord, names: string[], query: Record<string, unknown>): boolean {
+  const c = customerOf(policy)
+  return names.every((n) => typeof query[n] === 'string' && c[n] !== undefined && String(c[n]) === query[n])
+}
+
+/**
+ * GET /customers/policies/{policyId}/custom-view/installments: only for the policy's own customer,
+ * identified by the query parameters the tenant's customer_identity feature names. Missing
+ * parameters get 400; parameters of anybody else (or an unknown policy) get the same 404.
+ */
+export function registerCustomerRoutes(app: FastifyInstance, store: PoliciesStore): void {
+  app.route({
+    ...routeOf('sales.customers.custom-view'),
+    handler: async (req, reply) => {
+      const { principal, policy } = findPolicy(store, req)
+      const names = findTenant(principal.tenant)?.features.customer_identity ?? []
+      if (names.length === 0) return reply.code(404).send(errorBody('the customer_identity feature is not enabled for this tenant'))
+      const query = (req.query ?? {}) as Record<string, unknown>
+      const defects = store.ctx.defects
+      const ignore = defects.has('policies-custom-view-ignores-identity')
+      const missing = names.filter((n) => typeof query[n] !== 'string' || query[n] === '')
+      if (missing.length > 0 && !ignore) return reply.code(400).send(errorBody('missing customer identity parameters', { parameters: missing }))
+      let allowed = policy !== undefined && matches(policy, names, query)
+      if (!allowed && policy && defects.has('policies-custom-view-leaks-other-customer')) {
+        allowed = [...store.ledger.policies.values()].some((p) => p.tenant === principal.tenant && matches(p, names, query))
+      }
+      if (!policy || (!allowed && !ignore)) return reply.code(404).send(errorBody('no policy of this customer with this id'))
+      const invoices = store.invoicesOf(policy.id).filter((i) => i.source === 'installment')
+      return {
+        data: {
+          policyId: policy.id,
+          policyNo: policy.policyNo,
+          installments: policy.installments.map((inst, i) => ({
+            dueDate: inst.dueDate,
+            premium: inst.premium,
+            ...(invoices[i] ? { invoicenumber: invoices[i].invoicenumber, paid: store.paidOn(invoices[i].invoicenumber) } : {}),
+          })),
+        },
+      }
+    },
+  })
+}
