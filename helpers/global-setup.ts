@@ -4,7 +4,9 @@ import type { TestProject } from 'vitest/node'
 import { DefectSet } from '../reference/defects/catalogue'
 import { startReference, type RunningReference } from '../reference/server'
 import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from './config'
+import { guardRun } from './guard/run-guard'
 import { preflight, PreflightError } from './preflight'
+import { chaosFromEnv } from '../reference/chaos/env'
 import { reportsDir, trafficDir } from './reporting/paths'
 import { runInfo } from './reporting/run-info'
 
@@ -27,6 +29,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (e instanceof ConfigError) fatal(e.message)
     throw e
   }
+  let chaos
+  try {
+    await guardRun(project, config, process.env, process.argv)
+    chaos = chaosFromEnv(process.env, config.embedded)
+  } catch (e) {
+    fatal((e as Error).message)
+  }
   let reference: RunningReference | undefined
   if (config.embedded) {
     try {
@@ -35,7 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       fatal(`REFERENCE_DEFECTS: ${(e as Error).message}`)
     }
     try {
-      reference = await startReference({ ...config.reference, defects: config.reference.defects })
+      reference = await startReference({ ...config.reference, defects: config.reference.defects, ...(chaos ? { chaos } : {}) })
     } catch (e) {
       fatal(`Embedded reference service failed to start: ${(e as Error).message}`)
     }
