@@ -4,6 +4,8 @@ import type { TestProject } from 'vitest/node'
 import { DefectSet } from '../reference/defects/catalogue'
 import { startReference, type RunningReference } from '../reference/server'
 import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from './config'
+import { startContainerForRun, type ContainerRun } from './container/container-run'
+import { containerTargetFromEnv, ContainerTargetError } from './container/target-env'
 import { guardRun } from './guard/run-guard'
 import { preflight, PreflightError } from './preflight'
 import { chaosFromEnv } from '../reference/chaos/env'
@@ -37,7 +39,30 @@ export default async function setup(project: TestProject): Promise<() => Promise
     fatal((e as Error).message)
   }
   let reference: RunningReference | undefined
-  if (config.embedded) {
+  let container: ContainerRun | undefined
+  let containerTarget
+  try {
+    containerTarget = containerTargetFromEnv(process.env)
+  } catch (e) {
+    if (e instanceof ContainerTargetError) fatal(e.message)
+    throw e
+  }
+  if (containerTarget) {
+    // TARGET=container / TARGET_IMAGE: the service under test runs as a container for this run.
+    if (containerTarget.reference) {
+      try {
+        new DefectSet(config.reference.defects)
+      } catch (e) {
+        fatal(`REFERENCE_DEFECTS: ${(e as Error).message}`)
+      }
+    }
+    try {
+      container = await startContainerForRun(containerTarget, config)
+    } catch (e) {
+      fatal(`Target container: ${(e as Error).message}`)
+    }
+    config = withEmbeddedOrigin(config, container.origin)
+  } else if (config.embedded) {
     try {
       new DefectSet(config.reference.defects)
     } catch (e) {
@@ -54,14 +79,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await preflight(config)
   } catch (e) {
     await reference?.close()
+    await container?.release()
     if (e instanceof PreflightError) fatal(e.message)
     throw e
   }
   rmSync(trafficDir(), { recursive: true, force: true })
   mkdirSync(reportsDir(), { recursive: true })
-  writeFileSync(join(reportsDir(), 'run.json'), `${JSON.stringify(runInfo(config), null, 2)}\n`)
+  const info = { ...runInfo(config), ...(container ? { container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
+  writeFileSync(join(reportsDir(), 'run.json'), `${JSON.stringify(info, null, 2)}\n`)
   project.provide('target', config)
   return async () => {
     await reference?.close()
+    await container?.release()
   }
 }

@@ -1,0 +1,45 @@
+import type { TargetConfig } from '../config/types'
+import { guardContainerRun, type ContainerGuard } from './guard'
+import { referenceArgs } from './reference-args'
+import { probeContainerRuntime } from './runtime'
+import { startContainerTarget } from './start-target'
+import type { ContainerTarget } from './target-env'
+
+export interface ContainerRun {
+  origin: string
+  image: string
+  containerId: string
+  /** Stops the container (teardown). */
+  release: ContainerGuard['release']
+}
+
+/** Why a container run cannot start, in one message (no stack). */
+export class ContainerRunError extends Error {
+  override name = 'ContainerRunError'
+}
+
+/**
+ * Starts the run's target container (global setup): checks the target is compatible with the
+ * profile, that a runtime answers, starts the image with the reference's options when it is the
+ * reference, and guards it against interruption.
+ */
+export async function startContainerForRun(target: ContainerTarget, config: TargetConfig): Promise<ContainerRun> {
+  if (!config.embedded) {
+    throw new ContainerRunError(`${target.image}: the profile ${config.profileName} names services.salesBaseUrl; a container target gets its URL from the container (remove services.* or unset TARGET/TARGET_IMAGE)`)
+  }
+  if (!target.reference && config.reference.defects.length > 0) {
+    throw new ContainerRunError(`REFERENCE_DEFECTS: only applies to the reference image, not to ${target.image}`)
+  }
+  const probe = await probeContainerRuntime()
+  if (!probe.available) throw new ContainerRunError(`cannot start ${target.image}: ${probe.reason}`)
+  const guard = guardContainerRun(config.runId)
+  let running
+  try {
+    running = await startContainerTarget(target, { runId: config.runId, args: target.reference ? referenceArgs(config.reference) : [] })
+  } catch (e) {
+    await guard.release().catch(() => undefined)
+    throw new ContainerRunError(`${target.image} did not become ready (${target.healthPath} on port ${target.port}): ${(e as Error).message.split('\n')[0]}`)
+  }
+  guard.attach(running)
+  return { origin: running.origin, image: running.image, containerId: running.containerId, release: () => guard.release() }
+}

@@ -1,0 +1,24 @@
+import { getContainerRuntimeClient, ImageName } from 'testcontainers'
+
+export type RuntimeProbe = { available: true; info: string } | { available: false; reason: string }
+
+/** Whether a container runtime (Docker or compatible) answers, and why not when it does not. Never throws. */
+export async function probeContainerRuntime(): Promise<RuntimeProbe> {
+  try {
+    const client = await getContainerRuntimeClient()
+    const rt = client.info.containerRuntime
+    return { available: true, info: `${rt.operatingSystem} at ${rt.host}, API ${rt.serverVersion}` }
+  } catch (e) {
+    return { available: false, reason: `no container runtime answers (${(e as Error).message.split('\n')[0]})` }
+  }
+}
+
+/** Whether an image is present locally (images may not be pullable here). Never throws. */
+export async function imagePresent(image: string): Promise<boolean> {
+  try {
+    const client = await getContainerRuntimeClient()
+    return await client.image.exists(ImageName.fromString(image))
+  } catch {
+    return false
+  }
+}
