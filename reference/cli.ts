@@ -4,8 +4,9 @@ import { DEMO_TENANTS } from './demo-data'
 import { DEFAULT_OPTIONS } from './options'
 import { startReference } from './server'
 import { VARIATIONS, variationOptions } from './variations/catalogue'
+import { formatChaos, parseChaos, type ChaosOptions } from './chaos/spec'
 
-const USAGE = `Usage: npm run reference -- [--port 4010] [--host 127.0.0.1] [--defect NAME]... [--variation NAME]... [--lock-ms N] [--issue-ms N] [--referral-ms N] [--log] [--list-defects] [--list-variations]`
+const USAGE = `Usage: npm run reference -- [--port 4010] [--host 127.0.0.1] [--defect NAME]... [--variation NAME]... [--lock-ms N] [--issue-ms N] [--referral-ms N] [--chaos SPEC] [--log] [--list-defects] [--list-variations]`
 
 function int(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
         defect: { type: 'string', multiple: true },
         variation: { type: 'string', multiple: true },
         'list-variations': { type: 'boolean' },
+        chaos: { type: 'string' },
         'lock-ms': { type: 'string' },
         'issue-ms': { type: 'string' },
         'referral-ms': { type: 'string' },
@@ -49,6 +51,13 @@ async function main(): Promise<void> {
     return
   }
   const variationNames = (v.variation ?? []).flatMap((d) => d.split(',')).filter(Boolean)
+  let chaos: ChaosOptions | undefined
+  try {
+    chaos = v.chaos === undefined ? undefined : parseChaos(v.chaos)
+  } catch (e) {
+    console.error(`--chaos: ${(e as Error).message}\n${USAGE}\n  e.g. --chaos "503=0.05,latency=0-200,seed=7" (see docs/reliability.md)`)
+    process.exit(2)
+  }
   let variation
   try {
     variation = variationOptions(variationNames)
@@ -68,6 +77,7 @@ async function main(): Promise<void> {
       referralMs: int('referral-ms', v['referral-ms'], variation.referralMs ?? DEFAULT_OPTIONS.referralMs),
       logRequests: v.log ?? false,
       defects,
+      ...(chaos ? { chaos } : {}),
     })
   } catch (e) {
     console.error(`reference service failed to start: ${(e as Error).message}`)
@@ -83,6 +93,7 @@ async function main(): Promise<void> {
   for (const u of acme.users) console.log(`  tenant ${acme.tag}: ${u.username} / ${u.password}${u.challenge ? '  (answers with an MFA challenge)' : ''}${u.tokenTtlSeconds ? `  (tokens live ${u.tokenTtlSeconds}s)` : ''}`)
   console.log(`  other tenants: ${DEMO_TENANTS.slice(1).map((t) => `${t.tag} (broker@${t.tag}.test)`).join(', ')}, same password`)
   if (defects.length > 0) console.log(`Defects ON: ${defects.join(', ')}`)
+  if (chaos) console.log(`Chaos ON: ${formatChaos(chaos)}`)
   if (variationNames.length > 0) console.log(`Variations ON: ${variationNames.join(', ')}`)
   console.log(`Run the suite against it:\n  SALES_BASE_URL=${ref.url} AUTH_URL=${ref.url}/api/v1/identifier WEBHOOK_BASE_URL=${ref.url} TENANT=acme AUTH_USERNAME=broker@acme.test AUTH_PASSWORD=... npm run conformance`)
   const stop = async (signal: string) => {

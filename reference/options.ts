@@ -1,3 +1,4 @@
+import type { ChaosOptions } from './chaos/spec'
 import { DefectSet } from './defects/catalogue'
 
 export interface ReferenceOptions {
@@ -20,6 +21,8 @@ export interface ReferenceOptions {
   statusSpelling: { pending: string; success: string; failure: string }
   /** Ids as UUIDs, or as numeric strings ("100042"): both are strings as the spec says. */
   idStyle: 'uuid' | 'numeric'
+  /** Fault injection (reference/chaos): latency, transient 503s, resets, slow and garbage bodies. Off when absent. */
+  chaos?: ChaosOptions
   /** Benign variations switched on (reference/variations): wire rewrites a conforming service may show. */
   variations: string[]
   /** Webhooks area: secret sent as a plain string (the webhook-secret-type deviation), subscriptions pre-seeded per caller. */

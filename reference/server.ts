@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { OPERATIONS } from '../helpers/http/operations'
 import { AREAS } from './areas'
 import { registerAuthGuard } from './auth-guard'
+import { ChaosMonkey } from './chaos/monkey'
+import { TrafficStats } from './chaos/stats'
 import { errorBody, type ReferenceContext } from './context'
 import { IdFactory } from './ids'
 import { registerIdentity } from './identity/routes'
@@ -35,6 +37,9 @@ export async function createReferenceApp(options: ReferenceOptions): Promise<{ a
     if (status === 500) app.log.error(err)
     return reply.code(status).send(errorBody(status === 500 ? 'internal server error' : err.message, err.code ? { code: err.code } : {}))
   })
+  const monkey = options.chaos ? new ChaosMonkey(options.chaos) : undefined
+  new TrafficStats(monkey).register(app)
+  monkey?.registerFront(app)
   registerVariations(app, context)
   app.get('/health', async () => ({ status: 'ok', defects: options.defects.list() }))
   registerIdentity(app, context)
@@ -50,6 +55,7 @@ export async function createReferenceApp(options: ReferenceOptions): Promise<{ a
       })
     }
   }
+  monkey?.registerBack(app)
   return { app, context }
 }
 
