@@ -73,6 +73,11 @@ export interface PoliciesSettings {
     eventIdField: string
     creditBody: unknown
   }
+  /**
+   * Contracts of the shapes the public documents do not show, by name: another contract name, or null when
+   * the target's shape is not described (the contract check is then not applicable). Absent: the project's contract.
+   */
+  contracts: Record<string, string | null>
   customers: {
     /** The installments array in the custom view response. */
     installmentsPointer: string
@@ -128,6 +133,7 @@ export const POLICIES_DEFAULTS: PoliciesSettings = {
     eventIdField: 'eventId',
     creditBody: { reason: '{{tag}}' },
   },
+  contracts: {},
   customers: {
     installmentsPointer: '/data/installments',
     otherCustomerSet: { '/customer/code': '{{digits11}}' },
@@ -148,6 +154,7 @@ export function policiesSettings(config: TargetConfig): PoliciesSettings {
   if (raw.payments?.insertBody !== undefined) merged.payments.insertBody = raw.payments.insertBody
   if (raw.payments?.allocateBody !== undefined) merged.payments.allocateBody = raw.payments.allocateBody
   if (raw.payments?.creditBody !== undefined) merged.payments.creditBody = raw.payments.creditBody
+  if (raw.contracts !== undefined) merged.contracts = raw.contracts
   if (raw.customers?.otherCustomerSet !== undefined) merged.customers.otherCustomerSet = raw.customers.otherCustomerSet
   return merged
 }
