@@ -67,6 +67,11 @@ export class Ledger {
     ctx.onClose.push(() => this.close())
   }
 
+  /** True once the service is closing (long polls answer at once). */
+  get isClosed(): boolean {
+    return this.closed
+  }
+
   id(): string {
     return this.ctx.ids.id()
   }

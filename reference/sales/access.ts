@@ -1,0 +1,70 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { errorBody, principalOf, type ReferenceContext } from '../context'
+import type { Ledger } from './ledger'
+import type { QuoteRecord } from './records'
+import { SCHEMA_TYPE } from './schemes'
+import { actionsOf, allowed, type QuoteOperation } from './states'
+
+/** The caller's tenant (the auth guard checked the header against the token). */
+export function tenantOf(req: FastifyRequest): string {
+  return principalOf(req).tenant
+}
+
+/** The quote in the caller's tenant (defect sales-tenant-leak: in any tenant), or undefined. */
+export function findQuote(ledger: Ledger, ctx: ReferenceContext, req: FastifyRequest, id: string): QuoteRecord | undefined {
+  if (ctx.defects.has('sales-tenant-leak')) return ledger.quotes.get(id)
+  return ledger.quote(tenantOf(req), id)
+}
+
+export function notFound(reply: FastifyReply, what: string, id: string): FastifyReply {
+  return reply.code(404).send(errorBody(`${what} ${id} not found`, { code: 'not-found' }))
+}
+
+/** 423 while background work runs on the quote. */
+export function lockedReply(reply: FastifyReply, quote: QuoteRecord): FastifyReply {
+  return reply.code(423).send(errorBody(`quote ${quote.id} is locked (${quote.lockReason ?? 'processing'}); wait for the actions endpoint`, { code: 'locked' }))
+}
+
+/** 409 with the state and what is allowed in it. Nothing changes. */
+export function notAllowedReply(reply: FastifyReply, quote: QuoteRecord, op: QuoteOperation): FastifyReply {
+  return reply.code(409).send(
+    errorBody(`${op} is not allowed for a quote in state ${quote.state}`, { code: 'action-not-allowed', state: quote.state, allowed: actionsOf(quote.state) }),
+  )
+}
+
+/**
+ * The common guard of write operations: the quote exists in the tenant, is not locked and allows `op`.
+ * Sends the error and returns undefined otherwise.
+ */
+export function writableQuote(ledger: Ledger, ctx: ReferenceContext, req: FastifyRequest, reply: FastifyReply, id: string, op: QuoteOperation): QuoteRecord | undefined {
+  const quote = findQuote(ledger, ctx, req, id)
+  if (!quote) {
+    notFound(reply, 'quote', id)
+    return undefined
+  }
+  if (ledger.isLocked(quote)) {
+    lockedReply(reply, quote)
+    return undefined
+  }
+  const bypass = (op === 'bind' && quote.state === 'declined' && ctx.defects.has('sales-declined-can-bind')) || (op === 'issue' && quote.state === 'calculated' && ctx.defects.has('sales-issue-unbound'))
+  if (!allowed(quote.state, op) && !bypass) {
+    notAllowedReply(reply, quote, op)
+    return undefined
+  }
+  return quote
+}
+
+/** "policy/regular/home/1": the schema the quote follows. */
+export function schemaPath(quote: QuoteRecord): string {
+  return `${SCHEMA_TYPE}/regular/${quote.product}/1`
+}
+
+/** The quote as a product document: {schema, policy: {id, ...}, customer, objects}. */
+export function quoteDocument(quote: QuoteRecord): Record<string, unknown> {
+  const policy = (quote.data['policy'] ?? {}) as Record<string, unknown>
+  return {
+    schema: { type: SCHEMA_TYPE, name: quote.product },
+    ...quote.data,
+    policy: { id: quote.id, ...policy, ...(quote.financials ? { financials: quote.financials } : {}) },
+  }
+}

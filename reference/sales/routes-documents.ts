@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify'
+import type { ReferenceContext } from '../context'
+import { SALES_PREFIX } from '../auth-guard'
+import { notFound, tenantOf, writableQuote } from './access'
+import type { Ledger } from './ledger'
+import { tinyPdf } from './pdf'
+
+/** Generate quote documents (answers the main document) and download any document by id. */
+export function registerDocumentRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
+  app.post<{ Params: { id: string } }>(`${SALES_PREFIX}/sales/policies/:id/generated-documents`, async (req, reply) => {
+    const quote = writableQuote(ledger, ctx, req, reply, req.params.id, 'documents')
+    if (!quote) return reply
+    const f = quote.financials
+    const policy = (quote.data['policy'] ?? {}) as Record<string, unknown>
+    const content = tinyPdf(`Quote ${quote.id} (${quote.product})`, [
+      `Period: ${String(policy['dateInception'])} - ${String(policy['dateExpiry'])}`,
+      `Premium: ${f ? `${f.periodPremium.toFixed(2)} ${f.currency}` : 'not calculated'}`,
+      `Installments: ${quote.installments?.length ?? 0}`,
+    ])
+    const doc = ledger.addDocument({ tenant: quote.tenant, quoteId: quote.id, name: `quote-${quote.id}.pdf`, contentType: 'application/pdf', content })
+    quote.documents.push(doc.id)
+    return reply
+      .code(200)
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `attachment; filename="${doc.name}"`)
+      .header('content-location', `${SALES_PREFIX}/documents/${doc.id}`)
+      .header('x-document-id', doc.id)
+      .send(content)
+  })
+
+  app.get<{ Params: { id: string } }>(`${SALES_PREFIX}/documents/:id`, async (req, reply) => {
+    const doc = ledger.document(tenantOf(req), req.params.id)
+    if (!doc) return notFound(reply, 'document', req.params.id)
+    const type = ctx.defects.has('sales-document-wrong-type') ? 'text/plain' : doc.contentType
+    const body = ctx.defects.has('sales-document-empty') ? Buffer.alloc(0) : doc.content
+    return reply.code(200).header('content-type', type).header('content-disposition', `attachment; filename="${doc.name}"`).send(body)
+  })
+}

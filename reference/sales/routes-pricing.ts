@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify'
+import { errorBody, type ReferenceContext } from '../context'
+import { SALES_PREFIX } from '../auth-guard'
+import { findQuote, notFound, quoteDocument, schemaPath, writableQuote } from './access'
+import type { Ledger } from './ledger'
+import { financialsOf, instalmentSchedule, periodPremium, round2 } from './pricing'
+import type { QuoteRecord } from './records'
+
+function notCalculated(quote: QuoteRecord): Record<string, unknown> {
+  return errorBody(`quote ${quote.id} has not been calculated`, { code: 'not-calculated', state: quote.state })
+}
+
+/** Calculate, financials and the installments schedule. */
+export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
+  app.post<{ Params: { id: string } }>(`${SALES_PREFIX}/sales/policies/:id/calculate`, async (req, reply) => {
+    const quote = writableQuote(ledger, ctx, req, reply, req.params.id, 'calculate')
+    if (!quote) return reply
+    let premium = periodPremium(quote.product, quote.data)
+    if (ctx.defects.has('sales-calculate-random')) premium = round2(premium * (0.9 + Math.random() * 0.2))
+    const policy = (quote.data['policy'] ?? {}) as Record<string, unknown>
+    const schedule = instalmentSchedule(premium, String(policy['dateInception'] ?? ''), String(policy['paymentFrequency'] ?? 'annual'))
+    if (ctx.defects.has('sales-installments-sum-wrong')) schedule[schedule.length - 1]!.premium = round2(schedule[schedule.length - 1]!.premium + 1)
+    quote.financials = financialsOf(quote.product, quote.data, premium, schedule.length)
+    quote.installments = schedule
+    if (quote.state !== 'calculated') ledger.setState(quote, 'calculated', 'calculated')
+    ledger.lock(quote, ctx.options.lockMs, 'calculate')
+    return reply.send({ data: quoteDocument(quote), meta: { status: quote.state, schemaPath: schemaPath(quote), warnings: [], errors: [] } })
+  })
+
+  app.get<{ Params: { id: string } }>(`${SALES_PREFIX}/sales/policies/:id/calculation`, async (req, reply) => {
+    const quote = findQuote(ledger, ctx, req, req.params.id)
+    if (!quote) return notFound(reply, 'quote', req.params.id)
+    if (!quote.financials || !quote.installments) return reply.code(409).send(notCalculated(quote))
+    return reply.send({
+      data: quote.financials,
+      fields: [
+        { name: 'periodPremium', title: 'Premium' },
+        { name: 'tax', title: 'Insurance premium tax' },
+        { name: 'adminFeeSum', title: 'Administration fee' },
+        { name: 'total', title: 'Total payable' },
+      ],
+      installments: quote.installments,
+    })
+  })
+
+  app.get<{ Params: { policyId: string } }>(`${SALES_PREFIX}/sales/policies/:policyId/installments-schedule`, async (req, reply) => {
+    const quote = findQuote(ledger, ctx, req, req.params.policyId)
+    if (!quote) return notFound(reply, 'quote', req.params.policyId)
+    if (!quote.financials || !quote.installments) return reply.code(409).send(notCalculated(quote))
+    return reply.send({ instalments: quote.installments })
+  })
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify'
+import { principalOf, type ReferenceContext } from '../context'
+import { SALES_PREFIX } from '../auth-guard'
+import { notFound } from './access'
+import type { Ledger } from './ledger'
+import { isProduct, SCHEMA_TYPE } from './schemes'
+
+/** GET /schemes/{type}/regular/{name}: the product JSON Schema filtered by the caller's rights. */
+export function registerSchemeRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
+  app.get<{ Params: { type: string; name: string } }>(`${SALES_PREFIX}/schemes/:type/regular/:name`, async (req, reply) => {
+    const { type, name } = req.params
+    if (type !== SCHEMA_TYPE || !isProduct(name)) {
+      if (ctx.defects.has('sales-schema-unknown-200')) return reply.send({})
+      return notFound(reply, 'schema', `${type}/${name}`)
+    }
+    const rights = ctx.defects.has('sales-schema-restricted-full') ? (['schemes:full'] as const) : principalOf(req).rights
+    const schema = ledger.schemes.schemaFor(name, rights)
+    if (ctx.defects.has('sales-schema-invalid')) {
+      schema['required'] = 'policy'
+      ;(schema['properties'] as Record<string, Record<string, unknown>>)['policy']!['type'] = 'record'
+    }
+    return reply.header('content-type', 'application/schema+json; charset=utf-8').send(JSON.stringify(schema))
+  })
+}
