@@ -13,16 +13,21 @@ interface Decision {
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'])
 
-/** Only the services' routes get faults: never /health or the reference's own /__reference control routes. */
+/** Routes that get chaos: the services' routes, never /health or the reference's own /__reference control routes. */
 function isServiceRoute(url: string): boolean {
   return url.startsWith('/api/')
+}
+
+/** The identity service (a separate service on real deployments) gets latency but no faults. */
+function isIdentityRoute(url: string): boolean {
+  return url.startsWith('/api/v1/identifier')
 }
 
 const HTML_ERROR_PAGE = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>The upstream server sent an invalid response.</p><hr><address>chaos-proxy</address></body></html>\n'
 
 /**
  * Injects faults into one reference instance, reproducibly: one seeded PRNG per instance, one decision per
- * request in arrival order. 503 and reset strike before the request is handled (nothing happened on the
+ * request in arrival order (identity routes get latency only). 503 and reset strike before the request is handled (nothing happened on the
  * server); garbage replaces the body after handling; latency delays handling; slow bodies trickle out.
  */
 export class ChaosMonkey {
@@ -54,6 +59,7 @@ export class ChaosMonkey {
     app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
       if (!isServiceRoute(req.url)) return
       const d = this.decide(req.method)
+      if (isIdentityRoute(req.url)) d.fault = 'none'
       this.decisions.set(req, d)
       const lat = this.options.latency
       if (lat && lat.maxMs > 0) {
