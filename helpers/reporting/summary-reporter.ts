@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import type { TestCase, TestModule } from 'vitest/node'
 import type { Reporter } from 'vitest/reporters'
 import { OPERATIONS } from '../http/operations'
+import { writeMatrix } from './matrix-writer'
 import { reportsDir, trafficDir } from './paths'
 import { readRunInfo, readTraffic, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 
@@ -70,6 +71,7 @@ export default class SummaryReporter implements Reporter {
     const report = collectResults(modules, this.root, dir)
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, 'checks.json'), `${JSON.stringify(report, null, 2)}\n`)
+    writeMatrix(dir, report, readTraffic(trafficDir(), report.run?.runId))
     if (report.checks.length === 0) return
     const t = report.totals
     const out: string[] = ['', '─── ledger-conformance ───────────────────────────────────────────']
@@ -99,7 +101,7 @@ export default class SummaryReporter implements Reporter {
       for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message}`)
     }
     out.push(t.failed === 0 ? 'verdict  CONFORMS' : `verdict  DOES NOT CONFORM (${t.failed} failed check(s))`)
-    out.push(`reports  ${relative(process.cwd(), dir) || '.'}/junit.xml, allure-results/, checks.json`)
+    out.push(`reports  ${relative(process.cwd(), dir) || '.'}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html`)
     out.push(`conformance: ${t.passed} passed, ${t.failed} failed, ${t.skipped + t['not-applicable']} skipped`)
     process.stdout.write(`${out.join('\n')}\n`)
   }

@@ -1,0 +1,72 @@
+import { readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { OPERATIONS } from '../../helpers/http/operations'
+import { buildMatrix } from '../../helpers/reporting/matrix'
+import { matrixHtml } from '../../helpers/reporting/matrix-html'
+import { matrixMarkdown } from '../../helpers/reporting/matrix-markdown'
+import type { CheckOutcome, ChecksReport } from '../../helpers/reporting/results'
+import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import { runConformance } from '../../scripts/harness/run-conformance'
+
+function outcome(id: string, status: CheckOutcome['status']): CheckOutcome {
+  return { id, document: 'sales-service.md', section: '§4', requirement: `requirement of ${id} <b>`, title: `${id} title`, file: 'suites/x.test.ts', status, durationMs: 1, deviations: [] }
+}
+
+function report(): ChecksReport {
+  const checks = [outcome('A-1', 'passed'), outcome('A-2', 'failed'), outcome('A-3', 'not-applicable'), outcome('SEC-1', 'passed')]
+  const operations = OPERATIONS.map((o) => ({ id: o.id, service: o.service, method: o.method, path: o.path, calls: 0, checks: [] as string[] }))
+  operations[0] = { ...operations[0]!, calls: 2, checks: ['A-1', 'A-2'] }
+  operations[1] = { ...operations[1]!, calls: 1, checks: ['A-1'] }
+  operations[2] = { ...operations[2]!, calls: 1, checks: ['A-3'] }
+  return { run: undefined, totals: { passed: 2, failed: 1, skipped: 0, 'not-applicable': 1, deviations: 0 }, checks, operations }
+}
+
+const traffic = (op: string, status: number | undefined, test?: string): TrafficLine => ({ at: '', runId: 'r', method: 'GET', template: '/x', durationMs: 1, operationId: op, ...(status ? { status } : {}), ...(test ? { test } : {}) })
+
+describe('conformance matrix', () => {
+  it('lists every operation of both specs with the outcome of the checks that exercised it', () => {
+    const ops = OPERATIONS.map((o) => o.id)
+    const m = buildMatrix(report(), [traffic(ops[0]!, 200), traffic(ops[0]!, 500), traffic(ops[3]!, 401, 'suite > SEC-1 title'), traffic(ops[4]!, undefined)])
+    expect(m.rows).toHaveLength(33)
+    expect(m.rows.map((r) => r.outcome).slice(0, 6)).toEqual(['failed', 'passed', 'not-applicable', 'auth-only', 'exercised-without-check', 'never-exercised'])
+    expect(m.rows[0]!.statuses).toEqual({ '200': 1, '500': 1 })
+    expect(m.rows[3]!.checks.map((c) => c.id)).toEqual(['SEC-1'])
+    expect(m.rows[4]!.statuses).toEqual({ error: 1 })
+    expect(m.verdict).toBe('DOES NOT CONFORM')
+    expect(m.byOutcome['never-exercised']).toBe(28)
+  })
+
+  it('renders Markdown with one row per operation and the failed requirements', () => {
+    const md = matrixMarkdown(buildMatrix(report()))
+    for (const op of OPERATIONS) expect(md).toContain(`\`${op.id}\``)
+    expect(md).toContain('## Failed requirements')
+    expect(md).toContain('**A-2**')
+    expect(md).toContain('## Never exercised')
+  })
+
+  it('renders self-contained HTML with escaped text and the totals', () => {
+    const html = matrixHtml(buildMatrix(report()))
+    expect(html).not.toContain('<script')
+    expect(html).not.toContain('requirement of A-2 <b>')
+    expect(html).toContain('requirement of A-2 &lt;b&gt;')
+    expect(html).toContain('<span id="failed">1</span>')
+    expect(html.match(/<tr data-operation=/g)).toHaveLength(33)
+  })
+
+  it('is written at the end of a run, naming the operations whose checks failed', async () => {
+    const run = await runConformance({ files: ['suites/security'], defects: ['auth-token-not-required'], keepReports: true })
+    try {
+      expect(run.failedIds.length).toBeGreaterThan(0)
+      const md = readFileSync(join(run.reportsDir, 'conformance.md'), 'utf8')
+      expect(md).toContain('# Conformance matrix — DOES NOT CONFORM')
+      for (const op of OPERATIONS) expect(md).toContain(`\`${op.id}\``)
+      expect(md).toMatch(/`sales\.quote\.create` \| POST \S+ \| FAILED \|/)
+      expect(md).toContain('SEC-NOTOKEN-sales.quote.create')
+      const html = readFileSync(join(run.reportsDir, 'conformance.html'), 'utf8')
+      expect(html).toContain(`<span id="failed">${run.report?.totals.failed}</span>`)
+    } finally {
+      rmSync(run.reportsDir, { recursive: true, force: true })
+    }
+  })
+})
