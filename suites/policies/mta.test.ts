@@ -1,0 +1,118 @@
+import { describe } from 'vitest'
+import { check, lifecycle } from '../../helpers/checks/check'
+import { expectContract } from '../../helpers/checks/contract'
+import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
+import { expectPollSuccess } from '../../helpers/checks/poll'
+import { useTarget } from '../../helpers/context'
+import { getPointer } from '../../helpers/data/json-pointer'
+import { PoliciesApi } from '../../helpers/policies/api'
+import { addDays } from '../../helpers/policies/dates'
+import { moneyEqual, mtaPremium } from '../../helpers/policies/money'
+import { issuePolicy, type PolicyUnderTest } from '../../helpers/policies/scenario'
+import { policiesSettings } from '../../helpers/policies/settings'
+import { deepMerge, fillTemplate } from '../../helpers/policies/template'
+import { setPointer } from '../../helpers/sales/json-set'
+import { useSalesFlow } from '../../helpers/sales/lifecycle'
+
+const t = useTarget()
+const s = policiesSettings(t.config)
+const api = new PoliciesApi(t, s)
+const flow = useSalesFlow(t)
+
+lifecycle('mid-term adjustment: a change of an issued policy through a quote (sales-service.md §1, §4)', (step) => {
+  const st: { p?: PolicyUnderTest; premiumBefore?: number; dateEffective?: string; change?: Record<string, unknown>; mtaId?: string; newPremium?: number } = {}
+
+  step(
+    { id: 'PL-MTA-001', spec: 'sales', section: '§4', requirement: 'POST /sales/policies/mta with the id and changed data of an issued policy creates a new quote on that policy and returns its id.' },
+    async () => {
+      st.p = await issuePolicy(flow, api, { label: 'mta' })
+      const totals = await api.totals(st.p.policyId)
+      expectStatus(totals, 200)
+      st.premiumBefore = api.readTotals(totals).premium
+      expectThat(st.premiumBefore !== undefined, { expected: `the premium at ${s.totals.premium} of the period totals`, actual: totals.body, res: totals })
+      st.dateEffective = addDays(st.p.dateInception, s.mta.effectiveAfterDays)
+      const vars = api.vars({ policyId: st.p.policyId, dateEffective: st.dateEffective })
+      st.change = fillTemplate(s.mta.set, vars) as Record<string, unknown>
+      const payload = structuredClone(st.p.issued.payload)
+      for (const [ptr, v] of Object.entries(st.change)) setPointer(payload, ptr, v)
+      const res = await api.mta(deepMerge(payload, fillTemplate(s.mta.body, vars)))
+      expectStatus(res, '2xx')
+      const id = getPointer(expectJsonBody(res), s.mta.quoteIdPointer)
+      expectThat(typeof id === 'string' || typeof id === 'number', { expected: `the new quote id at ${s.mta.quoteIdPointer}`, actual: res.body, res })
+      st.mtaId = String(id)
+      expectThat(st.mtaId !== st.p.policyId && st.mtaId !== st.p.quoteId, { expected: 'a new quote, not the policy or its original quote', actual: st.mtaId, res })
+      const name = api.contract('sales/policy-mta')
+      if (name) expectContract(t.contracts, res, name)
+    },
+  )
+
+  step(
+    { id: 'PL-MTA-002', spec: 'sales', section: '§3, §4', requirement: 'The MTA quote unlocks after creation and is calculated like any quote, with a period premium in its financials.' },
+    async () => {
+      await flow.unlocked(st.mtaId!, 'wait after MTA create')
+      const calc = await flow.calculate(st.mtaId!)
+      expectStatus(calc, '2xx')
+      await flow.unlocked(st.mtaId!, 'wait after MTA calculate')
+      const fin = await flow.calculation(st.mtaId!)
+      expectStatus(fin, 200)
+      const premium = getPointer(expectJsonBody(fin), s.mta.periodPremiumPointer)
+      expectThat(typeof premium === 'number', { expected: `a period premium at ${s.mta.periodPremiumPointer}`, actual: fin.body, res: fin })
+      st.newPremium = premium
+    },
+  )
+
+  step(
+    { id: 'PL-MTA-003', spec: 'sales', section: '§3, §4', requirement: 'The calculated MTA quote is bound and issued; the issue request reaches success.' },
+    async () => {
+      const bind = await flow.bind(st.mtaId!)
+      expectStatus(bind, '2xx')
+      await flow.unlocked(st.mtaId!, 'wait after MTA bind')
+      const issue = await flow.issue(st.mtaId!)
+      expectStatus(issue, '2xx')
+      const requestId = flow.requestIdOf(issue)
+      expectThat(requestId !== undefined, { expected: `a request id at ${flow.settings.requestIdPointer}`, actual: issue.body, res: issue })
+      flow.markFinal(st.mtaId!)
+      await expectPollSuccess(await flow.waitRequest(requestId), 'the MTA issue request')
+    },
+  )
+
+  step(
+    { id: 'PL-MTA-004', spec: 'sales', section: '§1, §4', requirement: 'After the MTA is issued, the policy shows the changed data.' },
+    async () => {
+      const res = await api.links(st.p!.policyId)
+      expectStatus(res, 200)
+      const data = getPointer(expectJsonBody(res), s.links.dataPointer)
+      const got = Object.fromEntries(Object.keys(st.change!).map((ptr) => [ptr, getPointer(data, ptr)]))
+      expectEqual(got, st.change, 'the changed fields of the policy data', res)
+    },
+  )
+
+  step(
+    { id: 'PL-MTA-005', spec: 'sales', section: '§1, §4', requirement: "After the MTA is issued, the policy's period premium changes by exactly the MTA premium (the new premium's difference for the rest of the period)." },
+    async () => {
+      const p = st.p!
+      expectThat(p.periodPremium !== undefined, { expected: `the period premium of the policy at ${s.links.periodPremiumPointer}`, actual: p.links.body, res: p.links })
+      const expected = mtaPremium({ premium: p.periodPremium, newPremium: st.newPremium!, dateInception: p.dateInception, dateExpiry: p.dateExpiry, dayCount: s.dayCount }, st.dateEffective!, s.mta.adjustment)
+      const res = await api.totals(p.policyId)
+      expectStatus(res, 200)
+      const after = api.readTotals(res).premium
+      const want = Math.round((st.premiumBefore! + expected) * 100) / 100
+      expectThat(after !== undefined && moneyEqual(after, want, s.moneyTolerance), {
+        expected: `premium ${st.premiumBefore} + MTA premium ${expected} = ${want} (${s.mta.adjustment} from ${st.dateEffective}, ${p.periodPremium} -> ${st.newPremium})`,
+        actual: after,
+        res,
+      })
+    },
+  )
+})
+
+describe('mid-term adjustment: refusals (sales-service.md §4)', () => {
+  check(
+    { id: 'PL-MTA-006', spec: 'sales', section: '§4', requirement: 'An MTA of an unknown policy id is refused with a 4xx.' },
+    async () => {
+      const vars = api.vars({ policyId: t.tag('no-such-policy'), dateEffective: '2030-01-01' })
+      const res = await api.mta(fillTemplate(s.mta.body, vars))
+      expectStatus(res, '4xx')
+    },
+  )
+})
