@@ -1,0 +1,74 @@
+import { describe } from 'vitest'
+import { check } from '../../helpers/checks/check'
+import { expectContract } from '../../helpers/checks/contract'
+import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
+import { useTarget } from '../../helpers/context'
+import { createAjv, formatAjvErrors } from '../../helpers/contracts/ajv'
+import { getPointer } from '../../helpers/data/json-pointer'
+import { PoliciesApi } from '../../helpers/policies/api'
+import { nextPeriod } from '../../helpers/policies/dates'
+import { issuePolicy, once } from '../../helpers/policies/scenario'
+import { policiesSettings } from '../../helpers/policies/settings'
+import { useSalesFlow } from '../../helpers/sales/lifecycle'
+
+const t = useTarget()
+const s = policiesSettings(t.config)
+const api = new PoliciesApi(t, s)
+const flow = useSalesFlow(t)
+const policy = once(() => issuePolicy(flow, api, { label: 'renewal' }))
+const renewal = once(async () => {
+  const p = await policy()
+  const res = await api.renewal(p.policyId)
+  expectStatus(res, 200)
+  const data = getPointer(expectJsonBody(res), s.renewal.dataPointer)
+  expectThat(data !== null && typeof data === 'object' && !Array.isArray(data), { expected: `renewal data (an object) at ${s.renewal.dataPointer}`, actual: res.body, res })
+  return { p, res, data: data as Record<string, unknown> }
+})
+
+describe('renewal: data prepared for a renewal quote (sales-service.md §1, §4)', () => {
+  check(
+    { id: 'PL-REN-001', spec: 'sales', section: '§4', requirement: 'GET /policies/{policyId}/renewal answers 200 with the data prepared for a renewal quote.' },
+    async () => {
+      const { res } = await renewal()
+      const name = api.contract('sales/policy-renewal')
+      if (name) expectContract(t.contracts, res, name)
+    },
+  )
+
+  check(
+    { id: 'PL-REN-002', spec: 'sales', section: '§4', requirement: "The renewal data is valid against the product's JSON schema from the schemes endpoint (it can be used to create the renewal quote)." },
+    async () => {
+      const { p, res, data } = await renewal()
+      const schema = { ...(await flow.schema(p.issued.product)) }
+      delete schema['$id']
+      const validate = createAjv().compile(schema)
+      const body = { schema: { type: flow.settings.schemaType, name: p.issued.product }, ...data }
+      const ok = validate(body) as boolean
+      expectThat(ok, { expected: `renewal data valid for product ${p.issued.product}`, actual: formatAjvErrors(validate.errors).slice(0, 10).join('; '), res })
+    },
+  )
+
+  check(
+    { id: 'PL-REN-003', spec: 'sales', section: '§1, §4', requirement: "The renewal period starts the day after the policy's period ends and lasts as long." },
+    async () => {
+      const { p, res, data } = await renewal()
+      const got = { dateInception: getPointer(data, s.renewal.dateInceptionPointer), dateExpiry: getPointer(data, s.renewal.dateExpiryPointer) }
+      expectEqual(got, nextPeriod(p.dateInception, p.dateExpiry, s.dayCount), `renewal dates after ${p.dateInception}..${p.dateExpiry} (${s.dayCount})`, res)
+    },
+  )
+
+  check(
+    { id: 'PL-REN-004', spec: 'sales', section: '§1, §4', requirement: "The renewal data carries the policy's current customer and insured objects." },
+    async () => {
+      const { p, res, data } = await renewal()
+      expectEqual({ customer: data['customer'], objects: data['objects'] }, { customer: p.data['customer'], objects: p.data['objects'] }, 'customer and objects as in the policy links', res)
+    },
+  )
+
+  check(
+    { id: 'PL-REN-005', spec: 'sales', section: '§4', requirement: 'Renewal data of an unknown policy id is refused with a 4xx.' },
+    async () => {
+      expectStatus(await api.renewal(t.tag('no-such-policy')), '4xx')
+    },
+  )
+})
