@@ -5,7 +5,7 @@ import { getPointer } from '../data/json-pointer'
 import type { HttpResult } from '../http/types'
 import type { PollResult } from '../polling/poll-until'
 import { waitForActions, waitForRequest, type ActionsValue, type RequestValue } from '../polling/wait'
-import { generatePayload } from './payload'
+import { generatePayload, mixSeed } from './payload'
 import { loadPayloadOverrides, type PayloadOverrides } from './payload-overrides'
 import { salesSettings, type SalesSettings } from './settings'
 
@@ -72,7 +72,14 @@ export class SalesFlow {
   readonly created = new Map<string, { product: string; final: boolean }>()
   private counter = 0
 
-  constructor(readonly t: SuiteContext) {
+  /**
+   * @param scope makes the payloads of this flow differ from other flows of the run (e.g. the suite file name);
+   *   payload seeds are mixSeed(run seed, `${scope}:${label}`), reproducible with the same CONFORMANCE_SEED.
+   */
+  constructor(
+    readonly t: SuiteContext,
+    readonly scope = 'flow',
+  ) {
     this.settings = salesSettings(t.config)
   }
 
@@ -105,9 +112,10 @@ export class SalesFlow {
     const schema = await this.schema(product)
     const fixture = this.payloadOverrides(product)
     this.counter += 1
-    const seed = o.seed ?? this.t.config.seed
+    const label = o.label ?? `${product}-${this.counter}`
+    const seed = o.seed ?? mixSeed(this.t.config.seed, `${this.scope}:${label}:${this.counter}`)
     const set: Record<string, unknown> = { ...(fixture.set ?? {}) }
-    if (this.settings.tagPointer) set[this.settings.tagPointer] = this.t.tag(o.label ?? `${product}-${this.counter}`)
+    if (this.settings.tagPointer) set[this.settings.tagPointer] = this.t.tag(label)
     Object.assign(set, o.set ?? {})
     set['/schema'] = { type: this.settings.schemaType, name: product }
     return generatePayload(schema, { seed, set })
@@ -230,18 +238,18 @@ export class SalesFlow {
 }
 
 /** A SalesFlow for this suite file; its open quotes are declined after the file (even when a check failed). */
-export function useSalesFlow(t: SuiteContext): SalesFlow {
-  const flow = new SalesFlow(t)
+export function useSalesFlow(t: SuiteContext, scope = 'flow'): SalesFlow {
+  const flow = new SalesFlow(t, scope)
   afterAll(() => flow.cleanup())
   return flow
 }
 
 /** One-shot: issue a new policy for `product` with a fresh flow (no cleanup needed: the quote ends issued). */
 export function issueNewPolicy(t: SuiteContext, product: string, o: CreateQuoteOptions = {}): Promise<IssuedPolicy> {
-  return new SalesFlow(t).issueNewPolicy(product, o)
+  return new SalesFlow(t, `issue:${o.label ?? product}`).issueNewPolicy(product, o)
 }
 
 /** One-shot: create a quote; prefer useSalesFlow(t).createQuote so it is cleaned up. */
 export function createQuote(t: SuiteContext, product: string, o: CreateQuoteOptions = {}): Promise<CreatedQuote> {
-  return new SalesFlow(t).createQuote(product, o)
+  return new SalesFlow(t, `create:${o.label ?? product}`).createQuote(product, o)
 }

@@ -40,6 +40,13 @@ export function withoutReadOnly(node: unknown): unknown {
   return out
 }
 
+/** A seed for one payload: the run seed mixed with a label (FNV-1a), so every quote of a run differs, reproducibly. */
+export function mixSeed(seed: number, label: string): number {
+  let h = 0x811c9dc5 ^ (seed >>> 0)
+  for (const ch of label) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0
+  return h >>> 0
+}
+
 /**
  * Builds a payload from a product JSON Schema (json-schema-faker with a seeded @faker-js/faker):
  * required fields, enums, formats and bounds follow the schema; `set` (pointer -> value, date tokens

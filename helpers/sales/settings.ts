@@ -23,6 +23,8 @@ export interface SalesSettings {
   requestIdPointer: string
   /** Where the new policy id is in the successful request body. */
   policyIdPointer: string
+  /** Where the period premium is in the policy links response (compared with the quote's). */
+  policyPremiumPointer: string
   /** Where the run tag is written in created quotes (null: nowhere). */
   tagPointer: string | null
   actions: SalesActionNames
@@ -39,6 +41,7 @@ export const SALES_DEFAULTS: SalesSettings = {
   quoteIdPointer: '/policy/id',
   requestIdPointer: '/requestId',
   policyIdPointer: '/data/policyId',
+  policyPremiumPointer: '/data/policy/financials/periodPremium',
   tagPointer: '/policy/externalReference',
   actions: {
     update: 'quote:update',

@@ -1,0 +1,67 @@
+import { Ajv2019 } from 'ajv/dist/2019.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import type { Ajv } from 'ajv'
+import addFormatsImport from 'ajv-formats'
+import { createAjv, formatAjvErrors } from '../contracts/ajv'
+
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as unknown as (ajv: Ajv) => Ajv
+
+/** An ajv for the draft the schema declares ($schema): 2020-12, 2019-09, else draft-07. */
+export function ajvFor(schema: unknown): Ajv {
+  const declared = String((schema as { $schema?: unknown } | null)?.$schema ?? '')
+  if (declared.includes('2020-12')) return addFormats(new Ajv2020({ allErrors: true, strict: false }) as unknown as Ajv)
+  if (declared.includes('2019-09')) return addFormats(new Ajv2019({ allErrors: true, strict: false }) as unknown as Ajv)
+  return createAjv()
+}
+
+/** Validates a document against its JSON Schema meta-schema. */
+export function metaSchemaErrors(schema: unknown): string[] {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return ['the schema is not a JSON object']
+  const ajv = ajvFor(schema)
+  return ajv.validateSchema(schema as object) ? [] : formatAjvErrors(ajv.errors)
+}
+
+/** Compiles the schema (without its $id, so two copies can be compiled); returns the error message or undefined. */
+export function compileError(schema: unknown): string | undefined {
+  try {
+    const copy = { ...(schema as Record<string, unknown>) }
+    delete copy['$id']
+    ajvFor(schema).compile(copy)
+    return undefined
+  } catch (e) {
+    return (e as Error).message
+  }
+}
+
+/** Every property path of a schema ("policy.dateInception", "objects.building[].sumInsured") with its declared type. */
+export function propertyPaths(node: unknown, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>()
+  if (node === null || typeof node !== 'object') return out
+  const n = node as Record<string, unknown>
+  const props = n['properties']
+  if (props && typeof props === 'object') {
+    for (const [name, sub] of Object.entries(props as Record<string, unknown>)) {
+      const path = prefix ? `${prefix}.${name}` : name
+      out.set(path, JSON.stringify((sub as { type?: unknown } | null)?.type ?? null))
+      for (const [p, t] of propertyPaths(sub, path)) out.set(p, t)
+    }
+  }
+  if (n['items'] && typeof n['items'] === 'object') for (const [p, t] of propertyPaths(n['items'], `${prefix}[]`)) out.set(p, t)
+  return out
+}
+
+export interface SubsetReport {
+  /** Paths of the restricted schema that the full schema lacks, or whose type differs. */
+  extra: string[]
+  /** Paths of the full schema hidden from the restricted user. */
+  hidden: string[]
+}
+
+/** Compares a restricted schema with the full one: a strict subset has no extra paths and hides at least one. */
+export function compareSubset(restricted: unknown, full: unknown): SubsetReport {
+  const r = propertyPaths(restricted)
+  const f = propertyPaths(full)
+  const extra = [...r].filter(([p, t]) => !f.has(p) || f.get(p) !== t).map(([p]) => p)
+  const hidden = [...f.keys()].filter((p) => !r.has(p))
+  return { extra, hidden }
+}
