@@ -1,0 +1,55 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ConformanceRun } from '../harness/run-conformance'
+import type { RunSummary } from './types'
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g
+
+/** The one-line reason a run stopped before any check (preflight or configuration), if it says one. */
+export function stopMessage(output: string): string | undefined {
+  const lines = output.replace(ANSI, '').split('\n').map((l) => l.trim())
+  const preflight = lines.find((l) => l.includes('No check was run') || l.includes('no request was sent'))
+  if (preflight) return preflight.replace(/^Error:\s*/, '')
+  const err = lines.find((l) => /^Error: /.test(l))
+  return err?.replace(/^Error:\s*/, '')
+}
+
+/** The last lines of a run's console, ANSI colours removed. */
+export function outputTail(output: string, lines = 25): string {
+  return output.replace(ANSI, '').split('\n').slice(-lines).join('\n')
+}
+
+/** Milliseconds from startedAtEpochMs to the end of the first failed check, from allure results. */
+export function firstFailureMs(allureDir: string, startedAtEpochMs: number): number | undefined {
+  if (!existsSync(allureDir)) return undefined
+  let first: number | undefined
+  for (const f of readdirSync(allureDir)) {
+    if (!f.endsWith('-result.json')) continue
+    try {
+      const r = JSON.parse(readFileSync(join(allureDir, f), 'utf8')) as { status?: string; stop?: number }
+      if ((r.status === 'failed' || r.status === 'broken') && typeof r.stop === 'number') first = Math.min(first ?? r.stop, r.stop)
+    } catch {
+      // a result file being written when the run was killed
+    }
+  }
+  return first === undefined ? undefined : Math.max(0, first - startedAtEpochMs)
+}
+
+/** Reduces a finished run (started with keepReports) to a summary, and removes its reports folder. */
+export function summarize(run: ConformanceRun, startedAtEpochMs: number): RunSummary {
+  const checks = run.report?.checks ?? []
+  const failed = checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, document: c.document, section: c.section, ...(c.error ? { error: c.error.replace(ANSI, '').slice(0, 600) } : {}) }))
+  const first = failed.length > 0 ? firstFailureMs(join(run.reportsDir, 'allure-results'), startedAtEpochMs) : undefined
+  rmSync(run.reportsDir, { recursive: true, force: true })
+  const stop = checks.length === 0 ? stopMessage(run.output) : undefined
+  return {
+    exitCode: run.exitCode,
+    checksRun: checks.length,
+    failed,
+    wallMs: run.wallMs,
+    ...(first !== undefined ? { firstFailureMs: first } : {}),
+    ...(stop ? { stopMessage: stop } : {}),
+    outputTail: outputTail(run.output),
+  }
+}

@@ -1,0 +1,77 @@
+/** What one conformance run said, reduced to what the mutation and flake harnesses need. */
+export interface RunSummary {
+  exitCode: number | null
+  /** Checks that ran (any status). 0 when the run stopped before any check. */
+  checksRun: number
+  failed: FailedCheck[]
+  wallMs: number
+  /** From the start of the run to the end of the first failed check (allure timestamps). */
+  firstFailureMs?: number
+  /** The one-line reason when the run stopped before any check (preflight, bad configuration). */
+  stopMessage?: string
+  /** Last lines of the run's console, for a run that broke. */
+  outputTail: string
+}
+
+export interface FailedCheck {
+  id: string
+  document: string
+  section: string
+  /** The start of the check's failure message (already redacted by the suite). */
+  error?: string
+}
+
+/** caught: a check failed that did not fail on the faithful reference; stopped: the run refused to start (counted as caught). */
+export type DefectVerdict = 'caught' | 'stopped' | 'missed' | 'error' | 'undetectable'
+
+export interface DefectResult {
+  name: string
+  area: string
+  clause: string
+  description: string
+  verdict: DefectVerdict
+  /** Failed checks that did not fail on the faithful reference. */
+  newFailures: FailedCheck[]
+  /** true when one of the new failures cites the defect's clause (document and section). */
+  clauseMatched: boolean
+  wallMs: number
+  firstFailureMs?: number
+  stopMessage?: string
+  undetectable?: string
+  outputTail?: string
+}
+
+export type VariationVerdict = 'green' | 'false-alarm' | 'error'
+
+export interface VariationResult {
+  name: string
+  description: string
+  verdict: VariationVerdict
+  failed: FailedCheck[]
+  checksRun: number
+  wallMs: number
+  stopMessage?: string
+  outputTail?: string
+}
+
+export interface Score {
+  caught: number
+  /** Defects in the score: all minus the ones shown undetectable through the API. */
+  scored: number
+  undetectable: number
+  /** caught / scored, 0..1 (1 when nothing is scored). */
+  ratio: number
+}
+
+export interface MutationReport {
+  startedAt: string
+  wallMs: number
+  parallel: number
+  bar: number
+  baseline: VariationResult
+  score: Score
+  falseAlarms: number
+  defects: DefectResult[]
+  variations: VariationResult[]
+  passed: boolean
+}
