@@ -9,6 +9,7 @@ import { getPointer } from '../../helpers/data/json-pointer'
 import { documentIdOf, mediaType, scheduleProblems } from '../../helpers/sales/documents'
 import { resolveDateToken } from '../../helpers/sales/date-tokens'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { metaSchemaErrors } from '../../helpers/sales/schema-tools'
 
 const t = useTarget()
 const flow = useSalesFlow(t, 'lifecycle')
@@ -20,10 +21,11 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
       const st: { quoteId?: string; payload?: Record<string, unknown>; quoteData?: unknown; premium?: number; requestId?: string; policyId?: string } = {}
       const meta = (n: string, section: string, requirement: string) => ({ id: `SL-LIFE-${n}-${product}`, spec: 'sales' as const, section, requirement })
 
-      step(meta('001', '§4', `The ${product} schema is served as a JSON object to build the quote from.`), async () => {
+      step(meta('001', '§4', `The ${product} schema is served as a valid JSON Schema to build the quote from.`), async () => {
         const res = await t.sales.call({ op: 'sales.schemes.get', params: { type: s.schemaType, name: product } })
         expectStatus(res, 200)
-        expectJsonBody(res)
+        const problems = metaSchemaErrors(expectJsonBody(res))
+        expectThat(problems.length === 0, { expected: 'a valid JSON Schema', actual: problems.slice(0, 5).join('; '), res })
       })
 
       step(meta('002', '§3', 'A quote created from a schema-valid payload answers with its id, and the actions endpoint releases the lock after the creation.'), async () => {

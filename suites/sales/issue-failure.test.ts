@@ -1,0 +1,45 @@
+import { describe } from 'vitest'
+import * as allure from 'allure-js-commons'
+import { check } from '../../helpers/checks/check'
+import { expectContract } from '../../helpers/checks/contract'
+import { expectStatus, expectThat } from '../../helpers/checks/expect'
+import { reportPoll } from '../../helpers/checks/poll'
+import { useTarget } from '../../helpers/context'
+import { useSalesFlow } from '../../helpers/sales/lifecycle'
+
+const t = useTarget()
+const flow = useSalesFlow(t, 'issue-failure')
+const product = t.config.product
+
+describe('sales: issue failure (sales-service.md §3)', () => {
+  check(
+    { id: 'SL-ISS-001', spec: 'sales', section: '§3', requirement: 'An issue that cannot succeed ends its request in failure (polling stops there, it does not stay pending), with the failure data.' },
+    async (c) => {
+      const trigger = flow.settings.issueFailure
+      if (!trigger) return c.notApplicable('the profile gives no way to provoke an issue failure (extensions.sales.issueFailure)')
+      const q = await flow.createQuote(product, { label: 'issue-failure', set: trigger.set })
+      await flow.unlocked(q.quoteId, 'wait after create')
+      expectStatus(await flow.calculate(q.quoteId), '2xx')
+      await flow.unlocked(q.quoteId, 'wait after calculate')
+      expectStatus(await flow.bind(q.quoteId), '2xx')
+      await flow.unlocked(q.quoteId, 'wait after bind')
+      const issue = await flow.issue(q.quoteId)
+      expectStatus(issue, 202)
+      const requestId = flow.requestIdOf(issue)
+      expectThat(requestId !== undefined, { expected: `a request id at ${flow.settings.requestIdPointer}`, actual: issue.body, res: issue })
+      const r = await flow.waitRequest(requestId)
+      await reportPoll(r)
+      const res = r.last?.value.res
+      if (r.outcome === 'success') flow.markFinal(q.quoteId)
+      expectThat(r.outcome === 'failure' && res?.status === 200, {
+        expected: `the request to end in the profile's failure status (${t.config.statuses.failure.join('/')})`,
+        actual: `${r.outcome} after ${r.attempts.length} attempt(s) in ${r.elapsedMs} ms; last seen: ${r.last?.seen ?? 'nothing'}`,
+        ...(res ? { res } : {}),
+      })
+      expectContract(t.contracts, res!, 'sales/quote-request-status')
+      const data = (res!.body as { data?: unknown }).data
+      console.log(`[SL-ISS-001] issue failure data: ${JSON.stringify(data)}`)
+      await allure.attachment('issue failure data', JSON.stringify(data ?? null, null, 2), 'application/json')
+    },
+  )
+})

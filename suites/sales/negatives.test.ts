@@ -1,0 +1,95 @@
+import { describe } from 'vitest'
+import { check } from '../../helpers/checks/check'
+import { expectContract } from '../../helpers/checks/contract'
+import { expectStatus, expectThat } from '../../helpers/checks/expect'
+import { useTarget } from '../../helpers/context'
+import type { CallOptions } from '../../helpers/http/client'
+import { getPointer } from '../../helpers/data/json-pointer'
+import { setPointer } from '../../helpers/sales/json-set'
+import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { invalidCase } from '../../helpers/sales/invalid-case'
+
+const t = useTarget()
+const flow = useSalesFlow(t, 'negatives')
+const missing = `missing-${t.config.runId.toLowerCase().replace(/[^a-z0-9]/g, '')}`
+
+describe('sales: refused requests (sales-service.md §4, §7)', () => {
+  for (const product of t.config.products) {
+    check(
+      { id: `SL-NEG-001-${product}`, spec: 'sales', section: '§4', requirement: `Creating a ${product} quote with a payload that violates the schema is refused with 422 {message, errors} naming the field.` },
+      async () => {
+        const schema = await flow.schema(product)
+        const { payload } = await flow.buildPayload(product, { label: 'invalid' })
+        const bad = invalidCase(flow.payloadOverrides(product), schema)
+        setPointer(payload, bad.pointer, bad.value)
+        const res = await t.sales.call({ op: 'sales.quote.create', json: payload })
+        const id = getPointer(res.body, flow.settings.quoteIdPointer)
+        if (typeof id === 'string' || typeof id === 'number') flow.created.set(String(id), { product, final: false })
+        expectStatus(res, 422)
+        expectContract(t.contracts, res, 'sales/quote-validation-error')
+        const keys = Object.keys((res.body as { errors?: object }).errors ?? {})
+        expectThat(keys.some((k) => k === bad.field || k.endsWith(`.${bad.field}`) || k.replace(/\//g, '.').replace(/^\./, '') === bad.field), { expected: `errors naming ${bad.field}`, actual: keys.join(', '), res })
+      },
+    )
+  }
+
+  check(
+    { id: 'SL-NEG-002', spec: 'sales', section: '§4', requirement: 'Every quote operation on a quote id that does not exist is answered with a 4xx.' },
+    async () => {
+      const calls: CallOptions[] = [
+        { op: 'sales.quote.get', params: { policyId: missing } },
+        { op: 'sales.quote.actions', params: { id: missing } },
+        { op: 'sales.quote.update', params: { policyId: missing }, json: { policy: { externalReference: t.tag('missing') } } },
+        { op: 'sales.quote.calculate', params: { id: missing }, json: {} },
+        { op: 'sales.quote.calculation', params: { id: missing } },
+        { op: 'sales.quote.installments', params: { policyId: missing } },
+        { op: 'sales.documents.generate', params: { id: missing } },
+        { op: 'sales.quote.referral', params: { policyId: missing }, json: { comment: t.tag('missing') } },
+        { op: 'sales.quote.decline', params: { policyId: missing }, json: { reason: t.tag('missing') } },
+        { op: 'sales.quote.bind', params: { policyId: missing }, json: {} },
+        { op: 'sales.quote.issue', params: { id: missing }, json: {} },
+      ]
+      const wrong: string[] = []
+      let last
+      for (const c of calls) {
+        const res = await t.sales.call(c)
+        if (res.status < 400 || res.status >= 500) {
+          wrong.push(`${c.op ?? "?"} -> ${res.status}`)
+          last = res
+        }
+      }
+      expectThat(wrong.length === 0, { expected: 'a 4xx for every operation', actual: wrong.join('; '), ...(last ? { res: last } : {}) })
+    },
+  )
+
+  check(
+    { id: 'SL-NEG-003', spec: 'sales', section: '§3', requirement: 'Issuing a calculated quote that was not bound is refused with a 4xx (when the tenant requires bind before issue).' },
+    async (c) => {
+      if (t.config.features['bindRequiredBeforeIssue'] !== true) c.notApplicable('the profile does not say bind is required before issue (features.bindRequiredBeforeIssue)')
+      const q = await flow.createQuote(t.config.product, { label: 'unbound' })
+      await flow.unlocked(q.quoteId, 'wait after create')
+      expectStatus(await flow.calculate(q.quoteId), '2xx')
+      await flow.unlocked(q.quoteId, 'wait after calculate')
+      const res = await flow.issue(q.quoteId)
+      if (res.status >= 200 && res.status < 300) flow.markFinal(q.quoteId)
+      expectStatus(res, '4xx')
+      expectThat(flow.requestIdOf(res) === undefined, { expected: 'no request id', actual: res.body, res })
+    },
+  )
+
+  check(
+    { id: 'SL-NEG-004', spec: 'sales', section: '§4', requirement: 'The status of a request id that does not exist is answered with 404.' },
+    async () => {
+      const res = await t.sales.call({ op: 'sales.requests.get', params: { requestId: missing } })
+      expectStatus(res, 404)
+    },
+  )
+
+  check(
+    { id: 'SL-NEG-005', spec: 'sales', section: '§4', requirement: 'Downloading a document id that does not exist is answered with a 4xx.' },
+    async () => {
+      const res = await t.sales.call({ op: 'sales.documents.download', params: { id: missing }, headers: { accept: '*/*' } })
+      expectStatus(res, '4xx')
+    },
+  )
+})
