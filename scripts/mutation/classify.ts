@@ -36,10 +36,10 @@ export function classifyDefect(name: string, info: DefectInfo & { undetectable?:
     ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}),
   }
   if (newFailures.length > 0) return { ...common, verdict: 'caught' }
-  if (run.checksRun === 0 && run.exitCode !== 0 && run.stopMessage) return { ...common, verdict: 'stopped', stopMessage: run.stopMessage }
+  if (run.checksRun === 0 && run.exitCode !== 0 && run.stopMessage && run.stoppedByPreflight) return { ...common, verdict: 'stopped', stopMessage: run.stopMessage }
   // Passed, or failed only where the faithful reference fails too: the defect made no difference.
   if (run.exitCode === 0 || run.failed.length > 0) return { ...common, verdict: 'missed' }
-  return { ...common, verdict: 'error', outputTail: run.outputTail }
+  return { ...common, verdict: 'error', ...(run.stopMessage ? { stopMessage: run.stopMessage } : {}), outputTail: run.outputTail }
 }
 
 /** A variation is green when the run passed with checks run and none failed; any failed check is a false alarm. */

@@ -28,7 +28,7 @@ export function checkList(failed: readonly FailedCheck[], max = 4): string {
 
 function defectEvidence(d: DefectResult, max: number): string {
   if (d.verdict === 'undetectable') return d.undetectable ?? ''
-  if (d.verdict === 'stopped') return d.stopMessage ?? ''
+  if (d.verdict === 'stopped' || (d.verdict === 'error' && d.stopMessage)) return d.stopMessage ?? ''
   return checkList(d.newFailures, max)
 }
 

@@ -6,10 +6,17 @@ import type { RunSummary } from './types'
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g
 
+const PREFLIGHT = /No check was run|no request was sent/
+
+/** true when the line is the suite's own refusal to run (preflight or configuration). */
+export function isPreflightStop(message: string | undefined): boolean {
+  return message !== undefined && PREFLIGHT.test(message)
+}
+
 /** The one-line reason a run stopped before any check (preflight or configuration), if it says one. */
 export function stopMessage(output: string): string | undefined {
   const lines = output.replace(ANSI, '').split('\n').map((l) => l.trim())
-  const preflight = lines.find((l) => l.includes('No check was run') || l.includes('no request was sent'))
+  const preflight = lines.find((l) => PREFLIGHT.test(l))
   if (preflight) return preflight.replace(/^Error:\s*/, '')
   const err = lines.find((l) => /^Error: /.test(l))
   return err?.replace(/^Error:\s*/, '')
@@ -49,7 +56,7 @@ export function summarize(run: ConformanceRun, startedAtEpochMs: number): RunSum
     failed,
     wallMs: run.wallMs,
     ...(first !== undefined ? { firstFailureMs: first } : {}),
-    ...(stop ? { stopMessage: stop } : {}),
+    ...(stop ? { stopMessage: stop, stoppedByPreflight: isPreflightStop(stop) } : {}),
     outputTail: outputTail(run.output),
   }
 }

@@ -9,6 +9,8 @@ export interface RunSummary {
   firstFailureMs?: number
   /** The one-line reason when the run stopped before any check (preflight, bad configuration). */
   stopMessage?: string
+  /** true when that reason is the suite's own refusal (preflight or configuration), not a crash. */
+  stoppedByPreflight?: boolean
   /** Last lines of the run's console, for a run that broke. */
   outputTail: string
 }
