@@ -6,6 +6,7 @@
  * To add one: add an entry here (options it sets, wire rewrites, profile overrides). A wire rewrite
  * that does not exist yet goes into reference/variations/wire.ts.
  */
+import { NO_CHAOS } from '../chaos/spec'
 import type { VariationInfo, VariationOptions } from './types'
 
 export type { VariationInfo, VariationOptions, WireRewrite } from './types'
@@ -76,6 +77,16 @@ export const VARIATIONS = {
     allowedBecause: 'sales §3: "Exact spelling of the request status values on the wire: not shown"; the profile documents it.',
     options: { statusSpelling: { pending: 'PENDING', success: 'COMPLETED', failure: 'FAILED' } },
     profile: { statuses: { pending: ['PENDING'], success: ['COMPLETED'], failure: ['FAILED'] } },
+  },
+  'transient-503': {
+    description: '5% of idempotent requests (GET, PUT, DELETE) answer 503 with Retry-After: 1 before they are handled (reference/chaos).',
+    allowedBecause: 'A 503 with Retry-After is a temporary overload (RFC 9110 §15.6.4); an idempotent request may be sent again (§9.2.2). POSTs are never hit.',
+    options: { chaos: { ...NO_CHAOS, seed: 7, unavailable: 0.05, retryAfterSeconds: 1, methods: 'idempotent' } },
+  },
+  'latency-jitter': {
+    description: 'Every request waits 0-120 ms before it is handled, so answers come back out of order.',
+    allowedBecause: 'sales §8 and webhooks §8: response times are not shown.',
+    options: { chaos: { ...NO_CHAOS, seed: 11, latency: { minMs: 0, maxMs: 120 } } },
   },
   'short-lived-tokens': {
     description: 'Access tokens live 40 s, so a run renews its tokens on the way.',

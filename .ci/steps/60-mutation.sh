@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Mutation harness (docs/mutation.md): the suite against the faithful reference, against every named defect
+# (all must be caught) and under every benign variation (no false alarm). Writes reports/mutation.{json,md}
+# and prints its wall time; two runs in parallel.
+set -euo pipefail
+npm run mutation -- --parallel 2
