@@ -25,7 +25,7 @@ function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
     status,
     durationMs: Math.round(diag?.duration ?? 0),
     ...(r.state === 'failed' && r.errors?.[0] ? { error: r.errors[0].message } : {}),
-    ...(r.state === 'skipped' && r.note ? { note: r.note } : {}),
+    ...(r.state === 'skipped' && (meta.notApplicable ?? r.note) ? { note: meta.notApplicable ?? r.note } : {}),
     deviations: meta.deviations ?? [],
   }
 }

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { isAbsolute, join, relative, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { ConfigError, PROJECT_ROOT, readProfile } from '../helpers/config'
+import { reportsDir } from '../helpers/reporting/paths'
+import type { ChecksReport } from '../helpers/reporting/results'
+import { acceptanceVerdict, knownFeatures, type AcceptanceReport } from './acceptance/verdict'
+
+const USAGE = `Usage: npm run acceptance -- --profile FILE [--suites suites/auth,suites/sales,...]
+  Runs the suites a new tenant must pass against the target of the profile, and says ACCEPTED or REJECTED
+  (with each failed requirement and its evidence). Checks of features the tenant lacks (profile "features")
+  are not applicable, with the reason. Writes <reports>/acceptance.json. Exit 0 when ACCEPTED, 1 when REJECTED.`
+
+/** The suites a tenant must pass unless --suites says otherwise: every functional area (not the chaos/reliability suites). */
+export const ACCEPTANCE_SUITES = ['suites/auth', 'suites/security', 'suites/sales', 'suites/policies', 'suites/webhooks']
+
+function usage(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`)
+  process.exit(2)
+}
+
+async function main(): Promise<void> {
+  let values
+  try {
+    values = parseArgs({ options: { profile: { type: 'string' }, suites: { type: 'string' }, help: { type: 'boolean' } } }).values
+  } catch (e) {
+    usage((e as Error).message)
+  }
+  if (values.help) return void process.stdout.write(`${USAGE}\n`)
+  if (!values.profile) usage('--profile: required')
+  const profilePath = isAbsolute(values.profile) ? values.profile : resolve(process.cwd(), values.profile)
+  let profile
+  try {
+    profile = readProfile(profilePath)
+  } catch (e) {
+    if (e instanceof ConfigError) usage(e.message)
+    throw e
+  }
+  const suites = values.suites ? values.suites.split(',').map((s) => s.trim()).filter(Boolean) : ACCEPTANCE_SUITES.filter((s) => existsSync(join(PROJECT_ROOT, s)))
+  const features = knownFeatures(profile.features ?? {})
+  const dir = reportsDir()
+  mkdirSync(dir, { recursive: true })
+  process.stdout.write(`Tenant acceptance: profile ${profile.name} (${relative(process.cwd(), profilePath)}), tenant ${process.env.TENANT ?? profile.tenant}\n`)
+  process.stdout.write(`  features present: ${features.present.join(', ') || 'none'}; absent: ${features.absent.join(', ') || 'none'}\n`)
+  process.stdout.write(`  suites: ${suites.join(' ')}\n\n`)
+
+  const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir }
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts', ...suites], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let tail = ''
+  const keep = (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-6000)
+  }
+  child.stdout.on('data', (d: Buffer) => (process.stdout.write(d), keep(d)))
+  child.stderr.on('data', (d: Buffer) => (process.stderr.write(d), keep(d)))
+  const exitCode = await new Promise<number | null>((r) => child.on('close', r))
+  const checksFile = join(dir, 'checks.json')
+  const checks = existsSync(checksFile) ? (JSON.parse(readFileSync(checksFile, 'utf8')) as ChecksReport) : undefined
+  // a checks.json left by an earlier run must not count: it has to be this run's (run.json is written at its start)
+  const fresh = checks?.run && existsSync(join(dir, 'run.json')) && (JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { runId: string }).runId === checks.run.runId
+  const report: AcceptanceReport = acceptanceVerdict({
+    profile: { name: profile.name, path: profilePath, tenant: process.env.TENANT ?? profile.tenant },
+    features,
+    suites,
+    exitCode,
+    checks: fresh ? checks : undefined,
+    output: tail,
+  })
+  writeFileSync(join(dir, 'acceptance.json'), `${JSON.stringify(report, null, 2)}\n`)
+  const out: string[] = ['', '─── tenant acceptance ────────────────────────────────────────────']
+  out.push(`${report.verdict}  tenant ${report.tenant}  profile ${report.profile}${report.runId ? `  run ${report.runId}` : ''}`)
+  if (report.totals) out.push(`checks   ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals['not-applicable']} not applicable, ${report.totals.skipped} skipped`)
+  for (const r of report.reasons) out.push(`  ${r}`)
+  for (const f of report.failed.slice(0, 20)) out.push(`  FAILED ${f.id} ${f.document} ${f.section}: ${f.requirement}`)
+  if (report.failed.length > 20) out.push(`  ... ${report.failed.length - 20} more in acceptance.json`)
+  for (const n of report.notApplicable) out.push(`  not applicable (${n.checks.length}): ${n.reason}`)
+  out.push(`written  ${relative(process.cwd(), join(dir, 'acceptance.json'))}`)
+  process.stdout.write(`${out.join('\n')}\n`)
+  process.exit(report.verdict === 'ACCEPTED' ? 0 : 1)
+}
+
+void main()

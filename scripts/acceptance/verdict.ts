@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { PROJECT_ROOT } from '../../helpers/config'
+import type { CheckStatus, ChecksReport } from '../../helpers/reporting/results'
+
+export interface FeatureSet {
+  /** Optional features (profile schema) the tenant has. */
+  present: string[]
+  /** Optional features the tenant lacks (absent or false in the profile). */
+  absent: string[]
+}
+
+export interface AcceptanceReport {
+  verdict: 'ACCEPTED' | 'REJECTED'
+  tenant: string
+  profile: string
+  profilePath: string
+  runId?: string
+  target?: string
+  suites: string[]
+  features: FeatureSet
+  totals?: Record<CheckStatus, number> & { deviations: number }
+  /** Why REJECTED beyond failed checks (the run stopped, nothing ran). */
+  reasons: string[]
+  failed: { id: string; document: string; section: string; requirement: string; evidence: string }[]
+  notApplicable: { reason: string; checks: string[] }[]
+  deviations: { check: string; id: string; policy: string; message: string }[]
+  generatedAt: string
+}
+
+/** The optional features the profile schema knows, split into those the tenant has and lacks. */
+export function knownFeatures(features: Record<string, unknown>): FeatureSet {
+  const schema = JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'fixtures/targets/profile.schema.json'), 'utf8')) as { properties: { features?: { properties?: Record<string, unknown> } } }
+  const known = Object.keys(schema.properties.features?.properties ?? {})
+  const all = [...new Set([...known, ...Object.keys(features)])].sort()
+  const has = (k: string) => features[k] !== undefined && features[k] !== false && features[k] !== null
+  return { present: all.filter(has), absent: all.filter((k) => !has(k)) }
+}
+
+export interface VerdictInput {
+  profile: { name: string; path: string; tenant: string }
+  features: FeatureSet
+  suites: string[]
+  exitCode: number | null
+  /** This run's checks.json; undefined when the run stopped before writing it. */
+  checks: ChecksReport | undefined
+  /** The end of the run's output, for a run that stopped before any check. */
+  output: string
+}
+
+/**
+ * ACCEPTED only when the run completed, at least one check passed and none failed. Every failed
+ * requirement is listed with its evidence (the check's failure message, already redacted).
+ */
+export function acceptanceVerdict(i: VerdictInput): AcceptanceReport {
+  const reasons: string[] = []
+  const c = i.checks
+  if (!c) {
+    const lines = i.output.split('\n').map((l) => l.trim()).filter(Boolean)
+    const why = lines.find((l) => /Invalid target configuration|Preflight|failed to start|unreachable|Login failed|Target container|refused/i.test(l)) ?? lines.at(-1) ?? 'no output'
+    reasons.push(`the run stopped before any check (exit ${i.exitCode}): ${why}`)
+  } else {
+    if (c.totals.passed === 0) reasons.push('no check passed: nothing was accepted')
+    if (c.totals.failed === 0 && i.exitCode !== 0) reasons.push(`the run failed outside the checks (exit ${i.exitCode}); see the console output`)
+  }
+  const failed = (c?.checks ?? [])
+    .filter((x) => x.status === 'failed')
+    .map((x) => ({ id: x.id, document: x.document, section: x.section, requirement: x.requirement, evidence: x.error ?? '' }))
+  const byReason = new Map<string, string[]>()
+  for (const x of c?.checks ?? []) {
+    if (x.status !== 'not-applicable') continue
+    const reason = (x.note ?? 'not applicable').replace(/^not applicable:\s*/, '')
+    byReason.set(reason, [...(byReason.get(reason) ?? []), x.id])
+  }
+  const deviations = (c?.checks ?? []).flatMap((x) => x.deviations.map((d) => ({ check: x.id, id: d.id, policy: d.policy, message: d.message })))
+  const accepted = !!c && failed.length === 0 && reasons.length === 0
+  return {
+    verdict: accepted ? 'ACCEPTED' : 'REJECTED',
+    tenant: i.profile.tenant,
+    profile: i.profile.name,
+    profilePath: i.profile.path,
+    ...(c?.run ? { runId: c.run.runId, target: c.run.salesBaseUrl } : {}),
+    suites: i.suites,
+    features: i.features,
+    ...(c ? { totals: c.totals } : {}),
+    reasons,
+    failed,
+    notApplicable: [...byReason.entries()].map(([reason, checks]) => ({ reason, checks })),
+    deviations,
+    generatedAt: new Date().toISOString(),
+  }
+}

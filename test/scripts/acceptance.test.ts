@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { PROJECT_ROOT } from '../../helpers/config'
+import { acceptanceVerdict, knownFeatures, type AcceptanceReport } from '../../scripts/acceptance/verdict'
+
+const work = mkdtempSync(join(tmpdir(), 'lc-acceptance-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+/** The reference profile for a tenant without the customer_identity feature. */
+function tenantProfile(): string {
+  const p = JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'fixtures/targets/reference.json'), 'utf8')) as Record<string, unknown> & { features: Record<string, unknown> }
+  delete p.$schema
+  delete p.features.customer_identity
+  p.name = 'tenant-without-customer-identity'
+  const file = join(work, 'tenant.json')
+  writeFileSync(file, JSON.stringify(p, null, 2))
+  return file
+}
+
+function acceptance(reports: string, env: Record<string, string>, ...args: string[]) {
+  const tsx = resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs')
+  const e: NodeJS.ProcessEnv = { ...process.env, REPORTS_DIR: reports, FORCE_COLOR: '0', ...env }
+  for (const k of ['SALES_BASE_URL', 'TARGET', 'TARGET_IMAGE', 'TARGET_PROFILE', 'TENANT', 'AUTH_PASSWORD']) if (!(k in env)) delete e[k]
+  if (!('REFERENCE_DEFECTS' in env)) delete e.REFERENCE_DEFECTS
+  const r = spawnSync(process.execPath, [tsx, 'scripts/acceptance.ts', ...args], { cwd: PROJECT_ROOT, env: e, encoding: 'utf8', timeout: 170_000 })
+  const report = JSON.parse(readFileSync(join(reports, 'acceptance.json'), 'utf8')) as AcceptanceReport
+  return { ...r, report }
+}
+
+const SUITES = '--suites=suites/auth,suites/policies/customer-view.test.ts'
+
+describe('npm run acceptance', () => {
+  it('ACCEPTED for a conforming target; checks of a feature the tenant lacks are not applicable, with the reason', () => {
+    const r = acceptance(join(work, 'ok'), {}, '--profile', tenantProfile(), SUITES)
+    expect(r.status, r.stdout.slice(-3000)).toBe(0)
+    expect(r.stdout).toContain('ACCEPTED  tenant acme  profile tenant-without-customer-identity')
+    expect(r.report.verdict).toBe('ACCEPTED')
+    expect(r.report.features.absent).toContain('customer_identity')
+    expect(r.report.features.present).toContain('referral')
+    const na = r.report.notApplicable.find((n) => n.reason.includes('customer_identity'))
+    expect(na?.checks.length).toBeGreaterThan(0)
+    expect(na?.checks.every((id) => id.startsWith('PL-CUST-'))).toBe(true)
+    expect(r.report.totals?.passed).toBeGreaterThan(0)
+  })
+
+  it('REJECTED with the failed requirement and its evidence when the target breaks one', () => {
+    const r = acceptance(join(work, 'bad'), { REFERENCE_DEFECTS: 'auth-login-wrong-password-accepted' }, '--profile', tenantProfile(), '--suites=suites/auth')
+    expect(r.status).toBe(1)
+    expect(r.stdout).toContain('REJECTED')
+    expect(r.stdout).toMatch(/FAILED AUTH-LOGIN-002 sales-service\.md §5: A login with a wrong password is rejected/)
+    const f = r.report.failed.find((x) => x.id === 'AUTH-LOGIN-002')
+    expect(f?.evidence).toMatch(/expected/)
+    // the profile's password never reaches the verdict
+    expect(JSON.stringify(r.report)).not.toContain('demo-pass-4821')
+  })
+})
+
+describe('acceptanceVerdict', () => {
+  it('REJECTED with the reason when the run stopped before any check', () => {
+    const v = acceptanceVerdict({
+      profile: { name: 'p', path: '/p.json', tenant: 't' },
+      features: knownFeatures({ referral: false }),
+      suites: ['suites/auth'],
+      exitCode: 1,
+      checks: undefined,
+      output: 'RUN v4\nError: Login failed: POST /login/t answered 401\n',
+    })
+    expect(v.verdict).toBe('REJECTED')
+    expect(v.reasons[0]).toContain('Login failed: POST /login/t answered 401')
+    expect(v.features.absent).toContain('referral')
+  })
+})
