@@ -44,9 +44,10 @@ export function addDaysIso(iso: string, n: number): string {
   return new Date((day(iso) + n) * DAY).toISOString().slice(0, 10)
 }
 
-export function addYearsIso(iso: string, n: number): string {
+/** Adds calendar months, clamping the day to the end of the target month. */
+export function addMonthsIso(iso: string, n: number): string {
   const d = new Date(`${iso.slice(0, 10)}T00:00:00Z`)
-  const target = new Date(Date.UTC(d.getUTCFullYear() + n, d.getUTCMonth(), 1))
+  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + n, 1))
   const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate()
   target.setUTCDate(Math.min(d.getUTCDate(), last))
   return target.toISOString().slice(0, 10)

@@ -1,16 +1,18 @@
 import type { FastifyInstance } from 'fastify'
 import { findPolicy, notFound, routeOf } from './common'
-import { addDaysIso, addYearsIso } from './pricing'
+import { addDaysIso, addMonthsIso } from './pricing'
 import type { PoliciesStore } from './store'
 import { invoiceView } from './views'
 
 /**
- * The next period: starts the day after the expiry (the last covered day); a one-year policy is
- * renewed for a year, anything else for as many days.
+ * The next period: starts the day after the expiry (the last covered day); a period of whole months (a year,
+ * six months, one month) is renewed for as many months, anything else for as many days.
  */
 export function renewalPeriod(dateInception: string, dateExpiry: string): { dateInception: string; dateExpiry: string } {
   const start = addDaysIso(dateExpiry, 1)
-  if (addDaysIso(addYearsIso(dateInception, 1), -1) === dateExpiry) return { dateInception: start, dateExpiry: addDaysIso(addYearsIso(start, 1), -1) }
+  for (let months = 1; months <= 36; months += 1) {
+    if (addDaysIso(addMonthsIso(dateInception, months), -1) === dateExpiry) return { dateInception: start, dateExpiry: addDaysIso(addMonthsIso(start, months), -1) }
+  }
   const days = Math.round((Date.parse(dateExpiry) - Date.parse(dateInception)) / 86_400_000)
   return { dateInception: start, dateExpiry: addDaysIso(start, days) }
 }
