@@ -3,9 +3,10 @@
  * benign variation; prints the table, writes reports/mutation.json and reports/mutation.md, and exits
  * non-zero when the score is under the bar, a variation raised a false alarm, or the faithful run failed.
  */
+import { readFileSync, writeFileSync } from 'node:fs'
 import { reportsDir } from '../helpers/reporting/paths'
 import { parseMutationArgs } from './mutation/args'
-import { consoleReport } from './mutation/format'
+import { consoleReport, docsSection, withLatestResults } from './mutation/format'
 import { runMutation, writeMutationReport } from './mutation/harness'
 
 async function main(): Promise<number> {
@@ -26,6 +27,10 @@ async function main(): Promise<number> {
   console.log(`\n${consoleReport(report)}`)
   const files = writeMutationReport(report, args.out ?? reportsDir())
   console.log(`reports  ${files.json}, ${files.md}`)
+  if (args.docs) {
+    writeFileSync(args.docs, withLatestResults(readFileSync(args.docs, 'utf8'), docsSection(report)))
+    console.log(`latest results written into ${args.docs}`)
+  }
   return report.passed ? 0 : 1
 }
 

@@ -13,9 +13,11 @@ export interface MutationArgs {
   timeoutMs: number
   /** Where mutation.json and mutation.md go (default the reports folder). */
   out?: string
+  /** A markdown file whose latest-results section is rewritten with the tables (docs/mutation.md). */
+  docs?: string
 }
 
-export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--timeout-s 300] [--out DIR]`
+export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--timeout-s 300] [--out DIR] [--docs docs/mutation.md]`
 
 function list(v: string[] | undefined): string[] | undefined {
   return v === undefined ? undefined : v.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
@@ -35,6 +37,7 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
       files: { type: 'string', multiple: true },
       'timeout-s': { type: 'string' },
       out: { type: 'string' },
+      docs: { type: 'string' },
     },
   })
   const int = (name: string, s: string | undefined, fallback: number, min: number, max: number): number => {
@@ -54,5 +57,6 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
     ...(files ? { files } : {}),
     timeoutMs: int('timeout-s', v['timeout-s'], 300, 10, 3600) * 1000,
     ...(v.out ? { out: v.out } : {}),
+    ...(v.docs ? { docs: v.docs } : {}),
   }
 }

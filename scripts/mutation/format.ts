@@ -110,3 +110,23 @@ export function markdownReport(r: MutationReport): string {
   }
   return `${out.join('\n')}\n`
 }
+
+export const LATEST_MARKER = '<!-- latest-results -->'
+
+/** The summary that goes into docs/mutation.md: headline and both tables, without console tails. */
+export function docsSection(r: MutationReport): string {
+  return [
+    `Run ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC on the 2-core machine. ${headline(r).split('\n').join('  \n')}`,
+    '',
+    markdownTable(DEFECT_HEADER, r.defects.map((d) => defectRow(d, 3))),
+    '',
+    markdownTable(VARIATION_HEADER, [variationRow(r.baseline), ...r.variations.map(variationRow)]),
+  ].join('\n')
+}
+
+/** Replaces everything after the marker with the section; throws when the document has no marker. */
+export function withLatestResults(doc: string, section: string): string {
+  const i = doc.indexOf(LATEST_MARKER)
+  if (i < 0) throw new Error(`no ${LATEST_MARKER} marker in the document`)
+  return `${doc.slice(0, i + LATEST_MARKER.length)}\n${section}\n`
+}

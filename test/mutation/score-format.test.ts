@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkList, consoleReport, markdownReport, markdownTable, percent, seconds, textTable } from '../../scripts/mutation/format'
+import { checkList, consoleReport, LATEST_MARKER, markdownReport, markdownTable, percent, seconds, textTable, withLatestResults } from '../../scripts/mutation/format'
 import { falseAlarms, isCaught, meetsBar, score } from '../../scripts/mutation/score'
 import type { DefectResult, MutationReport, VariationResult } from '../../scripts/mutation/types'
 
@@ -75,5 +75,13 @@ describe('format', () => {
     expect(md).toMatch(/\| auth-a \| sales-service\.md §5 \| caught \|/)
     expect(md).toMatch(/### key-order: FALSE ALARM[\s\S]*`WH-9`[\s\S]*expected x/)
     expect(md).toMatch(/### auth-b: MISSED/)
+  })
+})
+
+describe('withLatestResults', () => {
+  it('replaces what follows the marker and keeps what precedes it', () => {
+    const doc = `# Doc\n\ntext\n\n${LATEST_MARKER}\nold table\n`
+    expect(withLatestResults(doc, 'new table')).toBe(`# Doc\n\ntext\n\n${LATEST_MARKER}\nnew table\n`)
+    expect(() => withLatestResults('# no marker', 'x')).toThrow(/marker/)
   })
 })
