@@ -228,7 +228,8 @@ export class SalesFlow {
     for (const [quoteId, c] of this.created) {
       if (c.final) continue
       try {
-        await this.waitActions(quoteId)
+        const polling = { ...this.t.config.polling, actionsDeadlineMs: Math.min(2000, this.t.config.polling.actionsDeadlineMs) }
+        await waitForActions(this.t.sales, quoteId, polling)
         await this.decline(quoteId, `${this.t.tag('cleanup')}`)
       } catch {
         // best effort: the target may already refuse (issued, declined) or be gone

@@ -16,7 +16,8 @@ export function findQuote(ledger: Ledger, ctx: ReferenceContext, req: FastifyReq
   return ledger.quote(tenantOf(req), id)
 }
 
-export function notFound(reply: FastifyReply, what: string, id: string): FastifyReply {
+export function notFound(reply: FastifyReply, what: string, id: string, ctx?: ReferenceContext): FastifyReply {
+  if (ctx?.defects.has('sales-error-not-json')) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send(`${what} not found`)
   return reply.code(404).send(errorBody(`${what} ${id} not found`, { code: 'not-found' }))
 }
 
@@ -39,14 +40,21 @@ export function notAllowedReply(reply: FastifyReply, quote: QuoteRecord, op: Quo
 export function writableQuote(ledger: Ledger, ctx: ReferenceContext, req: FastifyRequest, reply: FastifyReply, id: string, op: QuoteOperation): QuoteRecord | undefined {
   const quote = findQuote(ledger, ctx, req, id)
   if (!quote) {
-    notFound(reply, 'quote', id)
+    if (ctx.defects.has('sales-unknown-quote-500')) reply.code(500).send(errorBody('internal server error'))
+    else notFound(reply, 'quote', id)
     return undefined
   }
   if (ledger.isLocked(quote)) {
     lockedReply(reply, quote)
     return undefined
   }
-  const bypass = (op === 'bind' && quote.state === 'declined' && ctx.defects.has('sales-declined-can-bind')) || (op === 'issue' && quote.state === 'calculated' && ctx.defects.has('sales-issue-unbound'))
+  const d = (name: Parameters<typeof ctx.defects.has>[0]) => ctx.defects.has(name)
+  const bypass =
+    (op === 'bind' && quote.state === 'declined' && d('sales-declined-can-bind')) ||
+    (op === 'issue' && quote.state === 'declined' && d('sales-declined-can-issue')) ||
+    (op === 'update' && quote.state === 'declined' && d('sales-declined-accepts-update')) ||
+    (op === 'update' && quote.state === 'referred' && d('sales-referred-accepts-update')) ||
+    (op === 'issue' && quote.state === 'calculated' && d('sales-issue-unbound'))
   if (!allowed(quote.state, op) && !bypass) {
     notAllowedReply(reply, quote, op)
     return undefined

@@ -30,6 +30,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ReferenceConte
 
   app.get<{ Params: { id: string } }>(`${SALES_PREFIX}/documents/:id`, async (req, reply) => {
     const doc = ledger.document(tenantOf(req), req.params.id)
+    if (!doc && ctx.defects.has('sales-document-unknown-200')) return reply.code(200).header('content-type', 'application/pdf').send(Buffer.alloc(0))
     if (!doc) return notFound(reply, 'document', req.params.id)
     const type = ctx.defects.has('sales-document-wrong-type') ? 'text/plain' : doc.contentType
     const body = ctx.defects.has('sales-document-empty') ? Buffer.alloc(0) : doc.content

@@ -17,6 +17,7 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
     if (!quote) return reply
     let premium = periodPremium(quote.product, quote.data)
     if (ctx.defects.has('sales-calculate-random')) premium = round2(premium * (0.9 + Math.random() * 0.2))
+    if (ctx.defects.has('sales-premium-zero')) premium = 0
     const policy = (quote.data['policy'] ?? {}) as Record<string, unknown>
     const schedule = instalmentSchedule(premium, String(policy['dateInception'] ?? ''), String(policy['paymentFrequency'] ?? 'annual'))
     if (ctx.defects.has('sales-installments-sum-wrong')) schedule[schedule.length - 1]!.premium = round2(schedule[schedule.length - 1]!.premium + 1)

@@ -37,7 +37,7 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
 
   app.get<{ Params: { policyId: string } }>(`${SALES_PREFIX}/sales/policies/:policyId`, async (req, reply) => {
     const quote = findQuote(ledger, ctx, req, req.params.policyId)
-    if (!quote) return notFound(reply, 'quote', req.params.policyId)
+    if (!quote) return notFound(reply, 'quote', req.params.policyId, ctx)
     const warnings = quote.financials ? [] : [{ code: 'not-calculated', title: 'The quote has not been calculated yet' }]
     const meta: Json = { status: quote.state, version: quote.version, warnings, errors: [] }
     if (!ctx.defects.has('sales-get-no-schema-path')) meta['schemaPath'] = schemaPath(quote)
@@ -72,8 +72,9 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     if (long && !stuck && ledger.isLocked(quote)) await ledger.waitUnlocked(quote, ctx.options.longPollMaxMs)
     else if (long && stuck) await ledger.sleep(Math.min(ctx.options.longPollMaxMs, 200))
     if (stuck || ledger.isLocked(quote)) return long ? reply.code(423).send(errorBody('quote is locked', { code: 'locked' })) : reply.code(204).send()
+    const actions = actionsOf(ctx.defects.has('sales-actions-ignore-state') ? 'calculated' : quote.state)
     return reply.send({
-      data: actionsOf(quote.state),
+      data: ctx.defects.has('sales-actions-bad-shape') ? Object.fromEntries(actions.map((a) => [a, true])) : actions,
       meta: { status: quote.state },
       links: { 'quote:changes': `${SALES_PREFIX}/sales/policies/${quote.id}/changes`, self: `${SALES_PREFIX}/sales/policies/actions/${quote.id}` },
     })

@@ -7,11 +7,10 @@ import type { RequestRecord } from './records'
 
 /** GET /requests/{id}: pending/success/failure spelled as the instance is configured; 423 while pending with longPolling. */
 export function registerRequestRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
-  const view = (r: RequestRecord) => ({
-    requestId: r.id,
-    status: ctx.options.statusSpelling[r.status],
-    ...(r.data !== undefined ? { data: r.data } : {}),
-  })
+  const view = (r: RequestRecord): Record<string, unknown> =>
+    ctx.defects.has('sales-request-status-bad-shape')
+      ? { id: r.id, state: ctx.options.statusSpelling[r.status], ...(r.data !== undefined ? { data: r.data } : {}) }
+      : { requestId: r.id, status: ctx.options.statusSpelling[r.status], ...(r.data !== undefined ? { data: r.data } : {}) }
 
   app.get<{ Params: { requestId: string }; Querystring: { longPolling?: string } }>(`${SALES_PREFIX}/requests/:requestId`, async (req, reply) => {
     const request = ledger.request(tenantOf(req), req.params.requestId)

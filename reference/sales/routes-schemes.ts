@@ -19,6 +19,10 @@ export function registerSchemeRoutes(app: FastifyInstance, ctx: ReferenceContext
       schema['required'] = 'policy'
       ;(schema['properties'] as Record<string, Record<string, unknown>>)['policy']!['type'] = 'record'
     }
+    if (ctx.defects.has('sales-schema-unsatisfiable')) {
+      const customer = (schema['properties'] as Record<string, { properties: Record<string, Record<string, unknown>> }>)['customer']!
+      customer.properties['name'] = { type: 'string', minLength: 10, maxLength: 2 }
+    }
     return reply.header('content-type', 'application/schema+json; charset=utf-8').send(JSON.stringify(schema))
   })
 }

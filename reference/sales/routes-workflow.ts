@@ -13,6 +13,7 @@ function text(body: unknown, key: string): string | undefined {
 /** Referral (async), decline (final), bind, issue (async request). */
 export function registerWorkflowRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
   app.post<{ Params: { policyId: string } }>(`${SALES_PREFIX}/sales/policies/:policyId/referrals`, async (req, reply) => {
+    if (ctx.defects.has('sales-referral-unsupported')) return reply.code(501).send({ message: 'referral is not implemented' })
     const quote = writableQuote(ledger, ctx, req, reply, req.params.policyId, 'referral')
     if (!quote) return reply
     if (!ctx.defects.has('sales-referral-no-lock')) {
@@ -45,6 +46,6 @@ export function registerWorkflowRoutes(app: FastifyInstance, ctx: ReferenceConte
     const quote = writableQuote(ledger, ctx, req, reply, req.params.id, 'issue')
     if (!quote) return reply
     const request = startIssue(ledger, ctx, quote, principalOf(req).username)
-    return reply.code(202).header('location', `${SALES_PREFIX}/requests/${request.id}`).send({ requestId: request.id })
+    return reply.code(ctx.defects.has('sales-issue-200') ? 200 : 202).header('location', `${SALES_PREFIX}/requests/${request.id}`).send({ requestId: request.id })
   })
 }
