@@ -14,9 +14,12 @@ const NEVER = `lc-${t.config.runId}-never-existed`
  * subscriptions made meanwhile carry their own url and are ignored).
  */
 async function refusedCreate(label: string, request: Pick<CallOptions, 'json' | 'body' | 'headers'>, url: string | undefined) {
-  const before = new Set(listed(await t.webhooks.call({ op: 'webhooks.subscriptions.list' })).map((s) => s.id))
+  const first = await t.webhooks.call({ op: 'webhooks.subscriptions.list' })
+  expectStatus(first, 200)
+  const before = new Set(listed(first).map((s) => s.id))
   const res = await t.webhooks.call({ op: 'webhooks.subscription.create', ...request })
   const after = await t.webhooks.call({ op: 'webhooks.subscriptions.list' })
+  expectStatus(after, 200)
   const stray = listed(after).filter((s) => !before.has(s.id) && (s.url === url || s.url === undefined || s.url === null || s.url === ''))
   for (const s of stray) if (typeof s.id === 'string') subs.track(s.id)
   return { res, after, stray, label }
@@ -55,7 +58,8 @@ describe('webhooks: errors (webhook-subscriptions.md §7)', () => {
     async () => {
       const created = await subs.create('extracted', subs.url('put-invalid'))
       expectStatus(created.res, 201)
-      const id = created.id!
+      expectThat(created.id !== undefined, { expected: 'an id in the created subscription', actual: created.res.body, res: created.res })
+      const id = created.id
       const res = await t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { event: 'form.submitted' } })
       expectStatus(res, settings.invalidUpdateStatuses)
       const read = await t.webhooks.call({ op: 'webhooks.subscription.get', params: { id } })
