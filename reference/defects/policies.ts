@@ -21,6 +21,7 @@ export const POLICIES_DEFECTS = {
   'policies-payment-double-counted': d('An allocation is counted twice in the paid amount of the period totals.'),
   'policies-over-allocation-accepted': d('An allocation larger than the unallocated part of the payment is accepted.'),
   'policies-credit-reverses-wrong-allocation': d('Crediting an allocation event reverses the earliest live allocation of the payment instead of that event.', 'sales-service.md §1, §4'),
+  'policies-credit-other-tenant': d("A caller of another tenant can credit this tenant's allocation event.", 'sales-service.md §4, §5'),
   'policies-credit-unknown-event-ok': d('Crediting an unknown allocation event id answers 200.'),
   'policies-custom-view-ignores-identity': d('The customer custom view answers 200 whatever the identity query parameters (even none).'),
   'policies-custom-view-leaks-other-customer': d("The customer custom view accepts any customer's identity of the tenant, not only the policy's customer."),

@@ -88,7 +88,7 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
       const { tenant } = principalOf(req)
       const eventId = (req.params as Params)['eventId'] ?? ''
       let a = store.allocations.get(eventId)
-      if (!a || a.tenant !== tenant) {
+      if (!a || (a.tenant !== tenant && !store.ctx.defects.has('policies-credit-other-tenant'))) {
         if (store.ctx.defects.has('policies-credit-unknown-event-ok')) return { data: { eventId, credited: 0 } }
         return notFound(reply, 'allocation event')
       }

@@ -148,7 +148,7 @@ lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)
   )
 })
 
-describe('broker payments: unknown ids (sales-service.md §4)', () => {
+describe('broker payments: unknown ids and other tenants (sales-service.md §4, §5)', () => {
   check(
     { id: 'PL-PAY-007', spec: 'sales', section: '§4', requirement: 'Crediting an unknown allocation event id is refused with a 4xx.' },
     async () => {
@@ -174,6 +174,34 @@ describe('broker payments: unknown ids (sales-service.md §4)', () => {
       }
       const after = await totalsNow()
       expectEqual(after.res.text, before.res.text, 'the period totals (as before)', after.res)
+    },
+  )
+
+  check(
+    { id: 'PL-PAY-009', spec: 'sales', section: '§4, §5', requirement: "A caller of another tenant can neither credit this tenant's allocation event nor allocate to its invoice; the totals do not move." },
+    async (c) => {
+      const other = t.user('otherTenant')
+      if (!other) return c.notApplicable('the profile names no users.otherTenant')
+      const { invoice, a1 } = await subject()
+      const pay = await api.insertPayment(a1, today)
+      expectStatus(pay, '2xx')
+      const paymentId = api.paymentIdOf(pay)
+      expectThat(paymentId !== undefined, { expected: `the payment id at ${s.payments.paymentIdPointer}`, actual: pay.body, res: pay })
+      const { events } = await allocate(paymentId, [{ invoicenumber: invoice, amount: a1 }])
+      const before = await totalsNow()
+      const foreignCredit = await t.sales.call({ op: 'sales.invoice.credit', params: { eventId: events[0]! }, json: {}, as: other })
+      if (foreignCredit.status < 300) live.delete(events[0]!)
+      expectStatus(foreignCredit, '4xx')
+      const foreignPay = await t.sales.call({ op: 'sales.payments.insert', json: { amount: a1, paymentDate: today, reference: t.tag('other-tenant') }, as: other })
+      const foreignPaymentId = api.paymentIdOf(foreignPay)
+      if (foreignPaymentId) {
+        const foreignAllocate = await t.sales.call({ op: 'sales.payments.allocate', json: { paymentId: foreignPaymentId, allocations: [{ invoicenumber: invoice, amount: a1 }] }, as: other })
+        for (const e of api.eventIdsOf(foreignAllocate) ?? []) live.add(e)
+        expectStatus(foreignAllocate, '4xx')
+      }
+      const after = await totalsNow()
+      expectEqual(after.res.text, before.res.text, 'the period totals (as before the other tenant tried)', after.res)
+      await credit(events[0]!)
     },
   )
 })

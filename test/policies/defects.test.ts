@@ -23,6 +23,7 @@ const CASES: { defect: keyof typeof POLICIES_DEFECTS; file: string; mustFail: st
   { defect: 'policies-credit-reverses-wrong-allocation', file: 'payments', mustFail: 'PL-PAY-004' },
   { defect: 'policies-over-allocation-accepted', file: 'payments', mustFail: 'PL-PAY-005' },
   { defect: 'policies-credit-unknown-event-ok', file: 'payments', mustFail: 'PL-PAY-007' },
+  { defect: 'policies-credit-other-tenant', file: 'payments', mustFail: 'PL-PAY-009' },
   { defect: 'policies-custom-view-ignores-identity', file: 'customer-view', mustFail: 'PL-CUST-002' },
   { defect: 'policies-custom-view-leaks-other-customer', file: 'customer-view', mustFail: 'PL-CUST-003' },
 ]
