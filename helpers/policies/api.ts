@@ -1,6 +1,8 @@
+import type { UserCredentials } from '../config/types'
 import type { SuiteContext } from '../context'
 import { getPointer } from '../data/json-pointer'
 import type { HttpResult } from '../http/types'
+import { sumMoney } from './money'
 import type { PoliciesSettings } from './settings'
 import { fillTemplate, type TemplateVars } from './template'
 
@@ -47,10 +49,10 @@ export class PoliciesApi {
   links(policyId: string): Promise<HttpResult> {
     return this.t.sales.call({ op: 'sales.policy.links', params: { policyId } })
   }
-  invoices(policyId: string, as?: Parameters<SuiteContext['sales']['call']>[0]['as']): Promise<HttpResult> {
+  invoices(policyId: string, as?: UserCredentials): Promise<HttpResult> {
     return this.t.sales.call({ op: 'sales.policy.invoices', params: { policyId }, ...(as ? { as } : {}) })
   }
-  totals(policyId: string, as?: Parameters<SuiteContext['sales']['call']>[0]['as']): Promise<HttpResult> {
+  totals(policyId: string, as?: UserCredentials): Promise<HttpResult> {
     return this.t.sales.call({ op: 'sales.policy.period-totals', params: { id: policyId }, ...(as ? { as } : {}) })
   }
   renewal(policyId: string): Promise<HttpResult> {
@@ -100,7 +102,7 @@ export class PoliciesApi {
     return list.map((raw) => {
       const i = (raw ?? {}) as Record<string, unknown>
       const parts = this.s.invoices.amountFields.map((f) => num(i[f]))
-      const amount = parts.every((x) => x !== undefined) ? Math.round(parts.reduce((a, b) => a! + b!, 0)! * 100) / 100 : undefined
+      const amount = parts.every((x): x is number => x !== undefined) ? sumMoney(parts) : undefined
       return { invoicenumber: idOf(i['invoicenumber']) ?? '', duedate: i['duedate'], premium: i['premium'], adminfee: i['adminfee'], payable: i['payable'], ...(amount !== undefined ? { amount } : {}) }
     })
   }
