@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { runConformance } from '../../scripts/harness/run-conformance'
+import { SALES_DEFECTS } from '../../reference/defects/sales'
+
+const S = (name: string) => `suites/sales/${name}.test.ts`
+
+/** Each sales defect of the reference, the suite file that must catch it, and the check that must fail. */
+const CASES: { defect: keyof typeof SALES_DEFECTS; file: string; mustFail: string; output?: RegExp }[] = [
+  { defect: 'sales-schema-invalid', file: S('schemes'), mustFail: 'SL-SCH-001-home' },
+  { defect: 'sales-schema-restricted-full', file: S('schemes'), mustFail: 'SL-SCH-002-home' },
+  { defect: 'sales-schema-unknown-200', file: S('schemes'), mustFail: 'SL-SCH-003' },
+  { defect: 'sales-schema-unsatisfiable', file: S('payloads'), mustFail: 'SL-PAY-001-home' },
+  // fails at the polling deadline with the poll trace, not by the test timeout
+  { defect: 'sales-actions-never-unlock', file: S('lifecycle'), mustFail: 'SL-LIFE-002-home', output: /SL-LIFE-002-home[\s\S]*timeout after \d+ attempt\(s\)/ },
+  { defect: 'sales-request-stuck-pending', file: S('lifecycle'), mustFail: 'SL-LIFE-010-home', output: /SL-LIFE-010-home[\s\S]*timeout after \d+ attempt\(s\)/ },
+  { defect: 'sales-get-no-schema-path', file: S('lifecycle'), mustFail: 'SL-LIFE-003-home' },
+  { defect: 'sales-update-ignored', file: S('lifecycle'), mustFail: 'SL-LIFE-004-home' },
+  { defect: 'sales-premium-zero', file: S('lifecycle'), mustFail: 'SL-LIFE-005-home' },
+  { defect: 'sales-calculate-random', file: S('lifecycle'), mustFail: 'SL-LIFE-006-home' },
+  { defect: 'sales-installments-sum-wrong', file: S('lifecycle'), mustFail: 'SL-LIFE-007-home' },
+  { defect: 'sales-document-wrong-type', file: S('lifecycle'), mustFail: 'SL-LIFE-008-home' },
+  { defect: 'sales-document-empty', file: S('lifecycle'), mustFail: 'SL-LIFE-008-home' },
+  { defect: 'sales-issue-200', file: S('lifecycle'), mustFail: 'SL-LIFE-009-home' },
+  { defect: 'sales-request-always-fails', file: S('lifecycle'), mustFail: 'SL-LIFE-010-home' },
+  { defect: 'sales-request-status-bad-shape', file: S('lifecycle'), mustFail: 'SL-LIFE-010-home' },
+  { defect: 'sales-policy-dates-differ', file: S('lifecycle'), mustFail: 'SL-LIFE-011-home' },
+  { defect: 'sales-referral-unsupported', file: S('referral'), mustFail: 'SL-REF-001' },
+  { defect: 'sales-referral-no-lock', file: S('referral'), mustFail: 'SL-REF-002' },
+  { defect: 'sales-actions-ignore-state', file: S('referral'), mustFail: 'SL-REF-002' },
+  { defect: 'sales-referred-accepts-update', file: S('referral'), mustFail: 'SL-REF-003' },
+  { defect: 'sales-declined-can-bind', file: S('decline'), mustFail: 'SL-DEC-002' },
+  { defect: 'sales-declined-can-issue', file: S('decline'), mustFail: 'SL-DEC-003' },
+  { defect: 'sales-declined-accepts-update', file: S('decline'), mustFail: 'SL-DEC-004' },
+  { defect: 'sales-issue-failure-ignored', file: S('issue-failure'), mustFail: 'SL-ISS-001' },
+  { defect: 'sales-create-accepts-invalid', file: S('negatives'), mustFail: 'SL-NEG-001-home' },
+  { defect: 'sales-validation-no-field', file: S('negatives'), mustFail: 'SL-NEG-001-home' },
+  { defect: 'sales-unknown-quote-500', file: S('negatives'), mustFail: 'SL-NEG-002' },
+  { defect: 'sales-issue-unbound', file: S('negatives'), mustFail: 'SL-NEG-003' },
+  { defect: 'sales-request-unknown-200', file: S('negatives'), mustFail: 'SL-NEG-004' },
+  { defect: 'sales-document-unknown-200', file: S('negatives'), mustFail: 'SL-NEG-005' },
+  { defect: 'sales-tenant-leak', file: S('tenant-isolation'), mustFail: 'SL-NEG-010' },
+  { defect: 'sales-actions-bad-shape', file: S('contracts'), mustFail: 'SL-CON-001' },
+  { defect: 'sales-error-not-json', file: S('contracts'), mustFail: 'SL-CON-002' },
+]
+
+/** At most two conformance runs at a time (the machine is shared). A plain object per file, not module state of a helper. */
+function limiter(max: number) {
+  let active = 0
+  const waiting: Array<() => void> = []
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active >= max) await new Promise<void>((r) => waiting.push(r))
+    active += 1
+    try {
+      return await fn()
+    } finally {
+      active -= 1
+      waiting.shift()?.()
+    }
+  }
+}
+const limit = limiter(2)
+
+describe('sales defects are caught by the sales suites', () => {
+  it('every sales defect has a case here', () => {
+    expect(new Set(CASES.map((c) => c.defect))).toEqual(new Set(Object.keys(SALES_DEFECTS)))
+  })
+
+  it.concurrent('the sales suites are green against the faithful reference', { timeout: 600_000 }, async () => {
+    const run = await limit(() => runConformance({ files: ['suites/sales'] }))
+    expect(run.failedIds, run.output.slice(-3000)).toEqual([])
+    expect(run.exitCode).toBe(0)
+    expect(run.report?.totals.passed).toBeGreaterThanOrEqual(47)
+  })
+
+  for (const c of CASES) {
+    it.concurrent(`${c.defect} is caught by ${c.mustFail}`, { timeout: 600_000 }, async () => {
+      const run = await limit(() => runConformance({ files: [c.file], defects: [c.defect] }))
+      expect(run.exitCode, run.output.slice(-2000)).not.toBe(0)
+      expect(run.failedIds, `failed: ${run.failedIds.join(', ')}`).toContain(c.mustFail)
+      if (c.output) {
+        expect(run.output).toMatch(c.output)
+        expect(run.output).not.toMatch(/Test timed out/)
+      }
+    })
+  }
+})
