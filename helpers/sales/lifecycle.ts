@@ -1,4 +1,5 @@
 import { afterAll } from 'vitest'
+import { reportPoll } from '../checks/poll'
 import type { UserCredentials } from '../config/types'
 import type { SuiteContext } from '../context'
 import { getPointer } from '../data/json-pointer'
@@ -139,9 +140,10 @@ export class SalesFlow {
     return waitForActions(this.t.sales, quoteId, this.t.config.polling)
   }
 
-  /** Waits for the lock to be released; throws when it is not within the deadline. */
+  /** Waits for the lock to be released (poll trace in the report); throws when it is not within the deadline. */
   async unlocked(quoteId: string, step: string, polls?: PollResult<unknown>[]): Promise<string[]> {
     const r = await this.waitActions(quoteId)
+    await reportPoll(r)
     polls?.push(r)
     if (r.outcome !== 'success' || !r.value) {
       throw new SalesFlowError(step, `actions did not unlock: ${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`)
@@ -212,6 +214,7 @@ export class SalesFlow {
     const requestId = this.requestIdOf(issue)
     if (!isOk(issue) || !requestId) throw new SalesFlowError('issue', `expected 2xx with a request id at ${this.settings.requestIdPointer}`, issue)
     const r = await this.waitRequest(requestId)
+    await reportPoll(r)
     polls.push(r)
     if (r.outcome !== 'success' || !r.value) throw new SalesFlowError('issue request', `${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res)
     const policyId = getPointer(r.value.body, this.settings.policyIdPointer)

@@ -43,7 +43,8 @@ export function registerWireRewrites(app: FastifyInstance, rewrites: ReadonlySet
         ok = false
       }
       if (ok) {
-        if (rewrites.has('extra-fields')) parsed = withExtraFields(parsed)
+        // not inside a JSON Schema document: a member added to its `properties` map changes its meaning (sales area)
+        if (rewrites.has('extra-fields') && !/schema\+json/i.test(String(contentType))) parsed = withExtraFields(parsed)
         if (rewrites.has('key-order')) parsed = withReversedKeys(parsed)
         let out = rewrites.has('pretty-json') ? `${JSON.stringify(parsed, null, 2)}\n` : JSON.stringify(parsed)
         if (rewrites.has('unicode-escapes')) out = escapeUnicode(out)
