@@ -27,6 +27,11 @@ export const AUTH_DEFECTS = {
     clause: 'sales-service.md §5',
     description: 'Login returns an access_token that is not a JWT.',
   },
+  'auth-tenant-header-trusted': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: "The tenant header wins over the token's tenant: a token of one tenant opens another tenant's data.",
+  },
   'auth-webhook-token-not-required': {
     area: 'auth',
     clause: 'webhook-subscriptions.md §5',

@@ -8,6 +8,7 @@ const CASES: { defect: string; files: string[]; mustFail: RegExp }[] = [
   { defect: 'auth-foreign-signature-accepted', files: ['suites/security'], mustFail: /^SEC-FOREIGN-/ },
   { defect: 'auth-expired-token-accepted', files: ['suites/auth'], mustFail: /^AUTH-TOKEN-001$/ },
   { defect: 'auth-login-wrong-password-accepted', files: ['suites/auth'], mustFail: /^AUTH-LOGIN-002$/ },
+  { defect: 'auth-tenant-header-trusted', files: ['suites/auth'], mustFail: /^AUTH-TENANT-001$/ },
 ]
 
 describe('auth defects are caught by the suite', () => {
