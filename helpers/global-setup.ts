@@ -61,7 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     } catch (e) {
       fatal(`Target container: ${(e as Error).message}`)
     }
-    config = withEmbeddedOrigin(config, container.origin)
+    config = container.configure(config)
   } else if (config.embedded) {
     try {
       new DefectSet(config.reference.defects)

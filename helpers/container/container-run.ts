@@ -1,14 +1,18 @@
+import { withEmbeddedOrigin } from '../config'
 import type { TargetConfig } from '../config/types'
 import { guardContainerRun, type ContainerGuard } from './guard'
 import { referenceArgs } from './reference-args'
 import { probeContainerRuntime } from './runtime'
 import { startContainerTarget } from './start-target'
 import type { ContainerTarget } from './target-env'
+import { freePort, HOST_ALIAS, withContainerReceiver } from './webhook-receiver'
 
 export interface ContainerRun {
   origin: string
   image: string
   containerId: string
+  /** The run's target with the container's origin and a webhook receiver the container can reach. */
+  configure(config: TargetConfig): TargetConfig
   /** Stops the container (teardown). */
   release: ContainerGuard['release']
 }
@@ -33,13 +37,25 @@ export async function startContainerForRun(target: ContainerTarget, config: Targ
   const probe = await probeContainerRuntime()
   if (!probe.available) throw new ContainerRunError(`cannot start ${target.image}: ${probe.reason}`)
   const guard = guardContainerRun(config.runId)
+  const receiverPort = await freePort()
   let running
   try {
-    running = await startContainerTarget(target, { runId: config.runId, args: target.reference ? referenceArgs(config.reference) : [] })
+    running = await startContainerTarget(target, {
+      runId: config.runId,
+      args: target.reference ? referenceArgs(config.reference) : [],
+      extraHosts: [{ host: HOST_ALIAS, ipAddress: 'host-gateway' }],
+    })
   } catch (e) {
     await guard.release().catch(() => undefined)
     throw new ContainerRunError(`${target.image} did not become ready (${target.healthPath} on port ${target.port}): ${(e as Error).message.split('\n')[0]}`)
   }
   guard.attach(running)
-  return { origin: running.origin, image: running.image, containerId: running.containerId, release: () => guard.release() }
+  const origin = running.origin
+  return {
+    origin,
+    image: running.image,
+    containerId: running.containerId,
+    configure: (c) => withContainerReceiver(withEmbeddedOrigin(c, origin), receiverPort),
+    release: () => guard.release(),
+  }
 }

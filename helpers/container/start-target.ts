@@ -17,6 +17,8 @@ export interface StartOptions {
   runId: string
   /** Arguments appended to the image's command (the reference's --defect, --lock-ms ...). */
   args?: string[]
+  /** Extra /etc/hosts entries of the container (e.g. host.docker.internal -> host-gateway). */
+  extraHosts?: { host: string; ipAddress: string }[]
 }
 
 /**
@@ -30,6 +32,7 @@ export async function startContainerTarget(target: ContainerTarget, o: StartOpti
     .withWaitStrategy(Wait.forHttp(target.healthPath, target.port).forStatusCode(200))
     .withStartupTimeout(target.startupTimeoutMs)
   if (o.args && o.args.length > 0) container = container.withCommand(o.args)
+  if (o.extraHosts && o.extraHosts.length > 0) container = container.withExtraHosts(o.extraHosts)
   const started: StartedTestContainer = await container.start()
   let stopping: Promise<void> | undefined
   return {
