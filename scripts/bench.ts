@@ -1,0 +1,148 @@
+/**
+ * npm run bench: speed figures of the suite against the reference service with its default delays.
+ * Not a test: it measures and prints, it asserts nothing (targets are printed next to the figures).
+ *
+ *   1. full run (embedded reference), cold (vitest cache cleared) and warm: wall time, peak memory
+ *   2. one tenant against a standalone reference: requests per scenario, polling lag and polling rate
+ *   3. four tenants (acme, globex, initech, umbrella) at once against one reference, versus 1
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { DEFAULT_PROFILE, loadTargetConfig, PROJECT_ROOT } from '../helpers/config'
+import { readTraffic, type ChecksReport } from '../helpers/reporting/results'
+import type { TrafficLine } from '../helpers/reporting/traffic-file'
+import type { TimelineEntry } from '../reference/chaos/stats'
+import { startReference, type RunningReference } from '../reference/server'
+import { percentile, pollingFigures } from './bench/lag'
+import { requestsPerFile } from './bench/per-file'
+
+const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'REFERENCE_DEFECTS', 'REFERENCE_CHAOS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'ALLOW_WRITES']
+
+interface SuiteRun {
+  exitCode: number | null
+  wallMs: number
+  peakRssMb: number
+  report?: ChecksReport
+  traffic: TrafficLine[]
+}
+
+/** Peak resident memory of a process so far (VmHWM), in MB; 0 when /proc is not there. */
+function peakRss(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return m ? Number(m[1]) / 1024 : 0
+  } catch {
+    return 0
+  }
+}
+
+/** One `vitest run` of the conformance suite as a child process, with its own reports folder. */
+async function runSuite(env: Record<string, string> = {}): Promise<SuiteRun> {
+  const reportsDir = mkdtempSync(join(tmpdir(), 'lc-bench-'))
+  const childEnv: NodeJS.ProcessEnv = { ...process.env }
+  for (const k of TARGET_VARS) delete childEnv[k]
+  Object.assign(childEnv, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1' }, env)
+  const started = performance.now()
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts'], { cwd: PROJECT_ROOT, env: childEnv, stdio: 'ignore' })
+  let peak = 0
+  const sampler = setInterval(() => (peak = Math.max(peak, child.pid ? peakRss(child.pid) : 0)), 100)
+  const exitCode = await new Promise<number | null>((r) => child.on('close', (code) => r(code)))
+  clearInterval(sampler)
+  const wallMs = performance.now() - started
+  const file = join(reportsDir, 'checks.json')
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : undefined
+  const traffic = readTraffic(join(reportsDir, 'traffic'), report?.run?.runId)
+  rmSync(reportsDir, { recursive: true, force: true })
+  return { exitCode, wallMs, peakRssMb: peak, ...(report ? { report } : {}), traffic }
+}
+
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+const totals = (r: SuiteRun) => (r.report ? `${r.report.totals.passed} passed, ${r.report.totals.failed} failed, ${r.report.totals['not-applicable'] + r.report.totals.skipped} skipped` : `exit ${r.exitCode}, no report`)
+
+/** A profile for one demo tenant: its broker, and acme's broker as the other tenant. */
+function tenantProfile(dir: string, tenant: string): string {
+  const base = JSON.parse(readFileSync(DEFAULT_PROFILE, 'utf8')) as Record<string, unknown> & { credentials: { password: string } }
+  const other = tenant === 'acme' ? 'globex' : 'acme'
+  const profile = {
+    ...base,
+    $schema: undefined,
+    name: `bench-${tenant}`,
+    tenant,
+    credentials: { username: `broker@${tenant}.test`, password: base.credentials.password },
+    users: { otherTenant: { tenant: other, username: `broker@${other}.test`, password: base.credentials.password } },
+  }
+  const file = join(dir, `${tenant}.json`)
+  writeFileSync(file, JSON.stringify(profile))
+  return file
+}
+
+const external = (ref: RunningReference, extra: Record<string, string> = {}) => ({ SALES_BASE_URL: ref.url, AUTH_URL: `${ref.url}/api/v1/identifier`, WEBHOOK_BASE_URL: ref.url, ...extra })
+
+async function main(): Promise<void> {
+  const out: string[] = []
+  const print = (line = '') => {
+    out.push(line)
+    console.log(line)
+  }
+  print(`ledger-conformance benchmark — ${new Date().toISOString()} — node ${process.version}, ${(await import('node:os')).cpus().length} CPU(s)`)
+
+  // 1. Full run, cold and warm (embedded reference, default delays).
+  rmSync(resolve(PROJECT_ROOT, 'node_modules/.vite/vitest'), { recursive: true, force: true })
+  const cold = await runSuite()
+  const warm = await runSuite()
+  print('')
+  print('full run (npm run conformance, embedded reference)         target: < 20 s')
+  print(`  cold (vitest cache cleared)  ${s(cold.wallMs).padStart(8)}   peak memory ${cold.peakRssMb.toFixed(0)} MB   ${totals(cold)}`)
+  print(`  warm                         ${s(warm.wallMs).padStart(8)}   peak memory ${warm.peakRssMb.toFixed(0)} MB   ${totals(warm)}`)
+
+  // 2. One tenant against a standalone reference whose timeline we read.
+  const reference = loadTargetConfig({}).reference
+  const ref = await startReference({ ...reference, defects: reference.defects })
+  const memBefore = process.memoryUsage().rss
+  let refPeak = memBefore
+  const refSampler = setInterval(() => (refPeak = Math.max(refPeak, process.memoryUsage().rss)), 100)
+  const single = await runSuite(external(ref))
+  clearInterval(refSampler)
+  const timeline = ((await (await fetch(`${ref.url}/__reference/timeline`)).json()) as { entries: TimelineEntry[] }).entries
+  await ref.close()
+  print('')
+  print(`requests per scenario (suite file), one run: ${single.traffic.length} requests in ${s(single.wallMs)} (${totals(single)})`)
+  for (const [file, n] of requestsPerFile(single.report, single.traffic)) print(`  ${String(n).padStart(6)}  ${file}`)
+  const retries = single.traffic.filter((t) => (t.attempt ?? 1) > 1).length
+  print(`  retries: ${retries}`)
+  const poll = pollingFigures(timeline, single.traffic)
+  const lags = poll.samples.map((x) => x.lagMs)
+  const held = poll.samples.filter((x) => x.kind === 'held').length
+  print('')
+  print('polling (locks and asynchronous requests), measured at the service and in the traffic')
+  print(`  resources polled ${poll.resources}; waits measured ${poll.samples.length} (${held} long polls released at completion, ${poll.samples.length - held} completed between polls: upper bound); already complete at the first poll ${poll.completeAtFirstPoll}`)
+  print(`  lag completion -> suite notices   median ${percentile(lags, 50).toFixed(1)} ms   p95 ${percentile(lags, 95).toFixed(1)} ms   max ${lags.length ? Math.max(...lags).toFixed(1) : 'n/a'} ms   target p95 < 100 ms`)
+  print(`  polls of one resource             max ${poll.maxPollsPerSecond} in any 1 s window                       target <= 10/s`)
+  print(`  reference service (in this process) peak memory ${(refPeak / 1048576).toFixed(0)} MB; suite process peak ${single.peakRssMb.toFixed(0)} MB`)
+
+  // 3. Four tenants at once against one reference, versus one.
+  const dir = mkdtempSync(join(tmpdir(), 'lc-bench-profiles-'))
+  const tenants = ['acme', 'globex', 'initech', 'umbrella']
+  const profiles = Object.fromEntries(tenants.map((t) => [t, tenantProfile(dir, t)]))
+  const ref1 = await startReference({ ...reference, defects: reference.defects })
+  const one = await runSuite(external(ref1, { TARGET_PROFILE: profiles.acme! }))
+  await ref1.close()
+  const ref4 = await startReference({ ...reference, defects: reference.defects })
+  const started = performance.now()
+  const four = await Promise.all(tenants.map((t) => runSuite(external(ref4, { TARGET_PROFILE: profiles[t]! }))))
+  const fourMs = performance.now() - started
+  await ref4.close()
+  rmSync(dir, { recursive: true, force: true })
+  print('')
+  print('tenants against one reference service                      target: 4 at once < 1.5 x 1')
+  print(`  1 tenant (acme)              ${s(one.wallMs).padStart(8)}   ${totals(one)}`)
+  print(`  4 tenants at once            ${s(fourMs).padStart(8)}   ${(fourMs / one.wallMs).toFixed(2)} x   ${four.map((r, i) => `${tenants[i]}: ${totals(r)}`).join('; ')}`)
+  print(`  peak memory of the 4 suite processes: ${four.map((r) => `${r.peakRssMb.toFixed(0)} MB`).join(', ')}`)
+}
+
+main().catch((e) => {
+  console.error(`bench: ${(e as Error).stack ?? e}`)
+  process.exit(1)
+})
