@@ -27,4 +27,13 @@ export const WEBHOOKS_DEFECTS = {
   'webhooks-notification-twice': { area: 'webhooks', clause: `${D} §6`, description: 'Each notification is delivered twice, as two separate deliveries.' },
   'webhooks-delivered-after-delete': { area: 'webhooks', clause: `${D} §6`, description: 'Deleted subscriptions keep receiving notifications.' },
   'webhooks-wrong-event-delivered': { area: 'webhooks', clause: `${D} §6`, description: 'Every subscription receives every event, whatever its event type.' },
+  'webhooks-id-reused': { area: 'webhooks', clause: `${D} §2`, description: "A caller's second subscription gets the id of the first (and replaces it)." },
+  'webhooks-missing-event-defaulted': { area: 'webhooks', clause: `${D} §7`, description: 'POST without event creates a subscription for extracted instead of answering 400.' },
+  'webhooks-empty-object-accepted': { area: 'webhooks', clause: `${D} §7`, description: 'POST with {} creates an empty subscription instead of answering 400.' },
+  'webhooks-delete-result-string': { area: 'webhooks', clause: `${D} §2`, description: 'DELETE answers {"success": "true"}: a string, not a boolean.' },
+  'webhooks-secret-missing': { area: 'webhooks', clause: `${D} §2`, description: 'Subscriptions are served without secret.' },
+  'webhooks-read-touches-updated-at': { area: 'webhooks', clause: `${D} §4`, description: 'GET of a subscription sets its updatedAt to the time of the read.' },
+  'webhooks-list-omits-extracted': { area: 'webhooks', clause: `${D} §4`, description: 'The list filters on a stale default: subscriptions to extracted are left out.' },
+  'webhooks-list-shows-deleted': { area: 'webhooks', clause: `${D} §4`, description: 'Deleted subscriptions stay in the list (soft delete not filtered).' },
+  'webhooks-no-delivery': { area: 'webhooks', clause: `${D} §6`, description: 'Events are accepted but no notification is ever sent.' },
 } as const satisfies Record<string, DefectInfo>

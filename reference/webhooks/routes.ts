@@ -28,7 +28,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** Webhook subscriptions (webhook-subscriptions.md §2-§7), scoped to the caller (tenant + username). */
 export const webhooksArea: AreaPlugin = async (app, ctx) => {
-  const store = new SubscriptionStore(ctx.ids, ctx.options.webhooks?.preexistingSubscriptions ?? 0)
+  const store = new SubscriptionStore(ctx.ids, ctx.options.webhooks?.preexistingSubscriptions ?? 0, ctx.defects.has('webhooks-id-reused'))
   const deliverer = new Deliverer(ctx)
   await app.register(async (inst) => {
     inst.removeContentTypeParser('application/json')
@@ -62,6 +62,10 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
   app.post(`${P}/subscription`, async (req, reply) => {
     const body = req.body
     if (!isObject(body)) return badBody(req, reply)
+    if (Object.keys(body).length === 0 && d.has('webhooks-empty-object-accepted')) {
+      return reply.code(201).send(toWire(store.create(owner(req), { event: '', url: '' }), ctx))
+    }
+    if (body.event === undefined && d.has('webhooks-missing-event-defaulted')) body.event = 'extracted'
     if (body.url === undefined && !d.has('webhooks-missing-url-accepted')) return reply.code(400).send(errorBody('url is required'))
     if (body.url !== undefined && !isHttpUrl(body.url)) return reply.code(400).send(errorBody('url must be an absolute http(s) URL'))
     if (body.event === undefined) return reply.code(400).send(errorBody('event is required'))
@@ -72,10 +76,16 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
     return reply.code(d.has('webhooks-create-200') ? 200 : 201).send(toWire(s, ctx))
   })
 
-  app.get(`${P}/subscriptions`, async (req) => store.list(d.has('webhooks-list-not-scoped') ? undefined : owner(req)).map((s) => toWire(s, ctx)))
+  app.get(`${P}/subscriptions`, async (req) => {
+    const who = d.has('webhooks-list-not-scoped') ? undefined : owner(req)
+    const live = store.list(who).filter((s) => !(d.has('webhooks-list-omits-extracted') && s.event === 'extracted'))
+    const gone = d.has('webhooks-list-shows-deleted') ? store.deleted.filter((s) => who === undefined || s.owner === who) : []
+    return [...live, ...gone].map((s) => toWire(s, ctx))
+  })
 
   app.get<{ Params: { id: string } }>(`${P}/subscription/:id`, async (req, reply) => {
     const s = find(req)
+    if (s && d.has('webhooks-read-touches-updated-at')) s.updatedAt = new Date(Math.max(Date.now(), s.updatedAt.getTime() + 1000))
     return s ? toWire(s, ctx) : notFound(reply, req.params.id)
   })
 
@@ -101,6 +111,7 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
     const s = find(req)
     if (!s) return notFound(reply, req.params.id)
     if (!d.has('webhooks-delete-keeps')) store.delete(s.id)
+    if (d.has('webhooks-delete-result-string')) return { success: 'true' }
     return { success: !d.has('webhooks-delete-success-false') }
   })
 }
@@ -117,7 +128,7 @@ function emitRoute(app: FastifyInstance, ctx: ReferenceContext, store: Subscript
     const subs = store.subscribers(owner, body.event, d.has('webhooks-wrong-event-delivered'))
     if (d.has('webhooks-delivered-after-delete')) subs.push(...store.deleted.filter((s) => s.owner === owner && s.event === body.event))
     const data = isObject(body.data) ? body.data : examplePayload(body.event)
-    const ids = deliverer.notify(subs, body.event, data)
+    const ids = d.has('webhooks-no-delivery') ? subs.map(() => 'not-sent') : deliverer.notify(subs, body.event, data)
     return reply.code(202).send({ event: body.event, deliveries: ids.length })
   })
 }

@@ -26,9 +26,13 @@ export class SubscriptionStore {
   readonly deleted: StoredSubscription[] = []
   private readonly seeded = new Set<string>()
 
+  private readonly firstIdOf = new Map<string, string>()
+
+  /** reuseIds: the webhooks-id-reused defect (a caller's later subscriptions get the id of its first). */
   constructor(
     private readonly ids: IdFactory,
     private readonly preexisting: number,
+    private readonly reuseIds = false,
   ) {}
 
   /** Seeds the configured number of other clients' subscriptions the first time a caller shows up. */
@@ -43,7 +47,9 @@ export class SubscriptionStore {
   create(owner: string, input: { event: string; url: string }): StoredSubscription {
     this.seed(owner)
     const now = new Date()
-    const s: StoredSubscription = { id: this.ids.id(), owner, event: input.event, url: input.url, key: randomBytes(32).toString('hex'), createdAt: now, updatedAt: now }
+    const id = (this.reuseIds ? this.firstIdOf.get(owner) : undefined) ?? this.ids.id()
+    if (!this.firstIdOf.has(owner)) this.firstIdOf.set(owner, id)
+    const s: StoredSubscription = { id, owner, event: input.event, url: input.url, key: randomBytes(32).toString('hex'), createdAt: now, updatedAt: now }
     this.items.set(s.id, s)
     return s
   }

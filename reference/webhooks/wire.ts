@@ -18,5 +18,6 @@ export function toWire(s: StoredSubscription, ctx: ReferenceContext): Record<str
     updatedAt: s.updatedAt.toISOString(),
   }
   if (d.has('webhooks-updated-at-missing')) delete out.updatedAt
+  if (d.has('webhooks-secret-missing')) delete out.secret
   return out
 }
