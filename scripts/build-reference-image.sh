@@ -14,5 +14,7 @@ if ! docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
   else docker pull "$BASE_IMAGE"; fi
 fi
 # The classic builder: works with any engine, needs no buildx plugin and no registry.
-DOCKER_BUILDKIT=0 docker build -q --build-arg "BASE_IMAGE=${BASE_IMAGE}" -t "$REFERENCE_IMAGE" . >/dev/null
-echo "built ${REFERENCE_IMAGE} on ${BASE_IMAGE}"
+# The image records the hash of its sources: the container tests and runs can tell a stale image.
+HASH="$(node --import tsx --input-type=module -e "const m = await import('./helpers/container/source-hash.ts'); console.log(m.imageSourceHash(process.cwd()))")"
+DOCKER_BUILDKIT=0 docker build -q --build-arg "BASE_IMAGE=${BASE_IMAGE}" --label "ledger-conformance.source-hash=${HASH}" -t "$REFERENCE_IMAGE" . >/dev/null
+echo "built ${REFERENCE_IMAGE} on ${BASE_IMAGE} (sources ${HASH})"

@@ -1,8 +1,9 @@
-import { withEmbeddedOrigin } from '../config'
+import { PROJECT_ROOT, withEmbeddedOrigin } from '../config'
 import type { TargetConfig } from '../config/types'
 import { guardContainerRun, type ContainerGuard } from './guard'
 import { referenceArgs } from './reference-args'
-import { probeContainerRuntime } from './runtime'
+import { imageLabel, probeContainerRuntime } from './runtime'
+import { imageSourceHash, SOURCE_HASH_LABEL } from './source-hash'
 import { startContainerTarget } from './start-target'
 import type { ContainerTarget } from './target-env'
 import { freePort, HOST_ALIAS, withContainerReceiver } from './webhook-receiver'
@@ -36,6 +37,12 @@ export async function startContainerForRun(target: ContainerTarget, config: Targ
   }
   const probe = await probeContainerRuntime()
   if (!probe.available) throw new ContainerRunError(`cannot start ${target.image}: ${probe.reason}`)
+  if (target.reference) {
+    const built = await imageLabel(target.image, SOURCE_HASH_LABEL)
+    if (built !== imageSourceHash(PROJECT_ROOT)) {
+      process.stderr.write(`warning: ${target.image} was not built from this tree's reference (${built ? `sources ${built}` : 'no source label'}); rebuild it: bash scripts/build-reference-image.sh\n`)
+    }
+  }
   const guard = guardContainerRun(config.runId)
   const receiverPort = await freePort()
   let running

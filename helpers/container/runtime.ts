@@ -22,3 +22,14 @@ export async function imagePresent(image: string): Promise<boolean> {
     return false
   }
 }
+
+/** A label of a local image (undefined when the image or the label is absent). Never throws. */
+export async function imageLabel(image: string, label: string): Promise<string | undefined> {
+  try {
+    const client = await getContainerRuntimeClient()
+    const info = await client.image.inspect(ImageName.fromString(image))
+    return info.Config?.Labels?.[label] ?? undefined
+  } catch {
+    return undefined
+  }
+}

@@ -36,7 +36,7 @@ describe('container target', () => {
   })
 
   it('an image that does not exist stops the run with one message naming it', async (ctx) => {
-    await requireContainerRuntime(ctx, REFERENCE_IMAGE)
+    await requireContainerRuntime(ctx)
     const run = await runConformance({ files: ['suites/auth'], env: { ...ENV, TARGET_IMAGE: 'ledger-conformance/no-such-image:none', TARGET: '' } })
     expect(run.exitCode).not.toBe(0)
     expect(run.output).toContain('Target container: ledger-conformance/no-such-image:none')

@@ -1,16 +1,22 @@
 import type { TestContext } from 'vitest'
-import { imagePresent, probeContainerRuntime } from '../../helpers/container/runtime'
+import { PROJECT_ROOT } from '../../helpers/config'
+import { imageLabel, imagePresent, probeContainerRuntime } from '../../helpers/container/runtime'
+import { imageSourceHash, SOURCE_HASH_LABEL } from '../../helpers/container/source-hash'
 
 /**
- * Container tests need a runtime and the reference image. Without them they are skipped with the
+ * Container tests need a runtime and the reference image built from this tree. Without them they are skipped with the
  * reason, except in CI (CI=true), where a skip would hide that the container target was never
  * tested: there the test fails instead.
  */
-export async function requireContainerRuntime(ctx: TestContext, image: string): Promise<void> {
+export async function requireContainerRuntime(ctx: TestContext, image?: string): Promise<void> {
   const probe = await probeContainerRuntime()
   let reason: string | undefined
   if (!probe.available) reason = probe.reason
+  else if (image === undefined) reason = undefined
   else if (!(await imagePresent(image))) reason = `image ${image} is not built (bash scripts/build-reference-image.sh)`
+  else if ((await imageLabel(image, SOURCE_HASH_LABEL)) !== imageSourceHash(PROJECT_ROOT)) {
+    reason = `image ${image} was built from other sources than this tree (bash scripts/build-reference-image.sh)`
+  }
   if (!reason) return
   if (process.env.CI === 'true') throw new Error(`container test cannot run in CI: ${reason}`)
   ctx.skip(`skipped: ${reason}`)
