@@ -13,7 +13,7 @@ export type { VariationInfo, VariationOptions, WireRewrite } from './types'
 
 export const VARIATIONS = {
   'extra-fields': {
-    description: 'Every JSON object in every response carries two fields the specs do not name.',
+    description: 'Every JSON response record (the top-level object, or each object of a top-level list) carries two fields the specs do not name; JSON Schema documents and schema-bound data (renewal data) excepted.',
     allowedBecause: 'The specs list required fields, never that other fields are absent; a client must ignore what it does not know.',
     wire: ['extra-fields'],
   },

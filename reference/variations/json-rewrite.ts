@@ -6,14 +6,19 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
-/** Adds two unknown fields to every object, at every depth. */
+/**
+ * Adds two unknown fields to the response's record: the top-level object, or each object of a
+ * top-level array (a list of records). Nested objects are left alone: many are maps keyed by data
+ * (errors by field, links by relation, schema properties), where an extra key changes the value.
+ */
 export function withExtraFields(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withExtraFields)
-  if (!isObject(value)) return value
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(value)) out[k] = withExtraFields(v)
-  for (const [k, v] of Object.entries(EXTRA_FIELDS)) if (!(k in out)) out[k] = v
-  return out
+  const add = (o: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = { ...o }
+    for (const [k, v] of Object.entries(EXTRA_FIELDS)) if (!(k in out)) out[k] = v
+    return out
+  }
+  if (Array.isArray(value)) return value.map((v) => (isObject(v) ? add(v) : v))
+  return isObject(value) ? add(value) : value
 }
 
 /** Reverses the key order of every object, at every depth. */

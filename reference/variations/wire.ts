@@ -12,6 +12,12 @@ const EXTRA_HEADERS: Record<string, string> = {
 
 const CHUNK_BYTES = 7
 
+/**
+ * Documents whose shape is the product's published JSON schema (which admits no unknown field): the
+ * renewal data is the input of the renewal quote, so an unknown field in it would not be benign.
+ */
+const SCHEMA_BOUND = [/^\/api\/v1\/ledger\/policies\/[^/]+\/renewal\/?$/]
+
 function isJson(contentType: unknown): boolean {
   return typeof contentType === 'string' && /^application\/([\w.+-]+\+)?json\b/i.test(contentType)
 }
@@ -44,7 +50,8 @@ export function registerWireRewrites(app: FastifyInstance, rewrites: ReadonlySet
       }
       if (ok) {
         // not inside a JSON Schema document: a member added to its `properties` map changes its meaning (sales area)
-        if (rewrites.has('extra-fields') && !/schema\+json/i.test(String(contentType))) parsed = withExtraFields(parsed)
+        const schemaBound = /schema\+json/i.test(String(contentType)) || SCHEMA_BOUND.some((re) => re.test(req.url.split('?')[0] ?? ''))
+        if (rewrites.has('extra-fields') && !schemaBound) parsed = withExtraFields(parsed)
         if (rewrites.has('key-order')) parsed = withReversedKeys(parsed)
         let out = rewrites.has('pretty-json') ? `${JSON.stringify(parsed, null, 2)}\n` : JSON.stringify(parsed)
         if (rewrites.has('unicode-escapes')) out = escapeUnicode(out)

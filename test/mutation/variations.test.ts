@@ -4,11 +4,12 @@ import { variationEntries, variationOptions, wireRewrites } from '../../referenc
 import { startReference, type RunningReference } from '../../reference/server'
 
 describe('json rewrites keep the value for a client', () => {
-  it('adds unknown fields to every object, at every depth', () => {
-    const v = withExtraFields({ a: 1, b: [{ c: 2 }], d: null }) as Record<string, unknown>
-    expect(v).toMatchObject({ a: 1, d: null, x_vendor_trace: 'ignore-me' })
-    expect((v.b as Record<string, unknown>[])[0]).toMatchObject({ c: 2, _revision: 7 })
-    expect(withExtraFields([1, 'x'])).toEqual([1, 'x'])
+  it('adds unknown fields to the top-level record or to each record of a top-level list, not to nested maps', () => {
+    const v = withExtraFields({ a: 1, errors: { field: ['bad'] }, d: null }) as Record<string, unknown>
+    expect(v).toMatchObject({ a: 1, d: null, x_vendor_trace: 'ignore-me', _revision: 7 })
+    expect(v.errors).toEqual({ field: ['bad'] })
+    expect(withExtraFields([{ id: '1' }, 'x'])).toEqual([{ id: '1', x_vendor_trace: 'ignore-me', _revision: 7 }, 'x'])
+    expect(withExtraFields('text')).toBe('text')
   })
   it('reverses key order at every depth without changing the value', () => {
     const v = withReversedKeys({ a: 1, b: { c: 1, d: 2 } })
