@@ -10,6 +10,8 @@ export interface MutationArgs {
   variations?: string[]
   /** Suite files or folders (default every suite). */
   files?: string[]
+  /** 'suite': every defect run runs the whole suite (default); 'area': only its area's suites (faster). */
+  scope: 'suite' | 'area'
   timeoutMs: number
   /** Where mutation.json and mutation.md go (default the reports folder). */
   out?: string
@@ -17,7 +19,7 @@ export interface MutationArgs {
   docs?: string
 }
 
-export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--timeout-s 300] [--out DIR] [--docs docs/mutation.md]`
+export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--scope suite|area] [--timeout-s 600] [--out DIR] [--docs docs/mutation.md]`
 
 function list(v: string[] | undefined): string[] | undefined {
   return v === undefined ? undefined : v.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
@@ -38,6 +40,7 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
       'timeout-s': { type: 'string' },
       out: { type: 'string' },
       docs: { type: 'string' },
+      scope: { type: 'string' },
     },
   })
   const int = (name: string, s: string | undefined, fallback: number, min: number, max: number): number => {
@@ -49,13 +52,15 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
   const defects = v['no-defects'] ? [] : list(v.defects)
   const variations = v['no-variations'] ? [] : list(v.variations)
   const files = list(v.files)
+  if (v.scope !== undefined && v.scope !== 'suite' && v.scope !== 'area') throw new Error(`--scope: expected suite or area, got '${v.scope}'\n${MUTATION_USAGE}`)
   return {
+    scope: v.scope === 'area' ? 'area' : 'suite',
     parallel: int('parallel', v.parallel, 2, 1, 16),
     bar: int('bar', v.bar, 100, 0, 100) / 100,
     ...(defects ? { defects } : {}),
     ...(variations ? { variations } : {}),
     ...(files ? { files } : {}),
-    timeoutMs: int('timeout-s', v['timeout-s'], 300, 10, 3600) * 1000,
+    timeoutMs: int('timeout-s', v['timeout-s'], 600, 10, 3600) * 1000,
     ...(v.out ? { out: v.out } : {}),
     ...(v.docs ? { docs: v.docs } : {}),
   }

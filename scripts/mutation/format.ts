@@ -63,7 +63,7 @@ export function headline(r: MutationReport): string {
   return [
     `mutation score ${percent(s.ratio)} (${s.caught}/${s.scored} caught${s.undetectable ? `, ${s.undetectable} undetectable excluded` : ''}; bar ${percent(r.bar)})`,
     `false alarms ${r.falseAlarms} over ${r.variations.length} benign variation(s) (bar 0); faithful reference: ${VERDICT_LABEL[r.baseline.verdict]} (${r.baseline.checksRun} checks)`,
-    `wall time ${seconds(r.wallMs)} with ${r.parallel} run(s) in parallel`,
+    `wall time ${seconds(r.wallMs)} with ${r.parallel} run(s) in parallel; defect runs: ${r.scope === 'area' ? "the defect's area suites" : 'the whole suite'}`,
     `verdict ${r.passed ? 'PASS' : 'FAIL'}`,
   ].join('\n')
 }

@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { PROJECT_ROOT } from '../../helpers/config'
 import { DEFECTS, type DefectInfo } from '../../reference/defects/catalogue'
 import { assertVariationNames, VARIATIONS, type VariationName } from '../../reference/variations/catalogue'
 import type { MutationArgs } from './args'
@@ -29,6 +30,12 @@ export function selection(args: Pick<MutationArgs, 'defects' | 'variations'>): {
   return { defects, variations }
 }
 
+/** Suites of a defect's area (suites/<area>; auth also suites/security); undefined: the whole suite. */
+export function areaSuites(area: string, exists: (path: string) => boolean = (p) => existsSync(resolve(PROJECT_ROOT, p))): string[] | undefined {
+  const folders = (area === 'auth' ? ['suites/auth', 'suites/security'] : [`suites/${area}`]).filter(exists)
+  return folders.length > 0 ? folders : undefined
+}
+
 /**
  * Runs the suite once against the faithful reference, once per defect and once per benign variation,
  * `parallel` runs at a time, and classifies every run. Defects marked undetectable are not run.
@@ -46,8 +53,9 @@ export async function runMutation(args: MutationArgs, log: (line: string) => voi
   const suite = { timeoutMs: args.timeoutMs, ...(args.files ? { files: args.files } : {}) }
   let done = 0
   const runs = await mapPool(jobs, args.parallel, async (job) => {
+    const scoped = job.kind === 'defect' && args.scope === 'area' && !args.files ? areaSuites(all[job.name]!.area) : undefined
     const summary: RunSummary =
-      job.kind === 'variation' ? await runWithVariation(job.name, suite) : await runWithDefects(job.kind === 'defect' ? [job.name] : [], suite)
+      job.kind === 'variation' ? await runWithVariation(job.name, suite) : await runWithDefects(job.kind === 'defect' ? [job.name] : [], scoped ? { ...suite, files: scoped } : suite)
     done += 1
     const label = job.kind === 'baseline' ? 'faithful reference' : `${job.kind} ${job.name}`
     log(`[${done}/${jobs.length}] ${label}: ${summary.failed.length} failed of ${summary.checksRun} checks, exit ${summary.exitCode} (${(summary.wallMs / 1000).toFixed(1)} s)`)
@@ -65,6 +73,7 @@ export async function runMutation(args: MutationArgs, log: (line: string) => voi
     startedAt,
     wallMs: Math.round(performance.now() - started),
     parallel: args.parallel,
+    scope: args.scope,
     bar: args.bar,
     baseline,
     score: s,

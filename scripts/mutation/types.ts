@@ -69,6 +69,8 @@ export interface MutationReport {
   startedAt: string
   wallMs: number
   parallel: number
+  /** suite: each defect run ran the whole suite; area: only the suites of the defect's area. */
+  scope: 'suite' | 'area'
   bar: number
   baseline: VariationResult
   score: Score

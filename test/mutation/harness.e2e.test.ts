@@ -8,6 +8,7 @@ describe('mutation harness end to end (2 defects, 1 variation, auth suite)', () 
   it('catches both defects, raises no false alarm, and writes the reports', async () => {
     const report = await runMutation({
       parallel: 2,
+      scope: 'suite',
       bar: 1,
       timeoutMs: 120_000,
       files: ['suites/auth'],

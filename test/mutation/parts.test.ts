@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseMutationArgs } from '../../scripts/mutation/args'
+import { areaSuites } from '../../scripts/mutation/harness'
 import { mergeProfile } from '../../scripts/mutation/merge-profile'
 import { mapPool } from '../../scripts/mutation/pool'
 import { firstFailureMs, isPreflightStop, outputTail, stopMessage } from '../../scripts/mutation/summarize'
@@ -64,7 +65,7 @@ describe('summarize parts', () => {
 
 describe('parseMutationArgs', () => {
   it('defaults to 2 in parallel, a 100% bar and everything', () => {
-    expect(parseMutationArgs([])).toEqual({ parallel: 2, bar: 1, timeoutMs: 300_000 })
+    expect(parseMutationArgs([])).toEqual({ parallel: 2, bar: 1, scope: 'suite', timeoutMs: 600_000 })
   })
   it('takes lists, subsets and switches', () => {
     const a = parseMutationArgs(['--defects', 'a,b', '--defects', 'c', '--no-variations', '--files', 'suites/auth', '--bar', '90', '--parallel', '1'])
@@ -74,5 +75,16 @@ describe('parseMutationArgs', () => {
     expect(() => parseMutationArgs(['--parallel', '0'])).toThrow(/--parallel/)
     expect(() => parseMutationArgs(['--bar', '101'])).toThrow(/--bar/)
     expect(() => parseMutationArgs(['--nope'])).toThrow()
+    expect(() => parseMutationArgs(['--scope', 'file'])).toThrow(/--scope/)
+    expect(parseMutationArgs(['--scope', 'area']).scope).toBe('area')
+  })
+})
+
+describe('areaSuites', () => {
+  it('maps an area to its suites, auth with security, and falls back to the whole suite', () => {
+    const has = (p: string) => ['suites/auth', 'suites/security', 'suites/sales'].includes(p)
+    expect(areaSuites('auth', has)).toEqual(['suites/auth', 'suites/security'])
+    expect(areaSuites('sales', has)).toEqual(['suites/sales'])
+    expect(areaSuites('reliability', has)).toBeUndefined()
   })
 })

@@ -52,7 +52,7 @@ describe('format', () => {
   })
   it('reports every defect and variation with its verdict and the headline', () => {
     const r: MutationReport = {
-      startedAt: '2026-01-01T00:00:00Z', wallMs: 60_000, parallel: 2, bar: 1,
+      startedAt: '2026-01-01T00:00:00Z', wallMs: 60_000, parallel: 2, scope: 'suite', bar: 1,
       baseline: variation('faithful reference', 'green'),
       score: { caught: 1, scored: 2, undetectable: 1, ratio: 0.5 }, falseAlarms: 1,
       defects: [
