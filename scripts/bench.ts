@@ -86,7 +86,9 @@ async function main(): Promise<void> {
     out.push(line)
     console.log(line)
   }
-  print(`ledger-conformance benchmark — ${new Date().toISOString()} — node ${process.version}, ${(await import('node:os')).cpus().length} CPU(s)`)
+  const os = await import('node:os')
+  const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' / ')
+  print(`ledger-conformance benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} CPU(s), load average ${load()} (1/5/15 min)`)
 
   // 1. Full run, cold and warm (embedded reference, default delays).
   rmSync(resolve(PROJECT_ROOT, 'node_modules/.vite/vitest'), { recursive: true, force: true })
@@ -140,6 +142,8 @@ async function main(): Promise<void> {
   print(`  1 tenant (acme)              ${s(one.wallMs).padStart(8)}   ${totals(one)}`)
   print(`  4 tenants at once            ${s(fourMs).padStart(8)}   ${(fourMs / one.wallMs).toFixed(2)} x   ${four.map((r, i) => `${tenants[i]}: ${totals(r)}`).join('; ')}`)
   print(`  peak memory of the 4 suite processes: ${four.map((r) => `${r.peakRssMb.toFixed(0)} MB`).join(', ')}`)
+  print('')
+  print(`load average at the end: ${load()} — figures from a loaded machine are upper bounds`)
 }
 
 main().catch((e) => {
