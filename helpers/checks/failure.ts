@@ -42,6 +42,8 @@ export function evidence(res: HttpResult): string[] {
   if (!x) return [`request:  ${res.request.method} ${r.text(res.request.url)}`, `response: ${res.status}`]
   const lines = [`request:  ${x.method} ${x.url}${x.request.body ? ` ${clip(x.request.body)}` : ''}`]
   lines.push(`response: ${x.status ?? 'none'} ${x.response?.contentType ?? ''} ${clip(x.response?.body ?? '')}`.trimEnd())
+  // A body that claims JSON and does not parse is named as such, whatever the check was about.
+  if (res.parseError) lines.push(`body:     ${r.text(res.parseError)}`)
   return lines
 }
 

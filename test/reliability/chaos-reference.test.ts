@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { expectJsonBody } from '../../helpers/checks/expect'
+import { expectJsonBody, expectStatus } from '../../helpers/checks/expect'
 import { formatFailure } from '../../helpers/checks/failure'
 import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/config'
 import { createSuiteContext, type SuiteContext } from '../../helpers/context'
@@ -81,6 +81,19 @@ describe('chaos in the reference service', () => {
     expect(message).toMatch(/^\[REL-DEMO-001\] webhook-subscriptions\.md §3/)
     expect(message).toMatch(/actual: +target returned non-JSON \/ truncated body \(content-type application\/json/)
     expect(message).toMatch(/response: 200 application\/json/)
+  })
+
+  it('a truncated body is named in the evidence of any failed check, whatever it asserted', async () => {
+    const { t } = await target('garbage=1,garbageKind=truncated,seed=1')
+    const res = await t.webhooks.call({ op: 'webhooks.events.list' })
+    let message = ''
+    try {
+      expectStatus(res, 404)
+    } catch (e) {
+      message = formatFailure(META, e)
+    }
+    expect(message).toMatch(/actual: +status 200/)
+    expect(message).toMatch(/body: +target returned non-JSON \/ truncated body/)
   })
 
   it('an HTML error page where JSON was expected is reported as non-JSON, with the page as evidence', async () => {
