@@ -90,6 +90,8 @@ export class ChaosMonkey {
       const d = this.decisions.get(req)
       if (!d || (d.fault !== 'garbage' && !d.slow)) return payload
       if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
+      // a response without a body (204, 304, empty) has nothing to garble or slow down
+      if (payload.length === 0 || reply.statusCode === 204 || reply.statusCode === 304 || req.method === 'HEAD') return payload
       let out: string | Buffer = payload
       if (d.fault === 'garbage') {
         this.injected.garbage += 1
