@@ -8,6 +8,7 @@ import { useTarget } from '../../helpers/context'
 import { getPointer } from '../../helpers/data/json-pointer'
 import { documentIdOf, mediaType, scheduleProblems } from '../../helpers/sales/documents'
 import { resolveDateToken } from '../../helpers/sales/date-tokens'
+import { setPointer } from '../../helpers/sales/json-set'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
 import { metaSchemaErrors } from '../../helpers/sales/schema-tools'
 
@@ -54,10 +55,7 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
       step(meta('004', '§4', 'A partial update (PUT .../{policyId}/) changes the quote data, and the lock is released afterwards.'), async () => {
         const update = flow.payloadOverrides(product).update ?? { '/policy/paymentFrequency': 'annual' }
         const json: Record<string, unknown> = {}
-        for (const [pointer, value] of Object.entries(update)) {
-          const [, block, field] = pointer.split('/')
-          json[block!] = { ...((json[block!] as object | undefined) ?? {}), [field!]: resolveDateToken(value, new Date()) }
-        }
+        for (const [pointer, value] of Object.entries(update)) setPointer(json, pointer, resolveDateToken(value, new Date()))
         const res = await flow.update(st.quoteId!, json)
         expectStatus(res, '2xx')
         await expectPollSuccess(await flow.waitActions(st.quoteId!), `the actions of quote ${st.quoteId} after update`)
