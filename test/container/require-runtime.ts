@@ -19,5 +19,7 @@ export async function requireContainerRuntime(ctx: TestContext, image?: string):
   }
   if (!reason) return
   if (process.env.CI === 'true') throw new Error(`container test cannot run in CI: ${reason}`)
+  // printed as well: the default reporter shows a skip without its note
+  console.warn(`container test skipped: ${reason}`)
   ctx.skip(`skipped: ${reason}`)
 }

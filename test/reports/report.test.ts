@@ -60,6 +60,7 @@ describe('npm run report', () => {
     const why = browserUnavailable()
     if (why) {
       if (process.env.CI === 'true') throw new Error(`browser test cannot run in CI: ${why}`)
+      console.warn(`browser test skipped: ${why}`)
       ctx.skip(`skipped: ${why}`)
     }
     const run = await runConformance({ files: ['suites/auth'], keepReports: true })
