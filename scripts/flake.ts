@@ -58,7 +58,7 @@ async function main(): Promise<number> {
   })
   const wallMs = Math.round(performance.now() - started)
   const analysis = analyseFlakes(results)
-  const md = flakeMarkdown(analysis, wallMs, results)
+  const md = flakeMarkdown(analysis, wallMs, results, files?.length ? files.join(', ') : 'the whole suite')
   console.log(`\n${md}`)
   const dir = v.out ?? reportsDir()
   mkdirSync(dir, { recursive: true })

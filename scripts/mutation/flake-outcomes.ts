@@ -60,11 +60,11 @@ export function flakePassed(a: FlakeAnalysis): boolean {
   return a.flaky.length === 0 && a.alwaysFailed.length === 0 && a.brokenRuns.length === 0
 }
 
-export function flakeMarkdown(a: FlakeAnalysis, wallMs: number, runs: readonly RunOutcomes[]): string {
+export function flakeMarkdown(a: FlakeAnalysis, wallMs: number, runs: readonly RunOutcomes[], what = 'the whole suite'): string {
   const out = [
     '# Flake check',
     '',
-    `${a.runs} run(s) of the whole suite against the faithful reference, ${a.checks} checks, wall time ${(wallMs / 1000).toFixed(1)} s.`,
+    `${a.runs} run(s) of ${what} against the faithful reference, ${a.checks} checks, wall time ${(wallMs / 1000).toFixed(1)} s.`,
     '',
     `- flaky checks (outcome changed between runs): **${a.flaky.length}**`,
     `- checks failing in every run: **${a.alwaysFailed.length}**`,
