@@ -44,7 +44,7 @@ export function registerCustomerRoutes(app: FastifyInstance, store: PoliciesStor
           policyNo: policy.policyNo,
           installments: policy.installments.map((inst, i) => ({
             dueDate: inst.dueDate,
-            premium: inst.premium,
+            premium: i === 0 && defects.has('policies-custom-view-wrong-installments') ? inst.premium + policy.financials.adminFeeSum : inst.premium,
             ...(invoices[i] ? { invoicenumber: invoices[i].invoicenumber, paid: store.paidOn(invoices[i].invoicenumber) } : {}),
           })),
         },

@@ -23,7 +23,7 @@ export function registerDataRoutes(app: FastifyInstance, store: PoliciesStore): 
     ...routeOf('sales.policy.invoices'),
     handler: async (req, reply) => {
       const { policy } = findPolicy(store, req)
-      if (!policy) return notFound(reply, 'policy')
+      if (!policy) return store.ctx.defects.has('policies-unknown-policy-empty-200') ? [] : notFound(reply, 'policy')
       return store.invoicesOf(policy.id).map((i) => invoiceView(store, i))
     },
   })
@@ -32,8 +32,12 @@ export function registerDataRoutes(app: FastifyInstance, store: PoliciesStore): 
     ...routeOf('sales.policy.period-totals'),
     handler: async (req, reply) => {
       const { policy } = findPolicy(store, req)
-      if (!policy) return notFound(reply, 'policy')
-      return { data: { policyId: policy.id, ...store.totals(policy) } }
+      if (!policy) return store.ctx.defects.has('policies-unknown-policy-empty-200') ? { data: {} } : notFound(reply, 'policy')
+      const totals = store.totals(policy)
+      if (store.ctx.defects.has('policies-totals-as-strings')) {
+        return { data: { policyId: policy.id, ...Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, typeof v === 'number' ? v.toFixed(2) : v])) } }
+      }
+      return { data: { policyId: policy.id, ...totals } }
     },
   })
 
@@ -41,17 +45,19 @@ export function registerDataRoutes(app: FastifyInstance, store: PoliciesStore): 
     ...routeOf('sales.policy.renewal'),
     handler: async (req, reply) => {
       const { policy } = findPolicy(store, req)
-      if (!policy) return notFound(reply, 'policy')
-      const next = store.ctx.defects.has('policies-renewal-dates-wrong')
+      const defects = store.ctx.defects
+      if (!policy) return defects.has('policies-renewal-unknown-policy-ok') ? { data: {}, meta: {} } : notFound(reply, 'policy')
+      const next = defects.has('policies-renewal-dates-wrong')
         ? { dateInception: policy.dateInception, dateExpiry: policy.dateExpiry }
         : renewalPeriod(policy.dateInception, policy.dateExpiry)
       const data = structuredClone(policy.data)
       const block = (data['policy'] ?? {}) as Record<string, unknown>
-      data['policy'] = { ...block, ...next }
-      return {
-        data: { schema: { type: 'policy', name: policy.product }, ...data },
-        meta: { schemaPath: `policy/regular/${policy.product}`, renewalOf: policy.id, policyNo: policy.policyNo },
-      }
+      data['policy'] = { ...block, ...next, ...(defects.has('policies-renewal-invalid-data') ? { id: policy.id, policyNo: policy.policyNo } : {}) }
+      if (defects.has('policies-renewal-drops-objects')) delete data['objects']
+      const prepared = { schema: { type: 'policy', name: policy.product }, ...data }
+      const meta = { schemaPath: `policy/regular/${policy.product}`, renewalOf: policy.id, policyNo: policy.policyNo }
+      if (defects.has('policies-renewal-unwrapped')) return { ...prepared, meta }
+      return { data: prepared, meta }
     },
   })
 }

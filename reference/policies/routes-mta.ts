@@ -23,7 +23,7 @@ export function registerMtaRoutes(app: FastifyInstance, store: PoliciesStore): v
       const { id, ...policyChanges } = body['policy']
       if (typeof id !== 'string' && typeof id !== 'number') return invalid(reply, { 'policy.id': ['the id of the policy to change is required'] })
       const policy = store.ledger.policy(principal.tenant, String(id))
-      if (!policy) return notFound(reply, 'policy')
+      if (!policy) return store.ctx.defects.has('policies-mta-unknown-policy-accepted') ? { policy: { id: store.ledger.id() } } : notFound(reply, 'policy')
       if (policy.status !== 'active') return invalid(reply, { 'policy.id': [`the policy is ${policy.status}`] })
       const mta = isObject(body['mta']) ? body['mta'] : {}
       const date = mta['dateEffective']
@@ -37,7 +37,9 @@ export function registerMtaRoutes(app: FastifyInstance, store: PoliciesStore): v
       if (errors) return invalid(reply, errors)
       const quote = store.ledger.createQuote({ tenant: principal.tenant, owner: principal.username, product: policy.product, kind: 'mta', policyId: policy.id, data })
       effective.set(quote.id, date)
-      return { ...data, policy: { ...(data['policy'] as Record<string, unknown>), id: quote.id, policyId: policy.id } }
+      if (store.ctx.defects.has('policies-mta-quote-stays-locked')) store.ledger.lock(quote, 3_600_000, 'mta')
+      const shownId = store.ctx.defects.has('policies-mta-returns-policy-id') ? policy.id : quote.id
+      return { ...data, policy: { ...(data['policy'] as Record<string, unknown>), id: shownId, policyId: policy.id } }
     },
   })
 
@@ -46,6 +48,7 @@ export function registerMtaRoutes(app: FastifyInstance, store: PoliciesStore): v
     if (!policy || policy.tenant !== quote.tenant) return { ok: false, message: 'the policy of this MTA quote does not exist', data: { code: 'no-policy' } }
     if (policy.status !== 'active') return { ok: false, message: `the policy is ${policy.status}`, data: { code: 'not-active' } }
     if (!quote.financials || !quote.installments) return { ok: false, message: 'the quote has no calculation', data: { code: 'not-calculated' } }
+    if (store.ctx.defects.has('policies-mta-issue-fails')) return { ok: false, message: 'the MTA could not be applied', data: { code: 'mta-failed' } }
     const date = effective.get(quote.id) ?? policy.dateInception
     const premium = mtaPremium({ premium: policy.financials.periodPremium, dateInception: policy.dateInception, dateExpiry: policy.dateExpiry }, quote.financials.periodPremium, date)
     const defects = store.ctx.defects

@@ -36,7 +36,9 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
         createdAt: new Date().toISOString(),
       }
       store.payments.set(payment.id, payment)
-      return reply.code(201).send({ data: paymentView(store, payment) })
+      const view: Record<string, unknown> = paymentView(store, payment)
+      if (store.ctx.defects.has('policies-payment-id-missing')) delete view['id']
+      return reply.code(201).send({ data: view })
     },
   })
 
@@ -60,6 +62,10 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
         wanted.push({ invoicenumber: a['invoicenumber'], amount: a['amount'] })
       }
       if (Object.keys(errors).length > 0) return invalid(reply, errors)
+      if (store.ctx.defects.has('policies-allocate-unknown-invoice-ok')) {
+        const known = wanted.filter((w) => store.invoice(tenant, w.invoicenumber))
+        wanted.splice(0, wanted.length, ...known)
+      }
       const invoices = wanted.map((w) => store.invoice(tenant, w.invoicenumber))
       const missing = wanted.filter((_w, i) => !invoices[i]).map((w) => w.invoicenumber)
       if (missing.length > 0) return reply.code(404).send(errorBody('invoice not found', { invoices: missing }))
@@ -92,12 +98,15 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
         if (store.ctx.defects.has('policies-credit-unknown-event-ok')) return { data: { eventId, credited: 0 } }
         return notFound(reply, 'allocation event')
       }
-      if (a.creditedAt) return reply.code(409).send(errorBody('the allocation event is already credited'))
+      if (a.creditedAt) {
+        if (store.ctx.defects.has('policies-credit-repeatable')) return { data: { ...eventView(a), eventId, credited: a.amount } }
+        return reply.code(409).send(errorBody('the allocation event is already credited'))
+      }
       if (store.ctx.defects.has('policies-credit-reverses-wrong-allocation')) {
         const first = [...store.allocations.values()].find((x) => x.paymentId === a!.paymentId && !x.creditedAt)
         if (first) a = first
       }
-      a.creditedAt = new Date().toISOString()
+      if (!store.ctx.defects.has('policies-credit-not-applied')) a.creditedAt = new Date().toISOString()
       return { data: { ...eventView(a), eventId, credited: a.amount } }
     },
   })

@@ -45,11 +45,11 @@ export function registerTechnicalChangeRoutes(app: FastifyInstance, store: Polic
     ...routeOf('sales.policy.data-change'),
     handler: async (req, reply) => {
       const { principal, policy } = findPolicy(store, req)
-      if (!policy) return notFound(reply, 'policy')
+      const defects = store.ctx.defects
+      if (!policy) return defects.has('policies-data-change-unknown-policy-ok') ? { data: { policyId: (req.params as Record<string, string>)['id'] } } : notFound(reply, 'policy')
       const body = req.body
       if (!isObject(body) || Object.keys(body).length === 0) return invalid(reply, { body: ['a partial policy document with the fields to change is required'] })
-      const defects = store.ctx.defects
-      const refused = refusedFields(body)
+      const refused = defects.has('policies-data-change-refuses-contact-data') ? Object.keys(body) : refusedFields(body)
       if (refused.length > 0 && !defects.has('policies-data-change-accepts-financial')) {
         return invalid(reply, Object.fromEntries(refused.map((f) => [f, [`The ${f} field cannot be changed by a technical change (coverage, financial or legal data).`]])), 'Only non-financial data can be changed.')
       }
@@ -58,7 +58,7 @@ export function registerTechnicalChangeRoutes(app: FastifyInstance, store: Polic
       const merged = merge(policy.data, patch)
       const errors = store.ledger.validateQuoteData(policy.product, merged)
       if (errors) return invalid(reply, errors)
-      policy.data = merged
+      if (!defects.has('policies-data-change-not-applied')) policy.data = merged
       if (isObject(financials)) Object.assign(policy.financials, financials)
       if (defects.has('policies-technical-change-alters-premium')) {
         policy.financials.periodPremium = cents(policy.financials.periodPremium * 1.1)

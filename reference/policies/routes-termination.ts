@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { errorBody } from '../context'
+import type { DefectSet } from '../defects/catalogue'
 import type { PolicyRecord } from '../sales/ledger'
 import { findPolicy, invalid, isMoney, isObject, notFound, routeOf } from './common'
 import { cents, isIso, proRata, shortRate, type Period } from './pricing'
@@ -17,7 +18,7 @@ interface TerminationInput {
 }
 
 /** Reads {policy: {terminationType, terminationDate, terminationSum?, shortRatePct?}}; errors by field. */
-function readInput(body: unknown, policy: PolicyRecord, types: readonly string[]): { input?: TerminationInput; errors: Record<string, string[]> } {
+function readInput(body: unknown, policy: PolicyRecord, types: readonly string[], defects: DefectSet): { input?: TerminationInput; errors: Record<string, string[]> } {
   const errors: Record<string, string[]> = {}
   const p = isObject(body) && isObject(body['policy']) ? body['policy'] : undefined
   if (!p) return { errors: { policy: ['policy is required'] } }
@@ -25,7 +26,7 @@ function readInput(body: unknown, policy: PolicyRecord, types: readonly string[]
   if (typeof type !== 'string' || !types.includes(type)) errors['policy.terminationType'] = [`one of ${types.join(', ')}`]
   const date = type === 'full-rollback' ? (p['terminationDate'] ?? policy.dateInception) : p['terminationDate']
   if (!isIso(date)) errors['policy.terminationDate'] = ['an ISO date is required']
-  else if (date < policy.dateInception || date > policy.dateExpiry) errors['policy.terminationDate'] = [`must be within ${policy.dateInception}..${policy.dateExpiry}`]
+  else if ((date < policy.dateInception || date > policy.dateExpiry) && !defects.has('policies-termination-date-unchecked')) errors['policy.terminationDate'] = [`must be within ${policy.dateInception}..${policy.dateExpiry}`]
   const sum = p['terminationSum']
   if (type === 'manual' && (!isMoney(sum) || sum < 0)) errors['policy.terminationSum'] = ['a non-negative amount is required for manual termination']
   const pct = p['shortRatePct']
@@ -69,7 +70,7 @@ export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesS
       const { policy } = findPolicy(store, req)
       if (!policy) return notFound(reply, 'policy')
       if (terminated(policy)) return reply.code(409).send(errorBody('the policy is already terminated'))
-      const { input, errors } = readInput(req.body, policy, QUOTE_TYPES)
+      const { input, errors } = readInput(req.body, policy, QUOTE_TYPES, store.ctx.defects)
       if (!input) return invalid(reply, errors)
       return {
         data: {
@@ -89,7 +90,7 @@ export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesS
       const { policy } = findPolicy(store, req)
       if (!policy) return notFound(reply, 'policy')
       if (terminated(policy)) return reply.code(409).send(errorBody('the policy is already terminated'))
-      const { input, errors } = readInput(req.body, policy, TERMINATE_TYPES)
+      const { input, errors } = readInput(req.body, policy, TERMINATE_TYPES, store.ctx.defects)
       if (!input) return invalid(reply, errors)
       const amount = returnPremium(store, policy, input)
       const eventId = store.ledger.id()
@@ -104,10 +105,12 @@ export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesS
       if (!store.ctx.defects.has('policies-totals-ignore-return-premium')) {
         store.addInvoice(policy, { duedate: input.terminationDate, premium: cents(-amount), adminfee: 0, mgacomm: 0, brokercomm: 0, source: 'termination' })
       }
-      policy.status = 'terminated'
-      policy.extra['policyView'] = { terminationType: input.terminationType, terminationDate: input.terminationDate, returnPremium: amount }
+      if (!store.ctx.defects.has('policies-termination-not-shown')) {
+        policy.status = 'terminated'
+        policy.extra['policyView'] = { terminationType: input.terminationType, terminationDate: input.terminationDate, returnPremium: amount }
+      }
       store.ledger.policyChanged(policy, 'terminate')
-      return { event_id: eventId }
+      return store.ctx.defects.has('policies-terminate-no-event-id') ? {} : { event_id: eventId }
     },
   })
 }

@@ -128,7 +128,7 @@ export class PoliciesStore {
       adminFee,
       total,
       paid,
-      balance: cents(total - paid),
+      balance: cents((this.ctx.defects.has('policies-totals-balance-without-fees') ? premium : total) - paid),
       returnPremium: termination?.returnPremium ?? 0,
       invoices: list.length,
     }

@@ -5,7 +5,7 @@ import type { PoliciesStore } from './store'
 export function invoiceView(store: PoliciesStore, inv: InvoiceRecord) {
   return {
     invoicenumber: inv.invoicenumber,
-    duedate: inv.duedate,
+    ...(store.ctx.defects.has('policies-invoice-field-misspelled') ? { dueDate: inv.duedate } : { duedate: inv.duedate }),
     premium: inv.premium,
     adminfee: inv.adminfee,
     mgacomm: inv.mgacomm,
