@@ -6,7 +6,7 @@ import { expectPollSuccess } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/context'
 import { getPointer } from '../../helpers/data/json-pointer'
 import { PoliciesApi } from '../../helpers/policies/api'
-import { addDays } from '../../helpers/policies/dates'
+import { addDays, daysBetween } from '../../helpers/policies/dates'
 import { moneyEqual, mtaPremium } from '../../helpers/policies/money'
 import { issuePolicy, type PolicyUnderTest } from '../../helpers/policies/scenario'
 import { policiesSettings } from '../../helpers/policies/settings'
@@ -30,7 +30,7 @@ lifecycle('mid-term adjustment: a change of an issued policy through a quote (sa
       expectStatus(totals, 200)
       st.premiumBefore = api.readTotals(totals).premium
       expectThat(st.premiumBefore !== undefined, { expected: `the premium at ${s.totals.premium} of the period totals`, actual: totals.body, res: totals })
-      st.dateEffective = addDays(st.p.dateInception, s.mta.effectiveAfterDays)
+      st.dateEffective = addDays(st.p.dateInception, Math.min(s.mta.effectiveAfterDays, Math.max(0, daysBetween(st.p.dateInception, st.p.dateExpiry) - 1)))
       const vars = api.vars({ policyId: st.p.policyId, dateEffective: st.dateEffective })
       st.change = fillTemplate(s.mta.set, vars) as Record<string, unknown>
       const payload = structuredClone(st.p.issued.payload)
