@@ -40,6 +40,7 @@ lifecycle('mid-term adjustment: a change of an issued policy through a quote (sa
       const id = getPointer(expectJsonBody(res), s.mta.quoteIdPointer)
       expectThat(typeof id === 'string' || typeof id === 'number', { expected: `the new quote id at ${s.mta.quoteIdPointer}`, actual: res.body, res })
       st.mtaId = String(id)
+      flow.created.set(st.mtaId, { product: st.p.issued.product, final: false }) // declined after the file unless issued
       expectThat(st.mtaId !== st.p.policyId && st.mtaId !== st.p.quoteId, { expected: 'a new quote, not the policy or its original quote', actual: st.mtaId, res })
       const name = api.contract('sales/policy-mta')
       if (name) expectContract(t.contracts, res, name)
