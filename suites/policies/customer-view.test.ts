@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe } from 'vitest'
 import { check, type CheckContext } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
@@ -33,18 +34,19 @@ function identityOf(p: PolicyUnderTest, params: Record<string, string>): Record<
   return out
 }
 
-/** Another 11-digit value than `v` (a numeric code is incremented, keeping its length). */
-function otherDigits(v: unknown): string {
-  const text = typeof v === 'string' && /^\d{11}$/.test(v) ? v : '10000000000'
-  return String((BigInt(text) + 1n) % 100_000_000_000n).padStart(11, '0')
+/** An 11-digit code derived from the run tag (the generated customer codes are random; a clash is checked below). */
+function runDigits(label: string): string {
+  const hex = createHash('sha256').update(t.tag(label)).digest('hex')
+  return String(BigInt(`0x${hex.slice(0, 15)}`) % 100_000_000_000n).padStart(11, '0')
 }
 
-/** Two policies of two customers: `mine` is the subject, `other` belongs to someone else. */
+/** Two policies of two customers, issued side by side: `mine` is the subject, `other` belongs to someone else. */
 const policies = once(async () => {
-  const mine = await issuePolicy(flow, api, { label: 'customer-view' })
-  const firstPtr = Object.values(identityParams ?? {})[0]
-  const vars = api.vars({ digits11: otherDigits(firstPtr ? getPointer(mine.data, firstPtr) : undefined) })
-  const other = await issuePolicy(flow, api, { label: 'customer-view-other', set: fillTemplate(s.customers.otherCustomerSet, vars) as Record<string, unknown> })
+  const vars = api.vars({ digits11: runDigits('other-customer') })
+  const [mine, other] = await Promise.all([
+    issuePolicy(flow, api, { label: 'customer-view' }),
+    issuePolicy(flow, api, { label: 'customer-view-other', set: fillTemplate(s.customers.otherCustomerSet, vars) as Record<string, unknown> }),
+  ])
   const inv = api.readInvoices(await api.invoices(mine.policyId)) ?? []
   const policyNo = getPointer(mine.data, '/policy/policyNo')
   const secrets = [...inv.map((i) => i.invoicenumber).filter(Boolean), ...(typeof policyNo === 'string' ? [policyNo] : [])]
