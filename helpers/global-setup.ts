@@ -85,7 +85,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   rmSync(trafficDir(), { recursive: true, force: true })
   mkdirSync(reportsDir(), { recursive: true })
-  const info = { ...runInfo(config), ...(container ? { container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
+  const info = { ...runInfo(config), ...(container ? { embedded: false, container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
   writeFileSync(join(reportsDir(), 'run.json'), `${JSON.stringify(info, null, 2)}\n`)
   project.provide('target', config)
   return async () => {

@@ -6,6 +6,8 @@ export interface RunInfo {
   seed: number
   profile: string
   embedded: boolean
+  /** Set when the service under test ran as a container for this run. */
+  container?: { image: string; id: string }
   tenant: string
   user: string
   salesBaseUrl: string

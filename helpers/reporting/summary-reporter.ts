@@ -77,7 +77,7 @@ export default class SummaryReporter implements Reporter {
     const out: string[] = ['', '─── ledger-conformance ───────────────────────────────────────────']
     const run = report.run
     if (run) {
-      out.push(`target   ${run.profile}${run.embedded ? ' (embedded reference)' : ''}  ${run.salesBaseUrl}`)
+      out.push(`target   ${run.profile}${run.container ? ` (container ${run.container.image} ${run.container.id})` : run.embedded ? ' (embedded reference)' : ''}  ${run.salesBaseUrl}`)
       out.push(`tenant   ${run.tenant}  user ${run.user}  run ${run.runId}  seed ${run.seed}${run.defects.length ? `  defects ${run.defects.join(',')}` : ''}`)
     }
     out.push(`checks   ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t['not-applicable']} not applicable, ${t.deviations} deviation(s)`)

@@ -27,7 +27,7 @@ export interface ConformanceRun {
   reportsDir: string
 }
 
-const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'REFERENCE_DEFECTS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID']
+const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'REFERENCE_DEFECTS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'TARGET', 'TARGET_IMAGE']
 
 /**
  * Runs `vitest run --config vitest.config.ts` as a child process (embedded reference unless
