@@ -61,6 +61,6 @@ export function productionGuard(i: GuardInput): GuardDecision {
       `Production guard: refusing to run suites that create or change data against ${i.config.services.salesBaseUrl}: ${np.why}. ` +
       `No request was sent. Writing suites selected: ${list}. ` +
       `Run only the read-only checks with 'npm run smoke', mark a test environment nonProduction: true in its profile, ` +
-      `or set ALLOW_WRITES=1 to accept that the suite creates (and then removes) data tagged with the run id.`,
+      `or pass --allow-writes (npm run conformance -- --allow-writes; or ALLOW_WRITES=1) to accept that the suite creates (and then removes) data tagged with the run id.`,
   }
 }
