@@ -1,20 +1,27 @@
 import type { DefectInfo } from '../../reference/defects/types'
 import type { DefectResult, FailedCheck, RunSummary, VariationResult } from './types'
 
-/** The clause of a defect ("sales-service.md §4.2") as document and section. */
-export function parseClause(clause: string): { document: string; section: string } {
-  const m = /^(\S+)\s+(§[\w.]+)/.exec(clause.trim())
-  return m ? { document: m[1]!, section: m[2]! } : { document: clause.trim(), section: '' }
+/** The clause of a defect ("sales-service.md §4, §5") as document and sections. */
+export function parseClause(clause: string): { document: string; sections: string[] } {
+  const m = /^(\S+)\s*(.*)$/.exec(clause.trim())
+  return { document: m?.[1] ?? clause.trim(), sections: sectionsOf(m?.[2] ?? '') }
 }
 
-/** Same document, and one section contains the other (§4 contains §4.2). */
+/** "§1, §4.2 (bind)" -> ["§1", "§4.2"]. */
+export function sectionsOf(text: string): string[] {
+  return [...text.matchAll(/§[\w.]*\w/g)].map((x) => x[0])
+}
+
+function contains(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`)
+}
+
+/** Same document, and one of the check's sections contains or is contained by one of the clause's (§4 and §4.2). */
 export function citesClause(check: FailedCheck, clause: string): boolean {
   const c = parseClause(clause)
   if (check.document !== c.document) return false
-  if (!c.section || !check.section) return false
-  const a = check.section
-  const b = c.section
-  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`)
+  const mine = sectionsOf(check.section)
+  return mine.some((a) => c.sections.some((b) => contains(a, b)))
 }
 
 /**

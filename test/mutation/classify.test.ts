@@ -8,8 +8,9 @@ const f = (id: string, section = '§5', document = 'sales-service.md') => ({ id,
 
 describe('parseClause / citesClause', () => {
   it('splits document and section', () => {
-    expect(parseClause('webhook-subscriptions.md §7')).toEqual({ document: 'webhook-subscriptions.md', section: '§7' })
-    expect(parseClause('sales-service.md §4.2 (bind)')).toEqual({ document: 'sales-service.md', section: '§4.2' })
+    expect(parseClause('webhook-subscriptions.md §7')).toEqual({ document: 'webhook-subscriptions.md', sections: ['§7'] })
+    expect(parseClause('sales-service.md §4.2 (bind)')).toEqual({ document: 'sales-service.md', sections: ['§4.2'] })
+    expect(parseClause('sales-service.md §4, §5')).toEqual({ document: 'sales-service.md', sections: ['§4', '§5'] })
   })
   it('matches the same document with a containing section only', () => {
     expect(citesClause(f('A', '§4'), 'sales-service.md §4.2')).toBe(true)
@@ -17,6 +18,8 @@ describe('parseClause / citesClause', () => {
     expect(citesClause(f('A', '§4'), 'sales-service.md §5')).toBe(false)
     expect(citesClause(f('A', '§41'), 'sales-service.md §4')).toBe(false)
     expect(citesClause(f('A', '§5', 'webhook-subscriptions.md'), 'sales-service.md §5')).toBe(false)
+    expect(citesClause(f('A', '§1, §4'), 'sales-service.md §4')).toBe(true)
+    expect(citesClause(f('A', '§3'), 'sales-service.md §4, §5')).toBe(false)
   })
 })
 
