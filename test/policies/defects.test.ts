@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/config'
 import { POLICIES_DEFECTS } from '../../reference/defects/policies'
 import { runConformance } from '../../scripts/harness/run-conformance'
+import { limiter } from '../support/limiter'
 
 const S = 'suites/policies'
 
@@ -65,21 +66,6 @@ function declaredIds(): string[] {
   return readdirSync(dir).flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/\bid: '(PL-[A-Z]+-\d{3})'/g)].map((m) => m[1]!))
 }
 
-/** At most two conformance runs at a time (the machine is shared); state per test file. */
-function limiter(max: number) {
-  let active = 0
-  const waiting: Array<() => void> = []
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= max) await new Promise<void>((r) => waiting.push(r))
-    active += 1
-    try {
-      return await fn()
-    } finally {
-      active -= 1
-      waiting.shift()?.()
-    }
-  }
-}
 const limit = limiter(2)
 
 describe('policies defects are caught by the policies suites', () => {

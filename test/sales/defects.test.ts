@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { SALES_DEFECTS } from '../../reference/defects/sales'
+import { limiter } from '../support/limiter'
 
 const S = (name: string) => `suites/sales/${name}.test.ts`
 
@@ -43,21 +44,6 @@ const CASES: { defect: keyof typeof SALES_DEFECTS; file: string; mustFail: strin
   { defect: 'sales-error-not-json', file: S('contracts'), mustFail: 'SL-CON-002' },
 ]
 
-/** At most two conformance runs at a time (the machine is shared). A plain object per file, not module state of a helper. */
-function limiter(max: number) {
-  let active = 0
-  const waiting: Array<() => void> = []
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= max) await new Promise<void>((r) => waiting.push(r))
-    active += 1
-    try {
-      return await fn()
-    } finally {
-      active -= 1
-      waiting.shift()?.()
-    }
-  }
-}
 const limit = limiter(2)
 
 describe('sales defects are caught by the sales suites', () => {
