@@ -10,3 +10,8 @@ export function getPointer(doc: unknown, pointer: string): unknown {
   }
   return cur
 }
+
+/** The value at each pointer, keyed by the pointer (undefined where a pointer finds nothing). */
+export function valuesAt(doc: unknown, pointers: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(pointers.map((p) => [p, getPointer(doc, p)]))
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { getPointer } from '../../../helpers/data/json-pointer'
+import { getPointer, valuesAt } from '../../../helpers/data/json-pointer'
 
 describe('getPointer', () => {
   const doc = { a: { 'b/c': [10, { 'd~e': 'x' }] } }
@@ -11,5 +11,11 @@ describe('getPointer', () => {
   it('gives undefined for a missing step and rejects a bad pointer', () => {
     expect(getPointer(doc, '/a/zz/y')).toBeUndefined()
     expect(() => getPointer(doc, 'a')).toThrow(/must start with/)
+  })
+})
+
+describe('valuesAt', () => {
+  it('gives the value at each pointer, keyed by pointer', () => {
+    expect(valuesAt({ a: { b: 1 }, c: [2] }, ['/a/b', '/c/0', '/x'])).toEqual({ '/a/b': 1, '/c/0': 2, '/x': undefined })
   })
 })
