@@ -33,10 +33,16 @@ export interface CheckOptions {
   timeout?: number
 }
 
-/** Runs a check body with its labels, and turns any failure into the check's message. */
-async function runCheck(meta: CheckMeta, ctx: TestContext, body: (t: CheckContext) => Promise<void>): Promise<void> {
+/** Records which check this test is, for the reports (also for a step skipped as blocked). */
+function attachMeta(meta: CheckMeta, ctx: TestContext): string {
   const document = SPEC[meta.spec]
   ctx.task.meta.check = { ...meta, document }
+  return document
+}
+
+/** Runs a check body with its labels, and turns any failure into the check's message. */
+async function runCheck(meta: CheckMeta, ctx: TestContext, body: (t: CheckContext) => Promise<void>): Promise<void> {
+  const document = attachMeta(meta, ctx)
   await allure.labels(
     { name: 'specDocument', value: document },
     { name: 'specSection', value: meta.section },
@@ -89,17 +95,21 @@ export function lifecycle(name: string, define: (step: StepFn) => void): void {
   describe.sequential(name, () => {
     const state: { failed?: string } = {}
     define((meta, body, options = {}) => {
-      test(title(meta), { ...(options.timeout ? { timeout: options.timeout } : {}) }, (ctx) =>
-        runCheck(meta, ctx, async (t) => {
-          if (state.failed) t.notApplicable(`blocked: earlier step ${state.failed} failed`)
+      test(title(meta), { ...(options.timeout ? { timeout: options.timeout } : {}) }, (ctx) => {
+        // blocked is a plain skip with its reason, not "not applicable": the target may well have the feature
+        if (state.failed) {
+          attachMeta(meta, ctx)
+          ctx.skip(`blocked: earlier step ${state.failed} failed`)
+        }
+        return runCheck(meta, ctx, async (t) => {
           try {
             await body(t)
           } catch (e) {
             if (ctx.task.meta.notApplicable === undefined) state.failed = meta.id
             throw e
           }
-        }),
-      )
+        })
+      })
     })
   })
 }
