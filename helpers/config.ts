@@ -44,9 +44,21 @@ type RawProfile = {
   extensions?: Record<string, Record<string, unknown>>
 }
 
-/** Reads and validates a profile file. Throws ConfigError naming the file and field. */
-export function readProfile(path: string): RawProfile {
-  const label = `TARGET_PROFILE (${path})`
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** `over` merged onto `base` as a JSON Merge Patch (RFC 7386): objects field by field, null removes a field, anything else (arrays included) replaces. */
+export function mergeProfile(base: Json, over: Json): Json {
+  const out: Json = { ...base }
+  for (const [k, v] of Object.entries(over)) {
+    if (v === null) delete out[k]
+    else out[k] = isObject(v) && isObject(base[k]) ? mergeProfile(base[k] as Json, v) : v
+  }
+  return out
+}
+
+/** A profile file's JSON with its `extends` chain merged in (at most 5 deep). */
+function readProfileData(path: string, label: string, depth = 0): unknown {
   if (!existsSync(path)) throw new ConfigError([`${label}: file not found`])
   let data: unknown
   try {
@@ -54,6 +66,21 @@ export function readProfile(path: string): RawProfile {
   } catch (e) {
     throw new ConfigError([`${label}: not valid JSON: ${(e as Error).message}`])
   }
+  if (!isObject(data) || data.extends === undefined) return data
+  if (typeof data.extends !== 'string' || data.extends === '') throw new ConfigError([`${label} /extends: must be a non-empty string (the path of a base profile)`])
+  if (depth >= 5) throw new ConfigError([`${label} /extends: more than 5 levels of extends`])
+  const basePath = resolve(dirname(path), data.extends)
+  const base = readProfileData(basePath, `${label} /extends (${basePath})`, depth + 1)
+  if (!isObject(base)) throw new ConfigError([`${label} /extends (${basePath}): not a JSON object`])
+  const { extends: _extends, ...own } = data
+  const { $schema: _schema, ...inherited } = base
+  return mergeProfile(inherited, own)
+}
+
+/** Reads and validates a profile file (with its `extends` base). Throws ConfigError naming the file and field. */
+export function readProfile(path: string): RawProfile {
+  const label = `TARGET_PROFILE (${path})`
+  const data = readProfileData(path, label)
   const ajv = createAjv({ useDefaults: false })
   const validate = ajv.compile(JSON.parse(readFileSync(PROFILE_SCHEMA, 'utf8')) as object)
   if (!validate(data)) {
