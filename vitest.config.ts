@@ -1,12 +1,26 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
+import { writeTargetEntries } from './helpers/targets/entries'
+import { targetProfilesFrom } from './helpers/targets/profiles'
+import { PROJECT_ROOT } from './helpers/config'
 
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
 
-/** The conformance run: every suite under suites/, against the configured target. */
+/** TARGET_PROFILES: every suite once per target, in this one process (docs/targets.md). */
+function include(): string[] {
+  let targets
+  try {
+    targets = targetProfilesFrom(process.env)
+  } catch {
+    return ['suites/**/*.test.ts'] // the global setup reports the configuration error before any request
+  }
+  return targets ? writeTargetEntries(PROJECT_ROOT, targets.keys) : ['suites/**/*.test.ts']
+}
+
+/** The conformance run: every suite under suites/, against the configured target(s). */
 export default defineConfig({
   test: {
-    include: ['suites/**/*.test.ts'],
+    include: include(),
     globalSetup: ['helpers/global-setup.ts'],
     setupFiles: ['allure-vitest/setup'],
     testTimeout: 60_000,
@@ -16,10 +30,12 @@ export default defineConfig({
     // files of a worker (suites keep no module-level state), cut the wall time (docs/reliability.md, npm run bench).
     maxWorkers: 6,
     isolate: false,
+    // a multi-target run's blocks run side by side in a file (helpers/targets/for-target.ts): one per target
+    maxConcurrency: 32,
     reporters: [
       'default',
       ['junit', { outputFile: `${reports}/junit.xml`, suiteName: 'ledger-conformance' }],
-      ['allure-vitest/reporter', { resultsDir: `${reports}/allure-results` }],
+      ['./helpers/reporting/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],
       './helpers/reporting/summary-reporter.ts',
     ],
   },

@@ -1,7 +1,8 @@
 import { afterAll, expect, inject } from 'vitest'
 import { AuthSession } from './auth/session'
 import type { TargetConfig, UserCredentials, UserRole } from './config/types'
-import { ContractRegistry } from './contracts/registry'
+import { SchemaCompiler } from './contracts/compiler'
+import { contractRegistry, type ContractRegistry } from './contracts/registry'
 import { ServiceClient } from './http/client'
 import { Dispatchers } from './http/dispatchers'
 import { Recorder } from './http/recorder'
@@ -11,10 +12,15 @@ import { allureExchangeSink } from './reporting/allure-sink'
 import { trafficDir } from './reporting/paths'
 import { Redactor } from './reporting/redact'
 import { trafficFileSink } from './reporting/traffic-file'
+import { collectingTarget } from './targets/for-target'
+import { runningCheck } from './checks/running'
 
 declare module 'vitest' {
   interface ProvidedContext {
+    /** The target of a single-target run. */
     target: TargetConfig
+    /** The targets of a multi-target run (TARGET_PROFILES), by key. */
+    targets: Record<string, TargetConfig>
   }
 }
 
@@ -26,6 +32,8 @@ export interface SuiteContext {
   identity: ServiceClient
   auth: AuthSession
   contracts: ContractRegistry
+  /** Compiles JSON Schemas once for this context (payload and fixture validation). */
+  schemas: SchemaCompiler
   recorder: Recorder
   redactor: Redactor
   /** A configured user, or undefined when the profile has none for that role. */
@@ -48,7 +56,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     sinks,
     currentTest: () => {
       try {
-        return expect.getState().currentTestName ?? undefined
+        return runningCheck() ?? expect.getState().currentTestName ?? undefined
       } catch {
         return undefined
       }
@@ -85,7 +93,8 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     webhooks: client(config.services.webhookBaseUrl),
     identity: client(config.services.authUrl),
     auth,
-    contracts: new ContractRegistry(),
+    contracts: contractRegistry(),
+    schemas: new SchemaCompiler(),
     recorder,
     redactor,
     user: (role) => (role === 'primary' ? config.users.primary : config.users[role]),
@@ -94,9 +103,20 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
   }
 }
 
-/** The target of this run (provided by the global setup), closed after the file. */
+/**
+ * The target of the suite being collected: the run's target, or in a multi-target run the target of the
+ * enclosing block (helpers/targets/for-target.ts).
+ */
+export function currentTarget(): TargetConfig {
+  const key = collectingTarget()
+  const target = key === undefined ? inject('target') : inject('targets')?.[key]
+  if (!target) throw new Error(key === undefined ? 'no target was provided (is helpers/global-setup.ts the global setup?)' : `no target '${key}' in this run (TARGET_PROFILES)`)
+  return target
+}
+
+/** The target of this suite file (provided by the global setup), closed after the file. */
 export function useTarget(): SuiteContext {
-  const ctx = createSuiteContext(inject('target'))
+  const ctx = createSuiteContext(currentTarget())
   afterAll(() => ctx.close())
   return ctx
 }

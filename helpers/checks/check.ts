@@ -1,6 +1,7 @@
 import { test, describe, type TestContext } from 'vitest'
 import * as allure from 'allure-js-commons'
 import { formatFailure } from './failure'
+import { withRunningCheck } from './running'
 import { SPEC, type CheckMeta } from './spec'
 
 export type { CheckMeta } from './spec'
@@ -41,7 +42,11 @@ function attachMeta(meta: CheckMeta, ctx: TestContext): string {
 }
 
 /** Runs a check body with its labels, and turns any failure into the check's message. */
-async function runCheck(meta: CheckMeta, ctx: TestContext, body: (t: CheckContext) => Promise<void>): Promise<void> {
+function runCheck(meta: CheckMeta, ctx: TestContext, body: (t: CheckContext) => Promise<void>): Promise<void> {
+  return withRunningCheck(ctx.task.fullTestName ?? ctx.task.name, () => runCheckBody(meta, ctx, body))
+}
+
+async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckContext) => Promise<void>): Promise<void> {
   const document = attachMeta(meta, ctx)
   await allure.labels(
     { name: 'specDocument', value: document },

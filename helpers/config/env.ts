@@ -1,6 +1,7 @@
 /** The environment variables the suite reads, and how each is checked. */
 export const ENV_VARS = {
   TARGET_PROFILE: 'path of a target profile (.json or .jsonc)',
+  TARGET_PROFILES: 'comma-separated profile paths: one run checks every target at once (docs/targets.md)',
   SALES_BASE_URL: 'base URL of the sales service (no embedded service is started when set)',
   AUTH_URL: 'base URL of the identity service; login is {AUTH_URL}/login/{tenant}',
   WEBHOOK_BASE_URL: 'base URL of the webhook service',

@@ -26,34 +26,65 @@ function listJson(dir: string): string[] {
  */
 export class ContractRegistry {
   private readonly ajv: Ajv
+  /** contract name -> the id it was added under; compiled on first use */
+  private readonly ids = new Map<string, string>()
   private readonly validators = new Map<string, ValidateFunction>()
 
   constructor(dir: string = CONTRACTS_DIR) {
-    this.ajv = createAjv()
-    const files = listJson(dir)
-    const byName = new Map<string, object>()
-    for (const file of files) {
+    // the project's contracts are checked against the meta-schema by their own test, not on every suite file
+    this.ajv = createAjv({ validateSchema: false })
+    for (const file of listJson(dir)) {
       const schema = JSON.parse(readFileSync(file, 'utf8')) as { $id?: string }
       const name = relative(dir, file).replace(/\\/g, '/').replace(/\.json$/, '')
-      this.ajv.addSchema(schema, schema.$id ?? name)
-      byName.set(name, schema)
-    }
-    for (const [name, schema] of byName) {
-      const id = (schema as { $id?: string }).$id ?? name
-      const v = this.ajv.getSchema(id)
-      if (!v) throw new Error(`contract ${name} did not compile`)
-      this.validators.set(name, v)
+      const id = schema.$id ?? name
+      this.ajv.addSchema(schema, id)
+      this.ids.set(name, id)
     }
   }
 
   names(): string[] {
-    return [...this.validators.keys()].sort()
+    return [...this.ids.keys()].sort()
+  }
+
+  /** Compiles every contract now (a broken contract fixture throws, naming it). */
+  compileAll(): void {
+    for (const name of this.ids.keys()) this.validator(name)
+  }
+
+  private validator(name: string): ValidateFunction {
+    let v = this.validators.get(name)
+    if (v) return v
+    const id = this.ids.get(name)
+    if (id === undefined) throw new Error(`unknown contract '${name}' (have: ${this.names().join(', ')})`)
+    try {
+      v = this.ajv.getSchema(id)
+    } catch (e) {
+      throw new Error(`contract ${name} did not compile: ${(e as Error).message}`)
+    }
+    if (!v) throw new Error(`contract ${name} did not compile`)
+    this.validators.set(name, v)
+    return v
   }
 
   validate(name: string, data: unknown): ContractResult {
-    const v = this.validators.get(name)
-    if (!v) throw new Error(`unknown contract '${name}' (have: ${this.names().join(', ')})`)
+    const v = this.validator(name)
     const valid = v(data) as boolean
     return { valid, errors: valid ? [] : formatAjvErrors(v.errors, '') }
   }
+}
+
+/**
+ * The registry of a contracts folder, shared by the suite contexts of a worker: the contract files do not change
+ * during a run, and each contract is then compiled once per worker instead of once per suite file and target
+ * (the same deliberate cache as SchemaCompiler's; a validator is a pure function of its schema).
+ */
+const registries = new Map<string, ContractRegistry>()
+
+export function contractRegistry(dir: string = CONTRACTS_DIR): ContractRegistry {
+  let r = registries.get(dir)
+  if (!r) {
+    r = new ContractRegistry(dir)
+    registries.set(dir, r)
+  }
+  return r
 }

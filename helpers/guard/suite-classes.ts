@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../config'
 import { createAjv, formatAjvErrors } from '../contracts/ajv'
+import { suiteFileOf } from '../targets/entries'
 
 export interface SuiteClasses {
   /** Suite files (relative to the project, forward slashes) that only read. */
@@ -24,8 +25,8 @@ export function suiteKey(file: string): string {
   return relative(PROJECT_ROOT, resolve(PROJECT_ROOT, file)).split('\\').join('/')
 }
 
-/** The files among `files` that create or change data (every file not listed as read-only). */
+/** The files among `files` that create or change data (every file not listed as read-only); a multi-target entry counts as its suite. */
 export function writingFiles(files: string[], classes: SuiteClasses): string[] {
   const ro = new Set(classes.readOnly)
-  return files.map(suiteKey).filter((f) => !ro.has(f)).sort()
+  return [...new Set(files.map((f) => suiteFileOf(suiteKey(f))))].filter((f) => !ro.has(f)).sort()
 }

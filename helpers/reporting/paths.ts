@@ -11,3 +11,9 @@ export function reportsDir(env: NodeJS.ProcessEnv = process.env): string {
 export function trafficDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(reportsDir(env), 'traffic')
 }
+
+/** A multi-target run's reports of one target (reports/targets/<key>), or the folder of them all. */
+export function targetReportsDir(env: NodeJS.ProcessEnv = process.env, key?: string): string {
+  const all = join(reportsDir(env), 'targets')
+  return key ? join(all, key) : all
+}

@@ -15,6 +15,8 @@ export interface RunInfo {
   authUrl: string
   defects: string[]
   startedAt: string
+  /** The target key in a multi-target run (TARGET_PROFILES). */
+  target?: string
 }
 
 export function runInfo(config: TargetConfig): RunInfo {

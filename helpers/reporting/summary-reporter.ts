@@ -1,10 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { TestCase, TestModule } from 'vitest/node'
 import type { Reporter } from 'vitest/reporters'
 import { OPERATIONS } from '../http/operations'
+import { suiteFileOf } from '../targets/entries'
 import { writeMatrix } from './matrix-writer'
-import { reportsDir, trafficDir } from './paths'
+import { reportsDir, targetReportsDir, trafficDir } from './paths'
 import { readRunInfo, readTraffic, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
@@ -21,7 +22,7 @@ function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
     section: check.section,
     requirement: check.requirement,
     title: tc.name,
-    file: relative(root, tc.module.moduleId),
+    file: suiteFileOf(relative(root, tc.module.moduleId)),
     status,
     durationMs: Math.round(diag?.duration ?? 0),
     ...(r.state === 'failed' && r.errors?.[0] ? { error: r.errors[0].message } : {}),
@@ -30,10 +31,22 @@ function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
   }
 }
 
-/** Collects every check's outcome and the measured traffic into one report object. */
-export function collectResults(modules: ReadonlyArray<TestModule>, root: string, dir: string): ChecksReport {
-  const run = readRunInfo(dir)
-  const checks = modules.flatMap((m) => [...m.children.allTests()].map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c))
+/** The test cases of a run, by target (TaskMeta.target; undefined in a single-target run). */
+export function casesByTarget(modules: ReadonlyArray<TestModule>): Map<string | undefined, TestCase[]> {
+  const out = new Map<string | undefined, TestCase[]>()
+  for (const m of modules) {
+    for (const tc of m.children.allTests()) {
+      const key = tc.meta().target
+      out.set(key, [...(out.get(key) ?? []), tc])
+    }
+  }
+  return out
+}
+
+/** Collects the outcome of every check among `cases` and the measured traffic of its run into one report object. */
+export function collectResults(cases: ReadonlyArray<TestCase>, root: string, runDir: string): ChecksReport {
+  const run = readRunInfo(runDir)
+  const checks = cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c)
   const totals = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, deviations: 0 }
   for (const c of checks) {
     totals[c.status] += 1
@@ -55,9 +68,57 @@ export function collectResults(modules: ReadonlyArray<TestModule>, root: string,
   return { run, totals, checks, operations }
 }
 
+/** Writes checks.json and the conformance matrix of one report into `dir`. */
+function writeReport(dir: string, report: ChecksReport): void {
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'checks.json'), `${JSON.stringify(report, null, 2)}\n`)
+  writeMatrix(dir, report, readTraffic(trafficDir(), report.run?.runId))
+}
+
+const verdict = (r: ChecksReport) => (r.totals.failed === 0 ? 'CONFORMS' : `DOES NOT CONFORM (${r.totals.failed} failed check(s))`)
+
+/** The lines that describe one target's outcome; `areas` adds the per-section table. */
+function targetLines(report: ChecksReport, areas: boolean): string[] {
+  const t = report.totals
+  const out: string[] = []
+  const run = report.run
+  if (run) {
+    out.push(`target   ${run.profile}${run.container ? ` (container ${run.container.image} ${run.container.id})` : run.embedded ? ' (embedded reference)' : ''}  ${run.salesBaseUrl}`)
+    out.push(`tenant   ${run.tenant}  user ${run.user}  run ${run.runId}  seed ${run.seed}${run.defects.length ? `  defects ${run.defects.join(',')}` : ''}`)
+  }
+  out.push(`checks   ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t['not-applicable']} not applicable, ${t.deviations} deviation(s)`)
+  if (areas) {
+    const byArea = new Map<string, Record<CheckStatus, number>>()
+    for (const c of report.checks) {
+      const key = `${c.document} ${c.section}`
+      const a = byArea.get(key) ?? { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0 }
+      a[c.status] += 1
+      byArea.set(key, a)
+    }
+    for (const [k, a] of [...byArea.entries()].sort()) {
+      out.push(`  ${k.padEnd(34)} ${String(a.passed).padStart(4)} passed ${String(a.failed).padStart(3)} failed ${String(a.skipped + a['not-applicable']).padStart(3)} skipped`)
+    }
+  }
+  const exercised = report.operations.filter((o) => o.calls > 0)
+  const never = report.operations.filter((o) => o.calls === 0)
+  out.push(`operations exercised past auth (measured from traffic): ${exercised.length}/${report.operations.length}` +
+    ` (sales ${exercised.filter((o) => o.service === 'sales').length}/27, webhooks ${exercised.filter((o) => o.service === 'webhooks').length}/6)`)
+  if (never.length > 0) out.push(`  never exercised: ${never.map((o) => `${o.method} ${o.path}`).join(', ')}`)
+  for (const c of report.checks.filter((x) => x.status === 'failed').slice(0, 15)) out.push(`  FAILED ${c.id} ${c.document} ${c.section}: ${c.requirement}`)
+  for (const c of report.checks.filter((x) => x.deviations.length > 0)) {
+    for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message}`)
+  }
+  out.push(`verdict  ${verdict(report)}`)
+  return out
+}
+
+const closing = (t: ChecksReport['totals']) => `conformance: ${t.passed} passed, ${t.failed} failed, ${t.skipped + t['not-applicable']} skipped`
+const RULE = '─── ledger-conformance ───────────────────────────────────────────'
+
 /**
- * One-screen summary at the end of a conformance run, plus reports/checks.json.
- * Ends with the plain closing line "conformance: N passed, N failed, N skipped".
+ * One-screen summary at the end of a conformance run, plus reports/checks.json and the conformance matrix;
+ * in a multi-target run, one of each per target under reports/targets/<key>/ and a verdict per target.
+ * Ends with the plain closing line "conformance: N passed, N failed, N skipped" (all targets together).
  */
 export default class SummaryReporter implements Reporter {
   private root = process.cwd()
@@ -68,41 +129,28 @@ export default class SummaryReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const dir = reportsDir()
-    const report = collectResults(modules, this.root, dir)
-    mkdirSync(dir, { recursive: true })
-    writeFileSync(join(dir, 'checks.json'), `${JSON.stringify(report, null, 2)}\n`)
-    writeMatrix(dir, report, readTraffic(trafficDir(), report.run?.runId))
-    if (report.checks.length === 0) return
-    const t = report.totals
-    const out: string[] = ['', '─── ledger-conformance ───────────────────────────────────────────']
-    const run = report.run
-    if (run) {
-      out.push(`target   ${run.profile}${run.container ? ` (container ${run.container.image} ${run.container.id})` : run.embedded ? ' (embedded reference)' : ''}  ${run.salesBaseUrl}`)
-      out.push(`tenant   ${run.tenant}  user ${run.user}  run ${run.runId}  seed ${run.seed}${run.defects.length ? `  defects ${run.defects.join(',')}` : ''}`)
+    const groups = casesByTarget(modules)
+    const keys = [...groups.keys()].filter((k): k is string => k !== undefined)
+    if (keys.length === 0 || !existsSync(targetReportsDir())) {
+      const report = collectResults([...groups.values()].flat(), this.root, dir)
+      writeReport(dir, report)
+      if (report.checks.length === 0) return
+      process.stdout.write(`${['', RULE, ...targetLines(report, true), `reports  ${relative(process.cwd(), dir) || '.'}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html`, closing(report.totals)].join('\n')}\n`)
+      return
     }
-    out.push(`checks   ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t['not-applicable']} not applicable, ${t.deviations} deviation(s)`)
-    const areas = new Map<string, Record<CheckStatus, number>>()
-    for (const c of report.checks) {
-      const key = `${c.document} ${c.section}`
-      const a = areas.get(key) ?? { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0 }
-      a[c.status] += 1
-      areas.set(key, a)
-    }
-    for (const [k, a] of [...areas.entries()].sort()) {
-      out.push(`  ${k.padEnd(34)} ${String(a.passed).padStart(4)} passed ${String(a.failed).padStart(3)} failed ${String(a.skipped + a['not-applicable']).padStart(3)} skipped`)
-    }
-    const exercised = report.operations.filter((o) => o.calls > 0)
-    const never = report.operations.filter((o) => o.calls === 0)
-    out.push(`operations exercised past auth (measured from traffic): ${exercised.length}/${report.operations.length}` +
-      ` (sales ${exercised.filter((o) => o.service === 'sales').length}/27, webhooks ${exercised.filter((o) => o.service === 'webhooks').length}/6)`)
-    if (never.length > 0) out.push(`  never exercised: ${never.map((o) => `${o.method} ${o.path}`).join(', ')}`)
-    for (const c of report.checks.filter((x) => x.status === 'failed').slice(0, 15)) out.push(`  FAILED ${c.id} ${c.document} ${c.section}: ${c.requirement}`)
-    for (const c of report.checks.filter((x) => x.deviations.length > 0)) {
-      for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message}`)
-    }
-    out.push(t.failed === 0 ? 'verdict  CONFORMS' : `verdict  DOES NOT CONFORM (${t.failed} failed check(s))`)
-    out.push(`reports  ${relative(process.cwd(), dir) || '.'}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html`)
-    out.push(`conformance: ${t.passed} passed, ${t.failed} failed, ${t.skipped + t['not-applicable']} skipped`)
+    const reports = keys.sort().map((key) => {
+      const own = targetReportsDir(undefined, key)
+      const report = collectResults(groups.get(key) ?? [], this.root, own)
+      writeReport(own, report)
+      return { key, report }
+    })
+    const all = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, deviations: 0 }
+    for (const { report } of reports) for (const k of Object.keys(all) as (keyof typeof all)[]) all[k] += report.totals[k]
+    const out = ['', RULE]
+    for (const { key, report } of reports) out.push(`[${key}]`, ...targetLines(report, false).map((l) => `  ${l}`))
+    out.push(`targets  ${reports.length}: ${reports.map(({ key, report }) => `${key} ${report.totals.failed === 0 ? 'conforms' : 'DOES NOT CONFORM'}`).join(', ')}`)
+    out.push(`reports  ${relative(process.cwd(), dir) || '.'}/junit.xml, allure-results/, targets/<target>/checks.json, conformance.md, conformance.html`)
+    out.push(closing(all))
     process.stdout.write(`${out.join('\n')}\n`)
   }
 }

@@ -87,7 +87,7 @@ export class SalesFlow {
   payloadOverrides(product: string): PayloadOverrides {
     let o = this.overrides.get(product)
     if (!o) {
-      o = loadPayloadOverrides(product)
+      o = loadPayloadOverrides(product, undefined, (s) => this.t.schemas.compile(s))
       this.overrides.set(product, o)
     }
     return o
@@ -119,7 +119,7 @@ export class SalesFlow {
     if (this.settings.tagPointer) set[this.settings.tagPointer] = this.t.tag(label)
     Object.assign(set, o.set ?? {})
     set['/schema'] = { type: this.settings.schemaType, name: product }
-    return generatePayload(schema, { seed, set })
+    return generatePayload(schema, { seed, set, compile: (s) => this.t.schemas.compile(s) })
   }
 
   /** Creates a quote (POST create, never retried). Throws when the payload is invalid or creation fails. */

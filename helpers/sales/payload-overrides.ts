@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { PROJECT_ROOT } from '../config'
+import type { ValidateFunction } from 'ajv'
 import { createAjv, formatAjvErrors } from '../contracts/ajv'
 
 export const PAYLOADS_DIR = resolve(PROJECT_ROOT, 'fixtures/payloads')
@@ -14,12 +15,12 @@ export interface PayloadOverrides {
 }
 
 /** fixtures/payloads/<product>.json validated against payload-overrides.schema.json; {product} when there is none. */
-export function loadPayloadOverrides(product: string, dir: string = PAYLOADS_DIR): PayloadOverrides {
+export function loadPayloadOverrides(product: string, dir: string = PAYLOADS_DIR, compile: (schema: object) => ValidateFunction = (s) => createAjv().compile(s)): PayloadOverrides {
   const file = resolve(dir, `${product}.json`)
   if (!/^[A-Za-z0-9_-]+$/.test(product) || !existsSync(file)) return { product }
   const schema = JSON.parse(readFileSync(resolve(dir, 'payload-overrides.schema.json'), 'utf8')) as object
   const data = JSON.parse(readFileSync(file, 'utf8')) as unknown
-  const validate = createAjv().compile(schema)
+  const validate = compile(schema)
   if (!validate(data)) throw new Error(`${file}: ${formatAjvErrors(validate.errors).join('; ')}`)
   const o = data as PayloadOverrides
   if (o.product !== product) throw new Error(`${file}: product is '${o.product}', expected '${product}'`)

@@ -1,8 +1,14 @@
-import { Faker, en } from '@faker-js/faker'
+import type { Faker } from '@faker-js/faker'
+import { faker as englishFaker } from '@faker-js/faker/locale/en'
+import type { ValidateFunction } from 'ajv'
 import { JSONSchemaFaker, type Schema } from 'json-schema-faker'
 import { createAjv, formatAjvErrors } from '../contracts/ajv'
 import { resolveDateToken } from './date-tokens'
 import { setPointer } from './json-set'
+
+// The package's main entry loads every locale (about 100 ms per worker); the English build carries the same class
+// and the English definitions, which is all a payload needs.
+const FakerClass = englishFaker.constructor as typeof Faker
 
 export interface GeneratedPayload {
   payload: Record<string, unknown>
@@ -53,9 +59,12 @@ export function mixSeed(seed: number, label: string): number {
  * allowed) is written over it; the result is validated with ajv. The same seed gives the same payload.
  * json-schema-faker keeps its options in the library; they are all set here on every call.
  */
-export function generatePayload(schema: object, o: { seed: number; set?: Record<string, unknown>; now?: Date }): GeneratedPayload {
+export function generatePayload(
+  schema: object,
+  o: { seed: number; set?: Record<string, unknown>; now?: Date; compile?: (schema: object) => ValidateFunction },
+): GeneratedPayload {
   const random = seededRandom(o.seed)
-  const faker = new Faker({ locale: [en], seed: o.seed })
+  const faker = new FakerClass({ locale: [englishFaker.rawDefinitions], seed: o.seed })
   const refDate = new Date(Date.UTC(2026, 0, 1))
   faker.setDefaultRefDate(refDate)
   JSONSchemaFaker.option({
@@ -80,7 +89,7 @@ export function generatePayload(schema: object, o: { seed: number; set?: Record<
   const payload = JSONSchemaFaker.generate(withoutReadOnly(schema) as Schema) as Record<string, unknown>
   const now = o.now ?? new Date()
   for (const [pointer, value] of Object.entries(o.set ?? {})) setPointer(payload, pointer, resolveDateToken(value, now))
-  const validate = createAjv().compile(schema)
+  const validate = o.compile ? o.compile(schema) : createAjv().compile(schema)
   const errors = validate(payload) ? [] : formatAjvErrors(validate.errors)
   return { payload, seed: o.seed, errors }
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../helpers/config'
@@ -21,13 +21,15 @@ export interface ConformanceRunOptions {
 export interface ConformanceRun {
   exitCode: number | null
   report?: ChecksReport
+  /** A multi-target run's reports (TARGET_PROFILES), by target key. */
+  targets: Record<string, ChecksReport>
   failedIds: string[]
   output: string
   wallMs: number
   reportsDir: string
 }
 
-const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'REFERENCE_DEFECTS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'TARGET', 'TARGET_IMAGE', 'REFERENCE_CHAOS', 'ALLOW_WRITES']
+const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'TARGET_PROFILES', 'REFERENCE_DEFECTS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'TARGET', 'TARGET_IMAGE', 'REFERENCE_CHAOS', 'ALLOW_WRITES']
 
 /**
  * Runs `vitest run --config vitest.config.ts` as a child process (embedded reference unless
@@ -51,7 +53,13 @@ export async function runConformance(o: ConformanceRunOptions = {}): Promise<Con
   const wallMs = Math.round(performance.now() - started)
   const file = join(reportsDir, 'checks.json')
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : undefined
+  const targetsDir = join(reportsDir, 'targets')
+  const targets: Record<string, ChecksReport> = {}
+  for (const key of existsSync(targetsDir) ? readdirSync(targetsDir) : []) {
+    const f = join(targetsDir, key, 'checks.json')
+    if (existsSync(f)) targets[key] = JSON.parse(readFileSync(f, 'utf8')) as ChecksReport
+  }
   if (!o.keepReports) rmSync(reportsDir, { recursive: true, force: true })
   const failedIds = report ? report.checks.filter((c) => c.status === 'failed').map((c) => c.id) : []
-  return { exitCode, ...(report ? { report } : {}), failedIds, output, wallMs, reportsDir }
+  return { exitCode, ...(report ? { report } : {}), targets, failedIds, output, wallMs, reportsDir }
 }

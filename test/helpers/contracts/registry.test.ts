@@ -29,6 +29,17 @@ describe('ContractRegistry', () => {
   })
 
   it('the project contracts compile', () => {
-    expect(() => new ContractRegistry()).not.toThrow()
+    const r = new ContractRegistry()
+    expect(r.names().length).toBeGreaterThan(10)
+    expect(() => r.compileAll()).not.toThrow()
+  })
+
+  it('compiles a contract on first use and names a broken one', () => {
+    const d = dir()
+    writeFileSync(join(d, 'area', 'broken.json'), JSON.stringify({ type: 'object', properties: { x: { $ref: 'missing' } } }))
+    const r = new ContractRegistry(d)
+    expect(r.validate('area/part', 3).valid).toBe(true)
+    expect(() => r.validate('area/broken', {})).toThrow(/contract area\/broken did not compile/)
+    expect(() => r.compileAll()).toThrow(/contract area\/broken did not compile/)
   })
 })

@@ -1,0 +1,33 @@
+import type { ValidateFunction } from 'ajv'
+import { createAjv } from './ajv'
+
+/**
+ * Compiled validators by schema text, shared by every suite context of a worker. This is the suite's one
+ * deliberate module-level cache: compiling is the largest CPU cost of a run (a product schema takes tens of
+ * milliseconds, and each suite file of each target would compile it again), and a compiled validator is a pure
+ * function of the schema text, so sharing it changes no result. It only grows with distinct schemas.
+ */
+const compiled = new Map<string, ValidateFunction>()
+
+/**
+ * Compiles JSON Schemas (draft-07, all errors, formats): the same schema, or an equal copy of it (the product
+ * schema fetched again by another flow or target), gets the validator compiled the first time.
+ * No meta-schema pass here: the schemes suite checks the target's schemas against their meta-schema.
+ */
+export class SchemaCompiler {
+  private readonly byObject = new WeakMap<object, ValidateFunction>()
+
+  compile(schema: object): ValidateFunction {
+    const known = this.byObject.get(schema)
+    if (known) return known
+    const text = JSON.stringify(schema)
+    let v = compiled.get(text)
+    if (!v) {
+      // a fresh ajv per schema: two schemas that share an $id never clash
+      v = createAjv({ validateSchema: false }).compile(schema)
+      compiled.set(text, v)
+    }
+    this.byObject.set(schema, v)
+    return v
+  }
+}

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PROJECT_ROOT } from '../../helpers/config'
+import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
+
+const profiles = ['acme', 'globex'].map((t) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${t}.json`)).join(',')
+const files = ['suites/webhooks/errors.test.ts', 'suites/sales/lifecycle.test.ts']
+
+function traffic(dir: string): TrafficLine[] {
+  const t = join(dir, 'traffic')
+  return readdirSync(t).flatMap((f) => readFileSync(join(t, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as TrafficLine))
+}
+
+describe('a multi-target run (TARGET_PROFILES) against a reference with a defect', () => {
+  let run: ConformanceRun
+  beforeAll(async () => {
+    run = await runConformance({ files, defects: ['webhooks-missing-url-accepted'], env: { TARGET_PROFILES: profiles, CONFORMANCE_RUN_ID: 'multi-test' }, keepReports: true })
+  }, 240_000)
+  afterAll(() => rmSync(run.reportsDir, { recursive: true, force: true }))
+
+  it('fails the run and catches the defect in every target, each in its own report', () => {
+    expect(run.exitCode).toBe(1)
+    expect(Object.keys(run.targets).sort()).toEqual(['acme', 'globex'])
+    for (const key of ['acme', 'globex']) {
+      const r = run.targets[key]!
+      expect(r.run?.runId).toBe(`multi-test-${key}`)
+      expect(r.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['WH-ERR-001'])
+      expect(r.checks.every((c) => files.includes(c.file))).toBe(true)
+      expect(r.totals.passed).toBeGreaterThan(20)
+    }
+    expect(run.report).toBeUndefined()
+  })
+
+  it('prints a verdict per target and one closing line for all of them', () => {
+    const [a, g] = [run.targets.acme!, run.targets.globex!]
+    expect(run.output).toMatch(/\[acme\][\s\S]*verdict {2}DOES NOT CONFORM \(1 failed check\(s\)\)[\s\S]*\[globex\]/)
+    expect(run.output).toContain('targets  2: acme DOES NOT CONFORM, globex DOES NOT CONFORM')
+    const skipped = a.totals.skipped + a.totals['not-applicable'] + g.totals.skipped + g.totals['not-applicable']
+    expect(run.output).toContain(`conformance: ${a.totals.passed + g.totals.passed} passed, 2 failed, ${skipped} skipped`)
+  })
+
+  it("attributes every exchange to its target's run id and to the check that sent it", () => {
+    const lines = traffic(run.reportsDir)
+    expect(new Set(lines.map((l) => l.runId))).toEqual(new Set(['multi-test-acme', 'multi-test-globex']))
+    for (const key of ['acme', 'globex']) {
+      const ids = new Set(run.targets[key]!.checks.map((c) => c.id))
+      const exercised = run.targets[key]!.operations.filter((o) => o.calls > 0)
+      expect(exercised.length).toBeGreaterThan(5)
+      expect(exercised.flatMap((o) => o.checks).every((id) => ids.has(id))).toBe(true)
+      expect(exercised.find((o) => o.id === 'sales.quote.create')?.checks).toContain('SL-LIFE-002-home')
+    }
+  })
+
+  it('runs the targets of a suite file side by side, each in its own order', () => {
+    const lines = traffic(run.reportsDir).filter((l) => l.test?.includes('suites/sales/lifecycle.test.ts'))
+    const span = (runId: string) => {
+      const at = lines.filter((l) => l.runId === runId).map((l) => Date.parse(l.at))
+      return [Math.min(...at), Math.max(...at)] as const
+    }
+    const [a0, a1] = span('multi-test-acme')
+    const [g0, g1] = span('multi-test-globex')
+    expect(g0).toBeLessThan(a1)
+    expect(a0).toBeLessThan(g1)
+  })
+})
