@@ -44,7 +44,10 @@ export interface SuiteContext {
 }
 
 /** Builds a context for a target (no vitest hooks: usable from scripts and tests). */
-export function createSuiteContext(config: TargetConfig, options: { allure?: boolean; trafficFile?: boolean } = {}): SuiteContext {
+export function createSuiteContext(config: TargetConfig, options: { allure?: boolean; trafficFile?: boolean; target?: string } = {}): SuiteContext {
+  // in a multi-target run, vitest's global current test may belong to another target's block (hooks run outside
+  // any check's scope): only a name within this target's block is taken
+  const ownBlock = (name: string | undefined) => (name !== undefined && (options.target === undefined || name.startsWith(`${options.target} > `)) ? name : undefined)
   const redactor = new Redactor()
   for (const u of Object.values(config.users)) redactor.addSecret(u?.password)
   const sinks = []
@@ -56,7 +59,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     sinks,
     currentTest: () => {
       try {
-        return runningCheck() ?? expect.getState().currentTestName ?? undefined
+        return runningCheck() ?? ownBlock(expect.getState().currentTestName)
       } catch {
         return undefined
       }
@@ -116,7 +119,8 @@ export function currentTarget(): TargetConfig {
 
 /** The target of this suite file (provided by the global setup), closed after the file. */
 export function useTarget(): SuiteContext {
-  const ctx = createSuiteContext(currentTarget())
+  const target = collectingTarget()
+  const ctx = createSuiteContext(currentTarget(), target === undefined ? {} : { target })
   afterAll(() => ctx.close())
   return ctx
 }

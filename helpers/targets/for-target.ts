@@ -1,5 +1,4 @@
-import { describe } from 'vitest'
-import { getCurrentSuite } from 'vitest/suite'
+import { describe, TestRunner } from 'vitest'
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -16,7 +15,7 @@ declare module 'vitest' {
 export function forTarget(key: string, file: string, load: () => Promise<unknown>): void {
   describe(key, { concurrent: true, meta: { target: key } }, () => {
     describe.sequential(file, async () => {
-      const collector = getCurrentSuite()
+      const collector = TestRunner.getCurrentSuite()
       await load()
       if (collector.tasks.length === 0) throw new Error(`${file} registered no checks for target '${key}' (was it already evaluated in this worker?)`)
     })
@@ -25,6 +24,6 @@ export function forTarget(key: string, file: string, load: () => Promise<unknown
 
 /** The target key of the suite being collected, when it runs in a multi-target block. */
 export function collectingTarget(): string | undefined {
-  const meta = getCurrentSuite()?.options?.meta as { target?: unknown } | undefined
+  const meta = TestRunner.getCurrentSuite()?.options?.meta as { target?: unknown } | undefined
   return typeof meta?.target === 'string' ? meta.target : undefined
 }

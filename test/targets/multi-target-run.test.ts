@@ -44,6 +44,12 @@ describe('a multi-target run (TARGET_PROFILES) against a reference with a defect
   it("attributes every exchange to its target's run id and to the check that sent it", () => {
     const lines = traffic(run.reportsDir)
     expect(new Set(lines.map((l) => l.runId))).toEqual(new Set(['multi-test-acme', 'multi-test-globex']))
+    // the checks of both targets run at once: each exchange must still name its own target's check
+    const misattributed = lines.filter((l) => l.test !== undefined && !l.test.startsWith(`${l.runId.replace('multi-test-', '')} > `))
+    expect(misattributed).toEqual([])
+    // and every exchange sent by a check is labelled (only clean-up hooks may send unlabelled ones)
+    const unlabelled = lines.filter((l) => l.test === undefined)
+    expect(unlabelled.length).toBeLessThanOrEqual(lines.length * 0.1)
     for (const key of ['acme', 'globex']) {
       const ids = new Set(run.targets[key]!.checks.map((c) => c.id))
       const exercised = run.targets[key]!.operations.filter((o) => o.calls > 0)
