@@ -32,6 +32,9 @@ export default defineConfig({
     isolate: false,
     // a multi-target run's blocks run side by side in a file (helpers/targets/for-target.ts): one per target
     maxConcurrency: 32,
+    // transformed modules are kept on disk between runs (node_modules/.experimental-vitest-cache; keyed by
+    // content, id and config; default in vitest 5): a warm run, and each target's copy of a suite, skip the transform
+    experimental: { fsModuleCache: true },
     reporters: [
       'default',
       ['junit', { outputFile: `${reports}/junit.xml`, suiteName: 'ledger-conformance' }],

@@ -51,7 +51,8 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
   const redactor = new Redactor()
   for (const u of Object.values(config.users)) redactor.addSecret(u?.password)
   const sinks = []
-  if (options.trafficFile ?? true) sinks.push(trafficFileSink(trafficDir()))
+  const traffic = options.trafficFile ?? true ? trafficFileSink(trafficDir()) : undefined
+  if (traffic) sinks.push(traffic)
   if (options.allure ?? true) sinks.push(allureExchangeSink)
   const recorder = new Recorder({
     runId: config.runId,
@@ -102,7 +103,10 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     redactor,
     user: (role) => (role === 'primary' ? config.users.primary : config.users[role]),
     tag: (label) => `lc-${config.runId}-${label}`,
-    close: () => dispatchers.close(),
+    close: async () => {
+      traffic?.close()
+      await dispatchers.close()
+    },
   }
 }
 

@@ -2,15 +2,16 @@
  * npm run bench: speed figures of the suite against the reference service with its default delays.
  * Not a test: it measures and prints, it asserts nothing (targets are printed next to the figures).
  *
- *   1. full run (embedded reference), cold (vitest cache cleared) and warm: wall time, peak memory
+ *   1. full run (embedded reference), cold (vitest caches cleared) and warm: wall time, peak memory
  *   2. one tenant against a standalone reference: requests per scenario, polling lag and polling rate
- *   3. four tenants (acme, globex, initech, umbrella) at once against one reference, versus 1
+ *   3. four tenants (acme, globex, initech, umbrella) against one reference, versus 1: in one multi-target run
+ *      (TARGET_PROFILES; median of 3, alternated with the 1-tenant runs), and as 4 separate runs started together
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { DEFAULT_PROFILE, loadTargetConfig, PROJECT_ROOT } from '../helpers/config'
+import { loadTargetConfig, PROJECT_ROOT } from '../helpers/config'
 import { readTraffic, type ChecksReport } from '../helpers/reporting/results'
 import type { TrafficLine } from '../helpers/reporting/traffic-file'
 import type { TimelineEntry } from '../reference/chaos/stats'
@@ -18,7 +19,7 @@ import { startReference, type RunningReference } from '../reference/server'
 import { percentile, pollingFigures } from './bench/lag'
 import { requestsPerFile } from './bench/per-file'
 
-const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'REFERENCE_DEFECTS', 'REFERENCE_CHAOS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'ALLOW_WRITES']
+const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'TARGET_PROFILES', 'REFERENCE_DEFECTS', 'REFERENCE_CHAOS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'ALLOW_WRITES']
 
 interface SuiteRun {
   exitCode: number | null
@@ -38,6 +39,22 @@ function peakRss(pid: number): number {
   }
 }
 
+/** The reports of a multi-target run, one per target (reports/targets/<key>/checks.json). */
+function readTargetReports(dir: string): ChecksReport[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir)
+    .map((k) => join(dir, k, 'checks.json'))
+    .filter((f) => existsSync(f))
+    .map((f) => JSON.parse(readFileSync(f, 'utf8')) as ChecksReport)
+}
+
+/** The reports of several targets as one: totals and checks added up. */
+function sumReports(reports: ChecksReport[]): ChecksReport {
+  const totals = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, deviations: 0 }
+  for (const r of reports) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += r.totals[k]
+  return { run: reports[0]!.run, totals, checks: reports.flatMap((r) => r.checks), operations: reports[0]!.operations }
+}
+
 /** One `vitest run` of the conformance suite as a child process, with its own reports folder. */
 async function runSuite(env: Record<string, string> = {}): Promise<SuiteRun> {
   const reportsDir = mkdtempSync(join(tmpdir(), 'lc-bench-'))
@@ -52,8 +69,9 @@ async function runSuite(env: Record<string, string> = {}): Promise<SuiteRun> {
   clearInterval(sampler)
   const wallMs = performance.now() - started
   const file = join(reportsDir, 'checks.json')
-  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : undefined
-  const traffic = readTraffic(join(reportsDir, 'traffic'), report?.run?.runId)
+  const perTarget = readTargetReports(join(reportsDir, 'targets'))
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : perTarget.length > 0 ? sumReports(perTarget) : undefined
+  const traffic = readTraffic(join(reportsDir, 'traffic'), perTarget.length > 0 ? undefined : report?.run?.runId)
   rmSync(reportsDir, { recursive: true, force: true })
   return { exitCode, wallMs, peakRssMb: peak, ...(report ? { report } : {}), traffic }
 }
@@ -61,22 +79,8 @@ async function runSuite(env: Record<string, string> = {}): Promise<SuiteRun> {
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 const totals = (r: SuiteRun) => (r.report ? `${r.report.totals.passed} passed, ${r.report.totals.failed} failed, ${r.report.totals['not-applicable'] + r.report.totals.skipped} skipped` : `exit ${r.exitCode}, no report`)
 
-/** A profile for one demo tenant: its broker, and acme's broker as the other tenant. */
-function tenantProfile(dir: string, tenant: string): string {
-  const base = JSON.parse(readFileSync(DEFAULT_PROFILE, 'utf8')) as Record<string, unknown> & { credentials: { password: string } }
-  const other = tenant === 'acme' ? 'globex' : 'acme'
-  const profile = {
-    ...base,
-    $schema: undefined,
-    name: `bench-${tenant}`,
-    tenant,
-    credentials: { username: `broker@${tenant}.test`, password: base.credentials.password },
-    users: { otherTenant: { tenant: other, username: `broker@${other}.test`, password: base.credentials.password } },
-  }
-  const file = join(dir, `${tenant}.json`)
-  writeFileSync(file, JSON.stringify(profile))
-  return file
-}
+/** The shipped profile of a demo tenant (fixtures/targets/tenants/). */
+const tenantProfile = (tenant: string) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${tenant}.json`)
 
 const external = (ref: RunningReference, extra: Record<string, string> = {}) => ({ SALES_BASE_URL: ref.url, AUTH_URL: `${ref.url}/api/v1/identifier`, WEBHOOK_BASE_URL: ref.url, ...extra })
 
@@ -92,11 +96,12 @@ async function main(): Promise<void> {
 
   // 1. Full run, cold and warm (embedded reference, default delays).
   rmSync(resolve(PROJECT_ROOT, 'node_modules/.vite/vitest'), { recursive: true, force: true })
+  rmSync(resolve(PROJECT_ROOT, 'node_modules/.experimental-vitest-cache'), { recursive: true, force: true })
   const cold = await runSuite()
   const warm = await runSuite()
   print('')
   print('full run (npm run conformance, embedded reference)         target: < 20 s')
-  print(`  cold (vitest cache cleared)  ${s(cold.wallMs).padStart(8)}   peak memory ${cold.peakRssMb.toFixed(0)} MB   ${totals(cold)}`)
+  print(`  cold (vitest caches cleared)  ${s(cold.wallMs).padStart(8)}   peak memory ${cold.peakRssMb.toFixed(0)} MB   ${totals(cold)}`)
   print(`  warm                         ${s(warm.wallMs).padStart(8)}   peak memory ${warm.peakRssMb.toFixed(0)} MB   ${totals(warm)}`)
 
   // 2. One tenant against a standalone reference whose timeline we read.
@@ -124,24 +129,35 @@ async function main(): Promise<void> {
   print(`  polls of one resource             max ${poll.maxPollsPerSecond} in any 1 s window                       target <= 10/s`)
   print(`  reference service (in this process) peak memory ${(refPeak / 1048576).toFixed(0)} MB; suite process peak ${single.peakRssMb.toFixed(0)} MB`)
 
-  // 3. Four tenants at once against one reference, versus one.
-  const dir = mkdtempSync(join(tmpdir(), 'lc-bench-profiles-'))
+  // 3. Four tenants at once against one reference, versus one: one multi-target run (how a user checks several
+  //    tenants, TARGET_PROFILES), and for comparison four separate runs started together.
   const tenants = ['acme', 'globex', 'initech', 'umbrella']
-  const profiles = Object.fromEntries(tenants.map((t) => [t, tenantProfile(dir, t)]))
-  const ref1 = await startReference({ ...reference, defects: reference.defects })
-  const one = await runSuite(external(ref1, { TARGET_PROFILE: profiles.acme! }))
-  await ref1.close()
-  const ref4 = await startReference({ ...reference, defects: reference.defects })
+  const fresh = () => startReference({ ...reference, defects: reference.defects })
+  // one tenant and the 4-tenant run, alternated 3 times, each against a fresh reference: the median of each
+  const ones: SuiteRun[] = []
+  const multis: SuiteRun[] = []
+  for (let i = 0; i < 3; i++) {
+    const ref1 = await fresh()
+    ones.push(await runSuite(external(ref1, { TARGET_PROFILE: tenantProfile('acme') })))
+    await ref1.close()
+    const refMulti = await fresh()
+    multis.push(await runSuite(external(refMulti, { TARGET_PROFILES: tenants.map(tenantProfile).join(',') })))
+    await refMulti.close()
+  }
+  const median = (runs: SuiteRun[]) => [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)]!
+  const one = median(ones)
+  const multi = median(multis)
+  const each = (runs: SuiteRun[]) => runs.map((r) => (r.wallMs / 1000).toFixed(1)).join(', ')
+  const ref4 = await fresh()
   const started = performance.now()
-  const four = await Promise.all(tenants.map((t) => runSuite(external(ref4, { TARGET_PROFILE: profiles[t]! }))))
+  const four = await Promise.all(tenants.map((t) => runSuite(external(ref4, { TARGET_PROFILE: tenantProfile(t) }))))
   const fourMs = performance.now() - started
   await ref4.close()
-  rmSync(dir, { recursive: true, force: true })
   print('')
   print('tenants against one reference service                      target: 4 at once < 1.5 x 1')
-  print(`  1 tenant (acme)              ${s(one.wallMs).padStart(8)}   ${totals(one)}`)
-  print(`  4 tenants at once            ${s(fourMs).padStart(8)}   ${(fourMs / one.wallMs).toFixed(2)} x   ${four.map((r, i) => `${tenants[i]}: ${totals(r)}`).join('; ')}`)
-  print(`  peak memory of the 4 suite processes: ${four.map((r) => `${r.peakRssMb.toFixed(0)} MB`).join(', ')}`)
+  print(`  1 tenant (acme), median of 3          ${s(one.wallMs).padStart(8)}   (${each(ones)} s)   peak memory ${one.peakRssMb.toFixed(0)} MB   ${totals(one)}`)
+  print(`  4 tenants, one run (TARGET_PROFILES)   ${s(multi.wallMs).padStart(8)}   ${(multi.wallMs / one.wallMs).toFixed(2)} x   (${each(multis)} s)   peak memory ${multi.peakRssMb.toFixed(0)} MB   ${totals(multi)}`)
+  print(`  4 tenants, 4 separate runs at once     ${s(fourMs).padStart(8)}   ${(fourMs / one.wallMs).toFixed(2)} x   peak memory ${four.map((r) => `${r.peakRssMb.toFixed(0)}`).join(' + ')} MB`)
   print('')
   print(`load average at the end: ${load()} — figures from a loaded machine are upper bounds`)
 }

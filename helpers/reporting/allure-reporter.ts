@@ -12,12 +12,15 @@ type WriterInput = Parameters<FileSystemWriter['writeResult']>[0]
  * in a multi-tenant run); the results are read by `npm run report` right after, not kept across crashes.
  */
 export class PlainAllureWriter extends FileSystemWriter {
+  private madeDir = false
+
   constructor(private readonly dir: string) {
     super({ resultsDir: dir })
   }
 
   private path(name: string): string {
-    mkdirSync(this.dir, { recursive: true })
+    if (!this.madeDir) mkdirSync(this.dir, { recursive: true })
+    this.madeDir = true
     return join(this.dir, name)
   }
 

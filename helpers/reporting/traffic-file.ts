@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Exchange, ExchangeSink } from '../http/recorder'
 
@@ -16,11 +16,17 @@ export interface TrafficLine {
   error?: string
 }
 
-/** Appends one JSON line per exchange to <dir>/<pid>.jsonl: the measured traffic of the run. */
-export function trafficFileSink(dir: string): ExchangeSink {
+export type TrafficFileSink = ExchangeSink & { close(): void }
+
+/**
+ * Appends one JSON line per exchange to <dir>/<pid>.jsonl: the measured traffic of the run. The file is opened
+ * once (append mode: lines from several workers never interleave) and closed by close().
+ */
+export function trafficFileSink(dir: string): TrafficFileSink {
   mkdirSync(dir, { recursive: true })
   const file = join(dir, `${process.pid}.jsonl`)
-  return (x: Exchange) => {
+  let fd: number | undefined
+  const sink = (x: Exchange) => {
     const line: TrafficLine = {
       at: x.at,
       runId: x.runId,
@@ -33,6 +39,13 @@ export function trafficFileSink(dir: string): ExchangeSink {
       ...(x.attempt !== undefined ? { attempt: x.attempt } : {}),
       ...(x.error ? { error: x.error } : {}),
     }
-    appendFileSync(file, `${JSON.stringify(line)}\n`)
+    fd ??= openSync(file, 'a')
+    writeSync(fd, `${JSON.stringify(line)}\n`)
   }
+  return Object.assign(sink, {
+    close() {
+      if (fd !== undefined) closeSync(fd)
+      fd = undefined
+    },
+  })
 }

@@ -6,7 +6,7 @@ import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
 
 const profiles = ['acme', 'globex'].map((t) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${t}.json`)).join(',')
-const files = ['suites/webhooks/errors.test.ts', 'suites/sales/lifecycle.test.ts']
+const files = ['suites/webhooks/errors.test.ts', 'suites/sales/lifecycle.test.ts', 'suites/security/bearer-required.test.ts']
 
 function traffic(dir: string): TrafficLine[] {
   const t = join(dir, 'traffic')
@@ -57,6 +57,24 @@ describe('a multi-target run (TARGET_PROFILES) against a reference with a defect
       expect(exercised.flatMap((o) => o.checks).every((id) => ids.has(id))).toBe(true)
       expect(exercised.find((o) => o.id === 'sales.quote.create')?.checks).toContain('SL-LIFE-002-home')
     }
+  })
+
+  it('files each exchange in the Allure result of the check of its own target', () => {
+    type Step = { name: string }
+    type Result = { labels: { name: string; value: string }[]; steps?: Step[] }
+    const dir = join(run.reportsDir, 'allure-results')
+    const results = readdirSync(dir).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Result)
+    const steps = new Map<string, number>()
+    for (const r of results) {
+      const label = (n: string) => r.labels.find((l) => l.name === n)?.value
+      const key = `${label('parentSuite')} ${label('checkId')}`
+      steps.set(key, (steps.get(key) ?? 0) + (r.steps ?? []).filter((s) => s.name.includes(' → ')).length)
+    }
+    // both targets run the same checks against the same service: the same exchanges, each in its own target's result
+    const ids = run.targets.acme!.checks.map((c) => c.id)
+    expect(ids.length).toBeGreaterThan(20)
+    expect(ids.map((id) => steps.get(`globex ${id}`))).toEqual(ids.map((id) => steps.get(`acme ${id}`)))
+    expect(ids.reduce((n, id) => n + (steps.get(`acme ${id}`) ?? 0), 0)).toBeGreaterThan(30)
   })
 
   it('runs the targets of a suite file side by side, each in its own order', () => {
