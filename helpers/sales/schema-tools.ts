@@ -6,31 +6,55 @@ import { createAjv, formatAjvErrors } from '../contracts/ajv'
 
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as unknown as (ajv: Ajv) => Ajv
 
+type Draft = '2020-12' | '2019-09' | 'draft-07'
+
+function draftOf(schema: unknown): Draft {
+  const declared = String((schema as { $schema?: unknown } | null)?.$schema ?? '')
+  return declared.includes('2020-12') ? '2020-12' : declared.includes('2019-09') ? '2019-09' : 'draft-07'
+}
+
 /** An ajv for the draft the schema declares ($schema): 2020-12, 2019-09, else draft-07. */
 export function ajvFor(schema: unknown): Ajv {
-  const declared = String((schema as { $schema?: unknown } | null)?.$schema ?? '')
-  if (declared.includes('2020-12')) return addFormats(new Ajv2020({ allErrors: true, strict: false }) as unknown as Ajv)
-  if (declared.includes('2019-09')) return addFormats(new Ajv2019({ allErrors: true, strict: false }) as unknown as Ajv)
+  const draft = draftOf(schema)
+  if (draft === '2020-12') return addFormats(new Ajv2020({ allErrors: true, strict: false }) as unknown as Ajv)
+  if (draft === '2019-09') return addFormats(new Ajv2019({ allErrors: true, strict: false }) as unknown as Ajv)
   return createAjv()
 }
+
+/**
+ * One ajv per draft for meta-schema checks, and the compile outcome by draft and schema text, shared by the suite
+ * files of a worker: both are pure functions of the schema (the deliberate caches of helpers/contracts/compiler.ts;
+ * compiling a meta-schema costs tens of milliseconds, and every suite file of every target checks the same schemas).
+ */
+const metaAjv = new Map<Draft, Ajv>()
+const compileOutcomes = new Map<string, string | undefined>()
 
 /** Validates a document against its JSON Schema meta-schema. */
 export function metaSchemaErrors(schema: unknown): string[] {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return ['the schema is not a JSON object']
-  const ajv = ajvFor(schema)
+  const draft = draftOf(schema)
+  let ajv = metaAjv.get(draft)
+  if (!ajv) {
+    ajv = ajvFor(schema)
+    metaAjv.set(draft, ajv)
+  }
   return ajv.validateSchema(schema as object) ? [] : formatAjvErrors(ajv.errors)
 }
 
 /** Compiles the schema (without its $id, so two copies can be compiled); returns the error message or undefined. */
 export function compileError(schema: unknown): string | undefined {
+  const key = `${draftOf(schema)} ${JSON.stringify(schema)}`
+  if (compileOutcomes.has(key)) return compileOutcomes.get(key)
+  let outcome: string | undefined
   try {
     const copy = { ...(schema as Record<string, unknown>) }
     delete copy['$id']
     ajvFor(schema).compile(copy)
-    return undefined
   } catch (e) {
-    return (e as Error).message
+    outcome = (e as Error).message
   }
+  compileOutcomes.set(key, outcome)
+  return outcome
 }
 
 /** Every property path of a schema ("policy.dateInception", "objects.building[].sumInsured") with its declared type. */

@@ -31,6 +31,17 @@ describe('schema tools', () => {
     expect(metaSchemaErrors({ type: 'record', required: 'a' }).length).toBeGreaterThan(0)
     expect(compileError(full)).toBeUndefined()
   })
+  it('keeps each answer for the same schema, per draft and per content', () => {
+    const bad = { type: 'object', properties: { x: { $ref: '#/nowhere' } } }
+    expect(compileError(bad)).toMatch(/nowhere/)
+    expect(compileError(bad)).toMatch(/nowhere/)
+    expect(compileError({ ...bad, properties: {} })).toBeUndefined()
+    const draft2020 = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', prefixItems: 'not-an-array' }
+    expect(metaSchemaErrors(draft2020).length).toBeGreaterThan(0)
+    expect(metaSchemaErrors({ ...draft2020, prefixItems: [{ type: 'string' }] })).toEqual([])
+    expect(metaSchemaErrors({ type: 'record' }).length).toBeGreaterThan(0)
+    expect(metaSchemaErrors({ type: 'string' })).toEqual([])
+  })
   it('compares a restricted schema with the full one', () => {
     expect(compareSubset({ type: 'object', properties: { a: { type: 'string' } } }, full)).toEqual({ extra: [], hidden: ['b', 'b.c'] })
     expect(compareSubset(full, full).hidden).toEqual([])
