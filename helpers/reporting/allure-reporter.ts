@@ -1,10 +1,22 @@
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { FileSystemWriter } from 'allure-js-commons/sdk/reporter'
 import AllureVitestReporter, { type AllureVitestReporterConfig } from 'allure-vitest/reporter'
 import type { Vitest } from 'vitest/node'
 
 type WriterInput = Parameters<FileSystemWriter['writeResult']>[0]
+type WithAttachments = { attachments?: { source: string }[]; steps?: WithAttachments[] }
+
+/**
+ * The environment variable that tells the workers where this run's Allure results go, so that they write the
+ * exchange attachments there themselves (helpers/reporting/allure-sink.ts).
+ */
+export const ALLURE_RESULTS_ENV = 'LC_ALLURE_RESULTS_DIR'
+
+function renameSources(item: WithAttachments, names: Map<string, string>): void {
+  for (const a of item.attachments ?? []) a.source = names.get(a.source) ?? a.source
+  for (const s of item.steps ?? []) renameSources(s, names)
+}
 
 /**
  * allure-results written without an fsync per file. The stock writer syncs every result and attachment
@@ -13,6 +25,8 @@ type WriterInput = Parameters<FileSystemWriter['writeResult']>[0]
  */
 export class PlainAllureWriter extends FileSystemWriter {
   private madeDir = false
+  /** Attachment file name given by Allure -> the name of the file a worker already wrote in this folder. */
+  private readonly inPlace = new Map<string, string>()
 
   constructor(private readonly dir: string) {
     super({ resultsDir: dir })
@@ -28,11 +42,14 @@ export class PlainAllureWriter extends FileSystemWriter {
     writeFileSync(this.path(name), content)
   }
 
+  /** A file already in this folder (written by a worker) stays where it is; the result is pointed at it. */
   override writeAttachmentFromPath(name: string, from: string): void {
-    copyFileSync(from, this.path(name))
+    if (dirname(resolve(from)) === resolve(this.dir)) this.inPlace.set(name, basename(from))
+    else copyFileSync(from, this.path(name))
   }
 
   override writeResult(result: WriterInput): void {
+    if (this.inPlace.size > 0) renameSources(result as unknown as WithAttachments, this.inPlace)
     writeFileSync(this.path(`${result.uuid}-result.json`), JSON.stringify(result))
   }
 
@@ -43,7 +60,9 @@ export class PlainAllureWriter extends FileSystemWriter {
 
 /**
  * allure-vitest's reporter with the plain writer (same files, same layout). The results folder starts empty at
- * each run: it holds this run's results only, instead of growing by thousands of files a run.
+ * each run: it holds this run's results only, instead of growing by thousands of files a run. The workers write the
+ * exchange attachments into it themselves, while the checks wait on the network, instead of sending each one to
+ * this process (base64 in the test's metadata) to be decoded and written after the last check.
  */
 export default class AllureReporter extends AllureVitestReporter {
   private readonly resultsDir: string
@@ -55,6 +74,9 @@ export default class AllureReporter extends AllureVitestReporter {
 
   override onInit(vitest: Vitest): void {
     rmSync(this.resultsDir, { recursive: true, force: true })
+    mkdirSync(this.resultsDir, { recursive: true })
+    // the workers start after this and inherit it
+    process.env[ALLURE_RESULTS_ENV] = resolve(this.resultsDir)
     super.onInit(vitest)
     const runtime = (this as unknown as { allureReporterRuntime?: { writer: FileSystemWriter } }).allureReporterRuntime
     if (runtime) runtime.writer = new PlainAllureWriter(this.resultsDir)

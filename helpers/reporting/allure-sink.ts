@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import * as allure from 'allure-js-commons'
 import { runningCheck } from '../checks/running'
 import type { Exchange } from '../http/recorder'
@@ -18,9 +21,29 @@ export async function allureExchangeSink(x: Exchange): Promise<void> {
     await step.parameter('durationMs', String(x.durationMs))
     const request = { method: x.method, url: x.url, headers: x.request.headers, body: readable(x.request.body) }
     const response = x.response ? { status: x.status, headers: x.response.headers, body: readable(x.response.body) } : { error: x.error ?? 'no response' }
-    await allure.attachment('exchange', JSON.stringify({ request, response }, null, 2), 'application/json')
+    await attachExchange(JSON.stringify({ request, response }, null, 2))
     if (x.error) throw new Error(x.error)
   }).then(undefined, () => undefined)
+}
+
+/**
+ * The exchange as an attachment. When the run's Allure reporter said where its results go (LC_ALLURE_RESULTS_DIR,
+ * helpers/reporting/allure-reporter.ts), this worker writes the file there and Allure only gets its path; otherwise
+ * the content goes through Allure's runtime as usual.
+ */
+async function attachExchange(text: string): Promise<void> {
+  const dir = process.env.LC_ALLURE_RESULTS_DIR
+  if (dir) {
+    const file = join(dir, `${randomUUID()}-attachment.json`)
+    try {
+      writeFileSync(file, text)
+      await allure.attachmentPath('exchange', file, { contentType: 'application/json', fileExtension: 'json' })
+      return
+    } catch {
+      // the folder is gone or not writable: send the content instead
+    }
+  }
+  await allure.attachment('exchange', text, 'application/json')
 }
 
 /** A recorded (already redacted) body, parsed back when it is JSON so the attachment reads well. */
