@@ -5,7 +5,7 @@ import { DefectSet } from '../reference/defects/catalogue'
 import { startReference, type RunningReference } from '../reference/server'
 import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from './config'
 import type { TargetConfig } from './config/types'
-import { startContainerForRun, type ContainerRun } from './container/container-run'
+import type { ContainerRun } from './container/container-run'
 import { containerTargetFromEnv, ContainerTargetError } from './container/target-env'
 import { guardRun } from './guard/run-guard'
 import { preflight, PreflightError } from './preflight'
@@ -59,6 +59,8 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv): Promise<(
     // TARGET=container / TARGET_IMAGE: the service under test runs as a container for this run.
     if (containerTarget.reference) orFatal(() => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
     try {
+      // testcontainers takes a third of a second to load: only container runs pay for it
+      const { startContainerForRun } = await import('./container/container-run')
       container = await startContainerForRun(containerTarget, config)
     } catch (e) {
       fatal(`Target container: ${(e as Error).message}`)
