@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 
 /**
@@ -50,14 +50,28 @@ function entrySource(root: string, entry: string, suite: string, keys: string[])
   return `// Generated for a multi-target run (helpers/targets/entries.ts): ${name}, once per target.\nimport { forTarget } from '${helper}'\n\n${lines.join('\n')}\n`
 }
 
+const USED_MARK = '.last-used'
+const STALE_MS = 24 * 3600 * 1000
+
+/** Removes the entry folders of other sets of targets not used for a day (each set leaves one folder). */
+function pruneStaleSets(dir: string, keep: string, now: number): void {
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    if (name === keep) continue
+    const mark = join(dir, name, USED_MARK)
+    const used = existsSync(mark) ? statSync(mark).mtimeMs : statSync(join(dir, name)).mtimeMs
+    if (now - used > STALE_MS) rmSync(join(dir, name), { recursive: true, force: true })
+  }
+}
+
 /**
  * Writes (or keeps) one entry per suite file under root/suites for this set of targets, removes entries of
  * suites that no longer exist, and returns the include glob. Files already up to date are not rewritten, so
- * runs of the same targets do not disturb each other.
+ * runs of the same targets do not disturb each other. Sets of targets not run for a day are removed.
  */
-export function writeTargetEntries(root: string, keys: string[]): string[] {
+export function writeTargetEntries(root: string, keys: string[], now = Date.now()): string[] {
   const set = targetSetName(keys)
   const base = join(root, TARGETS_DIR, set)
+  pruneStaleSets(join(root, TARGETS_DIR), set, now)
   const wanted = new Set<string>()
   for (const suite of listTests(join(root, 'suites'))) {
     const entry = join(base, relative(root, suite))
@@ -68,5 +82,8 @@ export function writeTargetEntries(root: string, keys: string[]): string[] {
     writeFileSync(entry, source)
   }
   for (const old of listTests(base)) if (!wanted.has(old)) rmSync(old, { force: true })
+  mkdirSync(base, { recursive: true })
+  writeFileSync(join(base, USED_MARK), '')
+  utimesSync(join(base, USED_MARK), now / 1000, now / 1000)
   return [`${TARGETS_DIR}/${set}/suites/**/*.test.ts`]
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -34,6 +34,17 @@ describe('multi-target entries', () => {
     expect(entry).toContain(`forTarget('acme', 'suites/sales/lifecycle.test.ts', () => import('../../../../suites/sales/lifecycle.test.ts?target=acme'))`)
     expect(entry).toContain(`forTarget('globex', 'suites/sales/lifecycle.test.ts', () => import('../../../../suites/sales/lifecycle.test.ts?target=globex'))`)
     expect(existsSync(join(root, '.targets/acme+globex/suites/auth.test.ts'))).toBe(true)
+    rmSync(root, { recursive: true, force: true })
+  })
+
+  it('removes the entries of other sets of targets not run for a day, and keeps recent ones', () => {
+    const root = project()
+    const day = 24 * 3600 * 1000
+    const t0 = Date.parse('2026-11-20T10:00:00Z')
+    writeTargetEntries(root, ['old'], t0)
+    writeTargetEntries(root, ['recent'], t0 + day)
+    writeTargetEntries(root, ['acme', 'globex'], t0 + day + 3600 * 1000)
+    expect(readdirSync(join(root, '.targets')).sort()).toEqual(['acme+globex', 'recent'])
     rmSync(root, { recursive: true, force: true })
   })
 
