@@ -8,11 +8,11 @@
  *      (TARGET_PROFILES; median of 3, alternated with the 1-tenant runs), and as 4 separate runs started together
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { loadTargetConfig, PROJECT_ROOT } from '../helpers/config'
-import { readTraffic, type ChecksReport } from '../helpers/reporting/results'
+import { readTargetReports, readTraffic, sumTotals, type ChecksReport } from '../helpers/reporting/results'
 import type { TrafficLine } from '../helpers/reporting/traffic-file'
 import type { TimelineEntry } from '../reference/chaos/stats'
 import { startReference, type RunningReference } from '../reference/server'
@@ -39,20 +39,9 @@ function peakRss(pid: number): number {
   }
 }
 
-/** The reports of a multi-target run, one per target (reports/targets/<key>/checks.json). */
-function readTargetReports(dir: string): ChecksReport[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir)
-    .map((k) => join(dir, k, 'checks.json'))
-    .filter((f) => existsSync(f))
-    .map((f) => JSON.parse(readFileSync(f, 'utf8')) as ChecksReport)
-}
-
 /** The reports of several targets as one: totals and checks added up. */
 function sumReports(reports: ChecksReport[]): ChecksReport {
-  const totals = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, deviations: 0 }
-  for (const r of reports) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += r.totals[k]
-  return { run: reports[0]!.run, totals, checks: reports.flatMap((r) => r.checks), operations: reports[0]!.operations }
+  return { run: reports[0]!.run, totals: sumTotals(reports), checks: reports.flatMap((r) => r.checks), operations: reports[0]!.operations }
 }
 
 /**
@@ -75,7 +64,7 @@ async function runSuite(env: Record<string, string> = {}): Promise<SuiteRun> {
   clearInterval(sampler)
   const wallMs = performance.now() - started
   const file = join(reportsDir, 'checks.json')
-  const perTarget = readTargetReports(join(reportsDir, 'targets'))
+  const perTarget = Object.values(readTargetReports(join(reportsDir, 'targets')))
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : perTarget.length > 0 ? sumReports(perTarget) : undefined
   const traffic = readTraffic(join(reportsDir, 'traffic'), perTarget.length > 0 ? undefined : report?.run?.runId)
   leftovers.push(reportsDir)

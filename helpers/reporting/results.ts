@@ -50,3 +50,20 @@ export function readTraffic(dir: string, runId?: string): TrafficLine[] {
   }
   return lines
 }
+
+/** A multi-target run's reports (<dir>/<key>/checks.json under reports/targets), by target key. */
+export function readTargetReports(dir: string): Record<string, ChecksReport> {
+  const out: Record<string, ChecksReport> = {}
+  for (const key of existsSync(dir) ? readdirSync(dir).sort() : []) {
+    const file = join(dir, key, 'checks.json')
+    if (existsSync(file)) out[key] = JSON.parse(readFileSync(file, 'utf8')) as ChecksReport
+  }
+  return out
+}
+
+/** The totals of several reports added up. */
+export function sumTotals(reports: readonly ChecksReport[]): ChecksReport['totals'] {
+  const all = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, deviations: 0 }
+  for (const r of reports) for (const k of Object.keys(all) as (keyof typeof all)[]) all[k] += r.totals[k]
+  return all
+}

@@ -6,7 +6,7 @@ import { OPERATIONS } from '../http/operations'
 import { suiteFileOf } from '../targets/entries'
 import { writeMatrix } from './matrix-writer'
 import { reportsDir, targetReportsDir, trafficDir } from './paths'
-import { readRunInfo, readTraffic, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
+import { readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
   const meta = tc.meta()
@@ -144,13 +144,11 @@ export default class SummaryReporter implements Reporter {
       writeReport(own, report)
       return { key, report }
     })
-    const all = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, deviations: 0 }
-    for (const { report } of reports) for (const k of Object.keys(all) as (keyof typeof all)[]) all[k] += report.totals[k]
     const out = ['', RULE]
     for (const { key, report } of reports) out.push(`[${key}]`, ...targetLines(report, false).map((l) => `  ${l}`))
     out.push(`targets  ${reports.length}: ${reports.map(({ key, report }) => `${key} ${report.totals.failed === 0 ? 'conforms' : 'DOES NOT CONFORM'}`).join(', ')}`)
     out.push(`reports  ${relative(process.cwd(), dir) || '.'}/junit.xml, allure-results/, targets/<target>/checks.json, conformance.md, conformance.html`)
-    out.push(closing(all))
+    out.push(closing(sumTotals(reports.map((r) => r.report))))
     process.stdout.write(`${out.join('\n')}\n`)
   }
 }

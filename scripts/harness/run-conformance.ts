@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../helpers/config'
-import type { ChecksReport } from '../../helpers/reporting/results'
+import { readTargetReports, type ChecksReport } from '../../helpers/reporting/results'
 
 export interface ConformanceRunOptions {
   /** Suite files or folders (relative to the project); default: every suite. */
@@ -53,12 +53,7 @@ export async function runConformance(o: ConformanceRunOptions = {}): Promise<Con
   const wallMs = Math.round(performance.now() - started)
   const file = join(reportsDir, 'checks.json')
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : undefined
-  const targetsDir = join(reportsDir, 'targets')
-  const targets: Record<string, ChecksReport> = {}
-  for (const key of existsSync(targetsDir) ? readdirSync(targetsDir) : []) {
-    const f = join(targetsDir, key, 'checks.json')
-    if (existsSync(f)) targets[key] = JSON.parse(readFileSync(f, 'utf8')) as ChecksReport
-  }
+  const targets = readTargetReports(join(reportsDir, 'targets'))
   if (!o.keepReports) rmSync(reportsDir, { recursive: true, force: true })
   const failedIds = report ? report.checks.filter((c) => c.status === 'failed').map((c) => c.id) : []
   return { exitCode, ...(report ? { report } : {}), targets, failedIds, output, wallMs, reportsDir }
