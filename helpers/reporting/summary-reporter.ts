@@ -37,7 +37,9 @@ export function casesByTarget(modules: ReadonlyArray<TestModule>): Map<string | 
   for (const m of modules) {
     for (const tc of m.children.allTests()) {
       const key = tc.meta().target
-      out.set(key, [...(out.get(key) ?? []), tc])
+      const cases = out.get(key) ?? []
+      cases.push(tc)
+      out.set(key, cases)
     }
   }
   return out
