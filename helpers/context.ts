@@ -114,8 +114,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
  * The target of the suite being collected: the run's target, or in a multi-target run the target of the
  * enclosing block (helpers/targets/for-target.ts).
  */
-export function currentTarget(): TargetConfig {
-  const key = collectingTarget()
+export function currentTarget(key = collectingTarget()): TargetConfig {
   const target = key === undefined ? inject('target') : inject('targets')?.[key]
   if (!target) throw new Error(key === undefined ? 'no target was provided (is helpers/global-setup.ts the global setup?)' : `no target '${key}' in this run (TARGET_PROFILES)`)
   return target
@@ -124,7 +123,7 @@ export function currentTarget(): TargetConfig {
 /** The target of this suite file (provided by the global setup), closed after the file. */
 export function useTarget(): SuiteContext {
   const target = collectingTarget()
-  const ctx = createSuiteContext(currentTarget(), target === undefined ? {} : { target })
+  const ctx = createSuiteContext(currentTarget(target), target === undefined ? {} : { target })
   afterAll(() => ctx.close())
   return ctx
 }

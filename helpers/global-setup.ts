@@ -33,8 +33,7 @@ function orFatal<T>(f: () => T, known: (e: unknown) => boolean, prefix = ''): T 
 const isConfigError = (e: unknown) => e instanceof ConfigError
 
 /** Starts the embedded reference service for the targets that have no URL of their own. */
-async function startEmbedded(config: TargetConfig, env: NodeJS.ProcessEnv): Promise<RunningReference> {
-  const chaos = orFatal(() => chaosFromEnv(env, true), () => true)
+async function startEmbedded(config: TargetConfig, chaos: ReturnType<typeof chaosFromEnv>): Promise<RunningReference> {
   orFatal(() => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
   try {
     return await startReference({ ...config.reference, defects: config.reference.defects, ...(chaos ? { chaos } : {}) })
@@ -43,12 +42,22 @@ async function startEmbedded(config: TargetConfig, env: NodeJS.ProcessEnv): Prom
   }
 }
 
+/** Clears the traffic and per-target reports of an earlier run; returns the reports folder. */
+function resetReports(env: NodeJS.ProcessEnv): string {
+  rmSync(trafficDir(env), { recursive: true, force: true })
+  rmSync(targetReportsDir(env), { recursive: true, force: true })
+  const dir = reportsDir(env)
+  mkdirSync(dir, { recursive: true })
+  return dir
+}
+
 /** One target: the profile (TARGET_PROFILE) plus the environment; embedded, container or external. */
 async function setupOne(project: TestProject, env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
   let config = orFatal(() => loadTargetConfig(env), isConfigError)
+  let chaos
   try {
     await guardRun(project, config, env, process.argv)
-    chaosFromEnv(env, config.embedded)
+    chaos = chaosFromEnv(env, config.embedded)
   } catch (e) {
     fatal((e as Error).message)
   }
@@ -67,7 +76,7 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv): Promise<(
     }
     config = container.configure(config)
   } else if (config.embedded) {
-    reference = await startEmbedded(config, env)
+    reference = await startEmbedded(config, chaos)
     config = withEmbeddedOrigin(config, reference.url)
   }
   try {
@@ -78,10 +87,7 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv): Promise<(
     if (e instanceof PreflightError) fatal(e.message)
     throw e
   }
-  const dir = reportsDir(env)
-  rmSync(trafficDir(env), { recursive: true, force: true })
-  rmSync(targetReportsDir(env), { recursive: true, force: true })
-  mkdirSync(dir, { recursive: true })
+  const dir = resetReports(env)
   const info = { ...runInfo(config), ...(container ? { embedded: false, container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
   writeFileSync(join(dir, 'run.json'), `${JSON.stringify(info, null, 2)}\n`)
   project.provide('target', config)
@@ -100,7 +106,7 @@ async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: 
     fatal('TARGET=container / TARGET_IMAGE runs one target; unset TARGET_PROFILES (or run each profile on its own)')
   }
   const firstEmbedded = targets.find((t) => t.config.embedded)
-  orFatal(() => chaosFromEnv(env, firstEmbedded !== undefined), () => true)
+  const chaos = orFatal(() => chaosFromEnv(env, firstEmbedded !== undefined), () => true)
   for (const t of targets) {
     try {
       await guardRun(project, t.config, env, process.argv)
@@ -108,7 +114,7 @@ async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: 
       fatal(`[${t.key}] ${(e as Error).message}`)
     }
   }
-  const reference = firstEmbedded ? await startEmbedded(firstEmbedded.config, env) : undefined
+  const reference = firstEmbedded ? await startEmbedded(firstEmbedded.config, chaos) : undefined
   const resolved = targets.map((t) => ({ key: t.key, config: t.config.embedded && reference ? withEmbeddedOrigin(t.config, reference.url) : t.config }))
   const failures = await Promise.all(resolved.map((t) => preflight(t.config).then(() => undefined, (e: unknown) => ({ key: t.key, error: e }))))
   const failed = failures.filter((f) => f !== undefined)
@@ -118,9 +124,7 @@ async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: 
     if (unknown) throw unknown.error
     fatal(failed.map((f) => `[${f.key}] ${(f.error as Error).message}`).join('\n'))
   }
-  const dir = reportsDir(env)
-  rmSync(trafficDir(env), { recursive: true, force: true })
-  rmSync(targetReportsDir(env), { recursive: true, force: true })
+  const dir = resetReports(env)
   // a single-target run's reports would be read as this run's
   for (const f of ['run.json', 'checks.json', 'conformance.md', 'conformance.html']) rmSync(join(dir, f), { force: true })
   for (const t of resolved) {
