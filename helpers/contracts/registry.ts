@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { relative, resolve } from 'node:path'
 import type { Ajv, ValidateFunction } from 'ajv'
 import { PROJECT_ROOT } from '../config'
+import { listFiles } from '../fs/list-files'
 import { createAjv, formatAjvErrors } from './ajv'
 
 export const CONTRACTS_DIR = resolve(PROJECT_ROOT, 'fixtures/contracts')
@@ -9,14 +10,6 @@ export const CONTRACTS_DIR = resolve(PROJECT_ROOT, 'fixtures/contracts')
 export interface ContractResult {
   valid: boolean
   errors: string[]
-}
-
-function listJson(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name)
-    if (statSync(p).isDirectory()) return listJson(p)
-    return name.endsWith('.json') ? [p] : []
-  })
 }
 
 /**
@@ -33,7 +26,7 @@ export class ContractRegistry {
   constructor(dir: string = CONTRACTS_DIR) {
     // the project's contracts are checked against the meta-schema by their own test, not on every suite file
     this.ajv = createAjv({ validateSchema: false })
-    for (const file of listJson(dir)) {
+    for (const file of listFiles(dir, '.json')) {
       const schema = JSON.parse(readFileSync(file, 'utf8')) as { $id?: string }
       const name = relative(dir, file).replace(/\\/g, '/').replace(/\.json$/, '')
       const id = schema.$id ?? name

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
+import { listFiles } from '../fs/list-files'
 
 /**
  * A multi-target run executes every suite file once per target in one vitest process, the targets of a file
@@ -29,14 +30,7 @@ export function targetSetName(keys: string[]): string {
   return `${keys.length}-targets-${createHash('sha256').update(joined).digest('hex').slice(0, 10)}`
 }
 
-function listTests(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name)
-    if (statSync(p).isDirectory()) return listTests(p)
-    return name.endsWith('.test.ts') ? [p] : []
-  })
-}
+const listTests = (dir: string) => (existsSync(dir) ? listFiles(dir, '.test.ts') : [])
 
 function posix(p: string): string {
   return p.split('\\').join('/')
