@@ -3,15 +3,10 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { FileSystemWriter } from 'allure-js-commons/sdk/reporter'
 import AllureVitestReporter, { type AllureVitestReporterConfig } from 'allure-vitest/reporter'
 import type { Vitest } from 'vitest/node'
+import { ALLURE_RESULTS_ENV } from './paths'
 
 type WriterInput = Parameters<FileSystemWriter['writeResult']>[0]
 type WithAttachments = { attachments?: { source: string }[]; steps?: WithAttachments[] }
-
-/**
- * The environment variable that tells the workers where this run's Allure results go, so that they write the
- * exchange attachments there themselves (helpers/reporting/allure-sink.ts).
- */
-export const ALLURE_RESULTS_ENV = 'LC_ALLURE_RESULTS_DIR'
 
 function renameSources(item: WithAttachments, names: Map<string, string>): void {
   for (const a of item.attachments ?? []) a.source = names.get(a.source) ?? a.source

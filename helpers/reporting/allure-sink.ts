@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import * as allure from 'allure-js-commons'
 import { runningCheck } from '../checks/running'
 import type { Exchange } from '../http/recorder'
+import { ALLURE_RESULTS_ENV } from './paths'
 
 /**
  * Each HTTP exchange becomes an Allure step with one redacted attachment, `exchange`: the request and the response
@@ -32,7 +33,7 @@ export async function allureExchangeSink(x: Exchange): Promise<void> {
  * the content goes through Allure's runtime as usual.
  */
 async function attachExchange(text: string): Promise<void> {
-  const dir = process.env.LC_ALLURE_RESULTS_DIR
+  const dir = process.env[ALLURE_RESULTS_ENV]
   if (dir) {
     const file = join(dir, `${randomUUID()}-attachment.json`)
     try {

@@ -17,3 +17,9 @@ export function targetReportsDir(env: NodeJS.ProcessEnv = process.env, key?: str
   const all = join(reportsDir(env), 'targets')
   return key ? join(all, key) : all
 }
+
+/**
+ * Set by the Allure reporter at the start of a run (helpers/reporting/allure-reporter.ts): where the workers write the
+ * exchange attachments (helpers/reporting/allure-sink.ts).
+ */
+export const ALLURE_RESULTS_ENV = 'LC_ALLURE_RESULTS_DIR'
