@@ -1,24 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, DEFAULT_TOKEN_POINTERS, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/config'
+import { DEFAULT_TOKEN_POINTERS, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/config'
+import { configProblems as problems, profileDir } from '../../support/profile-files'
 
 function profile(content: unknown, ext = 'json'): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lc-profile-'))
-  const p = join(dir, `p.${ext}`)
-  writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content))
-  return p
-}
-
-function problems(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadTargetConfig(env)
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError)
-    return (e as ConfigError).problems
-  }
-  throw new Error('expected a ConfigError')
+  return join(profileDir({ [`p.${ext}`]: content }), `p.${ext}`)
 }
 
 describe('loadTargetConfig', () => {

@@ -1,24 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, DEFAULT_PROFILE, loadTargetConfig, mergeProfile, PROJECT_ROOT } from '../../../helpers/config'
-
-function dir(files: Record<string, unknown>): string {
-  const d = mkdtempSync(join(tmpdir(), 'lc-extends-'))
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(d, name), typeof content === 'string' ? content : JSON.stringify(content))
-  return d
-}
-
-function problems(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadTargetConfig(env)
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError)
-    return (e as ConfigError).problems
-  }
-  throw new Error('expected a ConfigError')
-}
+import { DEFAULT_PROFILE, loadTargetConfig, mergeProfile, PROJECT_ROOT } from '../../../helpers/config'
+import { configProblems as problems, profileDir as dir } from '../../support/profile-files'
 
 describe('profile extends', () => {
   it('merges as a JSON Merge Patch: objects by field, null removes, arrays replace', () => {
