@@ -14,6 +14,11 @@ export interface RetryPolicy {
   maxDelayMs: number
   /** A Retry-After longer than this is not waited for: the answer is returned as it is. */
   maxRetryAfterMs: number
+  /**
+   * The most time one request may spend waiting between its attempts, all waits added up. A retry whose wait
+   * would go beyond it is not made, so a fault that lasts bounds the run instead of stalling it.
+   */
+  maxTotalDelayMs: number
   /** HTTP statuses that mean "transient, try again" (idempotent requests only). */
   statuses: number[]
   /**
@@ -24,10 +29,11 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
-  maxAttempts: 4,
+  maxAttempts: 6,
   baseDelayMs: 50,
   maxDelayMs: 1000,
   maxRetryAfterMs: 5000,
+  maxTotalDelayMs: 10000,
   statuses: [429, 502, 503, 504],
   retryPostWhenNotSent: true,
 })
@@ -60,6 +66,8 @@ export interface AttemptOutcome {
   status?: number
   retryAfter?: string
   transportCode?: string
+  /** What the earlier retries of this request have waited, added up (0 before the first retry). */
+  waitedMs?: number
 }
 
 /** Exponential backoff with jitter (between half and the full delay). */
@@ -70,6 +78,15 @@ export function backoffMs(p: RetryPolicy, attempt: number, random: () => number 
 
 /** Whether (and after how long) to send the request again. Pure. */
 export function decideRetry(p: RetryPolicy, o: AttemptOutcome, random: () => number = Math.random, now: number = Date.now()): RetryDecision {
+  const d = decideFault(p, o, random, now)
+  const waited = o.waitedMs ?? 0
+  if (d.retry && waited + d.delayMs > p.maxTotalDelayMs) {
+    return { retry: false, reason: `${d.reason}: waiting ${d.delayMs} ms more would exceed the total wait of ${p.maxTotalDelayMs} ms (${waited} ms waited)` }
+  }
+  return d
+}
+
+function decideFault(p: RetryPolicy, o: AttemptOutcome, random: () => number, now: number): RetryDecision {
   const method = o.method.toUpperCase()
   if (o.attempt >= p.maxAttempts) return { retry: false, reason: `attempt ${o.attempt} of at most ${p.maxAttempts}` }
   const idempotent = IDEMPOTENT_METHODS.has(method)
@@ -112,18 +129,20 @@ export async function withRetry(
   hooks: RetryHooks = {},
 ): Promise<HttpResult> {
   const sleep = hooks.sleep ?? defaultSleep
+  let waitedMs = 0
   for (let n = 1; ; n += 1) {
     let decision: RetryDecision
     try {
       const res = await attempt(n)
-      decision = decideRetry(p, { method, attempt: n, status: res.status, ...(res.headers['retry-after'] ? { retryAfter: res.headers['retry-after'] } : {}) }, hooks.random)
+      decision = decideRetry(p, { method, attempt: n, waitedMs, status: res.status, ...(res.headers['retry-after'] ? { retryAfter: res.headers['retry-after'] } : {}) }, hooks.random)
       if (!decision.retry) return res
     } catch (e) {
       if (!(e instanceof TransportError)) throw e
-      decision = decideRetry(p, { method, attempt: n, transportCode: e.code }, hooks.random)
+      decision = decideRetry(p, { method, attempt: n, waitedMs, transportCode: e.code }, hooks.random)
       if (!decision.retry) throw e
     }
     hooks.onRetry?.(n + 1, decision)
+    waitedMs += decision.delayMs
     await sleep(decision.delayMs)
   }
 }

@@ -19,6 +19,14 @@ describe('decideRetry()', () => {
     expect(decideRetry(P, { method: 'GET', attempt: P.maxAttempts, status: 503 })).toMatchObject({ retry: false })
   })
 
+  it('stops retrying when the next wait would take the waits of one request beyond maxTotalDelayMs', () => {
+    const p = { ...P, maxTotalDelayMs: 2500 }
+    expect(decideRetry(p, { method: 'GET', attempt: 2, status: 503, retryAfter: '1', waitedMs: 1000 }, half)).toMatchObject({ retry: true, delayMs: 1000 })
+    const refused = decideRetry(p, { method: 'GET', attempt: 3, status: 503, retryAfter: '1', waitedMs: 2000 }, half)
+    expect(refused.retry).toBe(false)
+    expect(refused.reason).toContain('total wait of 2500 ms')
+  })
+
   it('never retries a final status', () => {
     for (const status of [200, 201, 204, 400, 401, 404, 409, 423, 500, 501]) {
       expect(decideRetry(P, { method: 'GET', attempt: 1, status }).retry).toBe(false)
@@ -85,6 +93,14 @@ describe('withRetry()', () => {
     const res = await withRetry(P, 'GET', async () => (calls++, result(503)), { sleep: async () => undefined })
     expect(res.status).toBe(503)
     expect(calls).toBe(P.maxAttempts)
+  })
+
+  it('gives up when the waits add up to maxTotalDelayMs, before maxAttempts', async () => {
+    const slept: number[] = []
+    const p = { ...P, maxAttempts: 10, maxTotalDelayMs: 2500 }
+    const res = await withRetry(p, 'GET', async () => result(503, { 'retry-after': '1' }), { sleep: async (ms) => void slept.push(ms), random: half })
+    expect(res.status).toBe(503)
+    expect(slept).toEqual([1000, 1000])
   })
 
   it('rethrows the last transport error; a POST is attempted once', async () => {
