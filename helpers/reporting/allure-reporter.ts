@@ -1,8 +1,9 @@
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { FileSystemWriter } from 'allure-js-commons/sdk/reporter'
 import AllureVitestReporter, { type AllureVitestReporterConfig } from 'allure-vitest/reporter'
 import type { Vitest } from 'vitest/node'
+import { FileRecycler, purgeSpares, retireFiles } from '../fs/recycled-files'
 import { ALLURE_RESULTS_ENV } from './paths'
 
 type WriterInput = Parameters<FileSystemWriter['writeResult']>[0]
@@ -19,43 +20,41 @@ function renameSources(item: WithAttachments, names: Map<string, string>): void 
  * in a multi-tenant run); the results are read by `npm run report` right after, not kept across crashes.
  */
 export class PlainAllureWriter extends FileSystemWriter {
-  private madeDir = false
   /** Attachment file name given by Allure -> the name of the file a worker already wrote in this folder. */
   private readonly inPlace = new Map<string, string>()
+  /** Writes over the previous run's files (helpers/fs/recycled-files.ts). */
+  private readonly files: FileRecycler
 
   constructor(private readonly dir: string) {
     super({ resultsDir: dir })
-  }
-
-  private path(name: string): string {
-    if (!this.madeDir) mkdirSync(this.dir, { recursive: true })
-    this.madeDir = true
-    return join(this.dir, name)
+    // the workers start their lists of spares elsewhere; this writer takes what they left, from the end
+    this.files = new FileRecycler(dir, 0.999)
   }
 
   override writeAttachment(name: string, content: Buffer): void {
-    writeFileSync(this.path(name), content)
+    this.files.write(name, content)
   }
 
   /** A file already in this folder (written by a worker) stays where it is; the result is pointed at it. */
   override writeAttachmentFromPath(name: string, from: string): void {
     if (dirname(resolve(from)) === resolve(this.dir)) this.inPlace.set(name, basename(from))
-    else copyFileSync(from, this.path(name))
+    else this.files.write(name, readFileSync(from))
   }
 
   override writeResult(result: WriterInput): void {
     if (this.inPlace.size > 0) renameSources(result as unknown as WithAttachments, this.inPlace)
-    writeFileSync(this.path(`${result.uuid}-result.json`), JSON.stringify(result))
+    this.files.write(`${result.uuid}-result.json`, JSON.stringify(result))
   }
 
   override writeGroup(result: Parameters<FileSystemWriter['writeGroup']>[0]): void {
-    writeFileSync(this.path(`${result.uuid}-container.json`), JSON.stringify(result))
+    this.files.write(`${result.uuid}-container.json`, JSON.stringify(result))
   }
 }
 
 /**
  * allure-vitest's reporter with the plain writer (same files, same layout). The results folder starts empty at
- * each run: it holds this run's results only, instead of growing by thousands of files a run. The workers write the
+ * each run: it holds this run's results only, instead of growing by thousands of files a run. The previous run's
+ * files are kept aside as spares and overwritten with this run's (helpers/fs/recycled-files.ts), then the rest go. The workers write the
  * exchange attachments into it themselves, while the checks wait on the network, instead of sending each one to
  * this process (base64 in the test's metadata) to be decoded and written after the last check.
  */
@@ -68,12 +67,18 @@ export default class AllureReporter extends AllureVitestReporter {
   }
 
   override onInit(vitest: Vitest): void {
-    rmSync(this.resultsDir, { recursive: true, force: true })
-    mkdirSync(this.resultsDir, { recursive: true })
+    // the previous run's files become spares for this run's (helpers/fs/recycled-files.ts)
+    retireFiles(this.resultsDir)
     // the workers start after this and inherit it
     process.env[ALLURE_RESULTS_ENV] = resolve(this.resultsDir)
     super.onInit(vitest)
     const runtime = (this as unknown as { allureReporterRuntime?: { writer: FileSystemWriter } }).allureReporterRuntime
     if (runtime) runtime.writer = new PlainAllureWriter(this.resultsDir)
+  }
+
+  override onTestRunEnd(...args: Parameters<AllureVitestReporter['onTestRunEnd']>): void {
+    super.onTestRunEnd(...args)
+    // every result is written: the spares nobody took go
+    purgeSpares(this.resultsDir)
   }
 }

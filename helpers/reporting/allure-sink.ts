@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { threadId } from 'node:worker_threads'
 import * as allure from 'allure-js-commons'
+import { FileRecycler } from '../fs/recycled-files'
 import { runningCheck } from '../checks/running'
 import type { Exchange } from '../http/recorder'
 import { ALLURE_RESULTS_ENV } from './paths'
@@ -35,9 +35,8 @@ export async function allureExchangeSink(x: Exchange): Promise<void> {
 async function attachExchange(text: string): Promise<void> {
   const dir = process.env[ALLURE_RESULTS_ENV]
   if (dir) {
-    const file = join(dir, `${randomUUID()}-attachment.json`)
     try {
-      writeFileSync(file, text)
+      const file = recyclerFor(dir).write(`${randomUUID()}-attachment.json`, text)
       await allure.attachmentPath('exchange', file, { contentType: 'application/json', fileExtension: 'json' })
       return
     } catch {
@@ -45,6 +44,22 @@ async function attachExchange(text: string): Promise<void> {
     }
   }
   await allure.attachment('exchange', text, 'application/json')
+}
+
+/**
+ * One writer per results folder and worker thread, over the previous run's files (helpers/fs/recycled-files.ts). Kept
+ * for the worker's life like the contract registry: it holds no result, only which spare files it may still take.
+ * The workers start at different places in the list of spares, so they seldom reach for the same one.
+ */
+const recyclers = new Map<string, FileRecycler>()
+
+function recyclerFor(dir: string): FileRecycler {
+  let r = recyclers.get(dir)
+  if (!r) {
+    r = new FileRecycler(dir, (threadId * 0.618034) % 1)
+    recyclers.set(dir, r)
+  }
+  return r
 }
 
 /** A recorded (already redacted) body, parsed back when it is JSON so the attachment reads well. */

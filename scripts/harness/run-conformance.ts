@@ -16,6 +16,8 @@ export interface ConformanceRunOptions {
   timeoutMs?: number
   /** Keep the reports folder (default: removed after reading). */
   keepReports?: boolean
+  /** Write into this reports folder (e.g. an earlier run's) instead of a new temporary one. */
+  reportsDir?: string
 }
 
 export interface ConformanceRun {
@@ -36,7 +38,7 @@ const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT',
  * env says otherwise), in its own reports folder, and returns which checks failed.
  */
 export async function runConformance(o: ConformanceRunOptions = {}): Promise<ConformanceRun> {
-  const reportsDir = mkdtempSync(join(tmpdir(), 'lc-run-'))
+  const reportsDir = o.reportsDir ?? mkdtempSync(join(tmpdir(), 'lc-run-'))
   const env: NodeJS.ProcessEnv = { ...process.env }
   for (const k of TARGET_VARS) delete env[k]
   Object.assign(env, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1' }, o.env ?? {})

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
@@ -52,4 +52,21 @@ describe('reports of a conformance run', () => {
     expect(all).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/)
     expect(run.output).not.toContain('demo-pass-4821')
   })
+
+  // last: it runs again into the same folder
+  it("a second run into the same folder writes over the first run's files: only its own results remain, complete", async () => {
+    const dir = join(run.reportsDir, 'allure-results')
+    const before = new Map(files(dir).map((f) => [statSync(f).ino, f]))
+    const again = await runConformance({ files: ['suites/auth'], keepReports: true, reportsDir: run.reportsDir })
+    expect(again.exitCode, again.output).toBe(0)
+    const after = files(dir)
+    expect(after.filter((f) => before.has(statSync(f).ino)).length).toBe(Math.min(before.size, after.length))
+    expect(after.filter((f) => [...before.values()].includes(f))).toEqual([])
+    const results = after.filter((f) => f.endsWith('-result.json'))
+    expect(results.length).toBe(again.report!.checks.length)
+    const sources = results.flatMap((f) => readFileSync(f, 'utf8').match(/"source":"[^"]+"/g) ?? []).map((m) => m.slice(10, -1))
+    expect(sources.length).toBeGreaterThan(0)
+    expect(new Set([...sources, ...results.map((f) => f.slice(dir.length + 1))])).toEqual(new Set(after.map((f) => f.slice(dir.length + 1))))
+    expect(existsSync(join(run.reportsDir, '.allure-results-spare'))).toBe(false)
+  }, 120_000)
 })
