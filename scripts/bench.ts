@@ -50,9 +50,15 @@ function sumReports(reports: ChecksReport[]): ChecksReport {
  */
 const leftovers: string[] = []
 
-/** One `vitest run` of the conformance suite as a child process, with its own reports folder. */
-async function runSuite(env: Record<string, string> = {}): Promise<SuiteRun> {
-  const reportsDir = mkdtempSync(join(tmpdir(), 'lc-bench-'))
+/** A new reports folder, removed when the bench ends. */
+function newReportsDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lc-bench-'))
+  leftovers.push(dir)
+  return dir
+}
+
+/** One `vitest run` of the conformance suite as a child process, in its own reports folder or the one given. */
+async function runSuite(env: Record<string, string> = {}, reportsDir: string = newReportsDir()): Promise<SuiteRun> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env }
   for (const k of TARGET_VARS) delete childEnv[k]
   Object.assign(childEnv, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1' }, env)
@@ -67,7 +73,6 @@ async function runSuite(env: Record<string, string> = {}): Promise<SuiteRun> {
   const perTarget = Object.values(readTargetReports(join(reportsDir, 'targets')))
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : perTarget.length > 0 ? sumReports(perTarget) : undefined
   const traffic = readTraffic(join(reportsDir, 'traffic'), perTarget.length > 0 ? undefined : report?.run?.runId)
-  leftovers.push(reportsDir)
   return { exitCode, wallMs, peakRssMb: peak, ...(report ? { report } : {}), traffic }
 }
 
@@ -129,14 +134,20 @@ async function main(): Promise<void> {
   const tenants = ['acme', 'globex', 'initech', 'umbrella']
   const fresh = () => startReference({ ...reference, defects: reference.defects })
   // one tenant and the 4-tenant run, alternated 3 times against one running reference (warmed up by one unmeasured
-  // run, like a staging service that has been up for a while; both sides see the same service): the median of each
+  // run of each, like a staging service that has been up for a while; both sides see the same service): the median
+  // of each. Each side writes into one reports folder, run after run, as a user's `reports/` is.
   const shared = await fresh()
-  await runSuite(external(shared, { TARGET_PROFILE: tenantProfile('acme') }))
+  const oneEnv = external(shared, { TARGET_PROFILE: tenantProfile('acme') })
+  const multiEnv = external(shared, { TARGET_PROFILES: tenants.map(tenantProfile).join(',') })
+  const oneDir = newReportsDir()
+  const multiDir = newReportsDir()
+  await runSuite(oneEnv, oneDir)
+  await runSuite(multiEnv, multiDir)
   const ones: SuiteRun[] = []
   const multis: SuiteRun[] = []
   for (let i = 0; i < 3; i++) {
-    ones.push(await runSuite(external(shared, { TARGET_PROFILE: tenantProfile('acme') })))
-    multis.push(await runSuite(external(shared, { TARGET_PROFILES: tenants.map(tenantProfile).join(',') })))
+    ones.push(await runSuite(oneEnv, oneDir))
+    multis.push(await runSuite(multiEnv, multiDir))
   }
   await shared.close()
   const median = (runs: SuiteRun[]) => [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)]!

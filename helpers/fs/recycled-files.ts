@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 
 /**
@@ -18,18 +18,18 @@ export function spareDirOf(dir: string): string {
 }
 
 /**
- * Empties `dir` for a new run: its files move to the spares' folder (spares left by an interrupted run stay there),
- * anything else in it is removed. `dir` exists afterwards.
+ * Empties `dir` for a new run: the folder itself becomes the spares' folder (one rename, whatever it holds) and a new,
+ * empty `dir` is made. Spares an interrupted run left are deleted first.
  */
 export function retireFiles(dir: string): void {
   const spares = spareDirOf(dir)
-  mkdirSync(spares, { recursive: true })
-  mkdirSync(dir, { recursive: true })
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const from = join(dir, entry.name)
-    if (entry.isFile()) renameSync(from, join(spares, entry.name))
-    else rmSync(from, { recursive: true, force: true })
+  rmSync(spares, { recursive: true, force: true })
+  try {
+    renameSync(dir, spares)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
   }
+  mkdirSync(dir, { recursive: true })
 }
 
 /** Deletes the spares nobody took (the run wrote fewer files than the one before). */
@@ -52,17 +52,25 @@ export class FileRecycler {
     private readonly startAt = 0,
   ) {}
 
-  /** Writes `data` to `name` in the folder, in a spare's inode when one is left. */
+  /**
+   * Writes `data` to `name` in the folder, in a spare's inode when one is left. A spare is written over in place and
+   * then cut to the new length, not emptied first: emptying frees its blocks (a discard on this machine's disk) only
+   * to allocate them again, which costs more than the write.
+   */
   write(name: string, data: string | NodeJS.ArrayBufferView): string {
     const path = join(this.dir, name)
-    const reused = this.takeSpare(path)
-    try {
-      writeFileSync(path, data)
-    } catch (e) {
-      // never leave a spare's old content under the new name
-      if (reused) rmSync(path, { force: true })
-      throw e
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data
+    if (!ArrayBuffer.isView(bytes)) throw new TypeError(`FileRecycler.write(${name}): expected a string or bytes`)
+    if (this.takeSpare(path)) {
+      try {
+        overwrite(path, bytes)
+        return path
+      } catch {
+        // not a file after all (something else was left among the spares): never keep it under the new name
+        rmSync(path, { recursive: true, force: true })
+      }
     }
+    writeFileSync(path, bytes)
     return path
   }
 
@@ -90,5 +98,17 @@ export class FileRecycler {
       }
     }
     return false
+  }
+}
+
+/** Writes `bytes` over the start of the file at `path`, then cuts the file to their length. */
+function overwrite(path: string, bytes: NodeJS.ArrayBufferView): void {
+  const fd = openSync(path, 'r+')
+  try {
+    let done = 0
+    while (done < bytes.byteLength) done += writeSync(fd, bytes, done)
+    ftruncateSync(fd, bytes.byteLength)
+  } finally {
+    closeSync(fd)
   }
 }

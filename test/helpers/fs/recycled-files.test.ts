@@ -21,8 +21,16 @@ describe('retireFiles()', () => {
     const ino = inode(join(dir, 'a-result.json'))
     retireFiles(dir)
     expect(readdirSync(dir)).toEqual([])
-    expect(readdirSync(spareDirOf(dir)).sort()).toEqual(['a-result.json', 'b-attachment.json'])
+    expect(readdirSync(spareDirOf(dir)).sort()).toEqual(['a-result.json', 'b-attachment.json', 'sub'])
     expect(inode(join(spareDirOf(dir), 'a-result.json'))).toBe(ino)
+  })
+
+  it('deletes the spares an interrupted run left', () => {
+    const dir = earlierRun({ 'new-result.json': 'N' })
+    mkdirSync(spareDirOf(dir))
+    writeFileSync(join(spareDirOf(dir), 'stale-result.json'), 'S')
+    retireFiles(dir)
+    expect(readdirSync(spareDirOf(dir))).toEqual(['new-result.json'])
   })
 
   it('creates the folder when there was none', () => {
@@ -74,11 +82,21 @@ describe('FileRecycler', () => {
     for (const f of written) expect(readFileSync(join(dir, f), 'utf8')).toBe(f.replace('.json', ''))
   })
 
-  it("never leaves a spare's old content under the new name when the write fails", () => {
-    const dir = earlierRun({ 'old.json': 'old secret-free content' })
+  it('writes a new file when the spare it took is not a file, and keeps nothing of that spare', () => {
+    const dir = earlierRun({})
     retireFiles(dir)
-    expect(() => new FileRecycler(dir).write('new.json', 42 as unknown as string)).toThrow()
-    expect(existsSync(join(dir, 'new.json'))).toBe(false)
+    mkdirSync(join(spareDirOf(dir), 'odd', 'inside'), { recursive: true })
+    const path = new FileRecycler(dir).write('new.json', 'new')
+    expect(readFileSync(path, 'utf8')).toBe('new')
+    expect(readdirSync(dir)).toEqual(['new.json'])
+  })
+
+  it('refuses content that is neither a string nor bytes, before touching a spare', () => {
+    const dir = earlierRun({ 'old.json': 'old' })
+    retireFiles(dir)
+    expect(() => new FileRecycler(dir).write('new.json', 42 as unknown as string)).toThrow(TypeError)
+    expect(readdirSync(dir)).toEqual([])
+    expect(readdirSync(spareDirOf(dir))).toEqual(['old.json'])
   })
 })
 
