@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { randomBytes } from 'node:crypto'
-import { createAjv, formatAjvErrors } from './contracts/ajv'
+import { formatAjvErrors } from './contracts/ajv'
+import { SchemaCompiler } from './contracts/compiler'
 import { parseJsonc } from './config/jsonc'
 import { isHttpUrl, readEnv, type EnvName } from './config/env'
 import type { TargetConfig, UserCredentials } from './config/types'
@@ -81,8 +82,8 @@ function readProfileData(path: string, label: string, depth = 0): unknown {
 export function readProfile(path: string): RawProfile {
   const label = `TARGET_PROFILE (${path})`
   const data = readProfileData(path, label)
-  const ajv = createAjv({ useDefaults: false })
-  const validate = ajv.compile(JSON.parse(readFileSync(PROFILE_SCHEMA, 'utf8')) as object)
+  // compiled once per process, not once per profile (a multi-target run reads one per target)
+  const validate = new SchemaCompiler().compile(JSON.parse(readFileSync(PROFILE_SCHEMA, 'utf8')) as object)
   if (!validate(data)) {
     throw new ConfigError(formatAjvErrors(validate.errors).map((m) => `${label} ${m}`))
   }

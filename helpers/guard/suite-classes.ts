@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../config'
-import { createAjv, formatAjvErrors } from '../contracts/ajv'
+import { formatAjvErrors } from '../contracts/ajv'
+import { SchemaCompiler } from '../contracts/compiler'
 import { suiteFileOf } from '../targets/entries'
 
 export interface SuiteClasses {
@@ -15,7 +16,7 @@ const SCHEMA = resolve(PROJECT_ROOT, 'fixtures/suite-classes.schema.json')
 /** Reads fixtures/suite-classes.json, validated by its schema. Throws naming the field. */
 export function loadSuiteClasses(file = FILE): SuiteClasses {
   const data = JSON.parse(readFileSync(file, 'utf8')) as { readOnly: { file: string }[] }
-  const validate = createAjv().compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object)
+  const validate = new SchemaCompiler().compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object)
   if (!validate(data)) throw new Error(`${relative(PROJECT_ROOT, file)}: ${formatAjvErrors(validate.errors).join('; ')}`)
   return { readOnly: data.readOnly.map((e) => e.file) }
 }
