@@ -27,7 +27,10 @@ export function retireFiles(dir: string): void {
   try {
     renameSync(dir, spares)
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+    // ENOENT: no earlier run. Anything else (the folder is a mount point, say): empty it the plain way
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true })
+    }
   }
   mkdirSync(dir, { recursive: true })
 }
