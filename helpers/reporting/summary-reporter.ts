@@ -7,6 +7,7 @@ import { suiteFileOf } from '../targets/entries'
 import { writeMatrix } from './matrix-writer'
 import { reportsDir, targetReportsDir, trafficDir } from './paths'
 import { readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
+import type { TrafficLine } from './traffic-file'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
   const meta = tc.meta()
@@ -45,8 +46,11 @@ export function casesByTarget(modules: ReadonlyArray<TestModule>): Map<string | 
   return out
 }
 
-/** Collects the outcome of every check among `cases` and the measured traffic of its run into one report object. */
-export function collectResults(cases: ReadonlyArray<TestCase>, root: string, runDir: string): ChecksReport {
+/**
+ * Collects the outcome of every check among `cases` and the measured traffic of its run into one report object.
+ * `allTraffic`: the traffic lines of every run id in reports/traffic (read from reports/traffic when not given).
+ */
+export function collectResults(cases: ReadonlyArray<TestCase>, root: string, runDir: string, allTraffic: TrafficLine[] = readTraffic(trafficDir())): ChecksReport {
   const run = readRunInfo(runDir)
   const checks = cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c)
   const totals = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, deviations: 0 }
@@ -54,7 +58,7 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
     totals[c.status] += 1
     totals.deviations += c.deviations.length
   }
-  const traffic = readTraffic(trafficDir(), run?.runId)
+  const traffic = run?.runId ? allTraffic.filter((t) => t.runId === run.runId) : allTraffic
   const byTitle = new Map(checks.map((c) => [c.title, c.id]))
   const operations = OPERATIONS.map((op) => {
     // an operation counts as exercised only by calls that got past authentication and routing
@@ -71,10 +75,11 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
 }
 
 /** Writes checks.json and the conformance matrix of one report into `dir`. */
-function writeReport(dir: string, report: ChecksReport): void {
+function writeReport(dir: string, report: ChecksReport, allTraffic: TrafficLine[]): void {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'checks.json'), `${JSON.stringify(report, null, 2)}\n`)
-  writeMatrix(dir, report, readTraffic(trafficDir(), report.run?.runId))
+  const runId = report.run?.runId
+  writeMatrix(dir, report, runId ? allTraffic.filter((t) => t.runId === runId) : allTraffic)
 }
 
 const verdict = (r: ChecksReport) => (r.totals.failed === 0 ? 'CONFORMS' : `DOES NOT CONFORM (${r.totals.failed} failed check(s))`)
@@ -133,17 +138,19 @@ export default class SummaryReporter implements Reporter {
     const dir = reportsDir()
     const groups = casesByTarget(modules)
     const keys = [...groups.keys()].filter((k): k is string => k !== undefined)
+    // read once: every target's report takes its own run id's lines from it
+    const traffic = readTraffic(trafficDir())
     if (keys.length === 0 || !existsSync(targetReportsDir())) {
-      const report = collectResults([...groups.values()].flat(), this.root, dir)
-      writeReport(dir, report)
+      const report = collectResults([...groups.values()].flat(), this.root, dir, traffic)
+      writeReport(dir, report, traffic)
       if (report.checks.length === 0) return
       process.stdout.write(`${['', RULE, ...targetLines(report, true), `reports  ${relative(process.cwd(), dir) || '.'}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html`, closing(report.totals)].join('\n')}\n`)
       return
     }
     const reports = keys.sort().map((key) => {
       const own = targetReportsDir(undefined, key)
-      const report = collectResults(groups.get(key) ?? [], this.root, own)
-      writeReport(own, report)
+      const report = collectResults(groups.get(key) ?? [], this.root, own, traffic)
+      writeReport(own, report, traffic)
       return { key, report }
     })
     const out = ['', RULE]
