@@ -27,7 +27,7 @@ export class PlainAllureWriter extends FileSystemWriter {
 
   constructor(private readonly dir: string) {
     super({ resultsDir: dir })
-    // the workers start their lists of spares elsewhere; this writer takes what they left, from the end
+    // the workers start elsewhere in the list of spares
     this.files = new FileRecycler(dir, 0.999)
   }
 
@@ -54,12 +54,14 @@ export class PlainAllureWriter extends FileSystemWriter {
 /**
  * allure-vitest's reporter with the plain writer (same files, same layout). The results folder starts empty at
  * each run: it holds this run's results only, instead of growing by thousands of files a run. The previous run's
- * files are kept aside as spares and overwritten with this run's (helpers/fs/recycled-files.ts), then the rest go. The workers write the
- * exchange attachments into it themselves, while the checks wait on the network, instead of sending each one to
- * this process (base64 in the test's metadata) to be decoded and written after the last check.
+ * files are kept aside as spares and written over with this run's (helpers/fs/recycled-files.ts); the rest go at the
+ * end. The workers write the exchange attachments into it themselves, while the checks wait on the network, instead
+ * of sending each one to this process (base64 in the test's metadata) to be decoded and written after the last check.
  */
 export default class AllureReporter extends AllureVitestReporter {
   private readonly resultsDir: string
+  /** Suite files whose results are written. */
+  private readonly written = new Set<string>()
 
   constructor(config: AllureVitestReporterConfig) {
     super(config)
@@ -75,9 +77,6 @@ export default class AllureReporter extends AllureVitestReporter {
     const runtime = (this as unknown as { allureReporterRuntime?: { writer: FileSystemWriter } }).allureReporterRuntime
     if (runtime) runtime.writer = new PlainAllureWriter(this.resultsDir)
   }
-
-  /** Suite files whose results are written. */
-  private readonly written = new Set<string>()
 
   /**
    * A suite file's results are written when the file ends, while the other files still run, not all after the last
