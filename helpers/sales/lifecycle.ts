@@ -29,6 +29,8 @@ export interface CreateQuoteOptions {
   label?: string
   /** Seed of the generated payload (default: the run seed). */
   seed?: number
+  /** An update the quote will get (pointer -> value): the payload never holds all of it already (generatePayload). */
+  unlike?: Record<string, unknown>
   as?: UserCredentials
 }
 
@@ -119,7 +121,7 @@ export class SalesFlow {
     if (this.settings.tagPointer) set[this.settings.tagPointer] = this.t.tag(label)
     Object.assign(set, o.set ?? {})
     set['/schema'] = { type: this.settings.schemaType, name: product }
-    return generatePayload(schema, { seed, set, compile: (s) => this.t.schemas.compile(s) })
+    return generatePayload(schema, { seed, set, ...(o.unlike ? { unlike: o.unlike } : {}), compile: (s) => this.t.schemas.compile(s) })
   }
 
   /** Creates a quote (POST create, never retried). Throws when the payload is invalid or creation fails. */

@@ -3,6 +3,7 @@ import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import type { ValidateFunction } from 'ajv'
 import { JSONSchemaFaker, type Schema } from 'json-schema-faker'
 import { createAjv, formatAjvErrors } from '../contracts/ajv'
+import { getPointer } from '../data/json-pointer'
 import { resolveDateToken } from './date-tokens'
 import { setPointer } from './json-set'
 
@@ -61,10 +62,33 @@ export function mixSeed(seed: number, label: string): number {
  */
 export function generatePayload(
   schema: object,
-  o: { seed: number; set?: Record<string, unknown>; now?: Date; compile?: (schema: object) => ValidateFunction },
+  o: {
+    seed: number
+    set?: Record<string, unknown>
+    now?: Date
+    compile?: (schema: object) => ValidateFunction
+    /**
+     * Pointer -> value (date tokens allowed) that the payload must not hold at every pointer at once: the update a
+     * check will send, so that it changes the quote. A payload that holds them all is generated again from the next
+     * seed (mixSeed(seed, 'unlike:n'), up to 20 times), so an update that is ignored can always be seen.
+     */
+    unlike?: Record<string, unknown>
+  },
 ): GeneratedPayload {
-  const random = seededRandom(o.seed)
-  const faker = new FakerClass({ locale: [englishFaker.rawDefinitions], seed: o.seed })
+  const now = o.now ?? new Date()
+  const unlike = Object.entries(o.unlike ?? {}).map(([pointer, v]) => [pointer, JSON.stringify(resolveDateToken(v, now))] as const)
+  let g = generateOnce(schema, o.seed, o.set, now)
+  for (let n = 1; n <= 20 && unlike.length > 0 && unlike.every(([p, v]) => JSON.stringify(getPointer(g, p)) === v); n += 1) {
+    g = generateOnce(schema, mixSeed(o.seed, `unlike:${n}`), o.set, now)
+  }
+  const validate = o.compile ? o.compile(schema) : createAjv().compile(schema)
+  const errors = validate(g) ? [] : formatAjvErrors(validate.errors)
+  return { payload: g, seed: o.seed, errors }
+}
+
+function generateOnce(schema: object, seed: number, set: Record<string, unknown> | undefined, now: Date): Record<string, unknown> {
+  const random = seededRandom(seed)
+  const faker = new FakerClass({ locale: [englishFaker.rawDefinitions], seed })
   const refDate = new Date(Date.UTC(2026, 0, 1))
   faker.setDefaultRefDate(refDate)
   JSONSchemaFaker.option({
@@ -87,9 +111,6 @@ export function generatePayload(
   JSONSchemaFaker.format('date', () => faker.date.between({ from: '1950-01-01', to: '2025-12-31' }).toISOString().slice(0, 10))
   JSONSchemaFaker.format('uuid', () => faker.string.uuid())
   const payload = JSONSchemaFaker.generate(withoutReadOnly(schema) as Schema) as Record<string, unknown>
-  const now = o.now ?? new Date()
-  for (const [pointer, value] of Object.entries(o.set ?? {})) setPointer(payload, pointer, resolveDateToken(value, now))
-  const validate = o.compile ? o.compile(schema) : createAjv().compile(schema)
-  const errors = validate(payload) ? [] : formatAjvErrors(validate.errors)
-  return { payload, seed: o.seed, errors }
+  for (const [pointer, value] of Object.entries(set ?? {})) setPointer(payload, pointer, resolveDateToken(value, now))
+  return payload
 }

@@ -21,6 +21,8 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
     lifecycle(`${product}: schema, quote, calculation, documents, bind, issue, policy`, (step) => {
       const st: { quoteId?: string; payload?: Record<string, unknown>; quoteData?: unknown; premium?: number; requestId?: string; policyId?: string } = {}
       const meta = (n: string, section: string, requirement: string) => ({ id: `SL-LIFE-${n}-${product}`, spec: 'sales' as const, section, requirement })
+      // the partial update of step 004; the created quote never holds all of it already, or an ignored update would pass
+      const updateOf = () => flow.payloadOverrides(product).update ?? { '/policy/paymentFrequency': 'annual' }
 
       step(meta('001', '§4', `The ${product} schema is served as a valid JSON Schema to build the quote from.`), async () => {
         const res = await t.sales.call({ op: 'sales.schemes.get', params: { type: s.schemaType, name: product } })
@@ -30,7 +32,7 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
       })
 
       step(meta('002', '§3', 'A quote created from a schema-valid payload answers with its id, and the actions endpoint releases the lock after the creation.'), async () => {
-        const { payload, seed, errors } = await flow.buildPayload(product, { label: `life-${product}` })
+        const { payload, seed, errors } = await flow.buildPayload(product, { label: `life-${product}`, unlike: updateOf() })
         console.log(`[SL-LIFE-002-${product}] payload seed ${seed}`)
         await allure.parameter(`payload seed (${product})`, String(seed))
         expectThat(errors.length === 0, { expected: 'a generated payload valid against the schema (checked before sending)', actual: errors.join('; ') })
@@ -53,7 +55,7 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
       })
 
       step(meta('004', '§4', 'A partial update (PUT .../{policyId}/) changes the quote data, and the lock is released afterwards.'), async () => {
-        const update = flow.payloadOverrides(product).update ?? { '/policy/paymentFrequency': 'annual' }
+        const update = updateOf()
         const json: Record<string, unknown> = {}
         for (const [pointer, value] of Object.entries(update)) setPointer(json, pointer, resolveDateToken(value, new Date()))
         const res = await flow.update(st.quoteId!, json)

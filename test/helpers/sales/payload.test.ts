@@ -43,6 +43,23 @@ describe('generatePayload', () => {
     expect(many.size).toBeGreaterThan(1)
   })
 
+  it('never holds all of an `unlike` update, so that sending that update changes the payload', () => {
+    const kind = (p: Record<string, unknown>) => (p as { policy: { kind: string } }).policy.kind
+    const seeds = Array.from({ length: 60 }, (_, i) => i + 1)
+    // without it, some seeds give kind "a" already
+    expect(seeds.filter((seed) => kind(generatePayload(schema, { seed }).payload) === 'a').length).toBeGreaterThan(0)
+    for (const seed of seeds) {
+      const g = generatePayload(schema, { seed, unlike: { '/policy/kind': 'a' } })
+      expect(kind(g.payload)).not.toBe('a')
+      expect(g.errors).toEqual([])
+      expect(g.seed).toBe(seed)
+      const plain = generatePayload(schema, { seed }).payload
+      if (kind(plain) !== 'a') expect(g.payload).toEqual(plain)
+      const both = generatePayload(schema, { seed, unlike: { '/policy/kind': 'a', '/policy/amount': 10 } }).payload as { policy: { kind: string; amount: number } }
+      expect(both.policy.kind === 'a' && both.policy.amount === 10).toBe(false)
+    }
+  })
+
   it('writes overrides with date tokens over the generated payload, and reports schema violations', () => {
     const now = new Date(Date.UTC(2026, 0, 31))
     const g = generatePayload(schema, { seed: 3, now, set: { '/policy/start': '@today+1m', '/policy/amount': 99 } })
