@@ -45,6 +45,7 @@ export function purgeSpares(dir: string): void {
  * starts at its own place in the list; a spare another thread took first is skipped.
  */
 export class FileRecycler {
+  private readonly spareDir: string
   private spares: string[] | undefined
   private next = 0
   private left = 0
@@ -53,7 +54,9 @@ export class FileRecycler {
     private readonly dir: string,
     /** Where in the list of spares this writer starts, as a fraction in [0, 1). */
     private readonly startAt = 0,
-  ) {}
+  ) {
+    this.spareDir = spareDirOf(dir)
+  }
 
   /**
    * Writes `data` to `name` in the folder, in a spare's inode when one is left. A spare is written over in place and
@@ -78,10 +81,9 @@ export class FileRecycler {
   }
 
   private takeSpare(path: string): boolean {
-    const dir = spareDirOf(this.dir)
     if (this.spares === undefined) {
       try {
-        this.spares = readdirSync(dir)
+        this.spares = readdirSync(this.spareDir)
       } catch {
         this.spares = []
       }
@@ -94,7 +96,7 @@ export class FileRecycler {
       this.next = (this.next + 1) % this.spares.length
       this.left -= 1
       try {
-        renameSync(join(dir, spare), path)
+        renameSync(join(this.spareDir, spare), path)
         return true
       } catch {
         // taken by another thread, or the spares are gone: try the next one
