@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { loadTargetConfig, PROJECT_ROOT } from '../helpers/config'
-import { readTargetReports, readTraffic, sumTotals, type ChecksReport } from '../helpers/reporting/results'
+import { clearRunReports, readTargetReports, readTraffic, sumTotals, type ChecksReport } from '../helpers/reporting/results'
 import type { TrafficLine } from '../helpers/reporting/traffic-file'
 import type { TimelineEntry } from '../reference/chaos/stats'
 import { startReference, type RunningReference } from '../reference/server'
@@ -45,8 +45,8 @@ function sumReports(reports: ChecksReport[]): ChecksReport {
 }
 
 /**
- * Report folders of the measured runs, removed when the bench ends: deleting thousands of files between two runs
- * keeps the file system busy (discards, journal) while the next run writes its own, and skews its time.
+ * Report folders of the measured runs, removed when the bench ends: on a journal-less ext4, files deleted between two
+ * runs make the next run's new files slow to create (docs/reliability.md#speed), and skew its time.
  */
 const leftovers: string[] = []
 
@@ -59,6 +59,7 @@ function newReportsDir(): string {
 
 /** One `vitest run` of the conformance suite as a child process, in its own reports folder or the one given. */
 async function runSuite(env: Record<string, string> = {}, reportsDir: string = newReportsDir()): Promise<SuiteRun> {
+  clearRunReports(reportsDir)
   const childEnv: NodeJS.ProcessEnv = { ...process.env }
   for (const k of TARGET_VARS) delete childEnv[k]
   Object.assign(childEnv, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1' }, env)

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { RunInfo } from './run-info'
 import type { TrafficLine } from './traffic-file'
@@ -49,6 +49,20 @@ export function readTraffic(dir: string, runId?: string): TrafficLine[] {
     }
   }
   return lines
+}
+
+/** The lines of one run among traffic lines of several (all of them when the run id is unknown). */
+export function linesOfRun(lines: TrafficLine[], runId: string | undefined): TrafficLine[] {
+  return runId ? lines.filter((t) => t.runId === runId) : lines
+}
+
+/**
+ * Removes the run reports a harness reads (checks.json, targets/) from a reports folder that is used again, so that a
+ * run which stops before writing its own is never read as the earlier run's outcome.
+ */
+export function clearRunReports(dir: string): void {
+  rmSync(join(dir, 'checks.json'), { force: true })
+  rmSync(join(dir, 'targets'), { recursive: true, force: true })
 }
 
 /** A multi-target run's reports (<dir>/<key>/checks.json under reports/targets), by target key. */

@@ -6,7 +6,7 @@ import { OPERATIONS } from '../http/operations'
 import { suiteFileOf } from '../targets/entries'
 import { writeMatrix } from './matrix-writer'
 import { reportsDir, targetReportsDir, trafficDir } from './paths'
-import { readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
+import { linesOfRun, readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 import type { TrafficLine } from './traffic-file'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
@@ -58,7 +58,7 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
     totals[c.status] += 1
     totals.deviations += c.deviations.length
   }
-  const traffic = run?.runId ? allTraffic.filter((t) => t.runId === run.runId) : allTraffic
+  const traffic = linesOfRun(allTraffic, run?.runId)
   const byTitle = new Map(checks.map((c) => [c.title, c.id]))
   const operations = OPERATIONS.map((op) => {
     // an operation counts as exercised only by calls that got past authentication and routing
@@ -78,8 +78,7 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
 function writeReport(dir: string, report: ChecksReport, allTraffic: TrafficLine[]): void {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'checks.json'), `${JSON.stringify(report, null, 2)}\n`)
-  const runId = report.run?.runId
-  writeMatrix(dir, report, runId ? allTraffic.filter((t) => t.runId === runId) : allTraffic)
+  writeMatrix(dir, report, linesOfRun(allTraffic, report.run?.runId))
 }
 
 const verdict = (r: ChecksReport) => (r.totals.failed === 0 ? 'CONFORMS' : `DOES NOT CONFORM (${r.totals.failed} failed check(s))`)

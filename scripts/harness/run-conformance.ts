@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../helpers/config'
-import { readTargetReports, type ChecksReport } from '../../helpers/reporting/results'
+import { clearRunReports, readTargetReports, type ChecksReport } from '../../helpers/reporting/results'
 
 export interface ConformanceRunOptions {
   /** Suite files or folders (relative to the project); default: every suite. */
@@ -39,6 +39,7 @@ const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT',
  */
 export async function runConformance(o: ConformanceRunOptions = {}): Promise<ConformanceRun> {
   const reportsDir = o.reportsDir ?? mkdtempSync(join(tmpdir(), 'lc-run-'))
+  clearRunReports(reportsDir)
   const env: NodeJS.ProcessEnv = { ...process.env }
   for (const k of TARGET_VARS) delete env[k]
   Object.assign(env, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1' }, o.env ?? {})
