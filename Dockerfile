@@ -13,7 +13,7 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
 COPY node_modules ./node_modules
 COPY fixtures ./fixtures
-COPY helpers ./helpers
+COPY common ./common
 COPY reference ./reference
 
 ENV NODE_ENV=production

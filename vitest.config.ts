@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
-import { writeTargetEntries } from './helpers/targets/entries'
-import { targetProfilesFrom } from './helpers/targets/profiles'
+import { writeTargetEntries } from './runner/targets/entries'
+import { targetProfilesFrom } from './runner/targets/profiles'
 import { PROJECT_ROOT } from './helpers/config'
 
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
@@ -21,7 +21,7 @@ function include(): string[] {
 export default defineConfig({
   test: {
     include: include(),
-    globalSetup: ['helpers/global-setup.ts'],
+    globalSetup: ['runner/global-setup.ts'],
     setupFiles: ['allure-vitest/setup'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
@@ -38,8 +38,8 @@ export default defineConfig({
     reporters: [
       'default',
       ['junit', { outputFile: `${reports}/junit.xml`, suiteName: 'ledger-conformance' }],
-      ['./helpers/reporting/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],
-      './helpers/reporting/summary-reporter.ts',
+      ['./runner/reporting/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],
+      './runner/reporting/summary-reporter.ts',
     ],
   },
 })

@@ -6,6 +6,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    reporters: ['default', './helpers/reporting/closing-line-reporter.ts'],
+    reporters: ['default', './runner/reporting/closing-line-reporter.ts'],
   },
 })

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { randomBytes } from 'node:crypto'
-import { formatAjvErrors } from './contracts/ajv'
+import { formatAjvErrors } from '../common/ajv'
+import { PROJECT_ROOT } from '../common/project-root'
 import { SchemaCompiler } from './contracts/compiler'
 import { parseJsonc } from './config/jsonc'
 import { isHttpUrl, readEnv, type EnvName } from './config/env'
@@ -10,7 +10,7 @@ import type { TargetConfig, UserCredentials } from './config/types'
 
 export type * from './config/types'
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+export { PROJECT_ROOT }
 export const DEFAULT_PROFILE = resolve(PROJECT_ROOT, 'fixtures/targets/reference.json')
 const PROFILE_SCHEMA = resolve(PROJECT_ROOT, 'fixtures/targets/profile.schema.json')
 

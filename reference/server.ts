@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify'
-import { OPERATIONS } from '../helpers/http/operations'
+import { OPERATIONS } from '../common/operations'
 import { AREAS } from './areas'
 import { registerAuthGuard } from './auth-guard'
 import { ChaosMonkey } from './chaos/monkey'

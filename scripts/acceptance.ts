@@ -4,7 +4,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError, PROJECT_ROOT, readProfile } from '../helpers/config'
 import { reportsDir } from '../helpers/reporting/paths'
-import type { ChecksReport } from '../helpers/reporting/results'
+import type { ChecksReport } from '../runner/reporting/results'
 import { acceptanceVerdict, knownFeatures, type AcceptanceReport } from './acceptance/verdict'
 
 const USAGE = `Usage: npm run acceptance -- --profile FILE [--suites suites/auth,suites/sales,...]

@@ -5,7 +5,7 @@ import { join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { PROJECT_ROOT } from '../helpers/config'
 import { reportsDir } from '../helpers/reporting/paths'
-import type { RunInfo } from '../helpers/reporting/run-info'
+import type { RunInfo } from '../runner/reporting/run-info'
 
 const USAGE = `Usage: npm run conformance:sharded -- [--shards N] [--only I | --merge-only] [suite files or folders...]
   The local equivalent of the nightly CI: N vitest shards in parallel (--shard i/N --reporter=blob), each

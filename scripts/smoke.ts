@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { PROJECT_ROOT } from '../helpers/config'
-import { loadSuiteClasses } from '../helpers/guard/suite-classes'
+import { loadSuiteClasses } from '../runner/guard/suite-classes'
 
 const files = loadSuiteClasses().readOnly
 console.log(`smoke: read-only suites only: ${files.join(', ')}`)

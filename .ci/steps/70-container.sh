@@ -12,6 +12,6 @@ cleanup() {
 }
 trap cleanup EXIT
 # the container-target tests (start, defect caught, cleanup, bad image); CI=true makes a skip fail
-npx vitest run --config vitest.test.config.ts test/container test/helpers/container
+npx vitest run --config vitest.test.config.ts test/container test/runner/container
 # the whole suite against the reference container
 REPORTS_DIR="${REPORTS_DIR:-reports}/container" npm run conformance:container

@@ -2,9 +2,9 @@ import { test, describe, type TestContext } from 'vitest'
 import * as allure from 'allure-js-commons'
 import { formatFailure } from './failure'
 import { withRunningCheck } from './running'
-import { SPEC, type CheckMeta } from './spec'
+import { SPEC, type CheckMeta } from '../../common/spec'
 
-export type { CheckMeta } from './spec'
+export type { CheckMeta } from '../../common/spec'
 
 /** What a deviation is: a documented difference the profile may accept (warn) or not (fail). */
 export interface Deviation {

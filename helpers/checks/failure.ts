@@ -1,6 +1,6 @@
 import type { HttpResult } from '../http/types'
 import { Redactor } from '../reporting/redact'
-import { citation, type CheckMeta } from './spec'
+import { citation, type CheckMeta } from '../../common/spec'
 
 export interface FailureDetail {
   expected: string

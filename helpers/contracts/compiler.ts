@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv'
-import { createAjv } from './ajv'
+import { createAjv } from '../../common/ajv'
 
 /**
  * Compiled validators by schema text, shared by every suite context of a worker. This is the suite's one

@@ -3,7 +3,7 @@ import { relative, resolve } from 'node:path'
 import type { Ajv, ValidateFunction } from 'ajv'
 import { PROJECT_ROOT } from '../config'
 import { listFiles } from '../fs/list-files'
-import { createAjv, formatAjvErrors } from './ajv'
+import { createAjv, formatAjvErrors } from '../../common/ajv'
 
 export const CONTRACTS_DIR = resolve(PROJECT_ROOT, 'fixtures/contracts')
 

@@ -1,7 +1,7 @@
 import type { AuthSession } from '../auth/session'
 import type { UserCredentials } from '../config/types'
 import type { Dispatchers } from './dispatchers'
-import { fillPath, operation } from './operations'
+import { fillPath, operation } from '../../common/operations'
 import type { Recorder } from './recorder'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
 import { send } from './send'

@@ -1,5 +1,5 @@
 import type { Redactor } from '../reporting/redact'
-import { matchOperation } from './operations'
+import { matchOperation } from '../../common/operations'
 import type { HttpResult, SentRequest } from './types'
 
 const MAX_BODY_CHARS = 16_000

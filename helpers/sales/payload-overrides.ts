@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { PROJECT_ROOT } from '../config'
 import type { ValidateFunction } from 'ajv'
-import { createAjv, formatAjvErrors } from '../contracts/ajv'
+import { createAjv, formatAjvErrors } from '../../common/ajv'
 
 export const PAYLOADS_DIR = resolve(PROJECT_ROOT, 'fixtures/payloads')
 

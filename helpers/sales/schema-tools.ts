@@ -2,7 +2,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { Ajv } from 'ajv'
 import addFormatsImport from 'ajv-formats'
-import { createAjv, formatAjvErrors } from '../contracts/ajv'
+import { createAjv, formatAjvErrors } from '../../common/ajv'
 
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as unknown as (ajv: Ajv) => Ajv
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { matchOperation, operation } from '../../helpers/http/operations'
+import { matchOperation, operation } from '../../common/operations'
 import type { ChaosMonkey } from './monkey'
 import { formatChaos } from './spec'
 

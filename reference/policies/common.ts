@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { operation } from '../../helpers/http/operations'
+import { operation } from '../../common/operations'
 import { errorBody, principalOf } from '../context'
 import type { Principal } from '../identity/tokens'
 import type { PolicyRecord } from '../sales/ledger'

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ValidateFunction } from 'ajv'
-import { createAjv } from '../../helpers/contracts/ajv'
+import { createAjv } from '../../common/ajv'
 import type { Right } from '../demo-data'
 
 const PRODUCTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), 'products')

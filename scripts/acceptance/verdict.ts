@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../helpers/config'
-import type { CheckStatus, ChecksReport } from '../../helpers/reporting/results'
+import type { CheckStatus, ChecksReport } from '../../runner/reporting/results'
 
 export interface FeatureSet {
   /** Optional features (profile schema) the tenant has. */

@@ -1,4 +1,4 @@
-import { operation } from '../../helpers/http/operations'
+import { operation } from '../../common/operations'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { CREATING_OPERATIONS, type ReferenceStats } from '../../reference/chaos/stats'
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../helpers/config'
-import { clearRunReports, readTargetReports, type ChecksReport } from '../../helpers/reporting/results'
+import { clearRunReports, readTargetReports, type ChecksReport } from '../../runner/reporting/results'
 
 export interface ConformanceRunOptions {
   /** Suite files or folders (relative to the project); default: every suite. */

@@ -3,7 +3,7 @@ import { foreignSignedToken, MALFORMED_TOKEN, tamperedToken, unsignedToken } fro
 import { check } from '../../helpers/checks/check'
 import { expectStatus } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
-import { OPERATIONS, type Operation } from '../../helpers/http/operations'
+import { OPERATIONS, type Operation } from '../../common/operations'
 
 const t = useTarget()
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { TargetConfig } from '../../helpers/config/types'
-import { cliFileFilters } from '../../helpers/guard/cli-filters'
-import { productionGuard } from '../../helpers/guard/production-guard'
-import { loadSuiteClasses, writingFiles } from '../../helpers/guard/suite-classes'
+import { cliFileFilters } from '../../runner/guard/cli-filters'
+import { productionGuard } from '../../runner/guard/production-guard'
+import { loadSuiteClasses, writingFiles } from '../../runner/guard/suite-classes'
 
 const classes = { readOnly: ['suites/auth/login.test.ts'] }
 const prod = {

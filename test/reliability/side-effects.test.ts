@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
-import { readTraffic } from '../../helpers/reporting/results'
+import { readTraffic } from '../../runner/reporting/results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { parseChaos } from '../../reference/chaos/spec'
 import type { ReferenceStats } from '../../reference/chaos/stats'

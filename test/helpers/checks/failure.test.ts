@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../../helpers/checks/expect'
 import { ConformanceFailure, formatFailure } from '../../../helpers/checks/failure'
-import type { CheckMeta } from '../../../helpers/checks/spec'
+import type { CheckMeta } from '../../../common/spec'
 import type { HttpResult } from '../../../helpers/http/types'
 
 const meta: CheckMeta = { id: 'WH-ERR-001', spec: 'webhooks', section: '§7', requirement: 'An unknown id gives 404.' }

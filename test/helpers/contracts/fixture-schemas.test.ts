@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../../helpers/config'
-import { createAjv } from '../../../helpers/contracts/ajv'
+import { createAjv } from '../../../common/ajv'
 import { listFiles } from '../../../helpers/fs/list-files'
 
 // The fixtures' own schemas are compiled without a meta-schema pass at run time (SchemaCompiler); this is that pass.

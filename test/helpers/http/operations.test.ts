@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { fillPath, matchOperation, operation, OPERATIONS } from '../../../helpers/http/operations'
-import { createAjv } from '../../../helpers/contracts/ajv'
+import { fillPath, matchOperation, operation, OPERATIONS } from '../../../common/operations'
+import { createAjv } from '../../../common/ajv'
 import schema from '../../../fixtures/operations.schema.json'
 import catalogue from '../../../fixtures/operations.json'
 

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { PROJECT_ROOT } from './project-root'
+
+export interface Operation {
+  id: string
+  service: 'sales' | 'webhooks'
+  method: string
+  /** Path template relative to the service's base URL, e.g. /api/webhook/subscription/{id}. */
+  path: string
+  summary: string
+  spec: { document: string; section: string }
+  tenantHeader: boolean
+}
+
+interface CompiledOperation extends Operation {
+  pattern: RegExp
+  literalSegments: number
+}
+
+function compile(op: Operation): CompiledOperation {
+  const segments = op.path.split('/')
+  const source = segments
+    .map((s) => (/^\{[^}]+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/')
+  return { ...op, pattern: new RegExp(`^${source}$`), literalSegments: segments.filter((s) => s && !s.startsWith('{')).length }
+}
+
+/** The 33 operations of both specs (fixtures/operations.json), read once and frozen. */
+export const OPERATIONS: readonly Operation[] = Object.freeze(
+  (JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'fixtures/operations.json'), 'utf8')) as { operations: Operation[] }).operations,
+)
+const COMPILED: readonly CompiledOperation[] = Object.freeze(OPERATIONS.map(compile))
+
+export function operation(id: string): Operation {
+  const op = OPERATIONS.find((o) => o.id === id)
+  if (!op) throw new Error(`unknown operation id '${id}' (see fixtures/operations.json)`)
+  return op
+}
+
+/** Fills {param} placeholders; every value is URI-encoded. Throws on a missing parameter. */
+export function fillPath(template: string, params: Record<string, string | number> = {}): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const v = params[name]
+    if (v === undefined) throw new Error(`path ${template}: missing parameter '${name}'`)
+    return encodeURIComponent(String(v))
+  })
+}
+
+/**
+ * Which spec operation a concrete request is, measured from its method and path
+ * (the most specific template wins: /sales/policies/actions/{id} over /sales/policies/{policyId}).
+ */
+export function matchOperation(method: string, pathname: string): Operation | undefined {
+  const m = method.toUpperCase()
+  let best: CompiledOperation | undefined
+  for (const op of COMPILED) {
+    if (op.method !== m || !op.pattern.test(pathname)) continue
+    if (!best || op.literalSegments > best.literalSegments) best = op
+  }
+  return best
+}

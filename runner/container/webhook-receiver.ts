@@ -1,0 +1,37 @@
+import { createServer } from 'node:net'
+import type { TargetConfig } from '../../helpers/config/types'
+
+/** Name under which a container reaches this machine (mapped to the Docker host gateway). */
+export const HOST_ALIAS = 'host.docker.internal'
+
+/** A free TCP port on this machine (the receiver needs a known port to build its public URL). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '0.0.0.0', () => {
+      const address = s.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+type Receiver = { listenHost?: string; listenPort?: number; publicUrl?: string }
+
+/**
+ * A service in a container cannot deliver webhooks to the suite's receiver on 127.0.0.1 (that is the
+ * container itself). Unless the profile already says where the receiver is reachable
+ * (extensions.webhooks.delivery.receiver.publicUrl), the receiver listens on every interface on a fixed
+ * free port and is announced as http://host.docker.internal:<port>, which the container resolves to the
+ * host gateway. Pure: returns a new config.
+ */
+export function withContainerReceiver(config: TargetConfig, port: number): TargetConfig {
+  const webhooks = (config.extensions.webhooks ?? {}) as { delivery?: { receiver?: Receiver } & Record<string, unknown> } & Record<string, unknown>
+  if (webhooks.delivery?.receiver?.publicUrl) return config
+  const receiver: Receiver = { ...(webhooks.delivery?.receiver ?? {}), listenHost: '0.0.0.0', listenPort: port, publicUrl: `http://${HOST_ALIAS}:${port}` }
+  return {
+    ...config,
+    extensions: { ...config.extensions, webhooks: { ...webhooks, delivery: { ...(webhooks.delivery ?? {}), receiver } } },
+  }
+}

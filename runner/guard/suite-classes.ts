@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs'
+import { relative, resolve } from 'node:path'
+import { PROJECT_ROOT } from '../../helpers/config'
+import { formatAjvErrors } from '../../common/ajv'
+import { SchemaCompiler } from '../../helpers/contracts/compiler'
+import { suiteFileOf } from '../targets/entries'
+
+export interface SuiteClasses {
+  /** Suite files (relative to the project, forward slashes) that only read. */
+  readOnly: string[]
+}
+
+const FILE = resolve(PROJECT_ROOT, 'fixtures/suite-classes.json')
+const SCHEMA = resolve(PROJECT_ROOT, 'fixtures/suite-classes.schema.json')
+
+/** Reads fixtures/suite-classes.json, validated by its schema. Throws naming the field. */
+export function loadSuiteClasses(file = FILE): SuiteClasses {
+  const data = JSON.parse(readFileSync(file, 'utf8')) as { readOnly: { file: string }[] }
+  const validate = new SchemaCompiler().compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object)
+  if (!validate(data)) throw new Error(`${relative(PROJECT_ROOT, file)}: ${formatAjvErrors(validate.errors).join('; ')}`)
+  return { readOnly: data.readOnly.map((e) => e.file) }
+}
+
+/** The project-relative, forward-slash form of a suite file path. */
+export function suiteKey(file: string): string {
+  return relative(PROJECT_ROOT, resolve(PROJECT_ROOT, file)).split('\\').join('/')
+}
+
+/** The files among `files` that create or change data (every file not listed as read-only); a multi-target entry counts as its suite. */
+export function writingFiles(files: string[], classes: SuiteClasses): string[] {
+  const ro = new Set(classes.readOnly)
+  return [...new Set(files.map((f) => suiteFileOf(suiteKey(f))))].filter((f) => !ro.has(f)).sort()
+}

@@ -1,0 +1,98 @@
+import type { CheckOutcome, CheckStatus, ChecksReport } from './results'
+import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+
+/** How an operation fared in a run, from the checks that exercised it. */
+export type OperationOutcome = 'failed' | 'passed' | 'not-applicable' | 'auth-only' | 'exercised-without-check' | 'never-exercised'
+
+export interface MatrixCheck {
+  id: string
+  status: CheckStatus
+  section: string
+  requirement: string
+}
+
+export interface MatrixRow {
+  operationId: string
+  service: string
+  method: string
+  path: string
+  /** Calls past authentication and routing (not 401, 403, 501), as counted in checks.json. */
+  calls: number
+  /** Every recorded call, including those rejected at authentication. */
+  allCalls: number
+  /** Response statuses seen on the wire, e.g. { '200': 12, '401': 5 }; 'error' for no response. */
+  statuses: Record<string, number>
+  /** Checks that called the operation (past authentication, or only to see it rejected). */
+  checks: MatrixCheck[]
+  outcome: OperationOutcome
+}
+
+export interface ConformanceMatrix {
+  run: ChecksReport['run']
+  totals: ChecksReport['totals']
+  verdict: 'CONFORMS' | 'DOES NOT CONFORM'
+  rows: MatrixRow[]
+  /** Count of operations per outcome. */
+  byOutcome: Record<OperationOutcome, number>
+}
+
+function outcomeOf(calls: number, allCalls: number, checks: MatrixCheck[]): OperationOutcome {
+  if (checks.some((c) => c.status === 'failed')) return 'failed'
+  if (allCalls === 0) return 'never-exercised'
+  if (checks.length === 0) return 'exercised-without-check'
+  if (calls === 0) return 'auth-only'
+  if (checks.some((c) => c.status === 'passed')) return 'passed'
+  return 'not-applicable'
+}
+
+/**
+ * Every operation of both specs against the checks that exercised it (measured from the recorded
+ * traffic, as in checks.json) and their outcome. Operations never called are kept, as such.
+ */
+export function buildMatrix(report: ChecksReport, traffic: TrafficLine[] = []): ConformanceMatrix {
+  const checksById = new Map<string, CheckOutcome>()
+  for (const c of report.checks) checksById.set(c.id, c)
+  const idByTitle = new Map(report.checks.map((c) => [c.title, c.id]))
+  const rows: MatrixRow[] = report.operations.map((op) => {
+    const statuses: Record<string, number> = {}
+    const ids = new Set(op.checks)
+    let allCalls = 0
+    for (const t of traffic) {
+      if (t.operationId !== op.id) continue
+      allCalls += 1
+      const k = t.status !== undefined ? String(t.status) : 'error'
+      statuses[k] = (statuses[k] ?? 0) + 1
+      const id = t.test ? idByTitle.get(t.test.split(' > ').at(-1) ?? '') : undefined
+      if (id) ids.add(id)
+    }
+    const checks = [...ids]
+      .sort()
+      .map((id) => checksById.get(id))
+      .filter((c): c is CheckOutcome => !!c)
+      .map((c) => ({ id: c.id, status: c.status, section: `${c.document} ${c.section}`, requirement: c.requirement }))
+    return { operationId: op.id, service: op.service, method: op.method, path: op.path, calls: op.calls, allCalls: Math.max(allCalls, op.calls), statuses, checks, outcome: outcomeOf(op.calls, Math.max(allCalls, op.calls), checks) }
+  })
+  const byOutcome: Record<OperationOutcome, number> = { failed: 0, passed: 0, 'not-applicable': 0, 'auth-only': 0, 'exercised-without-check': 0, 'never-exercised': 0 }
+  for (const r of rows) byOutcome[r.outcome] += 1
+  return { run: report.run, totals: report.totals, verdict: report.totals.failed === 0 ? 'CONFORMS' : 'DOES NOT CONFORM', rows, byOutcome }
+}
+
+export const OUTCOME_LABEL: Record<OperationOutcome, string> = {
+  failed: 'FAILED',
+  passed: 'passed',
+  'not-applicable': 'not applicable',
+  'auth-only': 'only auth rejections',
+  'exercised-without-check': 'called, no check',
+  'never-exercised': 'never exercised',
+}
+
+/** "3 passed, 1 failed" for a row's checks. */
+export function checkCounts(checks: MatrixCheck[]): string {
+  const n: Partial<Record<CheckStatus, number>> = {}
+  for (const c of checks) n[c.status] = (n[c.status] ?? 0) + 1
+  return (['passed', 'failed', 'skipped', 'not-applicable'] as const).filter((s) => n[s]).map((s) => `${n[s]} ${s}`).join(', ') || '—'
+}
+
+export function statusList(statuses: Record<string, number>): string {
+  return Object.entries(statuses).sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}×${n}`).join(' ') || '—'
+}

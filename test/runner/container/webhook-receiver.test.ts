@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { loadTargetConfig } from '../../../helpers/config'
+import { freePort, withContainerReceiver } from '../../../runner/container/webhook-receiver'
+
+describe('withContainerReceiver', () => {
+  const base = loadTargetConfig({})
+
+  it('announces the receiver on the host alias the container resolves, on a fixed port of every interface', () => {
+    const c = withContainerReceiver(base, 45123)
+    expect((c.extensions.webhooks as { delivery: { receiver: unknown } }).delivery.receiver).toEqual({ listenHost: '0.0.0.0', listenPort: 45123, publicUrl: 'http://host.docker.internal:45123' })
+    // the rest of the webhook settings is kept
+    const before = { ...(base.extensions.webhooks ?? {}) } as Record<string, unknown>
+    delete before.delivery
+    const after = { ...(c.extensions.webhooks ?? {}) } as Record<string, unknown>
+    delete after.delivery
+    expect(after).toEqual(before)
+  })
+
+  it('keeps a receiver URL the profile already gives', () => {
+    const withUrl = { ...base, extensions: { ...base.extensions, webhooks: { delivery: { receiver: { publicUrl: 'https://hooks.example.com' } } } } }
+    expect(withContainerReceiver(withUrl, 1)).toBe(withUrl)
+  })
+
+  it('freePort returns a usable port', async () => {
+    const p = await freePort()
+    expect(p).toBeGreaterThan(0)
+    expect(p).toBeLessThan(65536)
+  })
+})

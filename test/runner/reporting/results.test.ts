@@ -1,0 +1,29 @@
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { clearRunReports, linesOfRun, readTargetReports } from '../../../runner/reporting/results'
+import type { TrafficLine } from '../../../helpers/reporting/traffic-file'
+
+describe('linesOfRun()', () => {
+  it("keeps the run's own lines, or every line when the run id is unknown", () => {
+    const lines = [{ runId: 'a' }, { runId: 'b' }, { runId: 'a' }] as TrafficLine[]
+    expect(linesOfRun(lines, 'a')).toEqual([lines[0], lines[2]])
+    expect(linesOfRun(lines, undefined)).toBe(lines)
+  })
+})
+
+describe('clearRunReports()', () => {
+  it("removes an earlier run's checks.json and per-target reports, and nothing else", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lc-results-'))
+    mkdirSync(join(dir, 'targets', 'acme'), { recursive: true })
+    writeFileSync(join(dir, 'targets', 'acme', 'checks.json'), '{}')
+    writeFileSync(join(dir, 'checks.json'), '{}')
+    writeFileSync(join(dir, 'junit.xml'), '<testsuites/>')
+    clearRunReports(dir)
+    expect(existsSync(join(dir, 'checks.json'))).toBe(false)
+    expect(readTargetReports(join(dir, 'targets'))).toEqual({})
+    expect(existsSync(join(dir, 'junit.xml'))).toBe(true)
+    expect(() => clearRunReports(join(dir, 'missing'))).not.toThrow()
+  })
+})

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError } from '../../../helpers/config'
+import { targetProfilesFrom } from '../../../runner/targets/profiles'
+
+const problems = (env: NodeJS.ProcessEnv): string[] => {
+  try {
+    targetProfilesFrom(env)
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems
+    throw e
+  }
+  return []
+}
+
+describe('targetProfilesFrom', () => {
+  it('is undefined when TARGET_PROFILES is unset or blank', () => {
+    expect(targetProfilesFrom({})).toBeUndefined()
+    expect(targetProfilesFrom({ TARGET_PROFILES: '  ' })).toBeUndefined()
+  })
+
+  it('keys each profile by its file name', () => {
+    expect(targetProfilesFrom({ TARGET_PROFILES: 'a/acme.json, b/globex.jsonc,' })).toEqual({ paths: ['a/acme.json', 'b/globex.jsonc'], keys: ['acme', 'globex'] })
+  })
+
+  it('refuses the variables that name one tenant or user, naming each', () => {
+    const p = problems({ TARGET_PROFILES: 'acme.json', TARGET_PROFILE: 'x.json', TENANT: 'acme', AUTH_USERNAME: 'u', AUTH_PASSWORD: 'secret-value' })
+    expect(p.map((m) => m.split(':')[0])).toEqual(['TARGET_PROFILE', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD'])
+    expect(p.join('\n')).not.toContain('secret-value')
+  })
+
+  it('refuses two profiles with the same file name and a name that cannot be a key', () => {
+    expect(problems({ TARGET_PROFILES: 'a/acme.json,b/acme.json' })).toEqual([expect.stringMatching(/two profiles are named 'acme'/)])
+    expect(problems({ TARGET_PROFILES: 'my tenant.json' })).toEqual([expect.stringMatching(/'my tenant.json' must be/)])
+  })
+})
