@@ -18,6 +18,11 @@ declare module 'vitest' {
     check?: CheckMeta & { document: string }
     deviations?: Deviation[]
     notApplicable?: string
+    /**
+     * The check could not reach its assertion: its setup failed. Not a failure of its own requirement; the
+     * check that owns the failing operation's requirement is named when known (issue 13, "root cause").
+     */
+    blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }
   }
 }
 
