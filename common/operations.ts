@@ -11,6 +11,11 @@ export interface Operation {
   summary: string
   spec: { document: string; section: string }
   tenantHeader: boolean
+  /**
+   * Id of the check that owns this operation's requirement (`{product}`: the product of the setup). A check that
+   * needs the operation only as setup is blocked, naming this owner, when the call fails (helpers/checks/setup.ts).
+   */
+  owner?: string
 }
 
 interface CompiledOperation extends Operation {

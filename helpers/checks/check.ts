@@ -1,7 +1,9 @@
 import { test, describe, type TestContext } from 'vitest'
 import * as allure from 'allure-js-commons'
-import { formatFailure } from './failure'
+import { evidence, formatFailure } from './failure'
 import { withRunningCheck } from './running'
+import { blockedMessage, SetupFailure, type BlockedInfo } from './setup'
+import { Redactor } from '../reporting/redact'
 import { SPEC, type CheckMeta } from '../../common/spec'
 
 export type { CheckMeta } from '../../common/spec'
@@ -80,10 +82,25 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     await body(t)
   } catch (e) {
     if ((e as { name?: string })?.name === 'SkipError' || ctx.task.result?.state === 'skip') throw e
+    if (e instanceof SetupFailure) await block(ctx, e.blocked, e.res ? evidence(e.res) : [])
     const err = new Error(formatFailure(meta, e))
     err.name = 'ConformanceFailure'
     throw err
   }
+}
+
+/**
+ * Skips the check as BLOCKED: its setup failed, so its own requirement was not tested. The reason (redacted),
+ * the operation, the status seen and the owner go to TaskMeta.blocked; the setup's exchange to the report.
+ */
+async function block(ctx: TestContext, info: BlockedInfo, lines: string[] = []): Promise<never> {
+  const r = new Redactor()
+  const blocked: BlockedInfo = { ...info, reason: r.text(info.reason) }
+  ctx.task.meta.blocked = blocked
+  const message = blockedMessage(blocked)
+  await allure.attachment('blocked', [message, ...lines].join('\n'), 'text/plain')
+  ctx.skip(message)
+  throw new Error('unreachable')
 }
 
 function title(meta: CheckMeta): string {
@@ -99,23 +116,30 @@ export type StepFn = (meta: CheckMeta, body: (t: CheckContext) => Promise<void>,
 
 /**
  * An ordered scenario: steps run in order and share state through the closure.
- * After a failed step, the later steps are skipped as blocked instead of failing in cascade.
+ * After a failed step, the later steps are skipped as BLOCKED (owner: the failed step) instead of failing in
+ * cascade; after a blocked step, they are blocked by the same root cause (its operation, status and owner).
  */
 export function lifecycle(name: string, define: (step: StepFn) => void): void {
   describe.sequential(name, () => {
-    const state: { failed?: string } = {}
+    // the first step that did not pass (failed or blocked) blocks every later one, with the root cause as owner
+    const state: { blockedBy?: BlockedInfo } = {}
     define((meta, body, options = {}) => {
-      test(title(meta), { ...(options.timeout ? { timeout: options.timeout } : {}) }, (ctx) => {
-        // blocked is a plain skip with its reason, not "not applicable": the target may well have the feature
-        if (state.failed) {
+      test(title(meta), { ...(options.timeout ? { timeout: options.timeout } : {}) }, async (ctx) => {
+        // blocked is a skip with its reason, not "not applicable": the target may well have the feature
+        if (state.blockedBy) {
           attachMeta(meta, ctx)
-          ctx.skip(`blocked: earlier step ${state.failed} failed`)
+          await block(ctx, state.blockedBy)
         }
         return runCheck(meta, ctx, async (t) => {
           try {
             await body(t)
           } catch (e) {
-            if (ctx.task.meta.notApplicable === undefined) state.failed = meta.id
+            if (e instanceof SetupFailure) {
+              // this step was blocked itself: the later ones are blocked by the same root cause
+              state.blockedBy = { ...e.blocked, reason: `earlier step ${meta.id} was blocked: ${e.blocked.reason}` }
+            } else if (ctx.task.meta.notApplicable === undefined) {
+              state.blockedBy = { reason: `earlier step ${meta.id} failed`, owner: meta.id }
+            }
             throw e
           }
         })

@@ -10,15 +10,36 @@ import { generatePayload, mixSeed } from './payload'
 import { loadPayloadOverrides, type PayloadOverrides } from './payload-overrides'
 import { salesSettings, type SalesSettings } from './settings'
 
-/** A step of the sales flow did not go as a conforming target would; carries what was seen. Not an assertion. */
+/** Where a step of the flow went wrong, beyond the response: the operation and status when no response says them. */
+export interface FlowEvidence {
+  operation?: string
+  status?: number | string
+  product?: string
+}
+
+/**
+ * A step of the sales flow did not go as a conforming target would; carries what was seen. Not an assertion:
+ * inside given() (helpers/checks/setup.ts) it blocks the check, naming the operation, the status and its owner.
+ */
 export class SalesFlowError extends Error {
   constructor(
     readonly step: string,
     readonly detail: string,
     readonly res?: HttpResult,
+    readonly evidence: FlowEvidence = {},
   ) {
     super(`sales flow step '${step}' failed: ${detail}${res ? ` (${res.request.method} ${res.request.url} -> ${res.status})` : ''}`)
     this.name = 'SalesFlowError'
+  }
+
+  /** What given() reports of a failed setup: operation (from the response when it says), status, product. */
+  setupEvidence(): FlowEvidence & { res?: HttpResult } {
+    return {
+      ...(this.res ? { res: this.res } : {}),
+      ...(this.evidence.operation ?? this.res?.exchange?.operationId ? { operation: this.evidence.operation ?? this.res?.exchange?.operationId } : {}),
+      ...(this.evidence.status !== undefined ? { status: this.evidence.status } : this.res ? { status: this.res.status } : {}),
+      ...(this.evidence.product ? { product: this.evidence.product } : {}),
+    }
   }
 }
 
@@ -97,7 +118,7 @@ export class SalesFlow {
 
   async fetchSchema(product: string, as?: UserCredentials): Promise<{ schema: Record<string, unknown>; res: HttpResult }> {
     const res = await this.t.sales.call({ op: 'sales.schemes.get', params: { type: this.settings.schemaType, name: product }, ...(as ? { as } : {}) })
-    if (res.status !== 200 || typeof res.body !== 'object' || res.body === null) throw new SalesFlowError('fetch schema', `expected 200 with a JSON schema`, res)
+    if (res.status !== 200 || typeof res.body !== 'object' || res.body === null) throw new SalesFlowError('fetch schema', `expected 200 with a JSON schema`, res, { product })
     return { schema: res.body as Record<string, unknown>, res }
   }
 
@@ -127,11 +148,11 @@ export class SalesFlow {
   /** Creates a quote (POST create, never retried). Throws when the payload is invalid or creation fails. */
   async createQuote(product: string, o: CreateQuoteOptions = {}): Promise<CreatedQuote> {
     const { payload, seed, errors } = await this.buildPayload(product, o)
-    if (errors.length > 0) throw new SalesFlowError('build payload', `generated payload does not match the schema (seed ${seed}): ${errors.join('; ')}`)
+    if (errors.length > 0) throw new SalesFlowError('build payload', `generated payload does not match the schema (seed ${seed}): ${errors.join('; ')}`, undefined, { operation: 'sales.schemes.get', status: 'schema gives no valid payload', product })
     const res = await this.t.sales.call({ op: 'sales.quote.create', json: payload, ...(o.as ? { as: o.as } : {}) })
     const id = getPointer(res.body, this.settings.quoteIdPointer)
     if (!isOk(res) || (typeof id !== 'string' && typeof id !== 'number')) {
-      throw new SalesFlowError('create quote', `expected 2xx with the quote id at ${this.settings.quoteIdPointer}`, res)
+      throw new SalesFlowError('create quote', `expected 2xx with the quote id at ${this.settings.quoteIdPointer}`, res, { product })
     }
     const quoteId = String(id)
     this.created.set(quoteId, { product, final: false })
@@ -148,7 +169,9 @@ export class SalesFlow {
     await reportPoll(r)
     polls?.push(r)
     if (r.outcome !== 'success' || !r.value) {
-      throw new SalesFlowError(step, `actions did not unlock: ${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`)
+      const product = this.created.get(quoteId)?.product
+      const status = r.outcome === 'timeout' ? `timeout: ${r.last?.seen ?? 'no answer'}` : (r.last?.value.res.status ?? r.outcome)
+      throw new SalesFlowError(step, `actions did not unlock: ${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res, { operation: 'sales.quote.actions', status, ...(product ? { product } : {}) })
     }
     return r.value.actions
   }
@@ -204,24 +227,24 @@ export class SalesFlow {
     const { quoteId } = created
     await this.unlocked(quoteId, 'wait after create', polls)
     const calc = await this.calculate(quoteId)
-    if (!isOk(calc)) throw new SalesFlowError('calculate', 'expected 2xx', calc)
+    if (!isOk(calc)) throw new SalesFlowError('calculate', 'expected 2xx', calc, { product })
     await this.unlocked(quoteId, 'wait after calculate', polls)
     const calculation = await this.calculation(quoteId)
-    if (!isOk(calculation)) throw new SalesFlowError('financials', 'expected 2xx', calculation)
+    if (!isOk(calculation)) throw new SalesFlowError('financials', 'expected 2xx', calculation, { product })
     const bind = await this.bind(quoteId)
-    if (!isOk(bind)) throw new SalesFlowError('bind', 'expected 2xx', bind)
+    if (!isOk(bind)) throw new SalesFlowError('bind', 'expected 2xx', bind, { product })
     await this.unlocked(quoteId, 'wait after bind', polls)
     const quote = await this.getQuote(quoteId)
     const issue = await this.issue(quoteId)
     const requestId = this.requestIdOf(issue)
-    if (!isOk(issue) || !requestId) throw new SalesFlowError('issue', `expected 2xx with a request id at ${this.settings.requestIdPointer}`, issue)
+    if (!isOk(issue) || !requestId) throw new SalesFlowError('issue', `expected 2xx with a request id at ${this.settings.requestIdPointer}`, issue, { product })
     const r = await this.waitRequest(requestId)
     await reportPoll(r)
     polls.push(r)
-    if (r.outcome !== 'success' || !r.value) throw new SalesFlowError('issue request', `${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res)
+    if (r.outcome !== 'success' || !r.value) throw new SalesFlowError('issue request', `${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res, { operation: 'sales.requests.get', status: `${r.outcome}: ${r.last?.seen ?? 'no answer'}`, product })
     const policyId = getPointer(r.value.body, this.settings.policyIdPointer)
     if (typeof policyId !== 'string' && typeof policyId !== 'number') {
-      throw new SalesFlowError('issue request', `no policy id at ${this.settings.policyIdPointer} of the successful request`, r.value.res)
+      throw new SalesFlowError('issue request', `no policy id at ${this.settings.policyIdPointer} of the successful request`, r.value.res, { product })
     }
     this.markFinal(quoteId)
     return { quoteId, policyId: String(policyId), requestId, product, payload: created.payload, quote: quote.body, calculation: calculation.body, request: r.value.body, polls }
