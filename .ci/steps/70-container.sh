@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The container target: its tests, then the whole conformance suite against the reference service started as a container
+# The whole conformance suite against the reference service started as a container
 # (README: npm run conformance:container). Ryuk is off (no registry to pull it from): the
 # suite's teardown and signal guard remove the container; leftovers of a killed run are removed
 # here by label.
@@ -11,7 +11,6 @@ cleanup() {
   [[ -z "$ids" ]] || docker rm -f $ids >/dev/null
 }
 trap cleanup EXIT
-# the container-target tests (start, defect caught, cleanup, bad image); CI=true makes a skip fail
-npx vitest run --config vitest.test.config.ts test/container test/runner/container
+# (the container-target tests, test/container/*.proof.test.ts, ran in step 45 with the other proofs)
 # the whole suite against the reference container
 REPORTS_DIR="${REPORTS_DIR:-reports}/container" npm run conformance:container

@@ -2,7 +2,7 @@ import type { DefectInfo } from './types'
 
 const D = 'webhook-subscriptions.md'
 
-/** Webhook subscriptions (webhook-subscriptions.md). Each one is caught by a WH-* check (test/webhooks/defects.test.ts). */
+/** Webhook subscriptions (webhook-subscriptions.md). Each one is caught by a WH-* check (test/webhooks/defects.proof.test.ts). */
 export const WEBHOOKS_DEFECTS = {
   'webhooks-create-200': { area: 'webhooks', clause: `${D} §4`, description: 'POST /api/webhook/subscription answers 200 instead of 201.' },
   'webhooks-updated-at-missing': { area: 'webhooks', clause: `${D} §2`, description: 'Subscriptions are served without updatedAt.' },

@@ -9,9 +9,15 @@ function run(args: string[], until: RegExp): Promise<{ out: string; code: number
   return new Promise((done) => {
     const child = spawn(process.execPath, [TSX, 'reference/cli.ts', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
+    let stopped = false
     const onData = (d: Buffer) => {
       out += d.toString()
-      if (until.test(out)) child.kill('SIGTERM')
+      // one SIGTERM: output after it ("SIGTERM: stopping") must not send a second one, which would kill the
+      // process by the signal before it closes cleanly (the service handles the first one only)
+      if (!stopped && until.test(out)) {
+        stopped = true
+        child.kill('SIGTERM')
+      }
     }
     child.stdout.on('data', onData)
     child.stderr.on('data', onData)

@@ -1,5 +1,3 @@
-import { readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { OPERATIONS } from '../../common/operations'
 import { buildMatrix } from '../../runner/reporting/matrix'
@@ -7,7 +5,6 @@ import { matrixHtml } from '../../runner/reporting/matrix-html'
 import { matrixMarkdown } from '../../runner/reporting/matrix-markdown'
 import type { CheckOutcome, ChecksReport } from '../../runner/reporting/results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
-import { runConformance } from '../../scripts/harness/run-conformance'
 
 function outcome(id: string, status: CheckOutcome['status']): CheckOutcome {
   return { id, document: 'sales-service.md', section: '§4', requirement: `requirement of ${id} <b>`, title: `${id} title`, file: 'suites/x.test.ts', status, durationMs: 1, deviations: [] }
@@ -52,21 +49,5 @@ describe('conformance matrix', () => {
     expect(html).toContain('requirement of A-2 &lt;b&gt;')
     expect(html).toContain('<span id="failed">1</span>')
     expect(html.match(/<tr data-operation=/g)).toHaveLength(33)
-  })
-
-  it('is written at the end of a run, naming the operations whose checks failed', async () => {
-    const run = await runConformance({ files: ['suites/security'], defects: ['auth-token-not-required'], keepReports: true })
-    try {
-      expect(run.failedIds.length).toBeGreaterThan(0)
-      const md = readFileSync(join(run.reportsDir, 'conformance.md'), 'utf8')
-      expect(md).toContain('# Conformance matrix — DOES NOT CONFORM')
-      for (const op of OPERATIONS) expect(md).toContain(`\`${op.id}\``)
-      expect(md).toMatch(/`sales\.quote\.create` \| POST \S+ \| FAILED \|/)
-      expect(md).toContain('SEC-NOTOKEN-sales.quote.create')
-      const html = readFileSync(join(run.reportsDir, 'conformance.html'), 'utf8')
-      expect(html).toContain(`<span id="failed">${run.report?.totals.failed}</span>`)
-    } finally {
-      rmSync(run.reportsDir, { recursive: true, force: true })
-    }
   })
 })

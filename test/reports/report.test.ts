@@ -1,11 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/config'
-import { runConformance } from '../../scripts/harness/run-conformance'
-import { browserUnavailable } from '../../scripts/report/browser-check'
 import { stageResults } from '../../scripts/report/stage-results'
 import { stripAnalytics } from '../../scripts/report/strip-analytics'
 
@@ -56,36 +54,6 @@ describe('stripAnalytics', () => {
 })
 
 describe('npm run report', () => {
-  it('builds the Allure report of the last run, with history, that headless Chromium loads without console errors', async (ctx) => {
-    const why = browserUnavailable()
-    if (why) {
-      if (process.env.CI === 'true') throw new Error(`browser test cannot run in CI: ${why}`)
-      console.warn(`browser test skipped: ${why}`)
-      ctx.skip(`skipped: ${why}`)
-    }
-    const run = await runConformance({ files: ['suites/auth'], keepReports: true })
-    const dir = run.reportsDir
-    try {
-      expect(run.exitCode, run.output.slice(-2000)).toBe(0)
-      const first = report(dir, '--check')
-      expect(first.status, first.stdout + first.stderr).toBe(0)
-      const total = run.report!.checks.length
-      expect(first.stdout).toContain(`total ${total}: ${total} passed`)
-      expect(first.stdout.match(/browser OK /g)).toHaveLength(2)
-      expect(existsSync(join(dir, 'allure-report', 'index.html'))).toBe(true)
-      expect(readFileSync(join(dir, 'allure-report', 'index.html'), 'utf8')).not.toContain('googletagmanager')
-      expect(existsSync(join(dir, 'allure-report.png'))).toBe(true)
-      expect(existsSync(join(dir, 'conformance.png'))).toBe(true)
-      // a second report appends to the same history file: that is what the trends are built from
-      const second = report(dir)
-      expect(second.status, second.stderr).toBe(0)
-      const history = readFileSync(join(dir, 'history', 'allure-history.jsonl'), 'utf8').trim().split('\n')
-      expect(history).toHaveLength(2)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
-
   it('says what is missing when there are no results', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lc-empty-'))
     mkdirSync(join(dir, 'x'))

@@ -43,6 +43,17 @@ describe('CI workflows', () => {
     expect(uses(merge)).toEqual(expect.arrayContaining(['actions/download-artifact@v4', 'actions/cache/restore@v4', 'actions/cache/save@v4', 'mikepenz/action-junit-report@v5']))
   })
 
+  it('the self-test runs the fast tests and the slow proofs on every supported Node LTS line', () => {
+    const { doc } = workflow('conformance.yml')
+    const ref = doc.jobs.reference!
+    expect(ref.strategy?.matrix?.node).toEqual(expect.arrayContaining([22, 24]))
+    expect(runs(ref)).toMatch(/^npm test$/m)
+    expect(runs(ref)).toMatch(/^npm run test:proofs$/m)
+    for (const name of ['conformance.yml', 'nightly.yml', 'tenant-acceptance.yml']) {
+      expect(workflow(name).text, name).not.toMatch(/node-version: 20\b/)
+    }
+  })
+
   it('tenant acceptance passes the profile through the environment, not into the shell', () => {
     const { doc, text } = workflow('tenant-acceptance.yml')
     expect(runs(doc.jobs.acceptance!)).toContain('npm run acceptance -- --profile "$PROFILE"')

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config'
+
+/**
+ * `npm run test:proofs`: the slow proofs, files named `*.proof.test.ts`. Each runs the suite (or part of it)
+ * as child processes: every named defect caught by its check, the container target, full and multi-target
+ * runs, redaction with canaries, chaos side effects, the HTML report in headless Chromium, the installed
+ * package. They start their own vitest runs.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/**/*.proof.test.ts'],
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+    reporters: ['default', './runner/reporting/closing-line-reporter.ts'],
+  },
+})
