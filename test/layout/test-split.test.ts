@@ -7,7 +7,7 @@ import fastConfig from '../../vitest.test.config'
 import proofConfig from '../../vitest.proof.config'
 
 /** What makes a test slow: it runs the suite (or a harness that does), a container, or the installed package. */
-const SLOW = /\brunConformance\(|\brunMutation\(|node_modules\/vitest\/vitest\.mjs|scripts\/(conformance|acceptance|sharded|mutation|flake|chaos-runs|bench)\.ts|requireContainerRuntime\(|npm', \['pack'/
+const SLOW = /\brunConformance\(|\brunMutation\(|scripts\/(conformance|acceptance|sharded|mutation|flake|chaos-runs|bench)\.ts|requireContainerRuntime\(|npm', \['pack'/
 
 const tests = listFiles(join(PROJECT_ROOT, 'test'), '.test.ts').map((f) => relative(PROJECT_ROOT, f))
 
