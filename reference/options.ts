@@ -1,5 +1,6 @@
 import type { ChaosOptions } from './chaos/spec'
 import { DefectSet } from './defects/catalogue'
+import type { IdStyle } from './ids'
 
 export interface ReferenceOptions {
   host: string
@@ -19,8 +20,8 @@ export interface ReferenceOptions {
   logRequests: boolean
   /** How request statuses are spelled on the wire (a target may spell them differently). */
   statusSpelling: { pending: string; success: string; failure: string }
-  /** Ids as UUIDs, or as numeric strings ("100042"): both are strings as the spec says. */
-  idStyle: 'uuid' | 'numeric'
+  /** How ids are written (reference/ids.ts): JSON integers as the public documents type them (default), numeric strings, or UUIDs. */
+  idStyle: IdStyle
   /** Fault injection (reference/chaos): latency, transient 503s, resets, slow and garbage bodies. Off when absent. */
   chaos?: ChaosOptions
   /** Benign variations switched on (reference/variations): wire rewrites a conforming service may show. */
@@ -39,7 +40,7 @@ export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {
   tokenTtlSeconds: 3600,
   logRequests: false,
   statusSpelling: { pending: 'pending', success: 'success', failure: 'failure' },
-  idStyle: 'uuid',
+  idStyle: 'integer',
   variations: [],
 }
 

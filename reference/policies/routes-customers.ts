@@ -40,7 +40,7 @@ export function registerCustomerRoutes(app: FastifyInstance, store: PoliciesStor
       const invoices = store.invoicesOf(policy.id).filter((i) => i.source === 'installment')
       return {
         data: {
-          policyId: policy.id,
+          policyId: store.ctx.ids.wire(policy.id),
           policyNo: policy.policyNo,
           installments: policy.installments.map((inst, i) => ({
             dueDate: inst.dueDate,

@@ -35,9 +35,9 @@ export function registerDataRoutes(app: FastifyInstance, store: PoliciesStore): 
       if (!policy) return store.ctx.defects.has('policies-unknown-policy-empty-200') ? { data: {} } : notFound(reply, 'policy')
       const totals = store.totals(policy)
       if (store.ctx.defects.has('policies-totals-as-strings')) {
-        return { data: { policyId: policy.id, ...Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, typeof v === 'number' ? v.toFixed(2) : v])) } }
+        return { data: { policyId: store.ctx.ids.wire(policy.id), ...Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, typeof v === 'number' ? v.toFixed(2) : v])) } }
       }
-      return { data: { policyId: policy.id, ...totals } }
+      return { data: { policyId: store.ctx.ids.wire(policy.id), ...totals } }
     },
   })
 

@@ -23,7 +23,7 @@ export function registerMtaRoutes(app: FastifyInstance, store: PoliciesStore): v
       const { id, ...policyChanges } = body['policy']
       if (typeof id !== 'string' && typeof id !== 'number') return invalid(reply, { 'policy.id': ['the id of the policy to change is required'] })
       const policy = store.ledger.policy(principal.tenant, String(id))
-      if (!policy) return store.ctx.defects.has('policies-mta-unknown-policy-accepted') ? { policy: { id: store.ledger.id() } } : notFound(reply, 'policy')
+      if (!policy) return store.ctx.defects.has('policies-mta-unknown-policy-accepted') ? { policy: { id: store.ctx.ids.wire(store.ledger.id()) } } : notFound(reply, 'policy')
       if (policy.status !== 'active') return invalid(reply, { 'policy.id': [`the policy is ${policy.status}`] })
       const mta = isObject(body['mta']) ? body['mta'] : {}
       const date = mta['dateEffective']
@@ -39,7 +39,7 @@ export function registerMtaRoutes(app: FastifyInstance, store: PoliciesStore): v
       effective.set(quote.id, date)
       if (store.ctx.defects.has('policies-mta-quote-stays-locked')) store.ledger.lock(quote, 3_600_000, 'mta')
       const shownId = store.ctx.defects.has('policies-mta-returns-policy-id') ? policy.id : quote.id
-      return { ...data, policy: { ...(data['policy'] as Record<string, unknown>), id: shownId, policyId: policy.id } }
+      return { ...data, policy: { ...(data['policy'] as Record<string, unknown>), id: store.ctx.ids.wire(shownId), policyId: store.ctx.ids.wire(policy.id) } }
     },
   })
 

@@ -7,11 +7,12 @@ import type { PoliciesStore } from './store'
 
 function paymentView(store: PoliciesStore, p: PaymentRecord) {
   const unallocated = store.unallocated(p)
-  return { id: p.id, amount: p.amount, allocated: cents(p.amount - unallocated), unallocated, paymentDate: p.paymentDate, reference: p.reference }
+  return { id: store.ctx.ids.wire(p.id), amount: p.amount, allocated: cents(p.amount - unallocated), unallocated, paymentDate: p.paymentDate, reference: p.reference }
 }
 
-function eventView(a: AllocationRecord) {
-  return { eventId: a.eventId, paymentId: a.paymentId, invoicenumber: a.invoicenumber, amount: a.amount, ...(a.creditedAt ? { creditedAt: a.creditedAt } : {}) }
+function eventView(store: PoliciesStore, a: AllocationRecord) {
+  const w = (id: string) => store.ctx.ids.wire(id)
+  return { eventId: w(a.eventId), paymentId: w(a.paymentId), invoicenumber: a.invoicenumber, amount: a.amount, ...(a.creditedAt ? { creditedAt: a.creditedAt } : {}) }
 }
 
 /** Broker payments: insert, allocate to invoices (all or nothing), credit one allocation event. */
@@ -47,10 +48,10 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
     handler: async (req, reply) => {
       const { tenant } = principalOf(req)
       const b = req.body
-      if (!isObject(b) || typeof b['paymentId'] !== 'string' || !Array.isArray(b['allocations']) || b['allocations'].length === 0) {
+      if (!isObject(b) || (typeof b['paymentId'] !== 'string' && typeof b['paymentId'] !== 'number') || !Array.isArray(b['allocations']) || b['allocations'].length === 0) {
         return invalid(reply, { body: ['{paymentId, allocations: [{invoicenumber, amount}, ...]} is required'] })
       }
-      const payment = store.payments.get(b['paymentId'])
+      const payment = store.payments.get(String(b['paymentId']))
       if (!payment || payment.tenant !== tenant) return notFound(reply, 'payment')
       const wanted: { invoicenumber: string; amount: number }[] = []
       const errors: Record<string, string[]> = {}
@@ -82,9 +83,9 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
       const events = wanted.map((w, i) => {
         const a: AllocationRecord = { eventId: store.ledger.id(), tenant, paymentId: payment.id, invoicenumber: w.invoicenumber, policyId: invoices[i]!.policyId, amount: w.amount, createdAt: new Date().toISOString() }
         store.allocations.set(a.eventId, a)
-        return eventView(a)
+        return eventView(store, a)
       })
-      return { data: { paymentId: payment.id, events, unallocated: store.unallocated(payment) } }
+      return { data: { paymentId: store.ctx.ids.wire(payment.id), events, unallocated: store.unallocated(payment) } }
     },
   })
 
@@ -95,11 +96,11 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
       const eventId = (req.params as Params)['eventId'] ?? ''
       let a = store.allocations.get(eventId)
       if (!a || (a.tenant !== tenant && !store.ctx.defects.has('policies-credit-other-tenant'))) {
-        if (store.ctx.defects.has('policies-credit-unknown-event-ok')) return { data: { eventId, credited: 0 } }
+        if (store.ctx.defects.has('policies-credit-unknown-event-ok')) return { data: { eventId: store.ctx.ids.wire(eventId), credited: 0 } }
         return notFound(reply, 'allocation event')
       }
       if (a.creditedAt) {
-        if (store.ctx.defects.has('policies-credit-repeatable')) return { data: { ...eventView(a), eventId, credited: a.amount } }
+        if (store.ctx.defects.has('policies-credit-repeatable')) return { data: { ...eventView(store, a), eventId: store.ctx.ids.wire(eventId), credited: a.amount } }
         return reply.code(409).send(errorBody('the allocation event is already credited'))
       }
       if (store.ctx.defects.has('policies-credit-reverses-wrong-allocation')) {
@@ -107,7 +108,7 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
         if (first) a = first
       }
       if (!store.ctx.defects.has('policies-credit-not-applied')) a.creditedAt = new Date().toISOString()
-      return { data: { ...eventView(a), eventId, credited: a.amount } }
+      return { data: { ...eventView(store, a), eventId: store.ctx.ids.wire(eventId), credited: a.amount } }
     },
   })
 }

@@ -69,7 +69,7 @@ export function registerTechnicalChangeRoutes(app: FastifyInstance, store: Polic
         policy.quoteIds.push(q.id)
       }
       store.ledger.policyChanged(policy, 'data-change')
-      return { data: { policyId: policy.id, version: policy.version, changed: Object.keys(body) } }
+      return { data: { policyId: store.ctx.ids.wire(policy.id), version: policy.version, changed: Object.keys(body) } }
     },
   })
 }

@@ -74,7 +74,7 @@ export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesS
       if (!input) return invalid(reply, errors)
       return {
         data: {
-          policyId: policy.id,
+          policyId: store.ctx.ids.wire(policy.id),
           terminationType: input.terminationType,
           terminationDate: input.terminationDate,
           premium: store.totals(policy).premium,
@@ -110,7 +110,7 @@ export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesS
         policy.extra['policyView'] = { terminationType: input.terminationType, terminationDate: input.terminationDate, returnPremium: amount }
       }
       store.ledger.policyChanged(policy, 'terminate')
-      return store.ctx.defects.has('policies-terminate-no-event-id') ? {} : { event_id: eventId }
+      return store.ctx.defects.has('policies-terminate-no-event-id') ? {} : { event_id: store.ctx.ids.wire(eventId) }
     },
   })
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { errorBody, principalOf, type ReferenceContext } from '../context'
 import type { Ledger } from './ledger'
+import type { IdFactory } from '../ids'
 import type { QuoteRecord } from './records'
 import { SCHEMA_TYPE } from './schemes'
 import { actionsOf, allowed, type QuoteOperation } from './states'
@@ -68,11 +69,11 @@ export function schemaPath(quote: QuoteRecord): string {
 }
 
 /** The quote as a product document: {schema, policy: {id, ...}, customer, objects}. */
-export function quoteDocument(quote: QuoteRecord): Record<string, unknown> {
+export function quoteDocument(quote: QuoteRecord, ids: IdFactory): Record<string, unknown> {
   const policy = (quote.data['policy'] ?? {}) as Record<string, unknown>
   return {
     schema: { type: SCHEMA_TYPE, name: quote.product },
     ...quote.data,
-    policy: { id: quote.id, ...policy, ...(quote.financials ? { financials: quote.financials } : {}) },
+    policy: { id: ids.wire(quote.id), ...policy, ...(quote.financials ? { financials: quote.financials } : {}) },
   }
 }

@@ -38,5 +38,5 @@ export const newPolicyIssueHandler: IssueHandler = (quote, ledger) => {
     createdAt: now.toISOString(),
     extra: {},
   }
-  return { ok: true, policy, data: { policyId: policy.id, policyNo: policy.policyNo } }
+  return { ok: true, policy, data: { policyId: ledger.ctx.ids.wire(policy.id), policyNo: policy.policyNo } }
 }

@@ -13,7 +13,7 @@ function failureTriggered(quote: QuoteRecord): boolean {
 /** Starts an issue request: pending for issueMs (the quote stays locked), then success or failure. */
 export function startIssue(ledger: Ledger, ctx: ReferenceContext, quote: QuoteRecord, owner: string): RequestRecord {
   const request: RequestRecord = {
-    id: ledger.id(),
+    id: ctx.ids.requestId(),
     tenant: quote.tenant,
     owner,
     kind: 'issue',
@@ -45,7 +45,7 @@ export function finishIssue(ledger: Ledger, ctx: ReferenceContext, request: Requ
   }
   if (failureTriggered(quote) && !ctx.defects.has('sales-issue-failure-ignored')) {
     request.status = 'failure'
-    request.data = { message: 'underwriting refused to issue the quote', code: 'issue-refused', quoteId: quote.id }
+    request.data = { message: 'underwriting refused to issue the quote', code: 'issue-refused', quoteId: ctx.ids.wire(quote.id) }
     return
   }
   const handler = ledger.issueHandlers.get(quote.kind)
@@ -64,5 +64,5 @@ export function finishIssue(ledger: Ledger, ctx: ReferenceContext, request: Requ
   quote.issuedPolicyId = result.policy.id
   ledger.setState(quote, 'issued', `policy ${result.policy.id}`)
   request.status = 'success'
-  request.data = { policyId: result.policy.id, policyNo: result.policy.policyNo, quoteId: quote.id, ...(result.data ?? {}) }
+  request.data = { policyId: ctx.ids.wire(result.policy.id), policyNo: result.policy.policyNo, quoteId: ctx.ids.wire(quote.id), ...(result.data ?? {}) }
 }

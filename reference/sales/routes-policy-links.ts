@@ -5,7 +5,7 @@ import { notFound, tenantOf } from './access'
 import type { Ledger } from './ledger'
 
 /** GET /policies/{policyId}/links: the policy (anchors shape) with links to its quotes, documents and sub-resources. */
-export function registerPolicyLinksRoute(app: FastifyInstance, _ctx: ReferenceContext, ledger: Ledger): void {
+export function registerPolicyLinksRoute(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
   app.get<{ Params: { policyId: string } }>(`${SALES_PREFIX}/policies/:policyId/links`, async (req, reply) => {
     const policy = ledger.policy(tenantOf(req), req.params.policyId)
     if (!policy) return notFound(reply, 'policy', req.params.policyId)
@@ -15,14 +15,14 @@ export function registerPolicyLinksRoute(app: FastifyInstance, _ctx: ReferenceCo
     for (const q of ledger.quotes.values()) if (q.tenant === policy.tenant && q.policyId === policy.id) quoteIds.add(q.id)
     const documents = [...ledger.documents.values()]
       .filter((d) => d.tenant === policy.tenant && (d.policyId === policy.id || (d.quoteId !== undefined && quoteIds.has(d.quoteId))))
-      .map((d) => d.id)
+      .map((d) => ctx.ids.wire(d.id))
     const base = `${SALES_PREFIX}/policies/${policy.id}`
     return reply.send({
       data: {
         ...rest,
         policy: {
           ...(policyData ?? {}),
-          id: policy.id,
+          id: ctx.ids.wire(policy.id),
           policyNo: policy.policyNo,
           status: policy.status,
           dateIssue: policy.dateIssue,

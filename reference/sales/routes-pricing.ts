@@ -25,7 +25,7 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
     quote.installments = schedule
     if (quote.state !== 'calculated') ledger.setState(quote, 'calculated', 'calculated')
     ledger.lock(quote, ctx.options.lockMs, 'calculate')
-    return reply.send({ data: quoteDocument(quote), meta: { status: quote.state, schemaPath: schemaPath(quote), warnings: [], errors: [] } })
+    return reply.send({ data: quoteDocument(quote, ctx.ids), meta: { status: quote.state, schemaPath: schemaPath(quote), warnings: [], errors: [] } })
   })
 
   app.get<{ Params: { id: string } }>(`${SALES_PREFIX}/sales/policies/:id/calculation`, async (req, reply) => {

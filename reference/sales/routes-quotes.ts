@@ -32,7 +32,7 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     }
     assignObjectIds(data, () => ledger.id())
     const quote = ledger.createQuote({ tenant: principal.tenant, owner: principal.username, product, kind: 'new', data })
-    return reply.code(200).send(quoteDocument(quote))
+    return reply.code(200).send(quoteDocument(quote, ctx.ids))
   })
 
   app.get<{ Params: { policyId: string } }>(`${SALES_PREFIX}/sales/policies/:policyId`, async (req, reply) => {
@@ -41,7 +41,7 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const warnings = quote.financials ? [] : [{ code: 'not-calculated', title: 'The quote has not been calculated yet' }]
     const meta: Json = { status: quote.state, version: quote.version, warnings, errors: [] }
     if (!ctx.defects.has('sales-get-no-schema-path')) meta['schemaPath'] = schemaPath(quote)
-    return reply.send({ data: quoteDocument(quote), meta })
+    return reply.send({ data: quoteDocument(quote, ctx.ids), meta })
   })
 
   app.put<{ Params: { policyId: string } }>(`${SALES_PREFIX}/sales/policies/:policyId/`, async (req, reply) => {
@@ -61,7 +61,7 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
       if (quote.state !== 'draft') ledger.setState(quote, 'draft', 'data changed')
     }
     ledger.lock(quote, ctx.options.lockMs, 'update')
-    return reply.code(200).send(quoteDocument(quote))
+    return reply.code(200).send(quoteDocument(quote, ctx.ids))
   })
 
   app.get<{ Params: { id: string }; Querystring: { longPolling?: string } }>(`${SALES_PREFIX}/sales/policies/actions/:id`, async (req, reply) => {

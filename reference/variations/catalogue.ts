@@ -23,9 +23,14 @@ export const VARIATIONS = {
     wire: ['key-order'],
   },
   'numeric-ids': {
-    description: 'Ids are numeric strings ("100042") instead of UUIDs.',
-    allowedBecause: 'Both specs say only that ids are strings (sales §4 "All path parameters are strings", webhooks §2 id: string).',
+    description: 'Quote/policy, document, payment and event ids are numeric JSON strings ("100042") instead of JSON integers; webhook subscription ids are numeric strings too. Request ids stay UUIDs.',
+    allowedBecause: 'The sales spec says only that path parameters are strings (sales §4) and webhooks §2 types id as a string; request ids stay UUIDs as the public document types {requestId}.',
     options: { idStyle: 'numeric' },
+  },
+  'uuid-ids': {
+    description: 'Every id is a UUID string (quotes, policies, documents, payments, events, subscriptions) instead of a JSON integer.',
+    allowedBecause: 'The sales spec says only that path parameters are strings (sales §4); the integer type is the public documents\' dialect, not a requirement of the spec, which rules.',
+    options: { idStyle: 'uuid' },
   },
   'slow-locks': {
     description: 'A change of quote data and a referral keep the quote locked for 1.2 s instead of 150-300 ms.',

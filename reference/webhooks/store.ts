@@ -47,7 +47,7 @@ export class SubscriptionStore {
   create(owner: string, input: { event: string; url: string }): StoredSubscription {
     this.seed(owner)
     const now = new Date()
-    const id = (this.reuseIds ? this.firstIdOf.get(owner) : undefined) ?? this.ids.id()
+    const id = (this.reuseIds ? this.firstIdOf.get(owner) : undefined) ?? this.ids.subscriptionId()
     if (!this.firstIdOf.has(owner)) this.firstIdOf.set(owner, id)
     const s: StoredSubscription = { id, owner, event: input.event, url: input.url, key: randomBytes(32).toString('hex'), createdAt: now, updatedAt: now }
     this.items.set(s.id, s)
