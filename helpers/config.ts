@@ -215,6 +215,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       connectTimeoutMs: p.http?.connectTimeoutMs ?? 3000,
       headersTimeoutMs: p.http?.headersTimeoutMs ?? 15000,
       bodyTimeoutMs: p.http?.bodyTimeoutMs ?? 15000,
+      maxInFlight: p.http?.maxInFlight ?? 16,
     },
     features: p.features ?? {},
     deviations: p.deviations ?? {},

@@ -5,6 +5,7 @@ import { SchemaCompiler } from './contracts/compiler'
 import { contractRegistry, type ContractRegistry } from './contracts/registry'
 import { ServiceClient } from './http/client'
 import { Dispatchers } from './http/dispatchers'
+import { sharedLimiter } from './http/limiter'
 import { Recorder } from './http/recorder'
 import { retryPolicyFrom } from './http/retry'
 import { send } from './http/send'
@@ -67,6 +68,8 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     },
   })
   const dispatchers = new Dispatchers(config.http)
+  // shared by every suite file of this worker that talks to this target
+  const limiter = sharedLimiter(`${config.runId} ${config.services.salesBaseUrl} ${config.services.webhookBaseUrl} ${config.services.authUrl}`, config.http.maxInFlight)
   const defaultHeaders = { 'accept-language': config.headers.acceptLanguage, ...config.headers.extra }
   const auth = new AuthSession({
     authUrl: config.services.authUrl,
@@ -75,7 +78,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     refreshSkewSeconds: config.auth.refreshSkewSeconds,
     redactor,
     post: async (url, json) => {
-      const res = await send(dispatchers, { method: 'POST', url, json, headers: { accept: 'application/json', ...defaultHeaders } })
+      const res = await limiter.run(() => send(dispatchers, { method: 'POST', url, json, headers: { accept: 'application/json', ...defaultHeaders } }))
       res.exchange = await recorder.record(res.request, res)
       return res
     },
@@ -89,6 +92,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
       defaultUser: config.users.primary,
       defaultHeaders,
       retry: retryPolicyFrom(config.extensions),
+      limiter,
       ...(tenantHeader ? { tenantHeader } : {}),
     })
   return {

@@ -34,6 +34,8 @@ export interface HttpSettings {
   connectTimeoutMs: number
   headersTimeoutMs: number
   bodyTimeoutMs: number
+  /** Requests in flight to this target at once, per worker (helpers/http/limiter.ts). */
+  maxInFlight: number
 }
 
 export interface ReferenceSettings {

@@ -1,6 +1,7 @@
 import type { AuthSession } from '../auth/session'
 import type { UserCredentials } from '../config/types'
 import type { Dispatchers } from './dispatchers'
+import type { RequestLimiter } from './limiter'
 import { fillPath, operation } from '../../common/operations'
 import type { Recorder } from './recorder'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
@@ -37,6 +38,8 @@ export interface ServiceClientOptions {
   defaultHeaders: Record<string, string>
   /** Transient faults of idempotent requests are retried under this policy (default DEFAULT_RETRY_POLICY). */
   retry?: RetryPolicy
+  /** Requests in flight to the target at once (helpers/http/limiter.ts); none: unlimited. */
+  limiter?: RequestLimiter
 }
 
 /** A service at one base URL: builds URLs from the operation catalogue, authenticates, records. */
@@ -88,7 +91,7 @@ export class ServiceClient {
   async exchange(req: Parameters<typeof send>[1]): Promise<HttpResult> {
     return withRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, req.method, async (attempt) => {
       try {
-        const res = await send(this.options.dispatchers, req)
+        const res = await (this.options.limiter ? this.options.limiter.run(() => send(this.options.dispatchers, req)) : send(this.options.dispatchers, req))
         res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt)
         return res
       } catch (e) {

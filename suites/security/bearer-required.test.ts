@@ -35,8 +35,10 @@ const VARIANTS = [
   { code: 'TAMPERED', what: 'with a token whose payload was altered', token: () => ({ bearer: tokens.tampered! }) },
 ] as const
 
+// every probe is independent of the others: they run concurrently, as many at once as the target's limit allows
+// (profile http.maxInFlight, helpers/http/limiter.ts)
 for (const v of VARIANTS) {
-  describe(`every operation rejects a request ${v.what}`, () => {
+  describe.concurrent(`every operation rejects a request ${v.what}`, () => {
     for (const op of OPERATIONS) {
       check(
         {
