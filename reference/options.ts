@@ -27,7 +27,12 @@ export interface ReferenceOptions {
   /** Benign variations switched on (reference/variations): wire rewrites a conforming service may show. */
   variations: string[]
   /** Webhooks area: secret sent as a plain string (the webhook-secret-type deviation), subscriptions pre-seeded per caller. */
-  webhooks?: { secretFormat?: 'object' | 'string'; preexistingSubscriptions?: number }
+  webhooks?: {
+    secretFormat?: 'object' | 'string'
+    preexistingSubscriptions?: number
+    /** Every notification is sent once, this long after the event (the late-single-notifications variation). */
+    notificationDelayMs?: number
+  }
 }
 
 export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {

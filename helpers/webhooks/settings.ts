@@ -26,7 +26,12 @@ export interface DeliverySettings {
   trigger?: TriggerSettings
   receiver: { listenHost: string; listenPort: number; publicUrl?: string }
   deadlineMs: number
-  quietMs: number
+  /**
+   * The settle window: notifications that must not come (late duplicates, to an old url or event type, after a
+   * delete) are watched for until settleMs after the last expected notification arrived (or the last event, when
+   * one is still missing). Default 3000 ms, so a duplicate delivered 2 s after the first is seen.
+   */
+  settleMs: number
 }
 
 /** The resolved extensions.webhooks block of the profile, defaults filled in. */
@@ -51,8 +56,12 @@ export const DEFAULT_SIGNATURE: SignatureSettings = {
 
 type Raw = Partial<Omit<WebhookSettings, 'signature' | 'delivery'>> & {
   signature?: Partial<SignatureSettings>
-  delivery?: Partial<Omit<DeliverySettings, 'receiver'>> & { receiver?: Partial<DeliverySettings['receiver']> }
+  /** quietMs: the deprecated name of settleMs. */
+  delivery?: Partial<Omit<DeliverySettings, 'receiver'>> & { receiver?: Partial<DeliverySettings['receiver']>; quietMs?: number }
 }
+
+/** The default settle window: a duplicate delivered 2 s after the first still falls inside it, with a margin. */
+export const DEFAULT_SETTLE_MS = 3000
 
 /** Reads extensions.webhooks (already validated against the profile schema) with its defaults. */
 export function webhookSettings(config: Pick<TargetConfig, 'extensions'>): WebhookSettings {
@@ -67,7 +76,7 @@ export function webhookSettings(config: Pick<TargetConfig, 'extensions'>): Webho
       ...(d.trigger ? { trigger: d.trigger } : {}),
       receiver: { listenHost: '127.0.0.1', listenPort: 0, ...(d.receiver ?? {}) },
       deadlineMs: d.deadlineMs ?? 10_000,
-      quietMs: d.quietMs ?? 1000,
+      settleMs: d.settleMs ?? d.quietMs ?? DEFAULT_SETTLE_MS,
     },
   }
 }

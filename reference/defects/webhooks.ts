@@ -36,4 +36,9 @@ export const WEBHOOKS_DEFECTS = {
   'webhooks-list-omits-extracted': { area: 'webhooks', clause: `${D} §4`, description: 'The list filters on a stale default: subscriptions to extracted are left out.' },
   'webhooks-list-shows-deleted': { area: 'webhooks', clause: `${D} §4`, description: 'Deleted subscriptions stay in the list (soft delete not filtered).' },
   'webhooks-no-delivery': { area: 'webhooks', clause: `${D} §6`, description: 'Events are accepted but no notification is ever sent.' },
+  'webhooks-notifications-follow-old-url': { area: 'webhooks', clause: `${D} §6`, description: 'After a PUT changes the url, notifications still go to the url the subscription was created with.' },
+  'webhooks-notifications-to-old-and-new-url': { area: 'webhooks', clause: `${D} §6`, description: 'After a PUT changes the url, each notification goes to the new url and to the url the subscription was created with.' },
+  'webhooks-notifications-follow-old-event': { area: 'webhooks', clause: `${D} §6`, description: 'After a PUT changes the event type, the subscription is still notified of the type it was created with, not the new one.' },
+  'webhooks-duplicate-late': { area: 'webhooks', clause: `${D} §6`, description: 'Every notification is delivered again (same delivery id) 2 s after the first, although the first was answered 204.' },
+  'webhooks-delivered-after-delete-late': { area: 'webhooks', clause: `${D} §6`, description: 'For a minute after a delete, events of its type still reach the deleted subscription, 1.5 s late (a stale replica of the subscriptions).' },
 } as const satisfies Record<string, DefectInfo>

@@ -93,6 +93,11 @@ export const VARIATIONS = {
     allowedBecause: 'sales §8 and webhooks §8: response times are not shown.',
     options: { chaos: { ...NO_CHAOS, seed: 11, latency: { minMs: 0, maxMs: 120 } } },
   },
+  'late-single-notifications': {
+    description: 'Every webhook notification is sent once, 1.5 s after the event (a queued, batched sender).',
+    allowedBecause: 'webhooks §6.4: retry behaviour and delivery timing are not shown; one notification per event, however late, is what §6 asks.',
+    options: { webhooks: { notificationDelayMs: 1500 } },
+  },
   'short-lived-tokens': {
     description: 'Access tokens live 40 s, so a run renews its tokens on the way.',
     allowedBecause: 'sales §5.5: token lifetime and refresh are not shown.',

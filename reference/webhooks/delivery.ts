@@ -16,6 +16,11 @@ export const DELIVERY_HEADER = 'x-webhook-id'
 /** Retry delays after a failed attempt (non-2xx or no answer): bounded, with backoff. */
 export const RETRY_DELAYS_MS = [250, 1000, 4000]
 const ATTEMPT_TIMEOUT_MS = 5000
+/** The webhooks-duplicate-late defect: the same delivery again, this long after the first. */
+export const LATE_DUPLICATE_MS = 2000
+/** The webhooks-delivered-after-delete-late defect: how late, and for how long after a delete. */
+export const STALE_REPLICA_MS = 1500
+export const STALE_REPLICA_WINDOW_MS = 60_000
 
 export function signReference(key: string, timestamp: number, rawBody: string): string {
   return `sha256=${createHmac('sha256', key).update(`${timestamp}.${rawBody}`).digest('hex')}`
@@ -31,22 +36,45 @@ export class Deliverer {
     ctx.onClose.push(() => this.close())
   }
 
-  /** Queues one notification per subscription; returns the delivery ids. */
-  notify(subs: StoredSubscription[], event: EventType, data: Record<string, unknown>): string[] {
-    const copies = this.ctx.defects.has('webhooks-notification-twice') ? 2 : 1
+  /** Queues one notification per subscription (`delayMs` after now); returns the delivery ids. */
+  notify(subs: StoredSubscription[], event: EventType, data: Record<string, unknown>, delayMs = this.ctx.options.webhooks?.notificationDelayMs ?? 0): string[] {
+    const d = this.ctx.defects
+    const copies = d.has('webhooks-notification-twice') ? 2 : 1
     const ids: string[] = []
     for (const s of subs) {
       for (let i = 0; i < copies; i += 1) {
         const id = randomBytes(12).toString('hex')
         ids.push(id)
         const body = JSON.stringify({ id, event, subscriptionId: s.id, occurredAt: new Date().toISOString(), data })
-        this.attempt(s, event, id, body, 0)
+        for (const url of this.urlsOf(s)) {
+          this.later(delayMs, () => this.attempt(s, url, event, id, body, 0))
+          // an at-least-once queue that redelivers (same delivery id) once the first attempt was acknowledged
+          if (d.has('webhooks-duplicate-late')) this.later(delayMs + LATE_DUPLICATE_MS, () => this.attempt(s, url, event, id, body, 0))
+        }
       }
     }
     return ids
   }
 
-  private attempt(s: StoredSubscription, event: EventType, id: string, body: string, n: number): void {
+  /** Where a subscription's notification goes: its url (the defects: the url it was created with, or both). */
+  private urlsOf(s: StoredSubscription): string[] {
+    const d = this.ctx.defects
+    if (d.has('webhooks-notifications-follow-old-url')) return [s.createdWith.url]
+    if (d.has('webhooks-notifications-to-old-and-new-url') && s.createdWith.url !== s.url) return [s.createdWith.url, s.url]
+    return [s.url]
+  }
+
+  /** Runs fn after ms (at once for 0); cancelled when the service closes. */
+  later(ms: number, fn: () => void): void {
+    if (ms <= 0) return fn()
+    const timer = setTimeout(() => {
+      this.timers.delete(timer)
+      fn()
+    }, ms)
+    this.timers.add(timer)
+  }
+
+  private attempt(s: StoredSubscription, url: string, event: EventType, id: string, body: string, n: number): void {
     if (this.closed) return
     const d = this.ctx.defects
     const timestamp = Math.floor(Date.now() / 1000) - (d.has('webhooks-stale-timestamp') ? 3600 : 0)
@@ -62,7 +90,7 @@ export class Deliverer {
     const abort = new AbortController()
     this.inflight.add(abort)
     const timeout = setTimeout(() => abort.abort(), ATTEMPT_TIMEOUT_MS)
-    fetch(s.url, { method: 'POST', headers, body, signal: abort.signal, redirect: 'manual' })
+    fetch(url, { method: 'POST', headers, body, signal: abort.signal, redirect: 'manual' })
       .then(async (res) => {
         await res.arrayBuffer().catch(() => undefined)
         return res.ok
@@ -73,11 +101,7 @@ export class Deliverer {
         this.inflight.delete(abort)
         const delay = RETRY_DELAYS_MS[n]
         if (ok || delay === undefined || this.closed) return
-        const timer = setTimeout(() => {
-          this.timers.delete(timer)
-          this.attempt(s, event, id, body, n + 1)
-        }, delay)
-        this.timers.add(timer)
+        this.later(delay, () => this.attempt(s, url, event, id, body, n + 1))
       })
   }
 

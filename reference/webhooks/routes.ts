@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorBody, principalOf, type AreaPlugin, type ReferenceContext } from '../context'
-import { Deliverer } from './delivery'
+import { Deliverer, STALE_REPLICA_MS, STALE_REPLICA_WINDOW_MS } from './delivery'
 import { eventInfos, examplePayload, isEventType } from './events'
 import { ownerOf, SubscriptionStore } from './store'
 import { toWire } from './wire'
@@ -125,10 +125,15 @@ function emitRoute(app: FastifyInstance, ctx: ReferenceContext, store: Subscript
     const body = req.body
     if (!isObject(body) || !isEventType(body.event)) return reply.code(400).send(errorBody('body: {"event": "extracted" | "export" | "validation-success", "data"?: {...}}'))
     const owner = ownerOf(verified.principal)
-    const subs = store.subscribers(owner, body.event, d.has('webhooks-wrong-event-delivered'))
+    const subs = store.subscribers(owner, body.event, d.has('webhooks-wrong-event-delivered'), d.has('webhooks-notifications-follow-old-event'))
     if (d.has('webhooks-delivered-after-delete')) subs.push(...store.deleted.filter((s) => s.owner === owner && s.event === body.event))
     const data = isObject(body.data) ? body.data : examplePayload(body.event)
     const ids = d.has('webhooks-no-delivery') ? subs.map(() => 'not-sent') : deliverer.notify(subs, body.event, data)
+    if (d.has('webhooks-delivered-after-delete-late')) {
+      // a stale replica of the subscriptions, read by a second delivery worker: recently deleted ones still get events, late
+      const stale = store.deleted.filter((s) => s.owner === owner && s.event === body.event && Date.now() - (s.deletedAt ?? 0) < STALE_REPLICA_WINDOW_MS)
+      deliverer.notify(stale, body.event, data, STALE_REPLICA_MS)
+    }
     return reply.code(202).send({ event: body.event, deliveries: ids.length })
   })
 }

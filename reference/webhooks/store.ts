@@ -13,6 +13,10 @@ export interface StoredSubscription {
   key: string
   createdAt: Date
   updatedAt: Date
+  /** Event type and url at creation: kept only for the notifications-follow-old-* defects. */
+  createdWith: { event: string; url: string }
+  /** When it was deleted (ms), for the delivered-after-delete-late defect. */
+  deletedAt?: number
 }
 
 export function ownerOf(p: Principal): string {
@@ -49,7 +53,7 @@ export class SubscriptionStore {
     const now = new Date()
     const id = (this.reuseIds ? this.firstIdOf.get(owner) : undefined) ?? this.ids.subscriptionId()
     if (!this.firstIdOf.has(owner)) this.firstIdOf.set(owner, id)
-    const s: StoredSubscription = { id, owner, event: input.event, url: input.url, key: randomBytes(32).toString('hex'), createdAt: now, updatedAt: now }
+    const s: StoredSubscription = { id, owner, event: input.event, url: input.url, key: randomBytes(32).toString('hex'), createdAt: now, updatedAt: now, createdWith: { ...input } }
     this.items.set(s.id, s)
     return s
   }
@@ -68,11 +72,15 @@ export class SubscriptionStore {
     const s = this.items.get(id)
     if (!s) return
     this.items.delete(id)
+    s.deletedAt = Date.now()
     this.deleted.push(s)
   }
 
-  /** Subscriptions of a caller for an event type (all of the caller's with `anyEvent`). */
-  subscribers(owner: string, event: EventType, anyEvent: boolean): StoredSubscription[] {
-    return this.list(owner).filter((s) => anyEvent || s.event === event)
+  /**
+   * Subscriptions of a caller for an event type (all of the caller's with `anyEvent`; matched on the event type they
+   * were created with under `createdEvent`, the webhooks-notifications-follow-old-event defect).
+   */
+  subscribers(owner: string, event: EventType, anyEvent: boolean, createdEvent = false): StoredSubscription[] {
+    return this.list(owner).filter((s) => anyEvent || (createdEvent ? s.createdWith.event : s.event) === event)
   }
 }

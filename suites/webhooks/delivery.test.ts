@@ -1,13 +1,13 @@
 import { afterAll } from 'vitest'
 import { lifecycle, type CheckContext } from '../../helpers/checks/check'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
-import { getPointer } from '../../helpers/data/json-pointer'
 import { describePoll } from '../../helpers/polling/poll-until'
+import { describeFinding, ExpectedNotifications, type Finding, type FindingKind } from '../../helpers/webhooks/expected-notifications'
 import { WebhookReceiver, type ReceivedNotification } from '../../helpers/webhooks/receiver'
 import { secretKey } from '../../helpers/webhooks/secret'
 import { verifySignature, verifyTimestamp } from '../../helpers/webhooks/signature'
 import { useWebhooks } from '../../helpers/webhooks/use-webhooks'
-import { quietWindow, waitForNotifications } from '../../helpers/webhooks/waits'
+import { waitForNotifications, waitSettled } from '../../helpers/webhooks/waits'
 
 const { t, settings, subs } = useWebhooks('dlv')
 const EVENTS = ['extracted', 'export', 'validation-success'] as const
@@ -32,18 +32,31 @@ function fill(value: unknown, event: string): unknown {
   return value
 }
 
+/**
+ * The run's subscriptions, what they must receive (the model of their state over time) and the receiver.
+ * Every state change and every event happens in the first step; the later steps read what arrived, and those that
+ * check for notifications that must NOT come wait for the settle window, which runs from the events on.
+ */
+interface Sub { id: string; key: string; name: string }
+const state: { receiver?: WebhookReceiver; subs: Map<string, Sub>; keys: Map<string, string>; model: ExpectedNotifications; settled?: Promise<number> } = {
+  subs: new Map(),
+  keys: new Map(),
+  model: new ExpectedNotifications(settings.eventPointer),
+}
+afterAll(async () => state.receiver?.close())
+const received = (endpoint: string): ReceivedNotification[] => state.receiver?.for(endpoint) ?? []
+
 async function emit(event: string): Promise<void> {
   const trigger = d.trigger!
   const res = await t.webhooks.call({ method: trigger.method, path: trigger.path, json: fill(trigger.body ?? { event: '{event}' }, event) })
   expectStatus(res, '2xx')
+  state.model.emitted(event)
 }
 
-interface Sub { event: string; id: string; key: string; label: string }
-const state: { receiver?: WebhookReceiver; subs: Sub[] } = { subs: [] }
-afterAll(async () => state.receiver?.close())
-
-async function subscribe(event: string, label: string): Promise<Sub> {
-  const created = await subs.create(event, state.receiver!.url(label))
+/** Subscribes the receiver endpoint `name` to an event type. */
+async function subscribe(event: string, name: string): Promise<Sub> {
+  const endpoint = subs.label(name)
+  const created = await subs.create(event, state.receiver!.url(endpoint))
   expectStatus(created.res, 201)
   const key = secretKey((created.res.body as { secret?: unknown })?.secret, settings.signature.secretKeyPointer)
   expectThat(created.id !== undefined && key !== undefined, {
@@ -51,11 +64,36 @@ async function subscribe(event: string, label: string): Promise<Sub> {
     actual: created.id === undefined ? 'no id' : 'no usable secret key',
     res: created.res,
   })
-  return { event, id: created.id!, key: key!, label }
+  state.model.created(created.id!, event, endpoint)
+  state.keys.set(endpoint, key!)
+  const sub = { id: created.id!, key: key!, name }
+  state.subs.set(name, sub)
+  return sub
 }
 
-function each(c: (s: Sub, n: ReceivedNotification) => string | undefined): string[] {
-  return state.subs.flatMap((s) => state.receiver!.for(s.label).map((n) => c(s, n)).filter((x): x is string => x !== undefined))
+async function update(sub: Sub, change: { event?: string; name?: string }): Promise<void> {
+  const endpoint = change.name ? subs.label(change.name) : undefined
+  const json = { ...(change.event ? { event: change.event } : {}), ...(endpoint ? { url: state.receiver!.url(endpoint) } : {}) }
+  const res = await t.webhooks.call({ op: 'webhooks.subscription.update', params: { id: sub.id }, json })
+  expectStatus(res, 200)
+  state.model.updated(sub.id, { ...(change.event ? { event: change.event } : {}), ...(endpoint ? { endpoint } : {}) })
+  if (endpoint) state.keys.set(endpoint, sub.key)
+}
+
+function nameOf(id: string): string {
+  return [...state.subs.values()].find((s) => s.id === id)?.name ?? id
+}
+
+/** The findings of some kinds once the settle window is over (the first caller waits the rest of it). */
+async function settledFindings(...kinds: FindingKind[]): Promise<Finding[]> {
+  state.settled ??= waitSettled(state.model, received, { settleMs: d.settleMs, deadlineMs: d.deadlineMs })
+  await state.settled
+  return state.model.assess(received).findings.filter((f) => kinds.includes(f.kind))
+}
+
+/** Every notification received on the run's endpoints, with the secret key of the subscription the endpoint is of. */
+function everyNotification(): { endpoint: string; key: string; n: ReceivedNotification }[] {
+  return [...state.keys].flatMap(([endpoint, key]) => received(endpoint).map((n) => ({ endpoint, key, n })))
 }
 
 function guard(c: CheckContext): void {
@@ -63,73 +101,91 @@ function guard(c: CheckContext): void {
   if (reason) c.notApplicable(reason)
 }
 
+const WINDOW = `over the settle window (${d.settleMs} ms after the last notification)`
+
 lifecycle('webhooks: signed delivery (webhook-subscriptions.md §6)', (step) => {
   step({ id: 'WH-DLV-001', spec: 'webhooks', section: '§6', requirement: 'When an event occurs, every subscriber of that event type is sent a notification.' }, async (c) => {
     guard(c)
     state.receiver = await WebhookReceiver.start(d.receiver)
-    for (const e of EVENTS) state.subs.push(await subscribe(e, subs.label(`to-${e}`)))
+    for (const e of EVENTS) await subscribe(e, `to-${e}`)
+    // state changes before the events: a moved url, a changed event type, a deleted subscription (WH-DLV-006..008)
+    const moved = await subscribe('extracted', 'moved-from')
+    const retyped = await subscribe('export', 'retyped')
+    const gone = await subscribe('extracted', 'deleted')
+    await update(moved, { name: 'moved-to' })
+    await update(retyped, { event: 'validation-success' })
+    const del = await t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id: gone.id } })
+    expectStatus(del, 200)
+    subs.forget(gone.id)
+    state.model.deleted(gone.id)
     for (const e of EVENTS) await emit(e)
-    const r = await waitForNotifications(state.receiver, state.subs.map((s) => s.label), d.deadlineMs)
+    const plain = EVENTS.map((e) => subs.label(`to-${e}`))
+    const r = await waitForNotifications(state.receiver, plain, d.deadlineMs)
     expectThat(r.outcome === 'success', {
       expected: `a notification for each of ${EVENTS.join(', ')} within ${d.deadlineMs} ms`,
-      actual: `none for ${state.subs.filter((s) => state.receiver!.for(s.label).length === 0).map((s) => s.event).join(', ')}`,
+      actual: `none for ${EVENTS.filter((e) => received(subs.label(`to-${e}`)).length === 0).join(', ')}`,
       note: describePoll(r),
     })
   })
 
-  step({ id: 'WH-DLV-002', spec: 'webhooks', section: '§6', requirement: `A subscription is notified only of its own event type (the body names it at ${settings.eventPointer}).` }, async (c) => {
+  step({ id: 'WH-DLV-002', spec: 'webhooks', section: '§6', requirement: `A subscription is notified only of its own event type (the body names it at ${settings.eventPointer}), ${WINDOW}.` }, async (c) => {
     guard(c)
-    await quietWindow(d.quietMs)
-    const wrong = each((s, n) => {
-      let body: unknown
-      try {
-        body = JSON.parse(n.rawBody.toString('utf8'))
-      } catch {
-        return `${s.event}: a notification whose body is not JSON`
-      }
-      const got = getPointer(body, settings.eventPointer)
-      return got === s.event ? undefined : `${s.event}: a notification of ${JSON.stringify(got)}`
-    })
-    expectThat(wrong.length === 0, { expected: 'every notification of the subscription\'s own event type', actual: wrong.join('; ') })
+    const wrong = await settledFindings('wrong-event')
+    expectThat(wrong.length === 0, { expected: 'every notification of the subscription\'s own event type', actual: wrong.map((f) => describeFinding(f, nameOf)).join('; ') })
   })
 
-  step({ id: 'WH-DLV-003', spec: 'webhooks', section: '§6', requirement: 'One event is notified exactly once to each subscription (the receiver answered 204 at once: nothing to retry).' }, async (c) => {
+  step({ id: 'WH-DLV-007', spec: 'webhooks', section: '§6', requirement: `After a PUT changes a subscription's url, its notifications go to the new url only: none to the old url, ${WINDOW}.` }, async (c) => {
     guard(c)
-    const counts = state.subs.map((s) => `${s.event}: ${state.receiver!.for(s.label).length}`)
-    expectThat(state.subs.every((s) => state.receiver!.for(s.label).length === 1), { expected: 'exactly 1 notification per subscription', actual: counts.join(', ') })
+    const from = subs.label('moved-from')
+    const r = await waitForNotifications(state.receiver!, [subs.label('moved-to')], d.deadlineMs, () => (received(from).length > 0 ? 'a notification at the old url' : undefined))
+    const old = await settledFindings('old-url')
+    expectThat(r.outcome === 'success' && old.length === 0, {
+      expected: 'the event notified at the url the PUT set, and nothing at the url it replaced',
+      actual: `${received(subs.label('moved-to')).length} notification(s) at the new url, ${received(from).length} at the old url`,
+      note: describePoll(r),
+    })
+  })
+
+  step({ id: 'WH-DLV-008', spec: 'webhooks', section: '§6', requirement: `After a PUT changes a subscription's event type, it is notified of the new type only: none of the old type, ${WINDOW}.` }, async (c) => {
+    guard(c)
+    const endpoint = subs.label('retyped')
+    const r = await waitForNotifications(state.receiver!, [endpoint], d.deadlineMs)
+    const mine = (await settledFindings('old-event', 'missing')).filter((f) => f.endpoint === endpoint)
+    expectThat(r.outcome === 'success' && mine.length === 0, {
+      expected: 'one notification of validation-success (the type the PUT set), none of export (the type it replaced)',
+      actual: mine.length > 0 ? mine.map((f) => describeFinding(f, nameOf)).join('; ') : `${received(endpoint).length} notification(s)`,
+      note: describePoll(r),
+    })
+  })
+
+  step({ id: 'WH-DLV-006', spec: 'webhooks', section: '§6', requirement: `After a subscription is deleted it receives no notification, ${WINDOW}, while a live subscription of the same event type does.` }, async (c) => {
+    guard(c)
+    const after = await settledFindings('after-delete')
+    expectThat(received(subs.label('to-extracted')).length > 0, { expected: 'the live subscription of the same event type notified (so the event did occur)', actual: 'no notification' })
+    expectThat(after.length === 0, { expected: 'no notification to the deleted subscription', actual: after.map((f) => describeFinding(f, nameOf)).join('; ') })
+  })
+
+  step({ id: 'WH-DLV-003', spec: 'webhooks', section: '§6', requirement: `One event is notified exactly once to each subscription, ${WINDOW}: no duplicate, however late (the receiver answered 204 at once: nothing to retry).` }, async (c) => {
+    guard(c)
+    const dup = await settledFindings('duplicate')
+    expectThat(dup.length === 0, { expected: 'exactly 1 notification per event per subscription', actual: dup.map((f) => describeFinding(f, nameOf)).join('; ') })
   })
 
   step({ id: 'WH-DLV-004', spec: 'webhooks', section: '§6', requirement: `Every notification carries ${settings.signature.header}: a valid ${settings.signature.algorithm} HMAC of the raw body, keyed by the subscription's secret.` }, async (c) => {
     guard(c)
-    const bad = each((s, n) => {
-      const v = verifySignature(settings.signature, s.key, n.rawBody, n.headers)
-      return v.ok ? undefined : `${s.event}: ${v.detail}`
+    const bad = everyNotification().flatMap(({ endpoint, key, n }) => {
+      const v = verifySignature(settings.signature, key, n.rawBody, n.headers)
+      return v.ok ? [] : [`${endpoint}: ${v.detail}`]
     })
     expectThat(bad.length === 0, { expected: 'a valid signature on every notification', actual: bad.join('; ') })
   })
 
   step({ id: 'WH-DLV-005', spec: 'webhooks', section: '§6', requirement: `Every notification carries a fresh ${settings.signature.timestampHeader ?? 'timestamp'} (within ${settings.signature.toleranceSeconds} s of its receipt), against replay.` }, async (c) => {
     guard(c)
-    const bad = each((s, n) => {
+    const bad = everyNotification().flatMap(({ endpoint, n }) => {
       const v = verifyTimestamp(settings.signature, n.headers, n.receivedAt)
-      return v.ok ? undefined : `${s.event}: ${v.detail}`
+      return v.ok ? [] : [`${endpoint}: ${v.detail}`]
     })
     expectThat(bad.length === 0, { expected: 'a fresh timestamp on every notification', actual: bad.join('; ') })
-  })
-
-  step({ id: 'WH-DLV-006', spec: 'webhooks', section: '§6', requirement: 'After a subscription is deleted it receives no further notification, while a live subscription of the same event type still does.' }, async (c) => {
-    guard(c)
-    const gone = state.subs.find((s) => s.event === 'extracted')!
-    const control = await subscribe('extracted', subs.label('control-extracted'))
-    const del = await t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id: gone.id } })
-    expectStatus(del, 200)
-    subs.forget(gone.id)
-    const before = state.receiver!.for(gone.label).length
-    await emit('extracted')
-    const r = await waitForNotifications(state.receiver!, [control.label], d.deadlineMs)
-    expectThat(r.outcome === 'success', { expected: 'the live control subscription to be notified (so the event did occur)', actual: 'no notification', note: describePoll(r) })
-    await quietWindow(d.quietMs)
-    const after = state.receiver!.for(gone.label).length
-    expectThat(after === before, { expected: 'no notification to the deleted subscription', actual: `${after - before} notification(s) after its deletion` })
   })
 })

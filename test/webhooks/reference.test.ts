@@ -88,4 +88,20 @@ describe('reference webhooks area', () => {
     const token = await login('acme', 'broker@acme.test')
     expect((await call(token, 'POST', '/__reference/webhooks/emit', { event: 'form.submitted' })).status).toBe(400)
   })
+
+  it('with notificationDelayMs (late-single-notifications) sends each notification once, after the delay', async () => {
+    const server = await startTestServer((_req, res) => {
+      res.statusCode = 204
+      res.end()
+    })
+    open.push({ server })
+    const r = await reference({ webhooks: { notificationDelayMs: 300 } })
+    const token = await r.login('acme', 'broker@acme.test')
+    await r.call(token, 'POST', '/api/webhook/subscription', { event: 'export', url: `${server.url}/late` })
+    await r.call(token, 'POST', '/__reference/webhooks/emit', { event: 'export' })
+    expect(server.requests).toHaveLength(0)
+    await until(() => server.requests.length >= 1)
+    await new Promise((done) => setTimeout(done, 400))
+    expect(server.requests.map((q) => q.url)).toEqual(['/late'])
+  })
 })

@@ -36,4 +36,13 @@ describe('webhook receiver', () => {
     expect(missing.outcome).toBe('timeout')
     expect(missing.last?.value).toEqual(['two'])
   })
+
+  it('waitForNotifications stops at once with the reason when the stop condition holds', async () => {
+    const r = await WebhookReceiver.start({ listenHost: '127.0.0.1', listenPort: 0 })
+    open.push(r)
+    const stopped = await waitForNotifications(r, ['never'], 5000, () => 'a notification at the old url')
+    expect(stopped.outcome).toBe('failure')
+    expect(stopped.last?.seen).toBe('a notification at the old url')
+    expect(stopped.attempts).toHaveLength(1)
+  })
 })
