@@ -5,6 +5,8 @@ import { targetProfilesFrom } from './runner/targets/profiles'
 import { PROJECT_ROOT } from './helpers/config'
 
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
+// reports hold target data: created readable by this user only (folders 0700, files 0600; docs/reliability.md)
+process.umask(0o077)
 
 /** TARGET_PROFILES: every suite once per target, in this one process (docs/targets.md). */
 function include(): string[] {
@@ -22,7 +24,7 @@ export default defineConfig({
   test: {
     include: include(),
     globalSetup: ['runner/global-setup.ts'],
-    setupFiles: ['allure-vitest/setup'],
+    setupFiles: ['allure-vitest/setup', 'runner/worker-console.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'threads',
@@ -36,6 +38,8 @@ export default defineConfig({
     // content, id and config; default in vitest 5): a warm run, and each target's copy of a suite, skip the transform
     experimental: { fsModuleCache: true },
     reporters: [
+      // first: what the others print or write has been redacted (runner/reporting/redacting-reporter.ts)
+      './runner/reporting/redacting-reporter.ts',
       'default',
       ['junit', { outputFile: `${reports}/junit.xml`, suiteName: 'ledger-conformance' }],
       ['./runner/reporting/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],

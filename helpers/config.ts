@@ -5,6 +5,7 @@ import { formatAjvErrors } from '../common/ajv'
 import { PROJECT_ROOT } from '../common/project-root'
 import { SchemaCompiler } from './contracts/compiler'
 import { parseJsonc } from './config/jsonc'
+import { DEFAULT_HTTP_LIMITS } from './http/limits'
 import { isHttpUrl, readEnv, type EnvName } from './config/env'
 import type { TargetConfig, UserCredentials } from './config/types'
 
@@ -216,6 +217,11 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       headersTimeoutMs: p.http?.headersTimeoutMs ?? 15000,
       bodyTimeoutMs: p.http?.bodyTimeoutMs ?? 15000,
       maxInFlight: p.http?.maxInFlight ?? 16,
+      exchangeDeadlineMs: p.http?.exchangeDeadlineMs ?? DEFAULT_HTTP_LIMITS.exchangeDeadlineMs,
+      maxResponseBytes: p.http?.maxResponseBytes ?? DEFAULT_HTTP_LIMITS.maxResponseBytes,
+      maxJsonDepth: p.http?.maxJsonDepth ?? DEFAULT_HTTP_LIMITS.maxJsonDepth,
+      callDeadlineMs: p.http?.callDeadlineMs ?? DEFAULT_HTTP_LIMITS.callDeadlineMs,
+      preflightDeadlineMs: p.http?.preflightDeadlineMs ?? DEFAULT_HTTP_LIMITS.preflightDeadlineMs,
     },
     features: p.features ?? {},
     deviations: p.deviations ?? {},

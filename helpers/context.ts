@@ -11,8 +11,9 @@ import { retryPolicyFrom } from './http/retry'
 import { send } from './http/send'
 import { allureExchangeSink } from './reporting/allure-sink'
 import { trafficDir } from './reporting/paths'
-import { Redactor } from './reporting/redact'
+import { runRedactor, type Redactor } from './reporting/redact'
 import { trafficFileSink } from './reporting/traffic-file'
+import { getPointer } from './data/json-pointer'
 import { collectingTarget } from './targets/for-target'
 import { runningCheck } from './checks/running'
 
@@ -49,7 +50,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
   // in a multi-target run, vitest's global current test may belong to another target's block (hooks run outside
   // any check's scope): only a name within this target's block is taken
   const ownBlock = (name: string | undefined) => (name !== undefined && (options.target === undefined || name.startsWith(`${options.target} > `)) ? name : undefined)
-  const redactor = new Redactor()
+  const redactor = runRedactor()
   for (const u of Object.values(config.users)) redactor.addSecret(u?.password)
   const sinks = []
   const traffic = options.trafficFile ?? true ? trafficFileSink(trafficDir()) : undefined
@@ -79,6 +80,11 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     redactor,
     post: async (url, json) => {
       const res = await limiter.run(() => send(dispatchers, { method: 'POST', url, json, headers: { accept: 'application/json', ...defaultHeaders } }))
+      // the tokens are secrets from the moment they arrive, before the exchange is recorded anywhere
+      for (const p of config.auth.tokenPointers) {
+        redactor.addSecret(getPointer(res.body, p))
+        redactor.addSecret(getPointer(res.body, p.replace(/access_token$/, 'refresh_token')))
+      }
       res.exchange = await recorder.record(res.request, res)
       return res
     },

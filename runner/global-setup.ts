@@ -12,6 +12,8 @@ import { preflight, PreflightError } from './preflight'
 import { chaosFromEnv } from '../reference/chaos/env'
 import { reportsDir, targetReportsDir, trafficDir } from '../helpers/reporting/paths'
 import { runInfo } from './reporting/run-info'
+import { restrictReports } from './reporting/redacting-reporter'
+import { runRedactor } from '../helpers/reporting/redact'
 import { loadTargets, type NamedTarget } from './targets/load'
 
 /** Stops the run with one message, without a stack trace of the suite's internals. */
@@ -32,6 +34,11 @@ function orFatal<T>(f: () => T, known: (e: unknown) => boolean, prefix = ''): T 
 
 const isConfigError = (e: unknown) => e instanceof ConfigError
 
+/** The configured passwords go into the run's redactor before any request (the reporters hear of them too). */
+function registerSecrets(config: TargetConfig): void {
+  for (const u of Object.values(config.users)) runRedactor().addSecret(u?.password)
+}
+
 /** Starts the embedded reference service for the targets that have no URL of their own. */
 async function startEmbedded(config: TargetConfig, chaos: ReturnType<typeof chaosFromEnv>): Promise<RunningReference> {
   orFatal(() => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
@@ -47,13 +54,15 @@ function resetReports(env: NodeJS.ProcessEnv): string {
   rmSync(trafficDir(env), { recursive: true, force: true })
   rmSync(targetReportsDir(env), { recursive: true, force: true })
   const dir = reportsDir(env)
-  mkdirSync(dir, { recursive: true })
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  restrictReports(dir)
   return dir
 }
 
 /** One target: the profile (TARGET_PROFILE) plus the environment; embedded, container or external. */
 async function setupOne(project: TestProject, env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
   let config = orFatal(() => loadTargetConfig(env), isConfigError)
+  registerSecrets(config)
   let chaos
   try {
     await guardRun(project, config, env, process.argv)
@@ -107,6 +116,7 @@ async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: 
   }
   const firstEmbedded = targets.find((t) => t.config.embedded)
   const chaos = orFatal(() => chaosFromEnv(env, firstEmbedded !== undefined), () => true)
+  for (const t of targets) registerSecrets(t.config)
   for (const t of targets) {
     try {
       await guardRun(project, t.config, env, process.argv)

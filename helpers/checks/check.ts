@@ -3,7 +3,9 @@ import * as allure from 'allure-js-commons'
 import { evidence, formatFailure } from './failure'
 import { withRunningCheck } from './running'
 import { blockedMessage, SetupFailure, type BlockedInfo } from './setup'
-import { Redactor } from '../reporting/redact'
+import { safeText } from '../reporting/redact'
+import { attachEvidence } from '../reporting/evidence'
+import { InFlight, withInFlight } from '../http/in-flight'
 import { SPEC, type CheckMeta } from '../../common/spec'
 
 export type { CheckMeta } from '../../common/spec'
@@ -74,12 +76,12 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     async deviation(d: Deviation) {
       ctx.task.meta.deviations = [...(ctx.task.meta.deviations ?? []), d]
       await allure.label('deviation', d.id)
-      await allure.attachment(`deviation ${d.id}`, `${d.message}\npolicy: ${d.policy}`, 'text/plain')
-      if (d.policy === 'fail') throw new Error(`deviation ${d.id}: ${d.message}`)
+      await attachEvidence(`deviation ${d.id}`, `${d.message}\npolicy: ${d.policy}`, 'text/plain')
+      if (d.policy === 'fail') throw new Error(safeText(`deviation ${d.id}: ${d.message}`))
     },
   }
   try {
-    await body(t)
+    await withDeadline(ctx.task.timeout, () => body(t))
   } catch (e) {
     if ((e as { name?: string })?.name === 'SkipError' || ctx.task.result?.state === 'skip') throw e
     if (e instanceof SetupFailure) await block(ctx, e.blocked, e.res ? evidence(e.res) : [])
@@ -94,13 +96,42 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
  * the operation, the status seen and the owner go to TaskMeta.blocked; the setup's exchange to the report.
  */
 async function block(ctx: TestContext, info: BlockedInfo, lines: string[] = []): Promise<never> {
-  const r = new Redactor()
-  const blocked: BlockedInfo = { ...info, reason: r.text(info.reason) }
+  const blocked: BlockedInfo = { ...info, reason: safeText(info.reason) }
   ctx.task.meta.blocked = blocked
   const message = blockedMessage(blocked)
-  await allure.attachment('blocked', [message, ...lines].join('\n'), 'text/plain')
+  await attachEvidence('blocked', [message, ...lines].join('\n'), 'text/plain')
   ctx.skip(message)
   throw new Error('unreachable')
+}
+
+/** What is left of vitest's timeout for the check's own message (and the aborting of its requests). */
+function deadlineMargin(timeoutMs: number): number {
+  return Math.min(2000, Math.round(timeoutMs / 10))
+}
+
+/**
+ * Runs the body against the check's deadline (vitest's timeout less a margin): past it, every request the check has
+ * in flight is aborted and the check fails naming them and how long they have been waiting, instead of vitest's
+ * bare "Test timed out". Requests and their retries are given only the time that is left (helpers/http/in-flight.ts).
+ */
+async function withDeadline(timeoutMs: number | undefined, body: () => Promise<void>): Promise<void> {
+  if (!timeoutMs || !Number.isFinite(timeoutMs) || timeoutMs <= 0) return body()
+  const ms = timeoutMs - deadlineMargin(timeoutMs)
+  const tracker = new InFlight(Date.now() + ms)
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const inFlight = tracker.describe()
+      const e = new Error(`the check did not finish within ${ms} ms; ${inFlight ? `in flight: ${inFlight}` : 'no request was in flight'}`)
+      tracker.abort(e)
+      reject(e)
+    }, ms)
+  })
+  try {
+    await Promise.race([withInFlight(tracker, body), expired])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 function title(meta: CheckMeta): string {

@@ -1,5 +1,5 @@
 import type { HttpResult } from '../http/types'
-import { Redactor } from '../reporting/redact'
+import { runRedactor, safeText } from '../reporting/redact'
 import { citation, type CheckMeta } from '../../common/spec'
 
 export interface FailureDetail {
@@ -24,43 +24,45 @@ function clip(s: string): string {
   return s.length > MAX_EVIDENCE ? `${s.slice(0, MAX_EVIDENCE)}… (${s.length - MAX_EVIDENCE} more)` : s
 }
 
-/** A value as it may appear in a failure: secret keys masked, JWTs masked, clipped. */
+/** A value as it may appear in a failure: the run's secrets and JWTs masked, secret keys masked, clipped. */
 export function show(value: unknown): string {
-  const r = new Redactor()
+  const r = runRedactor()
   if (typeof value === 'string') return clip(JSON.stringify(r.text(value)))
   if (value === undefined) return 'undefined'
   try {
-    return clip(JSON.stringify(r.json(value)))
+    return clip(JSON.stringify(r.json(value)) ?? String(value))
   } catch {
-    return clip(String(value))
+    return clip(safeText(String(value)))
   }
 }
 
+/** The request and response of a failure, redacted with everything the run knows by now. */
 export function evidence(res: HttpResult): string[] {
   const x = res.exchange
-  const r = new Redactor()
-  if (!x) return [`request:  ${res.request.method} ${r.text(res.request.url)}`, `response: ${res.status}`]
-  const lines = [`request:  ${x.method} ${x.url}${x.request.body ? ` ${clip(x.request.body)}` : ''}`]
-  lines.push(`response: ${x.status ?? 'none'} ${x.response?.contentType ?? ''} ${clip(x.response?.body ?? '')}`.trimEnd())
+  if (!x) return [`request:  ${res.request.method} ${safeText(res.request.url)}`, `response: ${res.status}`]
+  const lines = [`request:  ${x.method} ${safeText(x.url)}${x.request.body ? ` ${clip(safeText(x.request.body))}` : ''}`]
+  lines.push(`response: ${x.status ?? 'none'} ${safeText(x.response?.contentType ?? '')} ${clip(safeText(x.response?.body ?? ''))}`.trimEnd())
   // A body that claims JSON and does not parse is named as such, whatever the check was about.
-  if (res.parseError) lines.push(`body:     ${r.text(res.parseError)}`)
+  if (res.parseError) lines.push(`body:     ${safeText(res.parseError)}`)
   return lines
 }
 
-/** The message of a failed check: requirement, expected, actual, request and response. */
+/**
+ * The message of a failed check: requirement, expected, actual, request and response. Every part goes through the
+ * run's redactor and has its control characters escaped (target data reaches expected, actual and note too).
+ */
 export function formatFailure(meta: CheckMeta, error: unknown): string {
   const head = [`[${meta.id}] ${citation(meta)}`, `requirement: ${meta.requirement}`]
-  const r = new Redactor()
   if (error instanceof ConformanceFailure) {
     const d = error.detail
     return [
       ...head,
-      `expected: ${r.text(d.expected)}`,
-      `actual:   ${r.text(d.actual)}`,
-      ...(d.note ? [`note:     ${r.text(d.note)}`] : []),
+      `expected: ${safeText(d.expected)}`,
+      `actual:   ${safeText(d.actual)}`,
+      ...(d.note ? [`note:     ${safeText(d.note)}`] : []),
       ...(d.res ? evidence(d.res) : []),
     ].join('\n')
   }
   const e = error as Error
-  return [...head, `error: ${r.text(e?.message ?? String(error))}`].join('\n')
+  return [...head, `error: ${safeText(e?.message ?? String(error))}`].join('\n')
 }

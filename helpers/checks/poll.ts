@@ -1,11 +1,13 @@
 import * as allure from 'allure-js-commons'
+import { attachEvidence } from '../reporting/evidence'
+import { safeText } from '../reporting/redact'
 import { describePoll, type PollResult } from '../polling/poll-until'
 import { ConformanceFailure } from './failure'
 
 /** Attaches the poll trace (attempt count, elapsed time, states seen) to the report. */
 export async function reportPoll(result: PollResult<unknown>): Promise<void> {
-  await allure.attachment(`poll: ${result.name}`, describePoll(result), 'text/plain')
-  await allure.parameter(`poll ${result.name}`, `${result.outcome}, ${result.attempts.length} attempts, ${result.elapsedMs} ms`)
+  await attachEvidence(`poll: ${result.name}`, describePoll(result), 'text/plain')
+  await allure.parameter(safeText(`poll ${result.name}`), `${result.outcome}, ${result.attempts.length} attempts, ${result.elapsedMs} ms`)
 }
 
 /** Polling ended in success; otherwise the failure names what was last seen. */

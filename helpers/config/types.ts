@@ -36,6 +36,12 @@ export interface HttpSettings {
   bodyTimeoutMs: number
   /** Requests in flight to this target at once, per worker (helpers/http/limiter.ts). */
   maxInFlight: number
+  /** The hard limits (helpers/http/limits.ts). */
+  exchangeDeadlineMs: number
+  maxResponseBytes: number
+  maxJsonDepth: number
+  callDeadlineMs: number
+  preflightDeadlineMs: number
 }
 
 export interface ReferenceSettings {

@@ -5,6 +5,8 @@ import type { RequestLimiter } from './limiter'
 import { fillPath, operation } from '../../common/operations'
 import type { Recorder } from './recorder'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
+import { currentInFlight } from './in-flight'
+import { limitsOf } from './limits'
 import { send } from './send'
 import { TransportError, type HttpMethod, type HttpResult } from './types'
 
@@ -89,15 +91,20 @@ export class ServiceClient {
    * is recorded with its attempt number.
    */
   async exchange(req: Parameters<typeof send>[1]): Promise<HttpResult> {
+    // the call (every attempt and wait) ends by its deadline, and never after the running check's
+    const tracker = currentInFlight()
+    const endsAt = Math.min(Date.now() + limitsOf(this.options.dispatchers.timeouts).callDeadlineMs, tracker?.endsAt ?? Number.POSITIVE_INFINITY)
+    const remainingMs = () => endsAt - Date.now()
     return withRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, req.method, async (attempt) => {
       try {
-        const res = await (this.options.limiter ? this.options.limiter.run(() => send(this.options.dispatchers, req)) : send(this.options.dispatchers, req))
+        const sendOnce = () => send(this.options.dispatchers, { ...req, deadlineMs: Math.max(1, Math.min(req.deadlineMs ?? Number.POSITIVE_INFINITY, remainingMs())) })
+        const res = await (this.options.limiter ? this.options.limiter.run(sendOnce) : sendOnce())
         res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt)
         return res
       } catch (e) {
         if (e instanceof TransportError) await this.options.recorder.record(e.request, undefined, e, attempt)
         throw e
       }
-    })
+    }, { remainingMs })
   }
 }

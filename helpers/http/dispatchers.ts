@@ -1,10 +1,14 @@
 import { Pool } from 'undici'
+import type { HttpLimits } from './limits'
 
-export interface DispatcherOptions {
+export interface DispatcherOptions extends Partial<HttpLimits> {
   connectTimeoutMs: number
   headersTimeoutMs: number
   bodyTimeoutMs: number
 }
+
+/** How long closing waits for the pools to drain before their connections are dropped. */
+const CLOSE_GRACE_MS = 500
 
 /** One keep-alive undici Pool per origin, owned by the caller and closed with it. */
 export class Dispatchers {
@@ -33,9 +37,20 @@ export class Dispatchers {
     return this.options
   }
 
+  /** Closes every pool; a request still hanging after a short grace is dropped, never waited for. */
   async close(): Promise<void> {
     const pools = [...this.pools.values()]
     this.pools.clear()
-    await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())))
+    await Promise.all(
+      pools.map(async (p) => {
+        let timer: NodeJS.Timeout | undefined
+        const grace = new Promise<'late'>((r) => {
+          timer = setTimeout(() => r('late'), CLOSE_GRACE_MS)
+        })
+        const closed = await Promise.race([p.close().then(() => 'closed' as const, () => 'late' as const), grace])
+        clearTimeout(timer)
+        if (closed === 'late') await p.destroy().catch(() => undefined)
+      }),
+    )
   }
 }

@@ -114,7 +114,15 @@ export interface RetryHooks {
   random?: () => number
   /** Called before each resend (for logging). */
   onRetry?: (attempt: number, decision: Extract<RetryDecision, { retry: true }>) => void
+  /**
+   * Time left for the whole call (its deadline, and the running check's): a retry whose wait would leave less than
+   * MIN_ATTEMPT_MS for the attempt is not made, so retries always fit inside the check's time.
+   */
+  remainingMs?: () => number
 }
+
+/** The least time worth giving one more attempt. */
+export const MIN_ATTEMPT_MS = 1000
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
@@ -132,14 +140,21 @@ export async function withRetry(
   let waitedMs = 0
   for (let n = 1; ; n += 1) {
     let decision: RetryDecision
+    let last: { res: HttpResult } | { error: TransportError }
     try {
       const res = await attempt(n)
+      last = { res }
       decision = decideRetry(p, { method, attempt: n, waitedMs, status: res.status, ...(res.headers['retry-after'] ? { retryAfter: res.headers['retry-after'] } : {}) }, hooks.random)
       if (!decision.retry) return res
     } catch (e) {
       if (!(e instanceof TransportError)) throw e
+      last = { error: e }
       decision = decideRetry(p, { method, attempt: n, waitedMs, transportCode: e.code }, hooks.random)
       if (!decision.retry) throw e
+    }
+    if (hooks.remainingMs && hooks.remainingMs() - decision.delayMs < MIN_ATTEMPT_MS) {
+      if ('res' in last) return last.res
+      throw last.error
     }
     hooks.onRetry?.(n + 1, decision)
     waitedMs += decision.delayMs

@@ -12,6 +12,8 @@ export interface HttpRequest {
   /** Override of the client's headers timeout. */
   headersTimeoutMs?: number
   bodyTimeoutMs?: number
+  /** Deadline of this exchange (at most the client's exchangeDeadlineMs). */
+  deadlineMs?: number
 }
 
 export interface HttpResult {
@@ -48,5 +50,14 @@ export class TransportError extends Error {
   ) {
     super(`${request.method} ${request.url}: no HTTP response (${code}): ${detail}`)
     this.name = 'TransportError'
+  }
+}
+
+/** The response passed the size cap while it streamed: the connection was dropped, nothing else is blamed. */
+export class ResponseTooLarge extends TransportError {
+  constructor(request: SentRequest, label: string, readonly limit: number, durationMs: number) {
+    super(request, 'LC_RESPONSE_TOO_LARGE', `exceeds ${limit} bytes`, durationMs)
+    this.message = `response of ${label} exceeds ${limit} bytes (profile http.maxResponseBytes); the connection was dropped`
+    this.name = 'ResponseTooLarge'
   }
 }

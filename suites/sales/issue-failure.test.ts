@@ -1,5 +1,6 @@
 import { describe } from 'vitest'
-import * as allure from 'allure-js-commons'
+import { attachEvidence, logEvidence } from '../../helpers/reporting/evidence'
+import { runRedactor } from '../../helpers/reporting/redact'
 import { check } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
@@ -38,8 +39,8 @@ describe('sales: issue failure (sales-service.md §3)', () => {
       })
       expectContract(t.contracts, res!, 'sales/quote-request-status')
       const data = (res!.body as { data?: unknown }).data
-      console.log(`[SL-ISS-001] issue failure data: ${JSON.stringify(data)}`)
-      await allure.attachment('issue failure data', JSON.stringify(data ?? null, null, 2), 'application/json')
+      logEvidence(`[SL-ISS-001] issue failure data: ${JSON.stringify(runRedactor().json(data ?? null))}`)
+      await attachEvidence('issue failure data', data)
     },
   )
 })

@@ -3,6 +3,7 @@ import * as allure from 'allure-js-commons'
 import { check } from '../../helpers/checks/check'
 import { expectEqual, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
+import { attachEvidence } from '../../helpers/reporting/evidence'
 import { SalesFlow } from '../../helpers/sales/lifecycle'
 import { generatePayload } from '../../helpers/sales/payload'
 
@@ -18,7 +19,7 @@ describe('sales: payloads generated from the product schema (sales-service.md §
         const built = await flow.buildPayload(product, { label: 'payload-check', seed: t.config.seed })
         console.log(`[SL-PAY-001-${product}] payload seed ${built.seed}`)
         await allure.parameter(`payload seed (${product})`, String(built.seed))
-        await allure.attachment(`generated ${product} payload`, JSON.stringify(built.payload, null, 2), 'application/json')
+        await attachEvidence(`generated ${product} payload`, built.payload)
         expectThat(built.errors.length === 0, { expected: 'a generated payload valid against the schema', actual: built.errors.slice(0, 10).join('; ') })
         const again = generatePayload(schema, { seed: built.seed, set: { '/schema': built.payload['schema'] }, compile: (s) => t.schemas.compile(s) })
         const first = generatePayload(schema, { seed: built.seed, set: { '/schema': built.payload['schema'] }, compile: (s) => t.schemas.compile(s) })

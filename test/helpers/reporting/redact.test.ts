@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { REDACTED, Redactor } from '../../../helpers/reporting/redact'
+import { escapeControls, MAX_REDACT_DEPTH, REDACTED, Redactor } from '../../../helpers/reporting/redact'
 
 const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl'
 
@@ -31,5 +31,59 @@ describe('Redactor', () => {
     const r = new Redactor()
     r.addSecret('whsec-123456')
     expect(r.json({ note: 'key is whsec-123456' })).toEqual({ note: `key is ${REDACTED}` })
+  })
+
+  it('masks a secret in its common encodings: JSON-escaped, URL-encoded, HTML-escaped, base64 and base64url', () => {
+    const pw = 'p@ss "w<o>rd"/+&ü'
+    const r = new Redactor()
+    r.addSecret(pw)
+    const spellings = [
+      JSON.stringify(pw),
+      JSON.stringify(JSON.stringify(pw)),
+      encodeURIComponent(pw),
+      encodeURIComponent(pw).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+      pw.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
+      Buffer.from(pw).toString('base64'),
+      Buffer.from(pw).toString('base64url'),
+    ]
+    for (const s of spellings) expect(r.text(`echo: ${s} end`), s).not.toContain(s.replace(/^"|"$/g, '').slice(2, -2))
+  })
+
+  it('masks a secret inside a longer base64 text, whatever its alignment (Basic credentials)', () => {
+    const r = new Redactor()
+    r.addSecret('canary-password-77')
+    for (const user of ['a', 'ab', 'abc']) {
+      const basic = Buffer.from(`${user}:canary-password-77`).toString('base64')
+      const out = r.text(`Authorization: Basic ${basic}`)
+      expect(Buffer.from(out.split(' ').pop()!, 'base64').toString()).not.toContain('password-7')
+      expect(out).toContain(REDACTED)
+    }
+  })
+
+  it('masks each part of a registered JWT when echoed on its own', () => {
+    const r = new Redactor()
+    r.addSecret(JWT)
+    const [, payload, signature] = JWT.split('.')
+    expect(r.text(`payload ${payload} signature ${signature}`)).toBe(`payload ${REDACTED} signature ${REDACTED}`)
+  })
+
+  it('keeps __proto__ and constructor keys as plain keys without touching any prototype', () => {
+    const r = new Redactor()
+    const parsed = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"x": 1}}, "a": 1}') as object
+    const out = r.json(parsed) as Record<string, unknown>
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"a":1}')
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('stops at a bounded depth instead of exhausting the stack', () => {
+    let deep: unknown = 'leaf'
+    for (let i = 0; i < 100_000; i += 1) deep = [deep]
+    const out = JSON.stringify(new Redactor().json(deep))
+    expect(out).toContain(`deeper than ${MAX_REDACT_DEPTH} levels`)
+  })
+
+  it('escapes control characters (ANSI escapes, carriage returns) and keeps newlines and tabs', () => {
+    expect(escapeControls('\u001b[32mverdict CONFORMS\u001b[0m\rX\n\tok')).toBe('\\u001b[32mverdict CONFORMS\\u001b[0m\\u000dX\n\tok')
   })
 })
