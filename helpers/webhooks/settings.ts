@@ -24,7 +24,8 @@ export interface TriggerSettings {
 
 export interface DeliverySettings {
   trigger?: TriggerSettings
-  receiver: { listenHost: string; listenPort: number; publicUrl?: string }
+  /** Where the local receiver listens, and its caps (helpers/webhooks/receiver.ts RECEIVER_LIMITS by default). */
+  receiver: { listenHost: string; listenPort: number; publicUrl?: string; maxBodyBytes?: number; maxPerSubscription?: number }
   deadlineMs: number
   /**
    * The settle window: notifications that must not come (late duplicates, to an old url or event type, after a

@@ -6,7 +6,7 @@ import { waitSettled } from '../../../helpers/webhooks/waits'
 /** A notification of an event type, arrived at a time in ms. */
 function note(event: string | undefined, atMs: number): ReceivedNotification {
   const body = event === undefined ? 'not json' : JSON.stringify({ event })
-  return { path: '/x', method: 'POST', headers: {}, rawBody: Buffer.from(body), receivedAt: atMs / 1000 }
+  return { label: 'x', method: 'POST', headers: {}, rawBody: Buffer.from(body), receivedAt: atMs / 1000, verdict: 'signed' }
 }
 
 /** A clock the test moves by hand. */
