@@ -1,0 +1,185 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import { createInterface } from 'node:readline/promises'
+import { parseArgs } from 'node:util'
+import { PROJECT_ROOT } from '../../../common/project-root'
+import { isHttpUrl } from '../../../helpers/config/env'
+import { EXIT } from '../../verdict'
+import type { Command } from '../command'
+import { validateProfile } from './validate'
+
+const HELP = `Usage: ledger-conformance init [FILE] [options]
+
+Writes a commented target profile (JSONC) for your deployment: where the services are, the tenant, the user,
+and whether suites may create data there. Every other setting keeps its documented default and is shown,
+commented, to edit later. The file is validated as it is written (ledger-conformance validate FILE).
+
+With any option given (or no terminal), nothing is asked: missing values take the defaults below, and the
+required ones (--sales-url, --tenant, --username) stop with an error. With no option on a terminal, it asks.
+
+Arguments:
+  FILE                   where to write (default ./ledger-conformance.jsonc); never overwritten without --force
+
+Options:
+  --name NAME            profile name, shown in reports (default: the tenant)
+  --sales-url URL        base URL of the sales service (required)
+  --auth-url URL         identity service; login is POST {auth-url}/login/{tenant} (default {sales-url}/api/v1/identifier)
+  --webhook-url URL      webhook service (default: the sales URL)
+  --tenant TAG           tenant tag (required)
+  --username NAME        the primary user (required)
+  --password-env VAR     the environment variable holding its password (default AUTH_PASSWORD); the password
+                         itself never goes into the file
+  --product NAME         product (schema name) of the main scenarios (default home)
+  --non-production       the target may be written to: every suite runs (default: read-only suites only,
+                         unless a run passes --allow-writes)
+  --force                overwrite FILE
+  -h, --help             this help
+
+Environment: none read (the profile names AUTH_PASSWORD or --password-env for the run).
+
+Exit codes:
+  0  the profile was written and is valid
+  2  usage error: a required value missing, a bad URL or tag, FILE exists without --force`
+
+interface Answers {
+  name?: string | undefined
+  salesUrl?: string | undefined
+  authUrl?: string | undefined
+  webhookUrl?: string | undefined
+  tenant?: string | undefined
+  username?: string | undefined
+  passwordEnv?: string | undefined
+  product?: string | undefined
+  nonProduction: boolean
+}
+
+/** The profile text: the answers, the open points of the specs as comments with their defaults. */
+export function profileText(a: Required<Omit<Answers, 'authUrl' | 'webhookUrl'>> & Pick<Answers, 'authUrl' | 'webhookUrl'>, schemaRef: string): string {
+  const q = JSON.stringify
+  return `// Target profile written by \`ledger-conformance init\`. Comments are allowed (JSONC).
+// Check it:   npx ledger-conformance validate <this file>
+// Run it:     ${a.passwordEnv}=... npx ledger-conformance run --profile <this file>
+// Every field: ${schemaRef} (the profile schema), the README "Defaults" table and docs/<area>.md.
+{
+  "$schema": ${q(schemaRef)},
+  "name": ${q(a.name)},
+
+  // Only a target marked nonProduction gets the suites that create and change data (quotes, policies,
+  // payments, subscriptions, all tagged with the run id). false: the read-only suites only, unless a run
+  // passes --allow-writes.
+  "nonProduction": ${a.nonProduction},
+
+  "services": {
+    // Base URLs: the suite appends the specifications' paths (/api/v1/ledger/..., /api/webhook/...).
+    "salesBaseUrl": ${q(a.salesUrl)}${a.authUrl ? `,
+    // The identity service; login is POST {authUrl}/login/{tenant}.
+    "authUrl": ${q(a.authUrl)}` : `
+    // "authUrl": identity service (default {salesBaseUrl}/api/v1/identifier; login is POST {authUrl}/login/{tenant})`}${a.webhookUrl ? `,
+    "webhookBaseUrl": ${q(a.webhookUrl)}` : `
+    // "webhookBaseUrl": webhook service (default: salesBaseUrl)`}
+  },
+
+  "tenant": ${q(a.tenant)},
+  "product": ${q(a.product)},
+
+  // Never write a password here: name the environment variable that holds it.
+  // AUTH_USERNAME / AUTH_PASSWORD override these in a run.
+  "credentials": { "username": ${q(a.username)}, "passwordEnv": ${q(a.passwordEnv)} }
+
+  // Optional, with their defaults (uncomment and edit; add a comma after the field above):
+  // "users": { "restricted": { "username": "...", "passwordEnv": "RESTRICTED_PASSWORD" },
+  //            "otherTenant": { "tenant": "...", "username": "...", "passwordEnv": "OTHER_TENANT_PASSWORD" } },
+  //   checks that need one of these users are "not applicable" without it
+  // "headers": { "tenant": "X-TENANT-ID", "acceptLanguage": "en" },
+  // "auth": { "tokenPointer": "/authentication_result/access_token" },
+  // "statuses": { "pending": ["pending"], "success": ["success"], "failure": ["failure"] },
+  // "polling": { "initialDelayMs": 25, "maxDelayMs": 500, "maxRatePerSecond": 10,
+  //              "actionsDeadlineMs": 30000, "requestDeadlineMs": 60000, "longPolling": false },
+  // "http": { "connectTimeoutMs": 3000, "headersTimeoutMs": 15000, "bodyTimeoutMs": 15000 },
+  // "features": { "referral": true, "bindRequiredBeforeIssue": true },
+  // "deviations": { "webhook-secret-type": "warn" },
+  // "extensions": { "sales": { ... }, "policies": { ... }, "webhooks": { ... } }   (docs/sales.md, docs/policies.md, docs/webhooks.md)
+}
+`
+}
+
+async function ask(a: Answers): Promise<Answers> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout })
+  try {
+    const q = async (label: string, fallback?: string) => {
+      const v = (await rl.question(`${label}${fallback ? ` [${fallback}]` : ''}: `)).trim()
+      return v || fallback
+    }
+    const salesUrl = await q('Base URL of the sales service')
+    const tenant = await q('Tenant tag')
+    const username = await q('Username of the primary user')
+    const passwordEnv = await q('Environment variable holding its password', 'AUTH_PASSWORD')
+    const product = await q('Product of the main scenarios', 'home')
+    const np = await q('May the suites create and change data on this target (nonProduction)? y/n', 'n')
+    return { ...a, salesUrl, tenant, username, passwordEnv, product, nonProduction: /^y/i.test(np ?? '') }
+  } finally {
+    rl.close()
+  }
+}
+
+function usage(message: string): number {
+  process.stderr.write(`init: ${message}\n(ledger-conformance init --help)\n`)
+  return EXIT.usage
+}
+
+/** ledger-conformance init: a commented profile from flags or, on a terminal with no flag, from questions. */
+export const initCommand: Command = {
+  name: 'init',
+  summary: 'write a commented target profile from a few flags or questions',
+  help: HELP,
+  async run(argv) {
+    let parsed
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          name: { type: 'string' }, 'sales-url': { type: 'string' }, 'auth-url': { type: 'string' }, 'webhook-url': { type: 'string' },
+          tenant: { type: 'string' }, username: { type: 'string' }, 'password-env': { type: 'string' }, product: { type: 'string' },
+          'non-production': { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        },
+      })
+    } catch (e) {
+      return usage((e as Error).message)
+    }
+    const v = parsed.values
+    if (parsed.positionals.length > 1) return usage(`one FILE at most, got ${parsed.positionals.join(' ')}`)
+    const file = resolve(process.cwd(), parsed.positionals[0] ?? 'ledger-conformance.jsonc')
+    if (existsSync(file) && !v.force) return usage(`${file} exists; --force overwrites it`)
+    let a: Answers = {
+      name: v.name, salesUrl: v['sales-url'], authUrl: v['auth-url'], webhookUrl: v['webhook-url'], tenant: v.tenant,
+      username: v.username, passwordEnv: v['password-env'], product: v.product, nonProduction: v['non-production'] ?? false,
+    }
+    const flagged = Object.keys(v).some((k) => k !== 'force')
+    if (!flagged && process.stdin.isTTY) a = await ask(a)
+    const missing = [['--sales-url', a.salesUrl], ['--tenant', a.tenant], ['--username', a.username]].filter(([, x]) => !x).map(([f]) => f)
+    if (missing.length > 0) return usage(`required: ${missing.join(', ')}`)
+    for (const [flag, url] of [['--sales-url', a.salesUrl], ['--auth-url', a.authUrl], ['--webhook-url', a.webhookUrl]] as const) {
+      if (url !== undefined && !isHttpUrl(url)) return usage(`${flag}: must be an absolute http(s) URL, got '${url}'`)
+    }
+    const passwordEnv = a.passwordEnv ?? 'AUTH_PASSWORD'
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnv)) return usage(`--password-env: must be a variable name, got '${passwordEnv}'`)
+    const schema = resolve(PROJECT_ROOT, 'fixtures/targets/profile.schema.json')
+    const rel = relative(dirname(file), schema)
+    const schemaRef = isAbsolute(rel) ? schema : rel.startsWith('.') ? rel : `./${rel}`
+    const text = profileText({
+      name: a.name ?? a.tenant!, salesUrl: a.salesUrl!.replace(/\/+$/, ''), authUrl: a.authUrl?.replace(/\/+$/, ''), webhookUrl: a.webhookUrl?.replace(/\/+$/, ''),
+      tenant: a.tenant!, username: a.username!, passwordEnv, product: a.product ?? 'home', nonProduction: a.nonProduction,
+    }, schemaRef)
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, text)
+    const check = validateProfile(file, {}, false)
+    if (check.problems.length > 0) {
+      rmSync(file, { force: true })
+      return usage(`the values make an invalid profile (nothing written):\n${check.problems.map((p) => `  - ${p}`).join('\n')}`)
+    }
+    process.stdout.write(`wrote ${relative(process.cwd(), file) || file}: ${check.summary}\n` +
+      `next: ${passwordEnv}=... npx ledger-conformance run --profile ${relative(process.cwd(), file) || file}\n`)
+    return EXIT.conforms
+  },
+}

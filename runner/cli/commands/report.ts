@@ -1,0 +1,43 @@
+import { EXIT } from '../../verdict'
+import { runProjectScript } from '../caller'
+import type { Command } from '../command'
+
+const HELP = `Usage: ledger-conformance report [options]     (npm run report -- [options])
+
+Builds the HTML report (Allure Report 3, one self-contained page, no Java) of the last run in the reports
+folder, with history and trends across runs. The conformance matrix (conformance.md/.html) is written by every
+run; this adds the Allure page.
+
+Options:
+  --results DIR        Allure results to report (default <reports>/allure-results)
+  --output DIR         where the report goes (default <reports>/allure-report)
+  --history FILE       Allure history (JSON lines): read for trends, appended with this run
+                       (default $ALLURE_HISTORY, else <reports>/history/allure-history.jsonl)
+  --history-limit N    runs kept in the history (default 30)
+  --name NAME          report title (default: ledger-conformance, the profile and the tenant)
+  --tenant TAG         tenant parameter on every result, so tenants never merge in one history (default: the run's)
+  --all                every result in the results folder, not only the last run's
+  --check              open the report and the conformance matrix in headless Chromium; fail on a console
+                       error or missing numbers (needs Chromium: CHROMIUM_PATH or /usr/bin/chromium)
+  -h, --help           this help
+
+Environment:
+  REPORTS_DIR          the reports folder (default ./reports of the current directory)
+  ALLURE_HISTORY       default of --history
+  CHROMIUM_PATH        the browser of --check
+
+Exit codes:
+  0  the report was written (with --check: both pages loaded and showed the run's numbers)
+  2  usage error (an unknown option, a bad --history-limit)
+  3  no report: no results of a run in the folder, the report tool failed, or --check found a problem`
+
+/** ledger-conformance report: scripts/report.ts in the caller's folder; its failures are tool errors (3). */
+export const reportCommand: Command = {
+  name: 'report',
+  summary: 'HTML report (Allure Report 3) of the last run, with history and trends',
+  help: HELP,
+  async run(argv) {
+    const code = await runProjectScript('scripts/report.ts', argv)
+    return code === 0 ? EXIT.conforms : code === EXIT.usage ? EXIT.usage : EXIT.inconclusive
+  },
+}

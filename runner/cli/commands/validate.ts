@@ -1,0 +1,87 @@
+import { isAbsolute, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { ConfigError, loadTargetConfig, readProfile } from '../../../helpers/config'
+import { EXIT } from '../../verdict'
+import type { Command } from '../command'
+
+const HELP = `Usage: ledger-conformance validate <profile>... [--env]
+
+Checks target profiles (JSON or JSONC, anywhere) against the profile schema, with their "extends" chain, and
+resolves them as a run would. Sends no request and starts nothing. Every problem names the file and the field.
+
+Options:
+  --env                also require what the run will need from this environment: the passwords named by
+                       passwordEnv (and AUTH_PASSWORD when the profile has no password of its own). Without it,
+                       an unset password variable is only noted.
+  -h, --help           this help
+
+Environment:
+  SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL, TENANT, AUTH_USERNAME, AUTH_PASSWORD, PRODUCT,
+  CONFORMANCE_SEED, CONFORMANCE_RUN_ID, REFERENCE_DEFECTS
+                       checked too, since they override the profile in a run
+  passwordEnv variables
+                       see --env
+
+Exit codes:
+  0  every profile is valid
+  2  usage or configuration error: a profile is invalid or missing (each problem is printed, naming the field)`
+
+/** A problem of the environment rather than of the file: an unset password variable. */
+const UNSET_PASSWORD = /passwordEnv: environment variable (\S+) is not set|\.password: is required \(or set passwordEnv/
+
+/** The problems of one profile (empty when valid) and notes on what the run will still need. */
+export function validateProfile(path: string, env: NodeJS.ProcessEnv, strictEnv: boolean): { problems: string[]; notes: string[]; summary?: string } {
+  try {
+    readProfile(path)
+    const c = loadTargetConfig({ ...env, TARGET_PROFILE: path, TARGET_PROFILES: '' })
+    const where = c.embedded ? 'the embedded reference service' : c.services.salesBaseUrl
+    return { problems: [], notes: [], summary: `profile '${c.profileName}': ${where}, tenant ${c.tenant}, ${c.nonProduction ? 'nonProduction (writing suites allowed)' : 'production (read-only unless --allow-writes)'}` }
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e
+    if (strictEnv) return { problems: e.problems, notes: [] }
+    const problems = e.problems.filter((p) => !UNSET_PASSWORD.test(p))
+    const notes = e.problems.filter((p) => UNSET_PASSWORD.test(p)).map((p) => `${p}: a run needs it`)
+    if (problems.length > 0 || notes.length === 0) return { problems, notes }
+    // only passwords were missing: resolve once more with stand-ins to check everything else
+    const standIns: NodeJS.ProcessEnv = { AUTH_PASSWORD: env.AUTH_PASSWORD || 'x' }
+    for (const p of e.problems) {
+      const m = /passwordEnv: environment variable (\S+) is not set/.exec(p)
+      if (m) standIns[m[1]!] = 'x'
+    }
+    const again = validateProfile(path, { ...env, ...standIns }, true)
+    return { ...again, notes }
+  }
+}
+
+/** ledger-conformance validate <profile>...: schema and resolution of profiles, no request. */
+export const validateCommand: Command = {
+  name: 'validate',
+  summary: 'check target profiles (schema, extends, environment overrides) without sending a request',
+  help: HELP,
+  async run(argv) {
+    let parsed
+    try {
+      parsed = parseArgs({ args: argv, allowPositionals: true, options: { env: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } })
+    } catch (e) {
+      process.stderr.write(`${(e as Error).message}\n\n${HELP}\n`)
+      return EXIT.usage
+    }
+    if (parsed.positionals.length === 0) {
+      process.stderr.write(`validate: name at least one profile file\n\n${HELP}\n`)
+      return EXIT.usage
+    }
+    let ok = true
+    for (const file of parsed.positionals) {
+      const path = isAbsolute(file) ? file : resolve(process.cwd(), file)
+      const r = validateProfile(path, process.env, parsed.values.env ?? false)
+      if (r.problems.length > 0) {
+        ok = false
+        process.stderr.write(`INVALID ${file}\n${r.problems.map((p) => `  - ${p}`).join('\n')}\n`)
+      } else {
+        process.stdout.write(`valid   ${file}: ${r.summary}\n`)
+      }
+      for (const n of r.notes) process.stdout.write(`  note: ${n}\n`)
+    }
+    return ok ? EXIT.conforms : EXIT.usage
+  },
+}

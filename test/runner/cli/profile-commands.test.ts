@@ -1,0 +1,86 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { parseJsonc } from '../../../helpers/config/jsonc'
+import { initCommand } from '../../../runner/cli/commands/init'
+import { validateCommand } from '../../../runner/cli/commands/validate'
+
+let dir: string
+let out: string
+let err: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lc-cli-'))
+  vi.spyOn(process, 'cwd').mockReturnValue(dir)
+  out = ''
+  err = ''
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true))
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true))
+  vi.stubEnv('AUTH_PASSWORD', undefined as unknown as string)
+  vi.stubEnv('SALES_BASE_URL', undefined as unknown as string)
+})
+afterEach(() => {
+  vi.restoreAllMocks()
+  vi.unstubAllEnvs()
+})
+
+const FLAGS = ['--sales-url', 'https://sales.example.com/', '--tenant', 'acme', '--username', 'qa@acme.example.com']
+
+describe('ledger-conformance init', () => {
+  it('writes a commented JSONC profile from flags, anywhere, that validates', async () => {
+    expect(await initCommand.run(['ci/staging.jsonc', ...FLAGS, '--non-production', '--password-env', 'STAGING_PASSWORD'])).toBe(0)
+    const text = readFileSync(join(dir, 'ci/staging.jsonc'), 'utf8')
+    expect(text).toMatch(/^\/\/ /m)
+    const p = parseJsonc(text) as Record<string, unknown>
+    expect(p).toMatchObject({ name: 'acme', tenant: 'acme', nonProduction: true, services: { salesBaseUrl: 'https://sales.example.com' }, credentials: { username: 'qa@acme.example.com', passwordEnv: 'STAGING_PASSWORD' } })
+    expect(text).not.toMatch(/"password"\s*:/)
+    expect(out).toContain('wrote ci/staging.jsonc')
+    expect(await validateCommand.run(['ci/staging.jsonc'])).toBe(0)
+  })
+
+  it('names a missing required flag and writes nothing (exit 2); never overwrites without --force', async () => {
+    expect(await initCommand.run(['--tenant', 'acme'])).toBe(2)
+    expect(err).toContain('required: --sales-url, --username')
+    expect(await initCommand.run(FLAGS)).toBe(0)
+    expect(await initCommand.run(FLAGS)).toBe(2)
+    expect(err).toContain('exists; --force overwrites it')
+    expect(await initCommand.run([...FLAGS, '--force', '--product', 'travel'])).toBe(0)
+    expect((parseJsonc(readFileSync(join(dir, 'ledger-conformance.jsonc'), 'utf8')) as { product: string }).product).toBe('travel')
+  })
+
+  it('refuses a bad URL or tenant tag, naming the flag or field', async () => {
+    expect(await initCommand.run(['--sales-url', 'sales.example.com', '--tenant', 'acme', '--username', 'u'])).toBe(2)
+    expect(err).toContain("--sales-url: must be an absolute http(s) URL, got 'sales.example.com'")
+    expect(await initCommand.run(['--sales-url', 'https://x.test', '--tenant', 'a b', '--username', 'u'])).toBe(2)
+    expect(err).toMatch(/\/tenant: must match pattern/)
+    expect(existsSync(join(dir, 'ledger-conformance.jsonc'))).toBe(false)
+  })
+})
+
+describe('ledger-conformance validate', () => {
+  it('names the field of an invalid profile and exits 2; a missing file too', async () => {
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ name: 'x', tenant: 'acme', credentials: { username: 'u' }, polling: { maxDelayMs: 'fast' } }))
+    expect(await validateCommand.run(['bad.json', 'none.jsonc'])).toBe(2)
+    expect(err).toMatch(/INVALID bad\.json\n\s+- .*\/polling\/maxDelayMs: must be integer/)
+    expect(err).toMatch(/INVALID none\.jsonc\n\s+- .*file not found/)
+  })
+
+  it('notes an unset password variable, and requires it with --env', async () => {
+    expect(await initCommand.run(FLAGS)).toBe(0)
+    expect(await validateCommand.run(['ledger-conformance.jsonc'])).toBe(0)
+    expect(out).toContain('note: credentials.passwordEnv: environment variable AUTH_PASSWORD is not set')
+    expect(await validateCommand.run(['ledger-conformance.jsonc', '--env'])).toBe(2)
+    vi.stubEnv('AUTH_PASSWORD', 'not-shown-8812')
+    expect(await validateCommand.run(['ledger-conformance.jsonc', '--env'])).toBe(0)
+    expect(out + err).not.toContain('not-shown-8812')
+  })
+
+  it('checks the overriding environment too, and needs a file (exit 2)', async () => {
+    vi.stubEnv('SALES_BASE_URL', 'not a url')
+    expect(await validateCommand.run([])).toBe(2)
+    expect(err).toContain('name at least one profile file')
+    expect(await initCommand.run(FLAGS)).toBe(0)
+    expect(await validateCommand.run(['ledger-conformance.jsonc'])).toBe(2)
+    expect(err).toContain('SALES_BASE_URL: must be an absolute http(s) URL')
+  })
+})

@@ -1,0 +1,43 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { callerEnv } from '../../../runner/cli/caller'
+import { acceptanceCommand } from '../../../runner/cli/commands/acceptance'
+import { initCommand } from '../../../runner/cli/commands/init'
+import { referenceCommand } from '../../../runner/cli/commands/reference'
+import { reportCommand } from '../../../runner/cli/commands/report'
+import { validateCommand } from '../../../runner/cli/commands/validate'
+
+afterEach(() => vi.unstubAllEnvs())
+
+describe('the commands init, validate, report, reference, acceptance', () => {
+  it('each has its own help with options, environment variables and exit codes', () => {
+    for (const c of [initCommand, validateCommand, reportCommand, referenceCommand, acceptanceCommand]) {
+      expect(c.help, c.name).toMatch(new RegExp(`^Usage: ledger-conformance ${c.name}\\b`))
+      expect(c.help, c.name).toMatch(/\nOptions:\n/)
+      expect(c.help, c.name).toMatch(/\nEnvironment:/)
+      expect(c.help, c.name).toMatch(/\nExit codes:\n {2}0 {2}/)
+      expect(c.help, c.name).toMatch(/\n {2}2 {2}usage/)
+      expect(c.summary.length, c.name).toBeGreaterThan(10)
+    }
+  })
+
+  it('a child works in the caller folder: reports and profiles are resolved against it', () => {
+    const env = callerEnv({ TARGET_PROFILE: 'ci/a.jsonc', TARGET_PROFILES: 'x.json, /abs/y.json', ALLURE_HISTORY: 'h.jsonl' }, '/home/team')
+    expect(env).toMatchObject({ REPORTS_DIR: '/home/team/reports', TARGET_PROFILE: '/home/team/ci/a.jsonc', TARGET_PROFILES: '/home/team/x.json,/abs/y.json', ALLURE_HISTORY: '/home/team/h.jsonl' })
+    expect(callerEnv({ REPORTS_DIR: '/tmp/r' }, '/home/team').REPORTS_DIR).toBe('/tmp/r')
+  })
+
+  it('maps the scripts outcomes to the exit codes: usage 2, a tool that could not do its work 3', async () => {
+    vi.stubEnv('REPORTS_DIR', mkdtempSync(join(tmpdir(), 'lc-empty-')))
+    const [reference, report, acceptance] = await Promise.all([
+      referenceCommand.run(['--port', 'abc']),
+      reportCommand.run([]),
+      acceptanceCommand.run([]),
+    ])
+    expect(reference).toBe(2)
+    expect(report).toBe(3)
+    expect(acceptance).toBe(2)
+  })
+})
