@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { writeTargetEntries } from './runner/targets/entries'
@@ -7,6 +8,9 @@ import { PROJECT_ROOT } from './helpers/config'
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
 // reports hold target data: created readable by this user only (folders 0700, files 0600; docs/reliability.md)
 process.umask(0o077)
+// One run id for the whole run: the global setup, the reporters and the workers (which inherit it) all read it, so
+// every report of the run carries it and none of an earlier run is read as this one's (runner/reporting).
+process.env.CONFORMANCE_RUN_ID ??= `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
 
 /** TARGET_PROFILES: every suite once per target, in this one process (docs/targets.md). */
 function include(): string[] {
@@ -41,7 +45,7 @@ export default defineConfig({
       // first: what the others print or write has been redacted (runner/reporting/redacting-reporter.ts)
       './runner/reporting/redacting-reporter.ts',
       'default',
-      ['junit', { outputFile: `${reports}/junit.xml`, suiteName: 'ledger-conformance' }],
+      // junit.xml is written by the summary reporter, with the verdict and the reasons of skipped checks
       ['./runner/reporting/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],
       './runner/reporting/summary-reporter.ts',
     ],

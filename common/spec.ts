@@ -15,6 +15,11 @@ export interface CheckMeta {
   section: string
   /** The requirement, stated as what the target must do. */
   requirement: string
+  /**
+   * The operations (fixtures/operations.json ids) the requirement is about, when neither the id nor the failing
+   * request says it: the conformance matrix marks only these FAILED when the check fails (docs/reports.md).
+   */
+  about?: string[]
 }
 
 export function citation(meta: CheckMeta): string {

@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { DefectSet } from '../reference/defects/catalogue'
@@ -11,23 +12,49 @@ import { guardRun } from './guard/run-guard'
 import { preflight, PreflightError } from './preflight'
 import { chaosFromEnv } from '../reference/chaos/env'
 import { reportsDir, targetReportsDir, trafficDir } from '../helpers/reporting/paths'
-import { runInfo } from './reporting/run-info'
+import { earlyRunInfo, runInfo, type RunInfo } from './reporting/run-info'
+import { RUN_REPORT_FILES } from './reporting/results'
 import { restrictReports } from './reporting/redacting-reporter'
 import { runRedactor } from '../helpers/reporting/redact'
 import { loadTargets, type NamedTarget } from './targets/load'
+import type { RunStop } from './verdict'
 
-/** Stops the run with one message, without a stack trace of the suite's internals. */
-function fatal(message: string): never {
-  const e = new Error(message)
-  e.stack = message
-  throw e
+/**
+ * Where this run records itself (reports/run.json) from its first moment, so that a run that stops (configuration,
+ * preflight) is reported as itself, with its id and target, and its stop's kind and cause become the verdict.
+ */
+class RunRecord {
+  constructor(
+    private readonly dir: string,
+    private info: RunInfo,
+  ) {
+    this.write()
+  }
+
+  update(info: RunInfo): void {
+    this.info = { ...info, startedAt: this.info.startedAt }
+    this.write()
+  }
+
+  /** Records the stop and ends the run with one message, without a stack trace of the suite's internals. */
+  stop(kind: RunStop['kind'], message: string): never {
+    this.info = { ...this.info, stop: { kind, cause: message } }
+    this.write()
+    const e = new Error(message)
+    e.stack = message
+    throw e
+  }
+
+  private write(): void {
+    writeFileSync(join(this.dir, 'run.json'), `${JSON.stringify(this.info, null, 2)}\n`)
+  }
 }
 
-function orFatal<T>(f: () => T, known: (e: unknown) => boolean, prefix = ''): T {
+function orStop<T>(rec: RunRecord, kind: RunStop['kind'], f: () => T, known: (e: unknown) => boolean, prefix = ''): T {
   try {
     return f()
   } catch (e) {
-    if (known(e)) fatal(`${prefix}${(e as Error).message}`)
+    if (known(e)) rec.stop(kind, `${prefix}${(e as Error).message}`)
     throw e
   }
 }
@@ -40,65 +67,74 @@ function registerSecrets(config: TargetConfig): void {
 }
 
 /** Starts the embedded reference service for the targets that have no URL of their own. */
-async function startEmbedded(config: TargetConfig, chaos: ReturnType<typeof chaosFromEnv>): Promise<RunningReference> {
-  orFatal(() => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
+async function startEmbedded(rec: RunRecord, config: TargetConfig, chaos: ReturnType<typeof chaosFromEnv>): Promise<RunningReference> {
+  orStop(rec, 'configuration', () => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
   try {
     return await startReference({ ...config.reference, defects: config.reference.defects, ...(chaos ? { chaos } : {}) })
   } catch (e) {
-    fatal(`Embedded reference service failed to start: ${(e as Error).message}`)
+    rec.stop('inconclusive', `Embedded reference service failed to start: ${(e as Error).message}`)
   }
 }
 
-/** Clears the traffic and per-target reports of an earlier run; returns the reports folder. */
+/** Clears every report of an earlier run (run.json, checks.json, the matrix, traffic, targets/); returns the folder. */
 function resetReports(env: NodeJS.ProcessEnv): string {
   rmSync(trafficDir(env), { recursive: true, force: true })
   rmSync(targetReportsDir(env), { recursive: true, force: true })
   const dir = reportsDir(env)
+  for (const f of RUN_REPORT_FILES) rmSync(join(dir, f), { force: true })
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   restrictReports(dir)
   return dir
 }
 
+/** The stop a failed preflight means: a §5 violation, a configuration error, or a target that could not be tested. */
+function preflightStop(rec: RunRecord, e: unknown, prefix = ''): never {
+  if (e instanceof PreflightError) rec.stop(e.kind, `${prefix}${e.message}`)
+  rec.stop('inconclusive', `${prefix}preflight: ${(e as Error)?.message ?? String(e)}`)
+}
+
 /** One target: the profile (TARGET_PROFILE) plus the environment; embedded, container or external. */
-async function setupOne(project: TestProject, env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
-  let config = orFatal(() => loadTargetConfig(env), isConfigError)
+async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRecord): Promise<() => Promise<void>> {
+  let config = orStop(rec, 'configuration', () => loadTargetConfig(env), isConfigError)
   registerSecrets(config)
+  rec.update(runInfo(config))
   let chaos
   try {
     await guardRun(project, config, env, process.argv)
     chaos = chaosFromEnv(env, config.embedded)
   } catch (e) {
-    fatal((e as Error).message)
+    rec.stop('configuration', (e as Error).message)
   }
   let reference: RunningReference | undefined
   let container: ContainerRun | undefined
-  const containerTarget = orFatal(() => containerTargetFromEnv(env), (e) => e instanceof ContainerTargetError)
+  const containerTarget = orStop(rec, 'configuration', () => containerTargetFromEnv(env), (e) => e instanceof ContainerTargetError)
   if (containerTarget) {
     // TARGET=container / TARGET_IMAGE: the service under test runs as a container for this run.
-    if (containerTarget.reference) orFatal(() => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
+    if (containerTarget.reference) orStop(rec, 'configuration', () => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
     try {
       // testcontainers takes a third of a second to load: only container runs pay for it
       const { startContainerForRun } = await import('./container/container-run')
       container = await startContainerForRun(containerTarget, config)
     } catch (e) {
-      fatal(`Target container: ${(e as Error).message}`)
+      rec.stop('inconclusive', `Target container: ${(e as Error).message}`)
     }
     config = container.configure(config)
   } else if (config.embedded) {
-    reference = await startEmbedded(config, chaos)
+    reference = await startEmbedded(rec, config, chaos)
     config = withEmbeddedOrigin(config, reference.url)
   }
-  try {
-    await preflight(config)
-  } catch (e) {
-    await reference?.close()
-    await container?.release()
-    if (e instanceof PreflightError) fatal(e.message)
-    throw e
-  }
-  const dir = resetReports(env)
   const info = { ...runInfo(config), ...(container ? { embedded: false, container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
-  writeFileSync(join(dir, 'run.json'), `${JSON.stringify(info, null, 2)}\n`)
+  rec.update(info)
+  // the CLI ran the preflight of an external target before starting vitest (runner/cli/commands/run.ts)
+  if (env.LEDGER_PREFLIGHT_DONE !== config.runId) {
+    try {
+      await preflight(config)
+    } catch (e) {
+      await reference?.close()
+      await container?.release()
+      preflightStop(rec, e)
+    }
+  }
   project.provide('target', config)
   return async () => {
     await reference?.close()
@@ -110,33 +146,31 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv): Promise<(
  * Several targets (TARGET_PROFILES) in one run: each is guarded and preflighted, the embedded ones share one
  * reference service, and each gets its reports under reports/targets/<key>/ (docs/targets.md).
  */
-async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: NamedTarget[]): Promise<() => Promise<void>> {
-  if (orFatal(() => containerTargetFromEnv(env), (e) => e instanceof ContainerTargetError)) {
-    fatal('TARGET=container / TARGET_IMAGE runs one target; unset TARGET_PROFILES (or run each profile on its own)')
+async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: NamedTarget[], rec: RunRecord, dir: string): Promise<() => Promise<void>> {
+  if (orStop(rec, 'configuration', () => containerTargetFromEnv(env), (e) => e instanceof ContainerTargetError)) {
+    rec.stop('configuration', 'TARGET=container / TARGET_IMAGE runs one target; unset TARGET_PROFILES (or run each profile on its own)')
   }
   const firstEmbedded = targets.find((t) => t.config.embedded)
-  const chaos = orFatal(() => chaosFromEnv(env, firstEmbedded !== undefined), () => true)
+  const chaos = orStop(rec, 'configuration', () => chaosFromEnv(env, firstEmbedded !== undefined), () => true)
   for (const t of targets) registerSecrets(t.config)
   for (const t of targets) {
     try {
       await guardRun(project, t.config, env, process.argv)
     } catch (e) {
-      fatal(`[${t.key}] ${(e as Error).message}`)
+      rec.stop('configuration', `[${t.key}] ${(e as Error).message}`)
     }
   }
-  const reference = firstEmbedded ? await startEmbedded(firstEmbedded.config, chaos) : undefined
+  const reference = firstEmbedded ? await startEmbedded(rec, firstEmbedded.config, chaos) : undefined
   const resolved = targets.map((t) => ({ key: t.key, config: t.config.embedded && reference ? withEmbeddedOrigin(t.config, reference.url) : t.config }))
   const failures = await Promise.all(resolved.map((t) => preflight(t.config).then(() => undefined, (e: unknown) => ({ key: t.key, error: e }))))
   const failed = failures.filter((f) => f !== undefined)
   if (failed.length > 0) {
     await reference?.close()
-    const unknown = failed.find((f) => !(f.error instanceof PreflightError))
-    if (unknown) throw unknown.error
-    fatal(failed.map((f) => `[${f.key}] ${(f.error as Error).message}`).join('\n'))
+    // the most telling kind: a configuration error, then a violation, then a target that could not be tested
+    const kinds = failed.map((f) => (f.error instanceof PreflightError ? f.error.kind : 'inconclusive'))
+    const kind = kinds.includes('configuration') ? 'configuration' : kinds.includes('violation') ? 'violation' : 'inconclusive'
+    rec.stop(kind, failed.map((f) => `[${f.key}] ${(f.error as Error).message}`).join('\n'))
   }
-  const dir = resetReports(env)
-  // a single-target run's reports would be read as this run's
-  for (const f of ['run.json', 'checks.json', 'conformance.md', 'conformance.html']) rmSync(join(dir, f), { force: true })
   for (const t of resolved) {
     const own = targetReportsDir(env, t.key)
     mkdirSync(own, { recursive: true })
@@ -154,6 +188,10 @@ async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: 
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const env = process.env
-  const targets = orFatal(() => loadTargets(env), isConfigError)
-  return targets ? setupMany(project, env, targets) : setupOne(project, env)
+  // vitest.config.ts sets the run id for the whole run (reporters, workers); a run id of its own otherwise
+  const runId = env.CONFORMANCE_RUN_ID ?? `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+  const dir = resetReports(env)
+  const rec = new RunRecord(dir, earlyRunInfo(env, runId))
+  const targets = orStop(rec, 'configuration', () => loadTargets(env), isConfigError)
+  return targets ? setupMany(project, env, targets, rec, dir) : setupOne(project, env, rec)
 }

@@ -5,9 +5,16 @@ import { InFlight, withInFlight } from '../helpers/http/in-flight'
 import { TransportError } from '../helpers/http/types'
 import { safeText } from '../helpers/reporting/redact'
 
-/** The target cannot be tested; one clear message instead of every check failing. */
+/**
+ * The run cannot go on; one clear message instead of every check failing. `kind` is what it means for the verdict:
+ * the target could not be tested (INCONCLUSIVE, the default), it violated a requirement (DOES NOT CONFORM), or the
+ * profile is wrong (a configuration error, exit 2).
+ */
 export class PreflightError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly kind: 'inconclusive' | 'violation' | 'configuration' = 'inconclusive',
+  ) {
     super(message)
     this.name = 'PreflightError'
   }

@@ -1,6 +1,6 @@
 /**
  * The three verdicts of a run and their exit codes: the same for conformance, smoke, acceptance, sharded,
- * explore and every harness (README "Exit codes").
+ * explore and every harness (README "Verdicts and exit codes").
  */
 export type Verdict = 'CONFORMS' | 'DOES NOT CONFORM' | 'INCONCLUSIVE'
 
@@ -19,4 +19,89 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
 export function exitCodeOf(verdict: Verdict): ExitCode {
   return verdict === 'CONFORMS' ? EXIT.conforms : verdict === 'DOES NOT CONFORM' ? EXIT.doesNotConform : EXIT.inconclusive
+}
+
+/**
+ * Why a run stopped before its checks (written by the global setup or the CLI into run.json):
+ * - `configuration`: a bad profile, variable or selection; exit 2
+ * - `violation`: the target broke a requirement before any check could run (a login answering a non-JWT token,
+ *   sales §5); DOES NOT CONFORM, exit 1
+ * - `inconclusive`: the target could not be tested (unreachable, login refused, a tool error); exit 3
+ */
+export interface RunStop {
+  kind: 'configuration' | 'violation' | 'inconclusive'
+  cause: string
+}
+
+/** The checks the run was asked to run, when fewer than the whole catalogue. */
+export interface Selection {
+  /** How it was asked for, e.g. "--check SL-LIFE" or "read-only suites (smoke)". */
+  label: string
+  /** Checks selected (what the run was meant to run). */
+  selected: number
+  /** Checks in the whole catalogue. */
+  catalogue: number
+}
+
+/** What a verdict is computed from: the counts of the run's checks, the stop (if any) and the selection. */
+export interface VerdictInput {
+  totals: { passed: number; failed: number; errored?: number; blocked?: number; skipped: number; 'not-applicable': number }
+  /** Ids of the failed, errored and blocked checks, for the cause (first few are named). */
+  ids?: { failed?: string[]; errored?: string[]; blocked?: string[]; skipped?: string[] }
+  stop?: RunStop | undefined
+  selection?: Selection | undefined
+  /** Errors outside any check (a suite file that did not load, a hook that threw). */
+  runErrors?: string[]
+}
+
+export interface RunVerdict {
+  verdict: Verdict
+  exitCode: ExitCode
+  /** Why the verdict is not CONFORMS, or what a partial CONFORMS covered; absent for a full CONFORMS. */
+  cause?: string
+  /** The one line every report prints, e.g. "CONFORMS (partial: 22 of 299 checks; selection --check SL-LIFE)". */
+  label: string
+  selection?: Selection
+}
+
+const names = (ids: string[] | undefined, n: number): string => {
+  const list = ids ?? []
+  if (list.length === 0) return ''
+  return `: ${list.slice(0, 5).join(', ')}${n > 5 ? ` and ${n - 5} more` : ''}`
+}
+
+/** "partial: 22 of 299 checks; selection --check SL-LIFE" when the selection is not the whole catalogue. */
+export function partialNote(selection: Selection | undefined): string | undefined {
+  if (!selection || selection.selected >= selection.catalogue) return undefined
+  return `partial: ${selection.selected} of ${selection.catalogue} checks; selection ${selection.label}`
+}
+
+/**
+ * The one verdict of a run, from its outcome. CONFORMS only when every selected check ran and none failed or
+ * errored; a failed requirement (or a §5 violation at login) is DOES NOT CONFORM; anything that kept the run
+ * from testing (a stop, an errored or blocked check, a check skipped without a reason, no check run at all) is
+ * INCONCLUSIVE, naming the cause. A configuration stop is INCONCLUSIVE with exit code 2.
+ */
+export function computeVerdict(i: VerdictInput): RunVerdict {
+  const t = i.totals
+  const errored = t.errored ?? 0
+  const blocked = t.blocked ?? 0
+  const partial = partialNote(i.selection)
+  const sel = i.selection ? { selection: i.selection } : {}
+  const make = (verdict: Verdict, cause: string | undefined, exitCode: ExitCode = exitCodeOf(verdict)): RunVerdict => {
+    const detail = [cause, partial].filter((x): x is string => !!x).join('; ')
+    return { verdict, exitCode, ...(cause ? { cause } : partial ? { cause: partial } : {}), label: detail ? `${verdict} (${detail})` : verdict, ...sel }
+  }
+  if (i.stop?.kind === 'configuration') return make('INCONCLUSIVE', `configuration error: ${i.stop.cause}`, EXIT.usage)
+  if (i.stop?.kind === 'violation') return make('DOES NOT CONFORM', i.stop.cause)
+  if (i.stop) return make('INCONCLUSIVE', i.stop.cause)
+  if (t.failed > 0) return make('DOES NOT CONFORM', `${t.failed} failed check(s)${names(i.ids?.failed, t.failed)}`)
+  if (errored > 0) return make('INCONCLUSIVE', `${errored} check(s) errored or timed out${names(i.ids?.errored, errored)}`)
+  if ((i.runErrors ?? []).length > 0) return make('INCONCLUSIVE', `error outside the checks: ${i.runErrors![0]}`)
+  if (blocked > 0) return make('INCONCLUSIVE', `${blocked} check(s) blocked (their setup failed)${names(i.ids?.blocked, blocked)}`)
+  if (t.skipped > 0) return make('INCONCLUSIVE', `${t.skipped} check(s) skipped without a reason${names(i.ids?.skipped, t.skipped)}`)
+  if (t.passed === 0) {
+    return make('INCONCLUSIVE', t['not-applicable'] > 0 ? `no check ran: all ${t['not-applicable']} selected check(s) are not applicable` : 'no check ran')
+  }
+  return make('CONFORMS', undefined)
 }

@@ -1,6 +1,7 @@
 import { test, describe, type TestContext } from 'vitest'
 import * as allure from 'allure-js-commons'
-import { evidence, formatFailure } from './failure'
+import { ConformanceFailure, evidence, formatFailure } from './failure'
+import { selectedChecks } from '../../common/selection'
 import { withRunningCheck } from './running'
 import { blockedMessage, SetupFailure, type BlockedInfo } from './setup'
 import { safeText } from '../reporting/redact'
@@ -19,7 +20,8 @@ export interface Deviation {
 
 declare module 'vitest' {
   interface TaskMeta {
-    check?: CheckMeta & { document: string }
+    /** Set at definition (so a collection without running knows the catalogue), and again when the check runs. */
+    check?: CheckMeta & { document: string; lifecycle?: string }
     deviations?: Deviation[]
     notApplicable?: string
     /**
@@ -77,7 +79,11 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
       ctx.task.meta.deviations = [...(ctx.task.meta.deviations ?? []), d]
       await allure.label('deviation', d.id)
       await attachEvidence(`deviation ${d.id}`, `${d.message}\npolicy: ${d.policy}`, 'text/plain')
-      if (d.policy === 'fail') throw new Error(safeText(`deviation ${d.id}: ${d.message}`))
+      if (d.policy === 'fail') {
+        const e = new Error(safeText(`deviation ${d.id}: ${d.message}`))
+        e.name = 'DeviationFailure'
+        throw e
+      }
     },
   }
   try {
@@ -86,7 +92,9 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     if ((e as { name?: string })?.name === 'SkipError' || ctx.task.result?.state === 'skip') throw e
     if (e instanceof SetupFailure) await block(ctx, e.blocked, e.res ? evidence(e.res) : [])
     const err = new Error(formatFailure(meta, e))
-    err.name = 'ConformanceFailure'
+    // a violated requirement is an assertion failure (Allure: failed; checks.json: failed); anything else kept the
+    // check from finishing (Allure: broken; checks.json: errored; the verdict INCONCLUSIVE)
+    err.name = violatesRequirement(e) ? 'AssertionError' : 'CheckError'
     throw err
   }
 }
@@ -134,13 +142,30 @@ async function withDeadline(timeoutMs: number | undefined, body: () => Promise<v
   }
 }
 
+/** The target broke the requirement (an assertion helper, a deviation the profile does not accept). */
+function violatesRequirement(e: unknown): boolean {
+  return e instanceof ConformanceFailure || (e as { name?: string })?.name === 'DeviationFailure'
+}
+
 function title(meta: CheckMeta): string {
   return `${meta.id} ${meta.requirement}`
 }
 
+/**
+ * The test options of a check: its meta is attached at definition, so the catalogue (--list, selection) is read by
+ * collecting the suites without running them. `undefined` when the check is not in the run's selection: it is then
+ * not defined at all (common/selection.ts).
+ */
+function testOptions(meta: CheckMeta, options: CheckOptions, lifecycle?: string): { timeout?: number; meta: { check: CheckMeta & { document: string; lifecycle?: string } } } | undefined {
+  const selected = selectedChecks()
+  if (selected && !selected.has(meta.id)) return undefined
+  return { ...(options.timeout ? { timeout: options.timeout } : {}), meta: { check: { ...meta, document: SPEC[meta.spec], ...(lifecycle ? { lifecycle } : {}) } } }
+}
+
 /** One check: one behaviour, one stable id, one cited clause. */
 export function check(meta: CheckMeta, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
-  test(title(meta), { ...(options.timeout ? { timeout: options.timeout } : {}) }, (ctx) => runCheck(meta, ctx, body))
+  const opts = testOptions(meta, options)
+  if (opts) test(title(meta), opts, (ctx) => runCheck(meta, ctx, body))
 }
 
 export type StepFn = (meta: CheckMeta, body: (t: CheckContext) => Promise<void>, options?: CheckOptions) => void
@@ -155,7 +180,9 @@ export function lifecycle(name: string, define: (step: StepFn) => void): void {
     // the first step that did not pass (failed or blocked) blocks every later one, with the root cause as owner
     const state: { blockedBy?: BlockedInfo } = {}
     define((meta, body, options = {}) => {
-      test(title(meta), { ...(options.timeout ? { timeout: options.timeout } : {}) }, async (ctx) => {
+      const opts = testOptions(meta, options, name)
+      if (!opts) return
+      test(title(meta), opts, async (ctx) => {
         // blocked is a skip with its reason, not "not applicable": the target may well have the feature
         if (state.blockedBy) {
           attachMeta(meta, ctx)

@@ -20,7 +20,7 @@ export function matrixHtml(m: ConformanceMatrix): string {
   const rows = m.rows
     .map((r) => {
       const checks = r.checks
-        .map((c) => `<span class="c ${c.status}" title="${esc(`${c.section}: ${c.requirement}`)}">${esc(c.id)}</span>`)
+        .map((c) => `<span class="c ${c.status === 'failed' && !c.failedHere ? 'failed-elsewhere' : c.status}" title="${esc(`${c.section}: ${c.requirement}${c.status === 'failed' && !c.failedHere ? ' (failed; its requirement is about another operation)' : ''}`)}">${esc(c.id)}</span>`)
         .join(' ')
       return `<tr data-operation="${esc(r.operationId)}" data-outcome="${r.outcome}"><td><code>${esc(r.operationId)}</code></td><td>${esc(r.method)} <code>${esc(r.path)}</code></td>` +
         `<td><span class="o" style="background:${COLOR[r.outcome]}">${esc(OUTCOME_LABEL[r.outcome])}</span></td><td>${esc(checkCounts(r.checks))}</td>` +
@@ -37,13 +37,14 @@ h1{font-size:1.4rem;margin:0 0 .5rem} .verdict{color:${m.verdict === 'CONFORMS' 
 table{border-collapse:collapse;width:100%;margin-top:1rem} th,td{border:1px solid #ddd;padding:4px 6px;vertical-align:top;text-align:left}
 th{background:#f5f5f5} td.n{text-align:right} .o{color:#fff;border-radius:3px;padding:1px 6px;white-space:nowrap}
 .c{display:inline-block;font:12px monospace;padding:0 3px;margin:1px;border-radius:2px;background:#e8f5e9}
-.c.failed{background:#ffcdd2;font-weight:bold} .c.skipped,.c.not-applicable{background:#eee;color:#616161}
+.c.failed{background:#ffcdd2;font-weight:bold} .c.failed-elsewhere{background:#fce4ec} .c.errored{background:#ffe0b2} .c.blocked{background:#fff9c4} .c.skipped,.c.not-applicable{background:#eee;color:#616161}
 .ids{max-width:40rem} dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:0} dt{color:#616161}
 </style></head><body>
 <h1>Conformance matrix — <span class="verdict" id="verdict">${esc(m.verdict)}</span></h1>
+<p id="verdict-line"><strong>${esc(m.label)}</strong></p>
 <dl>
 ${run ? `<dt>target</dt><dd>${esc(run.profile)} — ${esc(run.salesBaseUrl)}</dd><dt>tenant</dt><dd>${esc(run.tenant)}</dd><dt>run</dt><dd><code id="run-id">${esc(run.runId)}</code>, seed ${run.seed}, ${esc(run.startedAt)}</dd>${run.defects.length ? `<dt>reference defects</dt><dd>${esc(run.defects.join(', '))}</dd>` : ''}` : ''}
-<dt>checks</dt><dd id="totals"><span id="passed">${t.passed}</span> passed, <span id="failed">${t.failed}</span> failed, <span id="skipped">${t.skipped}</span> skipped, <span id="not-applicable">${t['not-applicable']}</span> not applicable, ${t.deviations} deviation(s)</dd>
+<dt>checks</dt><dd id="totals"><span id="passed">${t.passed}</span> passed, <span id="failed">${t.failed}</span> failed, <span id="errored">${t.errored}</span> errored, <span id="blocked">${t.blocked}</span> blocked, <span id="skipped">${t.skipped}</span> skipped, <span id="not-applicable">${t['not-applicable']}</span> not applicable, ${t.deviations} deviation(s)</dd>
 <dt>operations</dt><dd id="operations">${m.rows.length}: ${b.passed} passed, ${b.failed} failed, ${b['not-applicable']} not applicable, ${b['auth-only']} reached only with rejected credentials, ${b['exercised-without-check']} called without a check, ${b['never-exercised']} never exercised (measured from traffic)</dd>
 </dl>
 <table><thead><tr><th>operation</th><th>method and path</th><th>outcome</th><th>checks</th><th>calls past auth / all</th><th>statuses</th><th>check ids</th></tr></thead>

@@ -7,8 +7,8 @@ function cell(s: string): string {
 }
 
 function ids(r: MatrixRow): string {
-  const failed = r.checks.filter((c) => c.status === 'failed').map((c) => `**${c.id}** ✗`)
-  const rest = r.checks.filter((c) => c.status !== 'failed').map((c) => c.id)
+  const failed = r.checks.filter((c) => c.failedHere).map((c) => `**${c.id}** ✗`)
+  const rest = r.checks.filter((c) => !c.failedHere).map((c) => (c.status === 'failed' ? `${c.id} (failed, about another operation)` : c.id))
   const all = [...failed, ...rest]
   return all.length > MAX_IDS ? `${all.slice(0, MAX_IDS).join(', ')} … (+${all.length - MAX_IDS})` : all.join(', ') || '—'
 }
@@ -17,11 +17,11 @@ function ids(r: MatrixRow): string {
 export function matrixMarkdown(m: ConformanceMatrix): string {
   const t = m.totals
   const run = m.run
-  const out: string[] = [`# Conformance matrix — ${m.verdict}`, '']
+  const out: string[] = [`# Conformance matrix — ${m.verdict}`, '', `**Verdict: ${m.label}**`, '']
   if (run) {
     out.push(`Target **${run.profile}** (${run.salesBaseUrl}), tenant **${run.tenant}**, run \`${run.runId}\`, seed ${run.seed}, started ${run.startedAt}${run.defects.length ? `, reference defects: ${run.defects.join(', ')}` : ''}.`, '')
   }
-  out.push(`Checks: **${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t['not-applicable']} not applicable**, ${t.deviations} deviation(s).`, '')
+  out.push(`Checks: **${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.blocked} blocked, ${t.skipped} skipped, ${t['not-applicable']} not applicable**, ${t.deviations} deviation(s).`, '')
   const b = m.byOutcome
   out.push(`Operations (${m.rows.length}): ${b.passed} passed, ${b.failed} failed, ${b['not-applicable']} not applicable, ${b['auth-only']} reached only with rejected credentials, ${b['exercised-without-check']} called without a check, ${b['never-exercised']} never exercised. Measured from the recorded traffic.`, '')
   for (const service of ['sales', 'webhooks']) {
@@ -35,6 +35,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
     out.push('')
   }
   const failed = m.rows.flatMap((r) => r.checks.filter((c) => c.status === 'failed').map((c) => ({ ...c, op: r.operationId })))
+  for (const c of m.failedChecks) if (!failed.some((f) => f.id === c.id)) failed.push({ ...c, op: '' })
   if (failed.length > 0) {
     out.push('## Failed requirements', '')
     const seen = new Set<string>()

@@ -1,5 +1,6 @@
 import type { CheckOutcome, CheckStatus, ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import { computeVerdict, type Verdict } from '../verdict'
 
 /** How an operation fared in a run, from the checks that exercised it. */
 export type OperationOutcome = 'failed' | 'passed' | 'not-applicable' | 'auth-only' | 'exercised-without-check' | 'never-exercised'
@@ -7,6 +8,8 @@ export type OperationOutcome = 'failed' | 'passed' | 'not-applicable' | 'auth-on
 export interface MatrixCheck {
   id: string
   status: CheckStatus
+  /** The check failed and its requirement is about this operation (runner/selection/about.ts). */
+  failedHere?: boolean
   section: string
   requirement: string
 }
@@ -30,14 +33,19 @@ export interface MatrixRow {
 export interface ConformanceMatrix {
   run: ChecksReport['run']
   totals: ChecksReport['totals']
-  verdict: 'CONFORMS' | 'DOES NOT CONFORM'
+  verdict: Verdict
+  /** The verdict's line as every report prints it (partial selection, cause). */
+  label: string
   rows: MatrixRow[]
+  /** Every failed check of the run (also one that calls no operation of the catalogue). */
+  failedChecks: MatrixCheck[]
   /** Count of operations per outcome. */
   byOutcome: Record<OperationOutcome, number>
 }
 
 function outcomeOf(calls: number, allCalls: number, checks: MatrixCheck[]): OperationOutcome {
-  if (checks.some((c) => c.status === 'failed')) return 'failed'
+  // FAILED only by a failed check whose requirement is about this operation, not by one that merely called it
+  if (checks.some((c) => c.failedHere)) return 'failed'
   if (allCalls === 0) return 'never-exercised'
   if (checks.length === 0) return 'exercised-without-check'
   if (calls === 0) return 'auth-only'
@@ -65,16 +73,20 @@ export function buildMatrix(report: ChecksReport, traffic: TrafficLine[] = []): 
       const id = t.test ? idByTitle.get(t.test.split(' > ').at(-1) ?? '') : undefined
       if (id) ids.add(id)
     }
+    // a failed check about this operation belongs to its row even when it never got past authentication with it
+    for (const c of report.checks) if (c.status === 'failed' && (c.about ?? []).includes(op.id)) ids.add(c.id)
     const checks = [...ids]
       .sort()
       .map((id) => checksById.get(id))
       .filter((c): c is CheckOutcome => !!c)
-      .map((c) => ({ id: c.id, status: c.status, section: `${c.document} ${c.section}`, requirement: c.requirement }))
+      .map((c) => ({ id: c.id, status: c.status, ...(c.status === 'failed' && (c.about ?? []).includes(op.id) ? { failedHere: true } : {}), section: `${c.document} ${c.section}`, requirement: c.requirement }))
     return { operationId: op.id, service: op.service, method: op.method, path: op.path, calls: op.calls, allCalls: Math.max(allCalls, op.calls), statuses, checks, outcome: outcomeOf(op.calls, Math.max(allCalls, op.calls), checks) }
   })
   const byOutcome: Record<OperationOutcome, number> = { failed: 0, passed: 0, 'not-applicable': 0, 'auth-only': 0, 'exercised-without-check': 0, 'never-exercised': 0 }
   for (const r of rows) byOutcome[r.outcome] += 1
-  return { run: report.run, totals: report.totals, verdict: report.totals.failed === 0 ? 'CONFORMS' : 'DOES NOT CONFORM', rows, byOutcome }
+  const v = report.verdict ? { verdict: report.verdict, label: report.label ?? report.verdict } : computeVerdict({ totals: report.totals })
+  const failedChecks = report.checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, status: c.status, section: `${c.document} ${c.section}`, requirement: c.requirement }))
+  return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome }
 }
 
 export const OUTCOME_LABEL: Record<OperationOutcome, string> = {
@@ -90,7 +102,7 @@ export const OUTCOME_LABEL: Record<OperationOutcome, string> = {
 export function checkCounts(checks: MatrixCheck[]): string {
   const n: Partial<Record<CheckStatus, number>> = {}
   for (const c of checks) n[c.status] = (n[c.status] ?? 0) + 1
-  return (['passed', 'failed', 'skipped', 'not-applicable'] as const).filter((s) => n[s]).map((s) => `${n[s]} ${s}`).join(', ') || '—'
+  return (['passed', 'failed', 'errored', 'blocked', 'skipped', 'not-applicable'] as const).filter((s) => n[s]).map((s) => `${n[s]} ${s}`).join(', ') || '—'
 }
 
 export function statusList(statuses: Record<string, number>): string {

@@ -2,8 +2,24 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { RunInfo } from './run-info'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { RunVerdict } from '../verdict'
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'not-applicable'
+/**
+ * - failed: the check's requirement was violated by the target (an assertion helper or a failing deviation)
+ * - errored: the check could not finish (a tool error, no response, a timeout): the run is INCONCLUSIVE
+ * - blocked: the check's setup failed (TaskMeta.blocked): it could not reach its assertion
+ * - not-applicable: the target lacks the feature or the profile the user (with the reason)
+ * - skipped: skipped with no reason given (a run that skips a selected check is INCONCLUSIVE)
+ */
+export type CheckStatus = 'passed' | 'failed' | 'errored' | 'blocked' | 'skipped' | 'not-applicable'
+
+export const CHECK_STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'errored', 'blocked', 'skipped', 'not-applicable']
+
+export type Totals = Record<CheckStatus, number> & { deviations: number }
+
+export function emptyTotals(): Totals {
+  return { passed: 0, failed: 0, errored: 0, blocked: 0, skipped: 0, 'not-applicable': 0, deviations: 0 }
+}
 
 /** One check's outcome, as written to reports/checks.json. */
 export interface CheckOutcome {
@@ -17,12 +33,18 @@ export interface CheckOutcome {
   durationMs: number
   error?: string
   note?: string
+  /** Set when status is 'blocked': what failed in the setup (helpers/checks/check.ts TaskMeta.blocked). */
+  blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }
+  /** The operations the requirement is about (fixtures/operations.json ids; see docs/reports.md). */
+  about?: string[]
   deviations: { id: string; message: string; policy: string }[]
 }
 
-export interface ChecksReport {
+export interface ChecksReport extends Partial<Omit<RunVerdict, 'label'>> {
   run: RunInfo | undefined
-  totals: Record<CheckStatus, number> & { deviations: number }
+  /** The verdict's one line (also in every other report), e.g. "CONFORMS (partial: 22 of 299 checks; ...)". */
+  label?: string
+  totals: Totals
   checks: CheckOutcome[]
   operations: { id: string; service: string; method: string; path: string; calls: number; checks: string[] }[]
 }
@@ -61,9 +83,12 @@ export function linesOfRun(lines: TrafficLine[], runId: string | undefined): Tra
  * run which stops before writing its own is never read as the earlier run's outcome.
  */
 export function clearRunReports(dir: string): void {
-  rmSync(join(dir, 'checks.json'), { force: true })
+  for (const f of RUN_REPORT_FILES) rmSync(join(dir, f), { force: true })
   rmSync(join(dir, 'targets'), { recursive: true, force: true })
 }
+
+/** The files of one run in a reports folder: removed before a run, so an earlier run's are never read as its own. */
+export const RUN_REPORT_FILES = ['run.json', 'checks.json', 'verdict.json', 'conformance.md', 'conformance.html', 'junit.xml']
 
 /** A multi-target run's reports (<dir>/<key>/checks.json under reports/targets), by target key. */
 export function readTargetReports(dir: string): Record<string, ChecksReport> {
@@ -76,8 +101,8 @@ export function readTargetReports(dir: string): Record<string, ChecksReport> {
 }
 
 /** The totals of several reports added up. */
-export function sumTotals(reports: readonly ChecksReport[]): ChecksReport['totals'] {
-  const all = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, deviations: 0 }
-  for (const r of reports) for (const k of Object.keys(all) as (keyof typeof all)[]) all[k] += r.totals[k]
+export function sumTotals(reports: readonly ChecksReport[]): Totals {
+  const all = emptyTotals()
+  for (const r of reports) for (const k of Object.keys(all) as (keyof Totals)[]) all[k] += r.totals[k] ?? 0
   return all
 }

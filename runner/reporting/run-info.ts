@@ -1,4 +1,5 @@
 import type { TargetConfig } from '../../helpers/config/types'
+import type { RunStop } from '../verdict'
 
 /** What identifies a run in reports (never a password or token). */
 export interface RunInfo {
@@ -17,6 +18,29 @@ export interface RunInfo {
   startedAt: string
   /** The target key in a multi-target run (TARGET_PROFILES). */
   target?: string
+  /** Set when the run stopped before its checks (configuration error, preflight): the verdict's cause. */
+  stop?: RunStop
+}
+
+/**
+ * What is known of a run before its profile is read (a run that stops on its configuration): the run id and
+ * whatever the environment names as the target. Never a password.
+ */
+export function earlyRunInfo(env: NodeJS.ProcessEnv, runId: string): RunInfo {
+  const profile = env.TARGET_PROFILES ?? env.TARGET_PROFILE ?? 'fixtures/targets/reference.json'
+  return {
+    runId,
+    seed: /^\d{1,10}$/.test(env.CONFORMANCE_SEED ?? '') ? Number(env.CONFORMANCE_SEED) : 0,
+    profile,
+    embedded: !env.SALES_BASE_URL,
+    tenant: env.TENANT ?? '',
+    user: env.AUTH_USERNAME ?? '',
+    salesBaseUrl: env.SALES_BASE_URL ?? '(from the profile)',
+    webhookBaseUrl: env.WEBHOOK_BASE_URL ?? '',
+    authUrl: env.AUTH_URL ?? '',
+    defects: (env.REFERENCE_DEFECTS ?? '').split(',').map((d) => d.trim()).filter(Boolean),
+    startedAt: new Date().toISOString(),
+  }
 }
 
 export function runInfo(config: TargetConfig): RunInfo {

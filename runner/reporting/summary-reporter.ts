@@ -1,22 +1,46 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync } from 'node:fs'
+import { relative } from 'node:path'
+import type { SerializedError } from 'vitest'
 import type { TestCase, TestModule } from 'vitest/node'
 import type { Reporter } from 'vitest/reporters'
 import { OPERATIONS } from '../../common/operations'
 import { suiteFileOf } from '../targets/entries'
-import { writeMatrix } from './matrix-writer'
 import { reportsDir, targetReportsDir, trafficDir } from '../../helpers/reporting/paths'
-import { linesOfRun, readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
+import { emptyTotals, linesOfRun, readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
+import { selectionFromEnv } from '../selection/env'
+import type { RunInfo } from './run-info'
+import type { RunStop, Selection } from '../verdict'
+import { aboutOperations } from '../selection/about'
+import { consoleLines } from './console-lines'
+
+/** A failure of the requirement (assertion helpers, failing deviation) as opposed to a check that could not finish. */
+const VIOLATION = new Set(['AssertionError', 'ConformanceFailure'])
+
+function statusOf(tc: TestCase): CheckStatus | undefined {
+  const meta = tc.meta()
+  const r = tc.result()
+  if (r.state === 'passed') return 'passed'
+  if (r.state === 'failed') return VIOLATION.has(r.errors?.[0]?.name ?? '') ? 'failed' : 'errored'
+  // a test vitest did not run because a filter (-t, .skip) left it out is not part of the run's selection
+  if (tc.options.mode === 'skip' || tc.options.mode === 'todo') return undefined
+  if (meta.blocked) return 'blocked'
+  if (meta.notApplicable !== undefined) return 'not-applicable'
+  if (r.state === 'skipped' && /^blocked\b/i.test(r.note ?? '')) return 'blocked'
+  return 'skipped'
+}
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
   const meta = tc.meta()
   const check = meta.check
   if (!check) return undefined
+  const status = statusOf(tc)
+  if (!status) return undefined
   const r = tc.result()
   const diag = tc.diagnostic()
-  let status: CheckStatus = r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped'
-  if (r.state === 'skipped' && meta.notApplicable !== undefined) status = 'not-applicable'
+  const note = r.state === 'skipped' ? r.note : undefined
+  const blocked = status === 'blocked' ? (meta.blocked ?? { reason: (note ?? 'setup failed').replace(/^blocked:\s*/i, '') }) : undefined
   return {
     id: check.id,
     document: check.document,
@@ -28,6 +52,8 @@ function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
     durationMs: Math.round(diag?.duration ?? 0),
     ...(r.state === 'failed' && r.errors?.[0] ? { error: r.errors[0].message } : {}),
     ...(r.state === 'skipped' && (meta.notApplicable ?? r.note) ? { note: meta.notApplicable ?? r.note } : {}),
+    ...(blocked ? { blocked } : {}),
+    about: aboutOperations(check, status === 'failed' ? r.errors?.[0]?.message : undefined),
     deviations: meta.deviations ?? [],
   }
 }
@@ -46,14 +72,18 @@ export function casesByTarget(modules: ReadonlyArray<TestModule>): Map<string | 
   return out
 }
 
+/** Test cases a filter left out (-t, .skip): the run's catalogue is larger than its selection. */
+function filteredOut(cases: ReadonlyArray<TestCase>): number {
+  return cases.filter((tc) => tc.meta().check && (tc.options.mode === 'skip' || tc.options.mode === 'todo')).length
+}
+
 /**
  * Collects the outcome of every check among `cases` and the measured traffic of its run into one report object.
  * `allTraffic`: the traffic lines of every run id in reports/traffic (read from reports/traffic when not given).
  */
-export function collectResults(cases: ReadonlyArray<TestCase>, root: string, runDir: string, allTraffic: TrafficLine[] = readTraffic(trafficDir())): ChecksReport {
-  const run = readRunInfo(runDir)
+export function collectResults(cases: ReadonlyArray<TestCase>, root: string, runDir: string, allTraffic: TrafficLine[] = readTraffic(trafficDir()), run: RunInfo | undefined = readRunInfo(runDir)): ChecksReport {
   const checks = cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c)
-  const totals = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, deviations: 0 }
+  const totals = emptyTotals()
   for (const c of checks) {
     totals[c.status] += 1
     totals.deviations += c.deviations.length
@@ -74,56 +104,32 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
   return { run, totals, checks, operations }
 }
 
-/** Writes checks.json and the conformance matrix of one report into `dir`. */
-function writeReport(dir: string, report: ChecksReport, allTraffic: TrafficLine[]): void {
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'checks.json'), `${JSON.stringify(report, null, 2)}\n`)
-  writeMatrix(dir, report, linesOfRun(allTraffic, report.run?.runId))
-}
-
-const verdict = (r: ChecksReport) => (r.totals.failed === 0 ? 'CONFORMS' : `DOES NOT CONFORM (${r.totals.failed} failed check(s))`)
-
-/** The lines that describe one target's outcome; `areas` adds the per-section table. */
-function targetLines(report: ChecksReport, areas: boolean): string[] {
-  const t = report.totals
+/** Errors outside any check: a suite file that did not load, a hook that threw, an unhandled error. */
+function runErrorsOf(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): string[] {
   const out: string[] = []
-  const run = report.run
-  if (run) {
-    out.push(`target   ${run.profile}${run.container ? ` (container ${run.container.image} ${run.container.id})` : run.embedded ? ' (embedded reference)' : ''}  ${run.salesBaseUrl}`)
-    out.push(`tenant   ${run.tenant}  user ${run.user}  run ${run.runId}  seed ${run.seed}${run.defects.length ? `  defects ${run.defects.join(',')}` : ''}`)
+  for (const m of modules) {
+    for (const e of m.errors()) out.push(`${relative(process.cwd(), m.moduleId)}: ${e.message}`)
+    for (const s of m.children.allSuites()) for (const e of s.errors()) out.push(`${s.fullName}: ${e.message}`)
   }
-  out.push(`checks   ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t['not-applicable']} not applicable, ${t.deviations} deviation(s)`)
-  if (areas) {
-    const byArea = new Map<string, Record<CheckStatus, number>>()
-    for (const c of report.checks) {
-      const key = `${c.document} ${c.section}`
-      const a = byArea.get(key) ?? { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0 }
-      a[c.status] += 1
-      byArea.set(key, a)
-    }
-    for (const [k, a] of [...byArea.entries()].sort()) {
-      out.push(`  ${k.padEnd(34)} ${String(a.passed).padStart(4)} passed ${String(a.failed).padStart(3)} failed ${String(a.skipped + a['not-applicable']).padStart(3)} skipped`)
-    }
-  }
-  const exercised = report.operations.filter((o) => o.calls > 0)
-  const never = report.operations.filter((o) => o.calls === 0)
-  out.push(`operations exercised past auth (measured from traffic): ${exercised.length}/${report.operations.length}` +
-    ` (sales ${exercised.filter((o) => o.service === 'sales').length}/27, webhooks ${exercised.filter((o) => o.service === 'webhooks').length}/6)`)
-  if (never.length > 0) out.push(`  never exercised: ${never.map((o) => `${o.method} ${o.path}`).join(', ')}`)
-  for (const c of report.checks.filter((x) => x.status === 'failed').slice(0, 15)) out.push(`  FAILED ${c.id} ${c.document} ${c.section}: ${c.requirement}`)
-  for (const c of report.checks.filter((x) => x.deviations.length > 0)) {
-    for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message}`)
-  }
-  out.push(`verdict  ${verdict(report)}`)
-  return out
+  for (const e of unhandled) out.push(e.message)
+  return out.map((m) => m.split('\n')[0]!)
 }
 
-const closing = (t: ChecksReport['totals']) => `conformance: ${t.passed} passed, ${t.failed} failed, ${t.skipped + t['not-applicable']} skipped`
+/** This run's run.json, or a stop that says why there is none (it is never an earlier run's). */
+function thisRun(dir: string, runId: string | undefined): { run: RunInfo | undefined; stop: RunStop | undefined } {
+  const run = readRunInfo(dir)
+  if (run && (!runId || run.runId === runId)) return { run, stop: run.stop }
+  return { run: undefined, stop: { kind: 'inconclusive', cause: 'the run stopped before its global setup recorded it (see the output above); no check was run' } }
+}
+
 const RULE = '─── ledger-conformance ───────────────────────────────────────────'
+const closing = (t: ChecksReport['totals']) => `conformance: ${t.passed} passed, ${t.failed} failed, ${t.skipped + t['not-applicable'] + t.blocked} skipped`
 
 /**
- * One-screen summary at the end of a conformance run, plus reports/checks.json and the conformance matrix;
- * in a multi-target run, one of each per target under reports/targets/<key>/ and a verdict per target.
+ * One-screen summary at the end of a conformance run, and every report of the run with its verdict (checks.json,
+ * conformance.md/.html, junit.xml, Allure environment, verdict.json), whatever the outcome: a run that stopped in
+ * its preflight is INCONCLUSIVE (or DOES NOT CONFORM for a §5 violation at login), never CONFORMS. In a
+ * multi-target run, one checks.json and matrix per target under reports/targets/<key>/ and a verdict per target.
  * Ends with the plain closing line "conformance: N passed, N failed, N skipped" (all targets together).
  */
 export default class SummaryReporter implements Reporter {
@@ -133,29 +139,46 @@ export default class SummaryReporter implements Reporter {
     this.root = vitest.config.root
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError> = []): void {
     const dir = reportsDir()
+    const selection = selectionFromEnv(process.env)
+    const { run, stop } = thisRun(dir, process.env.CONFORMANCE_RUN_ID)
     const groups = casesByTarget(modules)
     const keys = [...groups.keys()].filter((k): k is string => k !== undefined)
     // read once: every target's report takes its own run id's lines from it
-    const traffic = readTraffic(trafficDir())
-    if (keys.length === 0 || !existsSync(targetReportsDir())) {
-      const report = collectResults([...groups.values()].flat(), this.root, dir, traffic)
-      writeReport(dir, report, traffic)
-      if (report.checks.length === 0) return
-      process.stdout.write(`${['', RULE, ...targetLines(report, true), `reports  ${relative(process.cwd(), dir) || '.'}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html`, closing(report.totals)].join('\n')}\n`)
+    const traffic = stop ? [] : readTraffic(trafficDir())
+    const runErrors = stop ? [] : runErrorsOf(modules, unhandledErrors)
+    const selectionOf = (cases: TestCase[], report: ChecksReport): Selection | undefined => {
+      if (selection) return selection
+      const left = filteredOut(cases)
+      return left > 0 ? { label: 'vitest filter (-t or .skip)', selected: report.checks.length, catalogue: report.checks.length + left } : undefined
+    }
+    const reportsPath = relative(process.cwd(), dir) || '.'
+    if (stop || keys.length === 0 || !existsSync(targetReportsDir())) {
+      const cases = [...groups.values()].flat()
+      const base = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)
+      const report = withVerdict(base, stop, selectionOf(cases, base), runErrors)
+      writeRunReports({ dir, reports: [{ report }], overall: report, traffic })
+      const lines = ['', RULE, ...consoleLines(report, true)]
+      if (!stop) lines.push(`reports  ${reportsPath}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html, verdict.json`, closing(report.totals))
+      else lines.push(`reports  ${reportsPath}/verdict.json, checks.json, conformance.md, junit.xml (this run's verdict and cause)`)
+      process.stdout.write(`${lines.join('\n')}\n`)
       return
     }
     const reports = keys.sort().map((key) => {
       const own = targetReportsDir(undefined, key)
-      const report = collectResults(groups.get(key) ?? [], this.root, own, traffic)
-      writeReport(own, report, traffic)
-      return { key, report }
+      const cases = groups.get(key) ?? []
+      const base = collectResults(cases, this.root, own, traffic)
+      return { key, report: withVerdict(base, undefined, selectionOf(cases, base), runErrors) }
     })
+    const v = combinedVerdict(reports.map((r) => r.report))
+    const overall: ChecksReport = { ...emptyReport(run), totals: sumTotals(reports.map((r) => r.report)), verdict: v.verdict, exitCode: v.exitCode, label: v.label, ...(v.cause ? { cause: v.cause } : {}) }
+    writeRunReports({ dir, reports, overall, traffic })
     const out = ['', RULE]
-    for (const { key, report } of reports) out.push(`[${key}]`, ...targetLines(report, false).map((l) => `  ${l}`))
-    out.push(`targets  ${reports.length}: ${reports.map(({ key, report }) => `${key} ${report.totals.failed === 0 ? 'conforms' : 'DOES NOT CONFORM'}`).join(', ')}`)
-    out.push(`reports  ${relative(process.cwd(), dir) || '.'}/junit.xml, allure-results/, targets/<target>/checks.json, conformance.md, conformance.html`)
+    for (const { key, report } of reports) out.push(`[${key}]`, ...consoleLines(report, false).map((l) => `  ${l}`))
+    out.push(`targets  ${reports.length}: ${reports.map(({ key, report }) => `${key} ${report.verdict}`).join(', ')}`)
+    out.push(`verdict  ${v.label}`)
+    out.push(`reports  ${reportsPath}/junit.xml, allure-results/, verdict.json, targets/<target>/checks.json, conformance.md, conformance.html`)
     out.push(closing(sumTotals(reports.map((r) => r.report))))
     process.stdout.write(`${out.join('\n')}\n`)
   }

@@ -16,7 +16,7 @@ function report(): ChecksReport {
   operations[0] = { ...operations[0]!, calls: 2, checks: ['A-1', 'A-2'] }
   operations[1] = { ...operations[1]!, calls: 1, checks: ['A-1'] }
   operations[2] = { ...operations[2]!, calls: 1, checks: ['A-3'] }
-  return { run: undefined, totals: { passed: 2, failed: 1, skipped: 0, 'not-applicable': 1, deviations: 0 }, checks, operations }
+  return { run: undefined, totals: { passed: 2, failed: 1, errored: 0, blocked: 0, skipped: 0, 'not-applicable': 1, deviations: 0 }, checks, operations }
 }
 
 const traffic = (op: string, status: number | undefined, test?: string): TrafficLine => ({ at: '', runId: 'r', method: 'GET', template: '/x', durationMs: 1, operationId: op, ...(status ? { status } : {}), ...(test ? { test } : {}) })

@@ -1,0 +1,250 @@
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { isAbsolute, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { PROJECT_ROOT } from '../../../common/project-root'
+import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/config'
+import type { TargetConfig } from '../../../helpers/config/types'
+import { SELECTED_CHECKS_ENV } from '../../../common/selection'
+import { containerTargetFromEnv } from '../../container/target-env'
+import { loadSuiteClasses } from '../../guard/suite-classes'
+import { preflight, PreflightError } from '../../preflight'
+import { clearRunReports } from '../../reporting/results'
+import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
+import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
+import { collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
+import { SELECTION_ENV } from '../../selection/env'
+import { hasCriteria, listLine, selectChecks, SelectionError, type Criteria } from '../../selection/select'
+import { loadTargets } from '../../targets/load'
+import { EXIT, type RunStop, type Selection } from '../../verdict'
+import { EXIT_CODES_HELP, type Command } from '../command'
+
+export const RUN_OPTIONS = {
+  check: { type: 'string', multiple: true },
+  section: { type: 'string', multiple: true },
+  operation: { type: 'string', multiple: true },
+  list: { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  'allow-writes': { type: 'boolean' },
+  profile: { type: 'string' },
+  reports: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+const SELECTION_HELP = `Selection (any of them; values of one option add up, different options narrow down):
+  --check <id or prefix>[,...]   checks whose id is or starts with it (--check SL-LIFE, --check AUTH-LOGIN-002,WH-)
+  --section "<document> §N"      every check citing that section, also "§3, §4" citations and §N.x
+                                 (document: sales-service.md, webhook-subscriptions.md, or sales / webhooks)
+  --operation <operationId>      checks about that operation (fixtures/operations.json ids; docs/reports.md)
+  <suite file or folder>...      checks of those suite files (suites/auth, suites/sales/lifecycle.test.ts)
+  A selected lifecycle step brings the earlier steps of its lifecycle. A selection that matches no check exits 2
+  with the nearest matches. A selection smaller than the catalogue is said everywhere:
+  "CONFORMS (partial: 22 of 299 checks; selection --check SL-LIFE)".`
+
+const ENV_HELP = `Environment variables:
+  TARGET_PROFILE     the target profile (default fixtures/targets/reference.json: the embedded reference service)
+  TARGET_PROFILES    several profiles, comma-separated: one run, a verdict per target (docs/targets.md)
+  SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL, TENANT, AUTH_USERNAME, AUTH_PASSWORD, PRODUCT
+                     override the profile (README "Pointing it at a real deployment")
+  CONFORMANCE_RUN_ID, CONFORMANCE_SEED   the run id (tags created data) and the seed of generated data
+  REPORTS_DIR        where reports go (default ./reports in the current directory)
+  ALLOW_WRITES=1     same as --allow-writes
+  REFERENCE_DEFECTS  defects of the embedded reference (mutation testing)`
+
+export const RUN_HELP = `Usage: ledger-conformance run [options] [suite files or folders] [-- vitest options]
+       npm run conformance -- [options]
+
+Runs the conformance checks against the target and says CONFORMS, DOES NOT CONFORM or INCONCLUSIVE, with the
+same verdict in the console, reports/checks.json, verdict.json, conformance.md/.html, junit.xml and Allure.
+
+Options:
+  --profile <file>   the target profile (sets TARGET_PROFILE)
+  --reports <dir>    the reports folder (sets REPORTS_DIR; default ./reports)
+  --read-only        only the read-only suites (fixtures/suite-classes.json): what npm run smoke runs
+  --allow-writes     consent to run the suites that create and change data on a target whose profile is not
+                     nonProduction (sets ALLOW_WRITES=1)
+  --list             print the selected checks (id  document §section  requirement) and exit; nothing is sent
+  -h, --help         this help
+
+${SELECTION_HELP}
+
+${ENV_HELP}
+
+${EXIT_CODES_HELP}`
+
+export type RunArgs = { criteria: Criteria; list: boolean; allowWrites: boolean; profile?: string; reports?: string; vitestArgs: string[] }
+
+/** The run command's arguments; a usage error throws SelectionError. */
+export function parseRunArgs(argv: string[]): RunArgs {
+  const cut = argv.indexOf('--')
+  const own = cut < 0 ? argv : argv.slice(0, cut)
+  const vitestArgs = cut < 0 ? [] : argv.slice(cut + 1)
+  let parsed
+  try {
+    parsed = parseArgs({ args: own, options: RUN_OPTIONS, allowPositionals: true, strict: true })
+  } catch (e) {
+    const msg = (e as Error).message
+    throw new SelectionError(/-t\b|testNamePattern/.test(own.join(' ')) ? `${msg}; select checks with --check <id or prefix> (vitest options go after --)` : msg)
+  }
+  const v = parsed.values
+  const split = (xs: string[] | undefined) => (xs ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean)
+  const criteria: Criteria = {
+    ...(v.check ? { checks: split(v.check) } : {}),
+    ...(v.section ? { sections: v.section.map((s) => s.trim()).filter(Boolean) } : {}),
+    ...(v.operation ? { operations: split(v.operation) } : {}),
+    ...(parsed.positionals.length ? { files: parsed.positionals } : {}),
+    ...(v['read-only'] ? { onlyFiles: { label: '--read-only (smoke)', files: loadSuiteClasses().readOnly } } : {}),
+  }
+  if (v.check && !criteria.checks?.length) throw new SelectionError('--check: expected a check id or id prefix')
+  return { criteria, list: !!v.list, allowWrites: !!v['allow-writes'], ...(v.profile ? { profile: v.profile } : {}), ...(v.reports ? { reports: v.reports } : {}), vitestArgs }
+}
+
+const newRunId = () => `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+
+/** The run's target(s) as the suites will see them (an embedded target gets a placeholder origin: nothing is started). */
+function resolveTargets(env: NodeJS.ProcessEnv): { target?: TargetConfig; targets?: Record<string, TargetConfig>; first: TargetConfig } {
+  const many = loadTargets(env)
+  const place = (c: TargetConfig) => (c.embedded ? withEmbeddedOrigin(c, 'http://127.0.0.1:9') : c)
+  if (many && many.length > 0) {
+    const targets = Object.fromEntries(many.map((t) => [t.key, place(t.config)]))
+    return { targets, first: many[0]!.config }
+  }
+  const target = loadTargetConfig(env)
+  return { target: place(target), first: target }
+}
+
+function stopRun(dir: string, run: RunInfo, stop: RunStop, selection?: Selection): number {
+  const report = writeStoppedRun(dir, run, stop, selection)
+  const stream = report.exitCode === EXIT.conforms ? process.stdout : process.stderr
+  stream.write(`\n${stop.kind === 'configuration' ? 'Configuration error' : stop.kind === 'violation' ? 'Requirement violated' : 'Could not run'}: ${stop.cause}\n`)
+  stream.write(`verdict  ${report.label}\nrun      ${run.runId}  target ${run.profile} ${run.salesBaseUrl}\nreports  ${dir} (verdict.json, checks.json, conformance.md, junit.xml)\n`)
+  return report.exitCode ?? EXIT.inconclusive
+}
+
+/** Spawns `vitest run` with the project's config; resolves to its exit code or the signal that ended it. */
+function runVitest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const vitest = resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs')
+  const child = spawn(process.execPath, [vitest, 'run', '--config', resolve(PROJECT_ROOT, 'vitest.config.ts'), ...args], { cwd: PROJECT_ROOT, env, stdio: 'inherit' })
+  const forward = (s: NodeJS.Signals) => child.kill(s)
+  process.on('SIGINT', forward)
+  process.on('SIGTERM', forward)
+  return new Promise((done) =>
+    child.on('close', (code, signal) => {
+      process.off('SIGINT', forward)
+      process.off('SIGTERM', forward)
+      done({ code, signal })
+    }),
+  )
+}
+
+/**
+ * ledger-conformance run: the order is what makes every outcome reported as this run's:
+ * 1. arguments (usage error: exit 2); the reports folder and the run id; an earlier run's reports are removed
+ * 2. the profile (configuration error: exit 2, reports written)
+ * 3. the selection, from the catalogue collected without running (empty: exit 2 with the nearest matches)
+ * 4. the preflight of an external target, here, before vitest prints anything (a stop: exit 2, 1 or 3)
+ * 5. vitest, told the selection; its reporters write the reports and verdict.json; the exit code is the verdict's
+ */
+export async function runConformance(argv: string[]): Promise<number> {
+  let args: RunArgs
+  try {
+    args = parseRunArgs(argv)
+  } catch (e) {
+    process.stderr.write(`ledger-conformance run: ${(e as Error).message}\n\n${RUN_HELP}\n`)
+    return EXIT.usage
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
+  delete env[SELECTED_CHECKS_ENV]
+  delete env[SELECTION_ENV]
+  delete env.LEDGER_PREFLIGHT_DONE
+  if (args.profile) env.TARGET_PROFILE = isAbsolute(args.profile) ? args.profile : resolve(process.cwd(), args.profile)
+  if (args.allowWrites) env.ALLOW_WRITES = '1'
+  const dir = resolve(process.cwd(), args.reports ?? env.REPORTS_DIR ?? 'reports')
+  env.REPORTS_DIR = dir
+  env.CONFORMANCE_RUN_ID ??= newRunId()
+  const runId = env.CONFORMANCE_RUN_ID
+  if (!args.list) clearRunReports(dir)
+
+  let targets: ReturnType<typeof resolveTargets>
+  try {
+    targets = resolveTargets(env)
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e
+    if (args.list) {
+      process.stderr.write(`(the profile does not load: ${e.message}; listing the catalogue of the reference profile)\n`)
+      targets = resolveTargets({ REPORTS_DIR: dir })
+    } else {
+      return stopRun(dir, earlyRunInfo(env, runId), { kind: 'configuration', cause: e.message })
+    }
+  }
+  const run = env.TARGET_PROFILES ? earlyRunInfo(env, runId) : runInfo(targets.first)
+
+  let selection: Selection | undefined
+  let files = [...args.criteria.files ?? []]
+  if (hasCriteria(args.criteria) || args.list) {
+    let catalogue: CatalogueEntry[]
+    try {
+      catalogue = await collectCatalogue(targets)
+    } catch (e) {
+      if (args.list) throw e
+      return stopRun(dir, run, { kind: 'inconclusive', cause: `tool error: ${(e as Error).message}` })
+    }
+    let result
+    try {
+      result = selectChecks(catalogue, args.criteria)
+    } catch (e) {
+      if (!(e instanceof SelectionError)) throw e
+      if (args.list) {
+        process.stderr.write(`ledger-conformance list: ${e.message}\n`)
+        return EXIT.usage
+      }
+      return stopRun(dir, run, { kind: 'configuration', cause: e.message })
+    }
+    if (result.selected.length === 0) {
+      const cause = `the selection ${result.label || '(all)'} matches no check of the ${catalogue.length} in the catalogue; nearest: ${result.nearest.join('; ') || 'none'}`
+      if (args.list) {
+        process.stderr.write(`${cause}\n`)
+        return EXIT.usage
+      }
+      return stopRun(dir, run, { kind: 'configuration', cause })
+    }
+    if (args.list) {
+      const width = Math.max(...result.selected.map((e) => e.id.length))
+      process.stdout.write(`${result.selected.map((e) => listLine(e, width)).join('\n')}\n`)
+      const note = result.addedSteps.length ? `; with ${result.addedSteps.length} earlier lifecycle step(s) the selected steps need` : ''
+      process.stderr.write(`${result.selected.length} of ${catalogue.length} checks${result.label ? ` (selection ${result.label})` : ''}${note}\n`)
+      return EXIT.conforms
+    }
+    if (hasCriteria(args.criteria)) {
+      selection = { label: result.label, selected: result.selected.length, catalogue: catalogue.length }
+      env[SELECTED_CHECKS_ENV] = result.selected.map((e) => e.id).join(',')
+      env[SELECTION_ENV] = JSON.stringify(selection)
+      files = [...new Set(result.selected.map((e) => e.file))]
+    }
+  }
+
+  // the preflight of an external target runs here, so that a target that cannot be tested is said in one message
+  // before vitest prints anything; the embedded and container targets exist only inside the run (global setup)
+  if (targets.target && !targets.target.embedded && !containerTargetFromEnv(env)) {
+    try {
+      await preflight(targets.target)
+      env.LEDGER_PREFLIGHT_DONE = runId
+    } catch (e) {
+      const stop: RunStop = e instanceof PreflightError ? { kind: e.kind, cause: e.message } : { kind: 'inconclusive', cause: `preflight: ${(e as Error).message}` }
+      return stopRun(dir, run, stop, selection)
+    }
+  }
+
+  const ended = await runVitest([...files, ...args.vitestArgs], env)
+  const verdict = readVerdictFile(dir)
+  if (verdict && verdict.runId === runId) return verdict.exitCode
+  const how = ended.signal ? `was ended by ${ended.signal}` : `exited ${ended.code}`
+  return stopRun(dir, run, { kind: 'inconclusive', cause: `the run ${how} before writing its report (see the output above); no verdict could be given` }, selection)
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run the conformance checks against the target and give the verdict',
+  help: RUN_HELP,
+  run: runConformance,
+}

@@ -1,0 +1,72 @@
+import type { CheckOutcome, ChecksReport } from './results'
+
+/** How many checks of each kind the console lists before "and N more". */
+export const CONSOLE_LIST_LIMIT = 15
+
+function listed(label: string, checks: CheckOutcome[], line: (c: CheckOutcome) => string): string[] {
+  const out = checks.slice(0, CONSOLE_LIST_LIMIT).map((c) => `  ${label} ${line(c)}`)
+  if (checks.length > CONSOLE_LIST_LIMIT) out.push(`  ... and ${checks.length - CONSOLE_LIST_LIMIT} more ${label.toLowerCase()} (reports/checks.json)`)
+  return out
+}
+
+function byReason(checks: CheckOutcome[], reasonOf: (c: CheckOutcome) => string): [string, string[]][] {
+  const m = new Map<string, string[]>()
+  for (const c of checks) m.set(reasonOf(c), [...(m.get(reasonOf(c)) ?? []), c.id])
+  return [...m.entries()]
+}
+
+const ids = (list: string[]) => (list.length > 6 ? `${list.slice(0, 6).join(', ')} and ${list.length - 6} more` : list.join(', '))
+
+/** The reason a blocked check gives: what failed in its setup and, when known, the check that owns it. */
+export function blockedReason(c: CheckOutcome): string {
+  const b = c.blocked
+  if (!b) return c.note ?? 'setup failed'
+  const op = b.operation ? ` (${b.operation}${b.status !== undefined ? ` answered ${b.status}` : ''})` : b.status !== undefined ? ` (status ${b.status})` : ''
+  return `${b.reason}${op}${b.owner ? `; see ${b.owner}` : ''}`
+}
+
+/** The console lines of one target's outcome; `areas` adds the per-section table. */
+export function consoleLines(report: ChecksReport, areas: boolean): string[] {
+  const t = report.totals
+  const out: string[] = []
+  const run = report.run
+  if (run) {
+    out.push(`target   ${run.profile}${run.container ? ` (container ${run.container.image} ${run.container.id})` : run.embedded ? ' (embedded reference)' : ''}  ${run.salesBaseUrl}`)
+    out.push(`tenant   ${run.tenant || '-'}  user ${run.user || '-'}  run ${run.runId}  seed ${run.seed}${run.defects.length ? `  defects ${run.defects.join(',')}` : ''}`)
+  }
+  if (report.checks.length > 0 || !report.cause) {
+    out.push(`checks   ${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.blocked} blocked, ${t['not-applicable']} not applicable, ${t.skipped} skipped, ${t.deviations} deviation(s)`)
+  }
+  if (areas && report.checks.length > 0) {
+    const area = new Map<string, { passed: number; failed: number; other: number }>()
+    for (const c of report.checks) {
+      const key = `${c.document} ${c.section}`
+      const a = area.get(key) ?? { passed: 0, failed: 0, other: 0 }
+      if (c.status === 'passed') a.passed += 1
+      else if (c.status === 'failed' || c.status === 'errored') a.failed += 1
+      else a.other += 1
+      area.set(key, a)
+    }
+    for (const [k, a] of [...area.entries()].sort()) {
+      out.push(`  ${k.padEnd(34)} ${String(a.passed).padStart(4)} passed ${String(a.failed).padStart(3)} failed ${String(a.other).padStart(3)} skipped`)
+    }
+  }
+  if (report.checks.length > 0) {
+    const exercised = report.operations.filter((o) => o.calls > 0)
+    const never = report.operations.filter((o) => o.calls === 0)
+    out.push(`operations exercised past auth (measured from traffic): ${exercised.length}/${report.operations.length}` +
+      ` (sales ${exercised.filter((o) => o.service === 'sales').length}/27, webhooks ${exercised.filter((o) => o.service === 'webhooks').length}/6)`)
+    if (never.length > 0 && !report.selection) out.push(`  never exercised: ${never.map((o) => `${o.method} ${o.path}`).join(', ')}`)
+  }
+  const of = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s)
+  out.push(...listed('FAILED', of('failed'), (c) => `${c.id} ${c.document} ${c.section}: ${c.requirement}`))
+  out.push(...listed('ERRORED', of('errored'), (c) => `${c.id}: ${(c.error ?? '').split('\n').find((l) => l.startsWith('error:')) ?? (c.error ?? '').split('\n')[0]}`))
+  out.push(...listed('BLOCKED', of('blocked'), (c) => `${c.id}: ${blockedReason(c)}`))
+  for (const [reason, list] of byReason(of('not-applicable'), (c) => (c.note ?? '').replace(/^not applicable:\s*/, ''))) out.push(`  NOT APPLICABLE (${list.length}) ${reason}: ${ids(list)}`)
+  for (const [reason, list] of byReason(of('skipped'), (c) => c.note ?? 'no reason given')) out.push(`  SKIPPED (${list.length}) ${reason}: ${ids(list)}`)
+  for (const c of report.checks.filter((x) => x.deviations.length > 0)) {
+    for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message}`)
+  }
+  out.push(`verdict  ${report.label ?? report.verdict ?? 'INCONCLUSIVE'}`)
+  return out
+}

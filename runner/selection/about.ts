@@ -1,0 +1,38 @@
+import { matchOperation, OPERATIONS } from '../../common/operations'
+
+/**
+ * The operations a check's requirement is ABOUT (docs/reports.md "Which operation a failure is about"), not merely
+ * the ones it called on the way:
+ * 1. the ones its meta declares (`about: ['sales.quote.bind']`);
+ * 2. an operation id inside its id (SEC-NOTOKEN-sales.quote.create is about sales.quote.create);
+ * 3. for a failed check, the operation of the request its failing assertion examined (the failure's `request:` line).
+ * A check with none of these marks no operation FAILED in the matrix; its failure still counts in the verdict.
+ */
+export function aboutOperations(check: { id: string; about?: readonly string[] }, error?: string): string[] {
+  const out = new Set<string>(check.about ?? [])
+  for (const op of OPERATIONS) if (check.id.includes(op.id)) out.add(op.id)
+  if (out.size === 0 && error) {
+    const op = operationOfRequestLine(error)
+    if (op) out.add(op)
+  }
+  return [...out].sort()
+}
+
+/** The operation of the first `request:  METHOD URL` line of a failure message, matched on the path's tail. */
+export function operationOfRequestLine(error: string): string | undefined {
+  const m = /^request:\s+([A-Z]+)\s+(\S+)/m.exec(error)
+  if (!m) return undefined
+  let path: string
+  try {
+    path = new URL(m[2]!).pathname
+  } catch {
+    return undefined
+  }
+  // the service's base URL may carry a path prefix: try the path without its first segments too
+  const segments = path.split('/')
+  for (let i = 1; i < segments.length; i += 1) {
+    const op = matchOperation(m[1]!, `/${segments.slice(i).join('/')}`)
+    if (op) return op.id
+  }
+  return undefined
+}
