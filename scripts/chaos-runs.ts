@@ -49,13 +49,13 @@ async function main(): Promise<number> {
       const cmp = compareSideEffects(readTraffic(join(run.reportsDir, 'traffic'), run.report?.run?.runId), stats)
       rmSync(run.reportsDir, { recursive: true, force: true })
       const t = run.report?.totals
-      const ok = run.exitCode === 0 && (t?.failed ?? 1) === 0
+      const ok = run.verdict?.verdict === 'CONFORMS'
       if (ok) green += 1
       if (cmp.mismatches.length === 0) clean += 1
       const ents = cmp.entities.map((e) => `${e.kind} ${e.suite}/${e.service}`).join(', ')
       const inj = stats.chaos?.injected
       line =
-        `run ${String(i).padStart(2)} ${ok ? 'GREEN' : 'RED  '} ${t ? `${t.passed} passed ${t.failed} failed` : `exit ${run.exitCode}, no report`}` +
+        `run ${String(i).padStart(2)} ${ok ? 'GREEN' : 'RED  '} ${run.verdict?.label ?? 'no verdict'} ${t ? `${t.passed} passed ${t.failed} failed` : `exit ${run.exitCode}, no report`}` +
         ` | ${(run.wallMs / 1000).toFixed(1)} s | injected 503 ${inj?.['503'] ?? 0}, reset ${inj?.reset ?? 0}` +
         ` | retries ${Object.entries(cmp.retries).map(([m, n]) => `${m} ${n}`).join(', ') || 'none'}` +
         ` | created suite/service: ${ents} | ${cmp.mismatches.length === 0 ? 'no duplicate side effects' : `MISMATCH: ${cmp.mismatches.join('; ')}`}`

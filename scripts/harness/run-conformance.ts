@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../helpers/config'
 import { clearRunReports, readTargetReports, type ChecksReport } from '../../runner/reporting/results'
+import { readVerdictFile, type VerdictFile } from '../../runner/reporting/run-reports'
 
 export interface ConformanceRunOptions {
   /** Suite files or folders (relative to the project); default: every suite. */
@@ -21,7 +22,10 @@ export interface ConformanceRunOptions {
 }
 
 export interface ConformanceRun {
+  /** vitest's own exit code (0 or 1); the run's exit code by the project's rules is verdict.exitCode. */
   exitCode: number | null
+  /** This run's verdict (reports/verdict.json, checked to carry this run's id); absent when vitest wrote none. */
+  verdict?: VerdictFile
   report?: ChecksReport
   /** A multi-target run's reports (TARGET_PROFILES), by target key. */
   targets: Record<string, ChecksReport>
@@ -31,7 +35,7 @@ export interface ConformanceRun {
   reportsDir: string
 }
 
-const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'TARGET_PROFILES', 'REFERENCE_DEFECTS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'TARGET', 'TARGET_IMAGE', 'REFERENCE_CHAOS', 'ALLOW_WRITES']
+const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'TARGET_PROFILES', 'REFERENCE_DEFECTS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'TARGET', 'TARGET_IMAGE', 'REFERENCE_CHAOS', 'ALLOW_WRITES', 'LEDGER_SELECTED_CHECKS', 'LEDGER_SELECTION', 'LEDGER_PREFLIGHT_DONE']
 
 /**
  * Runs `vitest run --config vitest.config.ts` as a child process (embedded reference unless
@@ -42,7 +46,8 @@ export async function runConformance(o: ConformanceRunOptions = {}): Promise<Con
   clearRunReports(reportsDir)
   const env: NodeJS.ProcessEnv = { ...process.env }
   for (const k of TARGET_VARS) delete env[k]
-  Object.assign(env, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1' }, o.env ?? {})
+  const runId = `harness-${process.pid}-${Math.random().toString(36).slice(2, 10)}`
+  Object.assign(env, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1', CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }, o.env ?? {})
   if (o.defects?.length) env.REFERENCE_DEFECTS = o.defects.join(',')
   const started = performance.now()
   const vitest = resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs')
@@ -57,7 +62,9 @@ export async function runConformance(o: ConformanceRunOptions = {}): Promise<Con
   const file = join(reportsDir, 'checks.json')
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : undefined
   const targets = readTargetReports(join(reportsDir, 'targets'))
+  const written = readVerdictFile(reportsDir)
+  const verdict = written && written.runId === env.CONFORMANCE_RUN_ID ? written : undefined
   if (!o.keepReports) rmSync(reportsDir, { recursive: true, force: true })
   const failedIds = report ? report.checks.filter((c) => c.status === 'failed').map((c) => c.id) : []
-  return { exitCode, ...(report ? { report } : {}), targets, failedIds, output, wallMs, reportsDir }
+  return { exitCode, ...(verdict ? { verdict } : {}), ...(report ? { report } : {}), targets, failedIds, output, wallMs, reportsDir }
 }

@@ -11,7 +11,7 @@ function outcome(id: string, status: CheckOutcome['status']): CheckOutcome {
 }
 
 function report(): ChecksReport {
-  const checks = [outcome('A-1', 'passed'), outcome('A-2', 'failed'), outcome('A-3', 'not-applicable'), outcome('SEC-1', 'passed')]
+  const checks = [outcome('A-1', 'passed'), { ...outcome('A-2', 'failed'), about: [OPERATIONS[0]!.id] }, outcome('A-3', 'not-applicable'), outcome('SEC-1', 'passed')]
   const operations = OPERATIONS.map((o) => ({ id: o.id, service: o.service, method: o.method, path: o.path, calls: 0, checks: [] as string[] }))
   operations[0] = { ...operations[0]!, calls: 2, checks: ['A-1', 'A-2'] }
   operations[1] = { ...operations[1]!, calls: 1, checks: ['A-1'] }
@@ -32,6 +32,17 @@ describe('conformance matrix', () => {
     expect(m.rows[4]!.statuses).toEqual({ error: 1 })
     expect(m.verdict).toBe('DOES NOT CONFORM')
     expect(m.byOutcome['never-exercised']).toBe(28)
+  })
+
+  it('marks an operation FAILED only for a failed check whose requirement is about it, not for one that merely called it', () => {
+    const r = report()
+    r.checks[1] = { ...r.checks[1]!, about: [OPERATIONS[5]!.id] }
+    const m = buildMatrix(r)
+    expect(m.rows[0]!.outcome).toBe('passed')
+    expect(m.rows[0]!.checks.find((c) => c.id === 'A-2')).toMatchObject({ status: 'failed' })
+    expect(m.rows[5]!.outcome).toBe('failed')
+    expect(m.rows.filter((x) => x.outcome === 'failed').map((x) => x.operationId)).toEqual([OPERATIONS[5]!.id])
+    expect(matrixMarkdown(m)).toContain('A-2 (failed, about another operation)')
   })
 
   it('renders Markdown with one row per operation and the failed requirements', () => {

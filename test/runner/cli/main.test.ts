@@ -1,0 +1,64 @@
+import { describe, expect, it, vi } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Command } from '../../../runner/cli/command'
+import { COMMANDS } from '../../../runner/cli/commands/index'
+import { main, mainHelp } from '../../../runner/cli/main'
+import { parseRunArgs } from '../../../runner/cli/commands/run'
+import { PROJECT_ROOT } from '../../../common/project-root'
+
+function fake(name: string): Command & { calls: string[][] } {
+  const calls: string[][] = []
+  return { name, summary: `${name} summary`, help: `${name} help`, calls, run: async (argv) => (calls.push(argv), 7) }
+}
+
+describe('ledger-conformance main()', () => {
+  it('dispatches to the named command, and to the first one when the first argument is an option or a path', async () => {
+    const run = fake('run')
+    const other = fake('init')
+    expect(await main(['init', '--x'], [run, other])).toBe(7)
+    expect(other.calls).toEqual([['--x']])
+    await main(['--check', 'SL-LIFE'], [run, other])
+    await main(['suites/auth'], [run, other])
+    await main(['run', '--list'], [run, other])
+    expect(run.calls).toEqual([['--check', 'SL-LIFE'], ['suites/auth'], ['--list']])
+  })
+
+  it('an unknown command is a usage error (exit 2); each command has its own --help', async () => {
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+    try {
+      expect(await main(['frobnicate'], [fake('run')])).toBe(2)
+      expect(await main(['list', '--help'])).toBe(0)
+      expect(String(out.mock.calls.at(-1)?.[0])).toContain('Usage: ledger-conformance list')
+    } finally {
+      err.mockRestore()
+      out.mockRestore()
+    }
+  })
+
+  it('every command documents its options, environment variables and exit codes', () => {
+    const run = COMMANDS.find((c) => c.name === 'run')!
+    for (const word of ['--check', '--section', '--operation', '--list', '--read-only', 'TARGET_PROFILE', 'REPORTS_DIR', 'Exit codes', '  3  INCONCLUSIVE']) expect(run.help).toContain(word)
+    for (const c of COMMANDS) expect(c.help).toMatch(/Exit codes/)
+    expect(mainHelp()).toContain('run   run the conformance checks')
+  })
+
+  it('parses the selection; vitest options go after --; -t is refused with a pointer to --check', () => {
+    expect(parseRunArgs(['--check', 'SL-LIFE,AUTH-', '--section', 'sales §5', 'suites/sales', '--', '--bail=1'])).toMatchObject({
+      criteria: { checks: ['SL-LIFE', 'AUTH-'], sections: ['sales §5'], files: ['suites/sales'] },
+      vitestArgs: ['--bail=1'],
+    })
+    expect(() => parseRunArgs(['-t', 'SL-LFE'])).toThrow(/--check/)
+  })
+
+  it('the package exposes the CLI as a bin whose launcher resolves files from the package, not the cwd', () => {
+    const pkg = JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string>; dependencies: Record<string, string> }
+    expect(pkg.bin['ledger-conformance']).toBe('bin/ledger-conformance.mjs')
+    expect(pkg.scripts.conformance).toContain('bin/ledger-conformance.mjs run')
+    expect(pkg.dependencies.tsx).toBeDefined()
+    const launcher = readFileSync(resolve(PROJECT_ROOT, pkg.bin['ledger-conformance']!), 'utf8')
+    expect(launcher).toContain('import.meta.url')
+    expect(launcher).not.toContain('process.cwd()')
+  })
+})

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { computeVerdict, EXIT, exitCodeOf } from '../../runner/verdict'
+
+const totals = (t: Partial<Record<'passed' | 'failed' | 'errored' | 'blocked' | 'skipped' | 'not-applicable', number>>) => ({ passed: 0, failed: 0, errored: 0, blocked: 0, skipped: 0, 'not-applicable': 0, ...t })
+
+describe('computeVerdict()', () => {
+  it('CONFORMS only when every selected check ran and none failed or errored', () => {
+    expect(computeVerdict({ totals: totals({ passed: 299 }) })).toEqual({ verdict: 'CONFORMS', exitCode: 0, label: 'CONFORMS' })
+    expect(computeVerdict({ totals: totals({ passed: 290, 'not-applicable': 9 }) }).verdict).toBe('CONFORMS')
+  })
+
+  it('says a partial selection everywhere it prints the verdict', () => {
+    const v = computeVerdict({ totals: totals({ passed: 22 }), selection: { label: '--check SL-LIFE', selected: 22, catalogue: 299 } })
+    expect(v.label).toBe('CONFORMS (partial: 22 of 299 checks; selection --check SL-LIFE)')
+    expect(v.exitCode).toBe(EXIT.conforms)
+    expect(computeVerdict({ totals: totals({ passed: 299 }), selection: { label: 'x', selected: 299, catalogue: 299 } }).label).toBe('CONFORMS')
+  })
+
+  it('DOES NOT CONFORM when a requirement failed, even with errored or blocked checks beside it', () => {
+    const v = computeVerdict({ totals: totals({ passed: 3, failed: 2, errored: 1, blocked: 4 }), ids: { failed: ['A-1', 'A-2'] } })
+    expect(v).toMatchObject({ verdict: 'DOES NOT CONFORM', exitCode: 1, cause: '2 failed check(s): A-1, A-2' })
+  })
+
+  it('DOES NOT CONFORM for a §5 violation before any check (a login answering a non-JWT token)', () => {
+    expect(computeVerdict({ totals: totals({}), stop: { kind: 'violation', cause: 'sales-service.md §5: not a JWT' } })).toMatchObject({ verdict: 'DOES NOT CONFORM', exitCode: 1 })
+  })
+
+  it('INCONCLUSIVE, never CONFORMS, when the run could not test, naming the cause', () => {
+    const cases = [
+      computeVerdict({ totals: totals({}), stop: { kind: 'inconclusive', cause: 'Target unreachable' } }),
+      computeVerdict({ totals: totals({ passed: 5, errored: 1 }), ids: { errored: ['X-1'] } }),
+      computeVerdict({ totals: totals({ passed: 5, blocked: 2 }), ids: { blocked: ['B-1', 'B-2'] } }),
+      computeVerdict({ totals: totals({ passed: 5, skipped: 1 }) }),
+      computeVerdict({ totals: totals({}) }),
+      computeVerdict({ totals: totals({ 'not-applicable': 4 }) }),
+      computeVerdict({ totals: totals({ passed: 5 }), runErrors: ['suites/x.test.ts: SyntaxError'] }),
+    ]
+    for (const v of cases) {
+      expect(v.verdict).toBe('INCONCLUSIVE')
+      expect(v.exitCode).toBe(EXIT.inconclusive)
+      expect(v.cause).toBeTruthy()
+      expect(v.label).toContain(v.cause)
+    }
+    expect(cases[0]!.cause).toBe('Target unreachable')
+    expect(cases[1]!.cause).toContain('X-1')
+    expect(cases[2]!.cause).toContain('blocked')
+  })
+
+  it('a configuration error is exit code 2, and its verdict is never CONFORMS', () => {
+    const v = computeVerdict({ totals: totals({}), stop: { kind: 'configuration', cause: "users.restricted: cannot log in" } })
+    expect(v).toMatchObject({ verdict: 'INCONCLUSIVE', exitCode: EXIT.usage })
+    expect(v.cause).toMatch(/^configuration error: users\.restricted/)
+  })
+
+  it('maps each verdict to its exit code', () => {
+    expect([exitCodeOf('CONFORMS'), exitCodeOf('DOES NOT CONFORM'), exitCodeOf('INCONCLUSIVE')]).toEqual([0, 1, 3])
+  })
+})
