@@ -35,7 +35,7 @@ describe('a multi-target run (TARGET_PROFILES) against a reference with a defect
 
   it('prints a verdict per target and one closing line for all of them', () => {
     const [a, g] = [run.targets.acme!, run.targets.globex!]
-    expect(run.output).toMatch(/\[acme\][\s\S]*verdict {2}DOES NOT CONFORM \(1 failed check\(s\)\)[\s\S]*\[globex\]/)
+    expect(run.output).toMatch(/\[acme\][\s\S]*verdict {2}DOES NOT CONFORM \(1 failed check\(s\): WH-ERR-001\)[\s\S]*\[globex\]/)
     expect(run.output).toContain('targets  2: acme DOES NOT CONFORM, globex DOES NOT CONFORM')
     const skipped = a.totals.skipped + a.totals['not-applicable'] + g.totals.skipped + g.totals['not-applicable']
     expect(run.output).toContain(`conformance: ${a.totals.passed + g.totals.passed} passed, 2 failed, ${skipped} skipped`)
