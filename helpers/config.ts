@@ -9,6 +9,9 @@ import { DEFAULT_HTTP_LIMITS } from './http/limits'
 import { isHttpUrl, readEnv, type EnvName } from './config/env'
 import type { TargetConfig, UserCredentials } from './config/types'
 
+/** Default of auth.expiryLeewaySeconds: a token accepted up to 30 s past its exp is a deviation, later a failure. */
+export const DEFAULT_EXPIRY_LEEWAY_SECONDS = 30
+
 export type * from './config/types'
 
 export { PROJECT_ROOT }
@@ -36,7 +39,7 @@ type RawProfile = {
   credentials: RawUser
   users?: Record<string, RawUser>
   headers?: { tenant?: string; acceptLanguage?: string; extra?: Record<string, string> }
-  auth?: { loginPath?: string; refreshPath?: string; tokenPointer?: string; refreshSkewSeconds?: number }
+  auth?: { loginPath?: string; refreshPath?: string; tokenPointer?: string; refreshSkewSeconds?: number; expiryLeewaySeconds?: number }
   statuses?: { pending?: string[]; success?: string[]; failure?: string[] }
   polling?: Partial<TargetConfig['polling']>
   http?: Partial<TargetConfig['http']>
@@ -198,6 +201,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       refreshPath: p.auth?.refreshPath ?? '/token/refresh/{tenant}',
       tokenPointers: p.auth?.tokenPointer ? [p.auth.tokenPointer] : DEFAULT_TOKEN_POINTERS,
       refreshSkewSeconds: p.auth?.refreshSkewSeconds ?? 30,
+      expiryLeewaySeconds: p.auth?.expiryLeewaySeconds ?? DEFAULT_EXPIRY_LEEWAY_SECONDS,
     },
     statuses: {
       pending: lower(p.statuses?.pending, ['pending']),

@@ -25,7 +25,7 @@ export function registerAuthGuard(app: FastifyInstance, ctx: ReferenceContext): 
       }
       return reply.code(401).header('www-authenticate', 'Bearer').send(errorBody('a bearer token is required'))
     }
-    const verified = await ctx.tokens.verify(match[1]!)
+    const verified = await ctx.tokens.verify(match[1]!, expiryLeeway(ctx, sales))
     if (!verified.ok) {
       return reply.code(401).header('www-authenticate', `Bearer error="invalid_token"`).send(errorBody(`invalid token (${verified.reason})`))
     }
@@ -39,4 +39,11 @@ export function registerAuthGuard(app: FastifyInstance, ctx: ReferenceContext): 
       }
     }
   })
+}
+
+/** A service's clock tolerance for exp: the option (expiry-leeway variation), or a one-service expiry defect. */
+function expiryLeeway(ctx: ReferenceContext, sales: boolean): number {
+  if (sales && ctx.defects.has('auth-sales-expired-token-accepted')) return 10 * 365 * 24 * 3600
+  if (!sales && ctx.defects.has('auth-webhooks-expiry-leeway-hour')) return 3600
+  return ctx.options.expiryLeewaySeconds ?? 0
 }

@@ -7,7 +7,7 @@ export interface DemoUser {
   username: string
   password: string
   rights: Right[]
-  /** Token lifetime override in seconds (short-lived user for expiry checks). */
+  /** Token lifetime override in seconds (short-lived user for expiry checks; negative: already expired when issued). */
   tokenTtlSeconds?: number
   /** Login answers with this challenge instead of a token. */
   challenge?: string
@@ -37,6 +37,8 @@ export const DEMO_TENANTS: readonly DemoTenant[] = [
       { username: 'viewer@acme.test', password: DEMO_PASSWORD, rights: ['schemes:restricted', 'sales:write', 'webhooks:write'] },
       { username: 'mfa@acme.test', password: DEMO_PASSWORD, rights: FULL, challenge: 'SOFTWARE_TOKEN_MFA' },
       { username: 'shortlived@acme.test', password: DEMO_PASSWORD, rights: FULL, tokenTtlSeconds: 1 },
+      // tokens already expired when issued, by more than any expiry leeway a client allows (the beyond-the-leeway check)
+      { username: 'expired@acme.test', password: DEMO_PASSWORD, rights: FULL, tokenTtlSeconds: -120 },
     ],
   },
   { tag: 'globex', name: 'Globex Cover', features: { customer_identity: ['code', 'documentCountry'] }, users: [broker('globex')] },

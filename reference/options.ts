@@ -15,6 +15,8 @@ export interface ReferenceOptions {
   /** Longest time a ?longPolling=true call is held before answering 423. */
   longPollMaxMs: number
   tokenTtlSeconds: number
+  /** How long past exp the services still accept a token (clock tolerance; the expiry-leeway variation). Default 0. */
+  expiryLeewaySeconds?: number
   defects: DefectSet
   /** Log requests to stdout (the standalone CLI turns it on). */
   logRequests: boolean

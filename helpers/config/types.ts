@@ -7,7 +7,7 @@ export interface UserCredentials {
   password: string
 }
 
-export type UserRole = 'primary' | 'restricted' | 'otherTenant' | 'challenge' | 'shortLived'
+export type UserRole = 'primary' | 'restricted' | 'otherTenant' | 'challenge' | 'shortLived' | 'expired'
 
 export interface ServiceUrls {
   salesBaseUrl: string
@@ -49,6 +49,8 @@ export interface ReferenceSettings {
   issueMs?: number
   referralMs?: number
   tokenTtlSeconds?: number
+  /** How long past exp the reference still accepts a token (the expiry-leeway variation). */
+  expiryLeewaySeconds?: number
   /** Named defects to switch on (mutation testing); see reference/defects. */
   defects: string[]
 }
@@ -66,7 +68,11 @@ export interface TargetConfig {
   products: string[]
   users: { primary: UserCredentials } & Partial<Record<Exclude<UserRole, 'primary'>, UserCredentials>>
   headers: { tenant: string; acceptLanguage: string; extra: Record<string, string> }
-  auth: { loginPath: string; refreshPath: string; tokenPointers: string[]; refreshSkewSeconds: number }
+  /**
+   * expiryLeewaySeconds: how long past its exp a token may still be accepted (RFC 7519 §4.1.4 allows "some small
+   * leeway" for clock skew): accepted within it is the deviation token-expiry-leeway, beyond it a failure.
+   */
+  auth: { loginPath: string; refreshPath: string; tokenPointers: string[]; refreshSkewSeconds: number; expiryLeewaySeconds: number }
   statuses: StatusSpellings
   polling: PollingSettings
   http: HttpSettings

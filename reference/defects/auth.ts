@@ -32,6 +32,16 @@ export const AUTH_DEFECTS = {
     clause: 'sales-service.md §5',
     description: "The tenant header wins over the token's tenant: a token of one tenant opens another tenant's data.",
   },
+  'auth-sales-expired-token-accepted': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'The sales service does not check exp: expired tokens are accepted there, while the webhook service refuses them.',
+  },
+  'auth-webhooks-expiry-leeway-hour': {
+    area: 'auth',
+    clause: 'webhook-subscriptions.md §5',
+    description: 'The webhook service accepts tokens up to an hour past exp (a clock tolerance of 3600 s); the sales service refuses them.',
+  },
   'auth-webhook-token-not-required': {
     area: 'auth',
     clause: 'webhook-subscriptions.md §5',

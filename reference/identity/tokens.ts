@@ -55,7 +55,11 @@ export class TokenService {
     return p && p.username === username ? p : undefined
   }
 
-  async verify(token: string): Promise<VerifyResult> {
+  /**
+   * leewaySeconds: how long past exp the token is still accepted (the service's clock tolerance; 0 by default, the
+   * expiry-leeway variation and the one-service expiry defects set it).
+   */
+  async verify(token: string, leewaySeconds = 0): Promise<VerifyResult> {
     if (this.defects.has('auth-foreign-signature-accepted')) {
       try {
         return toPrincipal(decodeJwt(token))
@@ -67,11 +71,11 @@ export class TokenService {
     const known = this.verified.get(token)
     if (known) {
       // jose's rule: expired when exp <= now (whole seconds)
-      if (!expiredAccepted && typeof known.exp === 'number' && known.exp <= Math.floor(Date.now() / 1000)) return { ok: false, reason: 'expired' }
+      if (!expiredAccepted && typeof known.exp === 'number' && known.exp + leewaySeconds <= Math.floor(Date.now() / 1000)) return { ok: false, reason: 'expired' }
       return toPrincipal(known)
     }
     try {
-      const options = { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALG] }
+      const options = { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALG], ...(leewaySeconds > 0 ? { clockTolerance: leewaySeconds } : {}) }
       const { payload } = await jwtVerify(token, this.publicKey, expiredAccepted ? { ...options, currentDate: new Date(0) } : options)
       if (this.verified.size >= 10_000) this.verified.clear()
       this.verified.set(token, payload)

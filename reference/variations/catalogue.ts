@@ -93,6 +93,11 @@ export const VARIATIONS = {
     allowedBecause: 'sales §8 and webhooks §8: response times are not shown.',
     options: { chaos: { ...NO_CHAOS, seed: 11, latency: { minMs: 0, maxMs: 120 } } },
   },
+  'expiry-leeway': {
+    description: 'Both services accept a token up to 5 s past its exp (a clock tolerance).',
+    allowedBecause: 'RFC 7519 §4.1.4: implementers MAY provide for some small leeway, usually no more than a few minutes, to account for clock skew; sales §5.5 shows no token rule. Reported as the deviation token-expiry-leeway (warn).',
+    options: { expiryLeewaySeconds: 5 },
+  },
   'late-single-notifications': {
     description: 'Every webhook notification is sent once, 1.5 s after the event (a queued, batched sender).',
     allowedBecause: 'webhooks §6.4: retry behaviour and delivery timing are not shown; one notification per event, however late, is what §6 asks.',

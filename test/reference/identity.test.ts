@@ -92,6 +92,34 @@ describe('reference auth guard', () => {
     expect((await call('GET', '/api/webhook/subscriptions', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
   })
 
+  it('expired@acme.test gets tokens already expired (by 120 s): refused at once by both services', async () => {
+    const token = (await login('expired@acme.test')).body!.authentication_result.access_token as string
+    const jwt = inspectJwt(token, 0)
+    expect(jwt.ok && jwt.jwt.exp <= Date.now() / 1000 - 100).toBe(true)
+    const authorization = `Bearer ${token}`
+    expect((await call('GET', '/api/webhook/subscriptions', { headers: { authorization } })).status).toBe(401)
+    expect((await call('GET', '/api/v1/ledger/schemes/policy/regular/home', { headers: { authorization, 'x-tenant-id': 'acme' } })).status).toBe(401)
+  })
+
+  it('a clock tolerance (expiryLeewaySeconds) and the one-service expiry defects accept expired tokens where they say', async () => {
+    const lenient = await startReference({ port: 0, expiryLeewaySeconds: 300, defects: [] })
+    const salesOnly = await startReference({ port: 0, defects: ['auth-sales-expired-token-accepted'] })
+    const hookHour = await startReference({ port: 0, defects: ['auth-webhooks-expiry-leeway-hour'] })
+    try {
+      const ask = async (r: RunningReference) => {
+        const res = await request(`${r.url}/api/v1/identifier/login/acme`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'expired@acme.test', password: DEMO_PASSWORD }) })
+        const token = ((await res.body.json()) as any).authentication_result.access_token as string
+        const status = async (path: string, headers: Record<string, string> = {}) => (await request(`${r.url}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } }).then(async (x) => (await x.body.text(), x.statusCode)))
+        return [await status('/api/webhook/subscriptions'), await status('/api/v1/ledger/schemes/policy/regular/home', { 'x-tenant-id': 'acme' })]
+      }
+      expect(await ask(lenient)).toEqual([200, 200]) // 120 s past exp, within 300 s
+      expect(await ask(salesOnly)).toEqual([401, 200])
+      expect(await ask(hookHour)).toEqual([200, 401])
+    } finally {
+      await Promise.all([lenient.close(), salesOnly.close(), hookHour.close()])
+    }
+  })
+
   it('health answers without a token', async () => {
     expect((await call('GET', '/health')).body).toMatchObject({ status: 'ok' })
   })
