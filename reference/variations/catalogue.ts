@@ -31,6 +31,7 @@ export const VARIATIONS = {
     description: 'Every id is a UUID string (quotes, policies, documents, payments, events, subscriptions) instead of a JSON integer.',
     allowedBecause: 'The sales spec says only that path parameters are strings (sales §4); the integer type is the public documents\' dialect, not a requirement of the spec, which rules.',
     options: { idStyle: 'uuid' },
+    profile: { extensions: { probes: { ids: { sales: 'uuid' } } } },
   },
   'slow-locks': {
     description: 'A change of quote data and a referral keep the quote locked for 1.2 s instead of 150-300 ms.',

@@ -13,11 +13,13 @@ import { policiesSettings } from '../../helpers/policies/settings'
 import { deepMerge, fillTemplate } from '../../helpers/policies/template'
 import { setPointer } from '../../helpers/sales/json-set'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { probesFor } from '../../helpers/probes/requests'
 
 const t = useTarget()
 const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
+const probes = probesFor(t)
 
 lifecycle('mid-term adjustment: a change of an issued policy through a quote (sales-service.md §1, §4)', (step) => {
   const st: { p?: PolicyUnderTest; premiumBefore?: number; dateEffective?: string; change?: Record<string, unknown>; mtaId?: string; newPremium?: number } = {}
@@ -109,11 +111,11 @@ lifecycle('mid-term adjustment: a change of an issued policy through a quote (sa
 
 describe('mid-term adjustment: refusals (sales-service.md §4)', () => {
   check(
-    { id: 'PL-MTA-006', spec: 'sales', section: '§4', requirement: 'An MTA of an unknown policy id is refused with a 4xx.' },
+    { id: 'PL-MTA-006', spec: 'sales', section: '§4', requirement: `An MTA of a policy id that does not exist is refused with ${probes.settings.unknownReference.statuses.join(' or ')}: ${probes.settings.unknownReference.why}.` },
     async () => {
-      const vars = api.vars({ policyId: t.tag('no-such-policy'), dateEffective: '2030-01-01' })
+      const vars = api.vars({ policyId: probes.missingInBody('sales'), dateEffective: '2030-01-01' })
       const res = await api.mta(fillTemplate(s.mta.body, vars))
-      expectStatus(res, '4xx')
+      expectStatus(res, probes.settings.unknownReference.statuses)
     },
   )
 })

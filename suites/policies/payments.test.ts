@@ -9,11 +9,13 @@ import { moneyEqual, roundMoney } from '../../helpers/policies/money'
 import { issuePolicy, once } from '../../helpers/policies/scenario'
 import { policiesSettings } from '../../helpers/policies/settings'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { probesFor } from '../../helpers/probes/requests'
 
 const t = useTarget()
 const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
+const probes = probesFor(t)
 const today = new Date().toISOString().slice(0, 10)
 /** Allocation events this file made and did not credit: credited afterwards (best effort). */
 const live = new Set<string>()
@@ -150,14 +152,14 @@ lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)
 
 describe('broker payments: unknown ids and other tenants (sales-service.md §4, §5)', () => {
   check(
-    { id: 'PL-PAY-007', spec: 'sales', section: '§4', requirement: 'Crediting an unknown allocation event id is refused with a 4xx.' },
+    { id: 'PL-PAY-007', spec: 'sales', section: '§4', requirement: `Crediting an allocation event id that does not exist is refused with ${probes.settings.unknownId.statuses.join(' or ')}: ${probes.settings.unknownId.why}.` },
     async () => {
-      expectStatus(await api.credit(t.tag('no-such-event')), '4xx')
+      expectStatus(await api.credit(probes.missing('sales')), probes.settings.unknownId.statuses)
     },
   )
 
   check(
-    { id: 'PL-PAY-008', spec: 'sales', section: '§4', requirement: 'Allocating to an unknown invoice or from an unknown payment is refused with a 4xx and changes nothing.' },
+    { id: 'PL-PAY-008', spec: 'sales', section: '§4', requirement: `Allocating to an invoice or from a payment that does not exist is refused with ${probes.settings.unknownReference.statuses.join(' or ')} and changes nothing: ${probes.settings.unknownReference.why}.` },
     async () => {
       const { invoice, a1 } = await subject()
       const before = await totalsNow()
@@ -166,11 +168,11 @@ describe('broker payments: unknown ids and other tenants (sales-service.md §4, 
       const paymentId = api.paymentIdOf(pay)
       expectThat(paymentId !== undefined, { expected: `the payment id at ${s.payments.paymentIdPointer}`, actual: pay.body, res: pay })
       for (const res of [
-        await api.allocate(paymentId, [{ invoicenumber: t.tag('no-such-invoice'), amount: a1 }]),
-        await api.allocate(t.tag('no-such-payment'), [{ invoicenumber: invoice, amount: a1 }]),
+        await api.allocate(paymentId, [{ invoicenumber: probes.missing('sales', invoice), amount: a1 }]),
+        await api.allocate(probes.missing('sales', paymentId), [{ invoicenumber: invoice, amount: a1 }]),
       ]) {
         for (const e of api.eventIdsOf(res) ?? []) live.add(e)
-        expectStatus(res, '4xx')
+        expectStatus(res, probes.settings.unknownReference.statuses)
       }
       const after = await totalsNow()
       expectEqual(after.res.text, before.res.text, 'the period totals (as before)', after.res)

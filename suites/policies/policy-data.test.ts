@@ -8,11 +8,13 @@ import { moneyEqual, sumMoney } from '../../helpers/policies/money'
 import { issuePolicy, once } from '../../helpers/policies/scenario'
 import { policiesSettings } from '../../helpers/policies/settings'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { probesFor } from '../../helpers/probes/requests'
 
 const t = useTarget()
 const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
+const probes = probesFor(t)
 const policy = once(() => issuePolicy(flow, api, { label: 'policy-data' }))
 
 describe('policy data: invoices and period totals of an issued policy (sales-service.md §1, §4)', () => {
@@ -53,11 +55,11 @@ describe('policy data: invoices and period totals of an issued policy (sales-ser
   )
 
   check(
-    { id: 'PL-DATA-003', spec: 'sales', section: '§4', requirement: 'Invoices and period totals of an unknown policy id are refused with a 4xx.' },
+    { id: 'PL-DATA-003', spec: 'sales', section: '§4', requirement: `Invoices and period totals of a policy id that does not exist are refused with ${probes.settings.unknownId.statuses.join(' or ')}: ${probes.settings.unknownId.why}.` },
     async () => {
-      const unknown = `${t.tag('no-such-policy')}`
-      expectStatus(await api.invoices(unknown), '4xx')
-      expectStatus(await api.totals(unknown), '4xx')
+      const unknown = probes.missing('sales', (await policy()).policyId)
+      expectStatus(await api.invoices(unknown), probes.settings.unknownId.statuses)
+      expectStatus(await api.totals(unknown), probes.settings.unknownId.statuses)
     },
   )
 

@@ -10,11 +10,13 @@ import { nextPeriod } from '../../helpers/policies/dates'
 import { issuePolicy, once } from '../../helpers/policies/scenario'
 import { policiesSettings } from '../../helpers/policies/settings'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { probesFor } from '../../helpers/probes/requests'
 
 const t = useTarget()
 const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
+const probes = probesFor(t)
 const policy = once(() => issuePolicy(flow, api, { label: 'renewal' }))
 const renewal = once(async () => {
   const p = await policy()
@@ -66,9 +68,9 @@ describe('renewal: data prepared for a renewal quote (sales-service.md §1, §4)
   )
 
   check(
-    { id: 'PL-REN-005', spec: 'sales', section: '§4', requirement: 'Renewal data of an unknown policy id is refused with a 4xx.' },
+    { id: 'PL-REN-005', spec: 'sales', section: '§4', requirement: `Renewal data of a policy id that does not exist is refused with ${probes.settings.unknownId.statuses.join(' or ')}: ${probes.settings.unknownId.why}.` },
     async () => {
-      expectStatus(await api.renewal(t.tag('no-such-policy')), '4xx')
+      expectStatus(await api.renewal(probes.missing('sales')), probes.settings.unknownId.statuses)
     },
   )
 })

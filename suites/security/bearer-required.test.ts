@@ -4,17 +4,20 @@ import { check } from '../../helpers/checks/check'
 import { expectStatus } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
 import { OPERATIONS, type Operation } from '../../common/operations'
+import { probesFor } from '../../helpers/probes/requests'
 
 const t = useTarget()
 
-/** A request that must be refused: path parameters are probes, bodies are empty objects. */
+const probes = probesFor(t)
+
+/**
+ * A request that must be refused: well-formed in every other way (ids of the target's id type that do not exist,
+ * every required query parameter, a body of the documented shape; helpers/probes), so a 401 answers the token.
+ */
 function probe(op: Operation, token: { bearer?: string; anonymous?: boolean }) {
-  const params = Object.fromEntries([...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1]!, m[1] === 'type' ? 'policy' : 'conformance-probe']))
   const client = op.service === 'sales' ? t.sales : t.webhooks
   return client.call({
-    op: op.id,
-    params,
-    ...(op.method === 'POST' || op.method === 'PUT' ? { json: {} } : {}),
+    ...probes.call(op),
     ...(token.anonymous ? { as: 'anonymous' as const } : { bearer: token.bearer! }),
   })
 }

@@ -3,10 +3,11 @@ import { check } from '../../helpers/checks/check'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import type { CallOptions } from '../../helpers/http/client'
 import { listed, useWebhooks } from '../../helpers/webhooks/use-webhooks'
+import { probesFor } from '../../helpers/probes/requests'
 
 const { t, settings, subs } = useWebhooks('err')
-/** An id no target hands out (ids are opaque strings: nothing else is assumed of them). */
-const NEVER = `lc-${t.config.runId}-never-existed`
+/** A subscription id of the target's id type (a UUID by default, as the public document shows) that no target hands out (helpers/probes). */
+const NEVER = probesFor(t).missing('webhooks')
 
 /**
  * Sends a POST that must be refused and returns the new list entries that it may have created:
