@@ -1,13 +1,17 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv'
 import addFormatsImport from 'ajv-formats'
+import { linearRegExp } from './linear-regexp'
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ??
   addFormatsImport) as unknown as (ajv: Ajv) => Ajv
 
-/** A fresh ajv instance (draft-07, all errors, formats). One per use site; no shared state. */
+/**
+ * A fresh ajv instance (draft-07, all errors, formats). One per use site; no shared state. Patterns run on the
+ * linear-time engine (common/linear-regexp.ts): a schema from a target cannot hang validation.
+ */
 export function createAjv(options: Options = {}): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, ...options })
+  const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp }, ...options })
   addFormats(ajv)
   return ajv
 }

@@ -5,6 +5,7 @@ import { JSONSchemaFaker, type Schema } from 'json-schema-faker'
 import { createAjv, formatAjvErrors } from '../../common/ajv'
 import { getPointer } from '../data/json-pointer'
 import { resolveDateToken } from './date-tokens'
+import { assertWithinLimits, SCHEMA_LIMITS, withinDeadline } from './schema-limits'
 import { setPointer } from './json-set'
 
 // The package's main entry loads every locale (about 100 ms per worker); the English build carries the same class
@@ -77,10 +78,15 @@ export function generatePayload(
 ): GeneratedPayload {
   const now = o.now ?? new Date()
   const unlike = Object.entries(o.unlike ?? {}).map(([pointer, v]) => [pointer, JSON.stringify(resolveDateToken(v, now))] as const)
-  let g = generateOnce(schema, o.seed, o.set, now)
-  for (let n = 1; n <= 20 && unlike.length > 0 && unlike.every(([p, v]) => JSON.stringify(getPointer(g, p)) === v); n += 1) {
-    g = generateOnce(schema, mixSeed(o.seed, `unlike:${n}`), o.set, now)
-  }
+  // the schema is the target's: bounded before generation, and the generation stopped at a deadline
+  assertWithinLimits(schema, 'the product schema')
+  const g = withinDeadline('generating a payload from the product schema', SCHEMA_LIMITS.generatorDeadlineMs, () => {
+    let p = generateOnce(schema, o.seed, o.set, now)
+    for (let n = 1; n <= 20 && unlike.length > 0 && unlike.every(([ptr, v]) => JSON.stringify(getPointer(p, ptr)) === v); n += 1) {
+      p = generateOnce(schema, mixSeed(o.seed, `unlike:${n}`), o.set, now)
+    }
+    return p
+  })
   const validate = o.compile ? o.compile(schema) : createAjv().compile(schema)
   const errors = validate(g) ? [] : formatAjvErrors(validate.errors)
   return { payload: g, seed: o.seed, errors }
@@ -101,6 +107,7 @@ function generateOnce(schema: object, seed: number, set: Record<string, unknown>
     useExamplesValue: false,
     useDefaultValue: false,
     maxItems: 3,
+    maxLength: SCHEMA_LIMITS.maxStringLength,
     refDepthMax: 4,
     omitNulls: true,
     minDateTime: '2000-01-01T00:00:00Z',

@@ -1,0 +1,104 @@
+import { createContext, Script } from 'node:vm'
+
+/**
+ * Bounds on what a payload is generated from: a product schema comes from the target, and a hostile one must give a
+ * clear failure within seconds, not a hung worker or an exhausted memory (docs/reliability.md).
+ */
+export const SCHEMA_LIMITS = Object.freeze({
+  /** minLength / maxLength a generated string is held to. */
+  maxStringLength: 65_536,
+  /** minItems / minProperties a generated value is held to. */
+  maxItems: 1000,
+  /** {n} / {n,m} in a pattern. */
+  maxQuantifier: 1000,
+  /** Nesting of the schema itself. */
+  maxDepth: 64,
+  /** Schema nodes walked at most. */
+  maxNodes: 50_000,
+  /** One generation, all its retries included. */
+  generatorDeadlineMs: 5000,
+})
+
+/** A schema the generator refuses: the message names the keyword and where it is. */
+export class SchemaLimitError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'SchemaLimitError'
+  }
+}
+
+const SIZE_KEYWORDS: Record<string, number> = {
+  minLength: SCHEMA_LIMITS.maxStringLength,
+  minItems: SCHEMA_LIMITS.maxItems,
+  minProperties: SCHEMA_LIMITS.maxItems,
+  minContains: SCHEMA_LIMITS.maxItems,
+}
+
+/** Where a schema goes beyond the limits ("/properties/name/minLength: 300000000 exceeds the cap of 65536"). */
+export function schemaLimitProblems(schema: unknown): string[] {
+  const problems: string[] = []
+  const stack: { node: unknown; path: string; depth: number }[] = [{ node: schema, path: '', depth: 0 }]
+  let nodes = 0
+  while (stack.length > 0 && problems.length < 10) {
+    const { node, path, depth } = stack.pop()!
+    if (node === null || typeof node !== 'object') continue
+    nodes += 1
+    if (nodes > SCHEMA_LIMITS.maxNodes) {
+      problems.push(`the schema has more than ${SCHEMA_LIMITS.maxNodes} nodes`)
+      break
+    }
+    if (depth > SCHEMA_LIMITS.maxDepth) {
+      problems.push(`${path || '/'}: nested deeper than ${SCHEMA_LIMITS.maxDepth} levels`)
+      continue
+    }
+    for (const [k, v] of Object.entries(node)) {
+      const at = `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`
+      const cap = SIZE_KEYWORDS[k]
+      if (cap !== undefined && typeof v === 'number' && v > cap) problems.push(`${at}: ${v} exceeds the generator's cap of ${cap}`)
+      if (k === 'pattern' && typeof v === 'string') {
+        const big = quantifierBeyond(v, SCHEMA_LIMITS.maxQuantifier)
+        if (big !== undefined) problems.push(`${at}: repetition {${big}} exceeds the generator's cap of ${SCHEMA_LIMITS.maxQuantifier}`)
+      }
+      if (v !== null && typeof v === 'object') stack.push({ node: v, path: at, depth: depth + 1 })
+    }
+  }
+  return problems
+}
+
+/** The first {n} or {n,m} of a pattern with a bound past max, if any. */
+function quantifierBeyond(pattern: string, max: number): string | undefined {
+  for (const m of pattern.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
+    if (Number(m[1]) > max || (m[2] !== undefined && m[2] !== '' && Number(m[2]) > max)) return m[0].slice(1, -1)
+  }
+  return undefined
+}
+
+/** Throws SchemaLimitError naming every place where the schema goes beyond the limits. */
+export function assertWithinLimits(schema: unknown, what: string): void {
+  const problems = schemaLimitProblems(schema)
+  if (problems.length > 0) throw new SchemaLimitError(`${what} refused (a hostile or broken schema): ${problems.join('; ')}`)
+}
+
+/**
+ * Runs synchronous generation under a deadline: V8 stops it where it is (a loop, a regular expression) when the time
+ * is up, and the caller gets a clear error instead of a worker blocked for ever.
+ */
+export function withinDeadline<T>(what: string, ms: number, run: () => T): T {
+  // a context of its own per call costs ~5 ms; one empty context per worker holds nothing between calls
+  const box = (DEADLINE.context ??= createContext({})) as { run?: () => T }
+  box.run = run
+  try {
+    return CALL.runInContext(box, { timeout: ms }) as T
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      throw new SchemaLimitError(`${what} did not finish within ${ms} ms and was stopped (a hostile or pathological schema)`)
+    }
+    throw e
+  } finally {
+    delete box.run
+  }
+}
+
+const CALL = new Script('run()')
+/** The empty context the calls run in (created on first use; it keeps nothing between calls). */
+const DEADLINE: { context?: object } = {}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { createAjv } from '../../../common/ajv'
+import { RefusedPattern } from '../../../common/linear-regexp'
+import { generatePayload } from '../../../helpers/sales/payload'
+import { SchemaLimitError, schemaLimitProblems, withinDeadline } from '../../../helpers/sales/schema-limits'
+
+describe('schemas from the target are bounded', () => {
+  it('validates a catastrophic pattern in linear time (RE2 engine) instead of backtracking', () => {
+    const validate = createAjv().compile({ type: 'string', pattern: '^(a+)+$' })
+    // 2^50 backtracking steps on a backtracking engine; one pass on RE2
+    expect(validate(`${'a'.repeat(50)}!`)).toBe(false)
+    expect(validate('aaaa')).toBe(true)
+  })
+
+  it('refuses a pattern the linear-time engine cannot run (backreference, lookahead)', () => {
+    expect(() => createAjv().compile({ type: 'string', pattern: '^(a)\\1$' })).toThrow(RefusedPattern)
+    expect(() => createAjv().compile({ type: 'string', pattern: '^(?=a)a$' })).toThrow(/refused: it cannot run on the linear-time engine/)
+  })
+
+  it('names the size keywords beyond the caps and the schema too deep', () => {
+    let deep: object = { type: 'string' }
+    for (let i = 0; i < 100; i += 1) deep = { type: 'object', properties: { x: deep } }
+    expect(schemaLimitProblems({ properties: { name: { type: 'string', minLength: 300_000_000 }, tags: { type: 'array', minItems: 1e9 } } })).toEqual([
+      '/properties/tags/minItems: 1000000000 exceeds the generator\'s cap of 1000',
+      '/properties/name/minLength: 300000000 exceeds the generator\'s cap of 65536',
+    ])
+    expect(schemaLimitProblems({ type: 'string', pattern: '^a{300000000}$' })).toEqual(['/pattern: repetition {300000000} exceeds the generator\'s cap of 1000'])
+    expect(schemaLimitProblems(deep)[0]).toMatch(/nested deeper than 64 levels/)
+  })
+
+  it('refuses to generate from a hostile schema with a clear message', () => {
+    expect(() => generatePayload({ type: 'object', required: ['n'], properties: { n: { type: 'string', minLength: 300_000_000 } } }, { seed: 1 })).toThrow(
+      /the product schema refused \(a hostile or broken schema\): \/properties\/n\/minLength: 300000000/,
+    )
+  })
+
+  it('stops synchronous generation at its deadline', () => {
+    expect(() =>
+      withinDeadline('generating', 200, () => {
+        for (;;) {
+          // a generator that never ends
+        }
+      }),
+    ).toThrow(SchemaLimitError)
+    expect(withinDeadline('generating', 1000, () => 42)).toBe(42)
+  })
+})
+
+describe('the linear-time engine in ajv', () => {
+  it('keeps each pattern of a schema apart', () => {
+    const validate = createAjv().compile({ type: 'object', properties: { a: { type: 'string', pattern: '^[a-z]+$' }, b: { type: 'string', pattern: '^[0-9]+$' } } })
+    expect(validate({ a: 'abc', b: '123' })).toBe(true)
+    expect(validate({ a: 'abc', b: 'abc' })).toBe(false)
+  })
+})
