@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import YAML from 'yaml'
@@ -6,7 +6,7 @@ import { PROJECT_ROOT } from '../../helpers/config'
 
 type Step = { run?: string; uses?: string; with?: Record<string, unknown>; env?: Record<string, string> }
 type Job = { steps: Step[]; env?: Record<string, string>; strategy?: { matrix?: Record<string, unknown[]> }; needs?: string }
-type Workflow = { on: Record<string, unknown>; jobs: Record<string, Job> }
+type Workflow = { on: Record<string, unknown>; env?: Record<string, string>; jobs: Record<string, Job> }
 
 function workflow(name: string): { doc: Workflow; text: string } {
   const text = readFileSync(resolve(PROJECT_ROOT, '.github/workflows', name), 'utf8')
@@ -21,7 +21,7 @@ describe('CI workflows', () => {
     const { doc, text } = workflow('conformance.yml')
     expect(Object.keys(doc.on)).toEqual(expect.arrayContaining(['pull_request', 'deployment_status', 'workflow_dispatch']))
     const staging = doc.jobs.staging!
-    expect(staging.env?.AUTH_PASSWORD).toBe('${{ secrets.STAGING_AUTH_PASSWORD }}')
+    expect(staging.steps.find((s) => s.run === 'npm run conformance')?.env?.AUTH_PASSWORD).toBe('${{ secrets.STAGING_AUTH_PASSWORD }}')
     expect(runs(staging)).toContain('npm run conformance')
     expect(uses(staging)).toContain('actions/upload-artifact@v4')
     expect(uses(staging)).toContain('mikepenz/action-junit-report@v5')
@@ -54,9 +54,40 @@ describe('CI workflows', () => {
     }
   })
 
-  it('tenant acceptance passes the profile through the environment, not into the shell', () => {
+  it('tenant acceptance passes the tenant through the environment, not into the shell', () => {
     const { doc, text } = workflow('tenant-acceptance.yml')
-    expect(runs(doc.jobs.acceptance!)).toContain('npm run acceptance -- --profile "$PROFILE"')
+    expect(doc.jobs.acceptance!.env?.TENANT_KEY).toBe('${{ inputs.tenant }}')
+    expect(runs(doc.jobs.acceptance!)).toContain('case "$TENANT_KEY" in')
     expect(text).not.toMatch(/run:.*\$\{\{\s*inputs\./)
+  })
+
+  it('secrets are in the environment of the step that runs the suite only: never of the workflow, a job, npm ci or any other step', () => {
+    const suite = /npm run (conformance|acceptance)\b/
+    for (const name of ['conformance.yml', 'nightly.yml', 'tenant-acceptance.yml']) {
+      const { doc } = workflow(name)
+      expect(JSON.stringify(doc.env ?? {}), name).not.toContain('secrets')
+      for (const [id, job] of Object.entries(doc.jobs)) {
+        expect(JSON.stringify(job.env ?? {}), `${name} job ${id}`).not.toContain('secrets')
+        for (const step of job.steps) {
+          const holds = JSON.stringify(step.env ?? {}).includes('secrets') || JSON.stringify(step.with ?? {}).includes('secrets')
+          if (holds) expect(step.run ?? '', `${name} job ${id}: a step with secrets`).toMatch(suite)
+        }
+      }
+    }
+  })
+
+  it('tenant acceptance: the caller picks a tenant from a fixed list; profile and password secret follow from it (allowlist)', () => {
+    const { doc, text } = workflow('tenant-acceptance.yml')
+    const inputs = (doc.on.workflow_dispatch as { inputs: Record<string, { type?: string; options?: string[] }> }).inputs
+    expect(Object.keys(inputs)).toEqual(['tenant'])
+    expect(inputs.tenant!.type).toBe('choice')
+    const tenants = readdirSync(resolve(PROJECT_ROOT, 'fixtures/targets/tenants')).map((f) => f.replace(/\.json$/, ''))
+    expect([...inputs.tenant!.options!].sort()).toEqual(tenants.sort())
+    // no secret is looked up by a name the caller gives
+    expect(text).not.toMatch(/secrets\[/)
+    const step = doc.jobs.acceptance!.steps.find((s) => /npm run acceptance/.test(s.run ?? ''))!
+    const names = [...(step.env?.AUTH_PASSWORD ?? '').matchAll(/inputs\.tenant == '([a-z]+)' && secrets\.([A-Z_]+)/g)].map((m) => [m[1], m[2]])
+    expect(names).toEqual(inputs.tenant!.options!.map((t) => [t, `ACCEPTANCE_PASSWORD_${t.toUpperCase()}`]))
+    expect(step.run).toContain('--profile "fixtures/targets/tenants/$TENANT_KEY.json"')
   })
 })
