@@ -38,6 +38,7 @@ export function classifyDefect(name: string, info: DefectInfo & { undetectable?:
   const common = {
     ...base,
     newFailures,
+    ...(run.blocked.length > 0 ? { blocked: run.blocked } : {}),
     clauseMatched: newFailures.some((f) => citesClause(f, info.clause)),
     wallMs: run.wallMs,
     ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}),

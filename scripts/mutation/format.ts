@@ -1,3 +1,4 @@
+import { distributionLine } from './distribution'
 import { isCaught } from './score'
 import type { DefectResult, FailedCheck, MutationReport, VariationResult } from './types'
 
@@ -47,11 +48,11 @@ export function markdownTable(header: string[], rows: string[][]): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)].join('\n')
 }
 
-const DEFECT_HEADER = ['defect', 'spec clause', 'verdict', 'run time', 'first failure', 'clause cited', 'failed checks (new)']
+const DEFECT_HEADER = ['defect', 'spec clause', 'verdict', 'run time', 'first failure', 'clause cited', 'failed checks (new)', 'blocked']
 const VARIATION_HEADER = ['variation', 'verdict', 'checks run', 'run time', 'failed checks']
 
 function defectRow(d: DefectResult, maxChecks: number): string[] {
-  return [d.name, d.clause, VERDICT_LABEL[d.verdict] ?? d.verdict, seconds(d.wallMs), seconds(d.firstFailureMs), isCaught(d) && d.verdict === 'caught' ? (d.clauseMatched ? 'yes' : 'no') : '-', defectEvidence(d, maxChecks)]
+  return [d.name, d.clause, VERDICT_LABEL[d.verdict] ?? d.verdict, seconds(d.wallMs), seconds(d.firstFailureMs), isCaught(d) && d.verdict === 'caught' ? (d.clauseMatched ? 'yes' : 'no') : '-', defectEvidence(d, maxChecks), String(d.blocked?.length ?? 0)]
 }
 
 function variationRow(v: VariationResult): string[] {
@@ -63,6 +64,7 @@ export function headline(r: MutationReport): string {
   return [
     `mutation score ${percent(s.ratio)} (${s.caught}/${s.scored} caught${s.undetectable ? `, ${s.undetectable} undetectable excluded` : ''}; bar ${percent(r.bar)})`,
     `false alarms ${r.falseAlarms} over ${r.variations.length} benign variation(s) (bar 0); faithful reference: ${VERDICT_LABEL[r.baseline.verdict]} (${r.baseline.checksRun} checks)`,
+    ...(r.distribution ? [distributionLine(r.distribution)] : []),
     `wall time ${seconds(r.wallMs)} with ${r.parallel} run(s) in parallel; defect runs: ${r.scope === 'area' ? "the defect's area suites" : 'the whole suite'}`,
     `verdict ${r.passed ? 'PASS' : 'FAIL'}`,
   ].join('\n')

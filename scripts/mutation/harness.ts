@@ -5,6 +5,7 @@ import { DEFECTS, type DefectInfo } from '../../reference/defects/catalogue'
 import { assertVariationNames, VARIATIONS, type VariationName } from '../../reference/variations/catalogue'
 import type { MutationArgs } from './args'
 import { classifyDefect, classifyVariation } from './classify'
+import { failureDistribution } from './distribution'
 import { markdownReport } from './format'
 import { mapPool } from './pool'
 import { runWithDefects, runWithVariation } from './run-target'
@@ -79,6 +80,7 @@ export async function runMutation(args: MutationArgs, log: (line: string) => voi
     score: s,
     falseAlarms: alarms,
     defects: defectResults,
+    distribution: failureDistribution(defectResults),
     variations: variationResults,
     passed: meetsBar(s, args.bar, alarms, baseline.verdict === 'green'),
   }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ConformanceRun } from '../harness/run-conformance'
-import type { RunSummary } from './types'
+import type { BlockedCheck, RunSummary } from './types'
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g
@@ -43,9 +43,24 @@ export function firstFailureMs(allureDir: string, startedAtEpochMs: number): num
   return first === undefined ? undefined : Math.max(0, first - startedAtEpochMs)
 }
 
+type Outcome = NonNullable<ConformanceRun['report']>['checks'][number]
+
+/** A blocked check: checks.json status 'blocked', or (before that status) a skip whose note says 'blocked: '. */
+export function isBlocked(c: Outcome): boolean {
+  return (c.status as string) === 'blocked' || (c.status === 'skipped' && /^blocked: /.test(c.note ?? ''))
+}
+
+function blockedOf(c: Outcome): BlockedCheck {
+  const b = (c as { blocked?: { owner?: string; operation?: string } }).blocked
+  const owner = b?.owner ?? /owner ([^;)\s]+)/.exec(c.note ?? '')?.[1]
+  const operation = b?.operation
+  return { id: c.id, ...(owner ? { owner } : {}), ...(operation ? { operation } : {}) }
+}
+
 /** Reduces a finished run (started with keepReports) to a summary, and removes its reports folder. */
 export function summarize(run: ConformanceRun, startedAtEpochMs: number): RunSummary {
   const checks = run.report?.checks ?? []
+  const blocked = checks.filter(isBlocked).map((c) => blockedOf(c))
   const failed = checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, document: c.document, section: c.section, ...(c.error ? { error: c.error.replace(ANSI, '').slice(0, 600) } : {}) }))
   const first = failed.length > 0 ? firstFailureMs(join(run.reportsDir, 'allure-results'), startedAtEpochMs) : undefined
   rmSync(run.reportsDir, { recursive: true, force: true })
@@ -54,6 +69,7 @@ export function summarize(run: ConformanceRun, startedAtEpochMs: number): RunSum
     exitCode: run.exitCode,
     checksRun: checks.length,
     failed,
+    blocked,
     wallMs: run.wallMs,
     ...(first !== undefined ? { firstFailureMs: first } : {}),
     ...(stop ? { stopMessage: stop, stoppedByPreflight: isPreflightStop(stop) } : {}),

@@ -4,6 +4,8 @@ export interface RunSummary {
   /** Checks that ran (any status). 0 when the run stopped before any check. */
   checksRun: number
   failed: FailedCheck[]
+  /** Checks skipped as blocked (their setup failed; checks.json status 'blocked', or a skip noted 'blocked: ...'). */
+  blocked: BlockedCheck[]
   wallMs: number
   /** From the start of the run to the end of the first failed check (allure timestamps). */
   firstFailureMs?: number
@@ -13,6 +15,13 @@ export interface RunSummary {
   stoppedByPreflight?: boolean
   /** Last lines of the run's console, for a run that broke. */
   outputTail: string
+}
+
+/** A check that could not reach its assertion, with the check that owns the failed setup's requirement. */
+export interface BlockedCheck {
+  id: string
+  owner?: string
+  operation?: string
 }
 
 export interface FailedCheck {
@@ -32,8 +41,10 @@ export interface DefectResult {
   clause: string
   description: string
   verdict: DefectVerdict
-  /** Failed checks that did not fail on the faithful reference. */
+  /** Failed checks that did not fail on the faithful reference (blocked checks are not failed). */
   newFailures: FailedCheck[]
+  /** Checks blocked in that run (their setup failed); not failures, not counted in the distribution. */
+  blocked?: BlockedCheck[]
   /** true when one of the new failures cites the defect's clause (document and section). */
   clauseMatched: boolean
   wallMs: number
@@ -76,6 +87,8 @@ export interface MutationReport {
   score: Score
   falseAlarms: number
   defects: DefectResult[]
+  /** Failed checks per caught defect (median, p90, max, worst): the cascade measure. */
+  distribution: import('./distribution').FailureDistribution
   variations: VariationResult[]
   passed: boolean
 }

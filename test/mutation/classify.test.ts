@@ -3,7 +3,7 @@ import { citesClause, classifyDefect, classifyVariation, parseClause } from '../
 import type { RunSummary } from '../../scripts/mutation/types'
 
 const info = { area: 'auth', clause: 'sales-service.md §5', description: 'd' }
-const run = (o: Partial<RunSummary>): RunSummary => ({ exitCode: 0, checksRun: 10, failed: [], wallMs: 1000, outputTail: '', ...o })
+const run = (o: Partial<RunSummary>): RunSummary => ({ exitCode: 0, checksRun: 10, failed: [], blocked: [], wallMs: 1000, outputTail: '', ...o })
 const f = (id: string, section = '§5', document = 'sales-service.md') => ({ id, document, section })
 
 describe('parseClause / citesClause', () => {

@@ -60,6 +60,7 @@ describe('format', () => {
         defect('auth-b', 'missed', { outputTail: 'tail' }),
         defect('auth-c', 'undetectable', { undetectable: 'server-side only' }),
       ],
+      distribution: { defects: 1, median: 1, p90: 1, max: 1, onClause: 1, worst: [{ name: 'auth-a', failed: 1, blocked: 0, offClause: [] }] },
       variations: [variation('key-order', 'false-alarm', { failed: [{ id: 'WH-9', document: 'webhook-subscriptions.md', section: '§4', error: 'expected x' }] })],
       passed: false,
     }

@@ -1,0 +1,51 @@
+import { citesClause } from './classify'
+import type { DefectResult } from './types'
+
+/** How many checks one defect fails: the cascade measure of issue 13 (target p90 <= 2). */
+export interface FailureDistribution {
+  /** Defects counted: those caught by at least one failed check (a preflight stop fails no check). */
+  defects: number
+  median: number
+  p90: number
+  max: number
+  /** Defects whose every failed check cites the defect's clause. */
+  onClause: number
+  /** The defects with the most failed checks, most first (ties by name). */
+  worst: { name: string; failed: number; blocked: number; offClause: string[] }[]
+}
+
+/** Nearest-rank percentile (p in 0..100) of ascending values; 0 for none. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length))
+  return sorted[Math.min(rank, sorted.length) - 1]!
+}
+
+/** The failed checks of a defect run that do not cite the defect's clause. */
+export function offClause(d: DefectResult): string[] {
+  return d.newFailures.filter((f) => !citesClause(f, d.clause)).map((f) => f.id)
+}
+
+/** Failed (not blocked) checks per caught defect: median, p90, max, and the `top` worst defects. */
+export function failureDistribution(defects: readonly DefectResult[], top = 5): FailureDistribution {
+  const caught = defects.filter((d) => d.verdict === 'caught')
+  const counts = caught.map((d) => d.newFailures.length).sort((a, b) => a - b)
+  const worst = [...caught]
+    .sort((a, b) => b.newFailures.length - a.newFailures.length || a.name.localeCompare(b.name))
+    .slice(0, top)
+    .map((d) => ({ name: d.name, failed: d.newFailures.length, blocked: d.blocked?.length ?? 0, offClause: offClause(d) }))
+  return {
+    defects: caught.length,
+    median: percentile(counts, 50),
+    p90: percentile(counts, 90),
+    max: counts.at(-1) ?? 0,
+    onClause: caught.filter((d) => offClause(d).length === 0).length,
+    worst,
+  }
+}
+
+/** One line for the console and the reports. */
+export function distributionLine(x: FailureDistribution): string {
+  const worst = x.worst.map((w) => `${w.name} ${w.failed}${w.blocked ? ` (+${w.blocked} blocked)` : ''}`).join(', ')
+  return `failed checks per caught defect (${x.defects} defects; blocked checks not counted): median ${x.median}, p90 ${x.p90}, max ${x.max}; every failure on the defect's clause for ${x.onClause}/${x.defects}${worst ? `; worst: ${worst}` : ''}`
+}

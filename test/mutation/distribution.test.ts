@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { distributionLine, failureDistribution, offClause, percentile } from '../../scripts/mutation/distribution'
+import type { DefectResult } from '../../scripts/mutation/types'
+
+const fc = (id: string, section = '§4', document = 'sales-service.md') => ({ id, document, section })
+const defect = (name: string, failures: number, extra: Partial<DefectResult> = {}): DefectResult => ({
+  name, area: 'sales', clause: 'sales-service.md §4', description: 'd', verdict: 'caught', clauseMatched: true, wallMs: 1,
+  newFailures: Array.from({ length: failures }, (_, i) => fc(`${name}-${i}`)), ...extra,
+})
+
+describe('failed checks per defect', () => {
+  it('takes nearest-rank percentiles', () => {
+    const v = [1, 1, 1, 1, 1, 1, 1, 1, 2, 7]
+    expect(percentile(v, 50)).toBe(1)
+    expect(percentile(v, 90)).toBe(2)
+    expect(percentile(v, 100)).toBe(7)
+    expect(percentile([], 90)).toBe(0)
+  })
+
+  it('counts only the failed checks of caught defects, never the blocked ones, and names the worst', () => {
+    const ds = [
+      defect('a', 1), defect('b', 1), defect('c', 2, { blocked: [{ id: 'X' }, { id: 'Y', owner: 'c-0' }] }), defect('d', 5),
+      defect('stopped', 0, { verdict: 'stopped' }), defect('gone', 0, { verdict: 'undetectable' }),
+    ]
+    const x = failureDistribution(ds, 2)
+    expect(x).toMatchObject({ defects: 4, median: 1, p90: 5, max: 5, onClause: 4 })
+    expect(x.worst).toEqual([{ name: 'd', failed: 5, blocked: 0, offClause: [] }, { name: 'c', failed: 2, blocked: 2, offClause: [] }])
+    expect(distributionLine(x)).toBe("failed checks per caught defect (4 defects; blocked checks not counted): median 1, p90 5, max 5; every failure on the defect's clause for 4/4; worst: d 5, c 2 (+2 blocked)")
+  })
+
+  it("names the failures that do not cite the defect's clause", () => {
+    const d = defect('x', 0, { newFailures: [fc('ON'), fc('OFF', '§7')] })
+    expect(offClause(d)).toEqual(['OFF'])
+    expect(failureDistribution([d]).onClause).toBe(0)
+  })
+})
