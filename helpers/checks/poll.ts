@@ -23,3 +23,18 @@ export async function expectPollSuccess<T>(result: PollResult<T>, what: string):
   }
   return result.value as T
 }
+
+/**
+ * The lock was released: polling ended on an unlocked answer (200), whatever its body; the shape of the actions
+ * answer is SL-CON-001's requirement, not the lock's. A lock held past the deadline, or an error status, fails.
+ */
+export async function expectReleased<T extends { res: import('../http/types').HttpResult }>(result: PollResult<T>, what: string): Promise<void> {
+  await reportPoll(result)
+  const res = result.last?.value.res
+  if (result.outcome === 'success' || (result.outcome === 'failure' && res?.status === 200)) return
+  throw new ConformanceFailure({
+    expected: `${what} to be released (an unlocked answer)`,
+    actual: `${result.outcome} after ${result.attempts.length} attempt(s) in ${result.elapsedMs} ms; last seen: ${result.last?.seen ?? 'nothing'}`,
+    ...(res ? { res } : {}),
+  })
+}

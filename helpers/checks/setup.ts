@@ -55,6 +55,8 @@ interface SetupEvidence {
   operation?: string
   status?: number | string
   product?: string
+  /** Only for a failure that is no operation's (e.g. no payload the schema allows): the owning check. */
+  owner?: string
   res?: HttpResult
 }
 
@@ -82,7 +84,7 @@ export function asSetupFailure(e: unknown, what: string, o: GivenOptions = {}): 
   if (!ev) return undefined
   const operation = ev.operation ?? ev.res?.exchange?.operationId ?? o.operation
   const status = ev.status ?? ev.res?.status
-  const owner = ownerOf(operation, ev.product ?? o.product)
+  const owner = ev.owner ?? ownerOf(operation, ev.product ?? o.product)
   const detail = (e as Error).message.split('\n')[0]
   return new SetupFailure(
     { reason: `setup '${what}' failed: ${detail}`, ...(operation ? { operation } : {}), ...(status !== undefined ? { status } : {}), ...(owner ? { owner } : {}) },

@@ -8,6 +8,7 @@ import type { PollResult } from '../polling/poll-until'
 import { waitForActions, waitForRequest, type ActionsValue, type RequestValue } from '../polling/wait'
 import { generatePayload, mixSeed } from './payload'
 import { loadPayloadOverrides, type PayloadOverrides } from './payload-overrides'
+import { metaSchemaErrors } from './schema-tools'
 import { salesSettings, type SalesSettings } from './settings'
 
 /** Where a step of the flow went wrong, beyond the response: the operation and status when no response says them. */
@@ -15,6 +16,8 @@ export interface FlowEvidence {
   operation?: string
   status?: number | string
   product?: string
+  /** The owning check, only for a failure that is no operation's (a payload the schema does not allow). */
+  owner?: string
 }
 
 /**
@@ -39,6 +42,7 @@ export class SalesFlowError extends Error {
       ...(this.evidence.operation ?? this.res?.exchange?.operationId ? { operation: this.evidence.operation ?? this.res?.exchange?.operationId } : {}),
       ...(this.evidence.status !== undefined ? { status: this.evidence.status } : this.res ? { status: this.res.status } : {}),
       ...(this.evidence.product ? { product: this.evidence.product } : {}),
+      ...(this.evidence.owner ? { owner: this.evidence.owner } : {}),
     }
   }
 }
@@ -119,6 +123,8 @@ export class SalesFlow {
   async fetchSchema(product: string, as?: UserCredentials): Promise<{ schema: Record<string, unknown>; res: HttpResult }> {
     const res = await this.t.sales.call({ op: 'sales.schemes.get', params: { type: this.settings.schemaType, name: product }, ...(as ? { as } : {}) })
     if (res.status !== 200 || typeof res.body !== 'object' || res.body === null) throw new SalesFlowError('fetch schema', `expected 200 with a JSON schema`, res, { product })
+    const problems = metaSchemaErrors(res.body)
+    if (problems.length > 0) throw new SalesFlowError('fetch schema', `not a valid JSON Schema: ${problems.slice(0, 3).join('; ')}`, res, { product })
     return { schema: res.body as Record<string, unknown>, res }
   }
 
@@ -145,10 +151,16 @@ export class SalesFlow {
     return generatePayload(schema, { seed, set, ...(o.unlike ? { unlike: o.unlike } : {}), compile: (s) => this.t.schemas.compile(s) })
   }
 
+  /** buildPayload, and SalesFlowError when the payload does not match the schema (SL-PAY-001 owns that). */
+  async validPayload(product: string, o: Omit<CreateQuoteOptions, 'as'> = {}): Promise<{ payload: Record<string, unknown>; seed: number }> {
+    const { payload, seed, errors } = await this.buildPayload(product, o)
+    if (errors.length > 0) throw new SalesFlowError('build payload', `generated payload does not match the schema (seed ${seed}): ${errors.join('; ')}`, undefined, { operation: 'sales.schemes.get', status: 'no valid payload', product, owner: `SL-PAY-001-${product}` })
+    return { payload, seed }
+  }
+
   /** Creates a quote (POST create, never retried). Throws when the payload is invalid or creation fails. */
   async createQuote(product: string, o: CreateQuoteOptions = {}): Promise<CreatedQuote> {
-    const { payload, seed, errors } = await this.buildPayload(product, o)
-    if (errors.length > 0) throw new SalesFlowError('build payload', `generated payload does not match the schema (seed ${seed}): ${errors.join('; ')}`, undefined, { operation: 'sales.schemes.get', status: 'schema gives no valid payload', product })
+    const { payload, seed } = await this.validPayload(product, o)
     const res = await this.t.sales.call({ op: 'sales.quote.create', json: payload, ...(o.as ? { as: o.as } : {}) })
     const id = getPointer(res.body, this.settings.quoteIdPointer)
     if (!isOk(res) || (typeof id !== 'string' && typeof id !== 'number')) {
@@ -169,11 +181,59 @@ export class SalesFlow {
     await reportPoll(r)
     polls?.push(r)
     if (r.outcome !== 'success' || !r.value) {
-      const product = this.created.get(quoteId)?.product
-      const status = r.outcome === 'timeout' ? `timeout: ${r.last?.seen ?? 'no answer'}` : (r.last?.value.res.status ?? r.outcome)
-      throw new SalesFlowError(step, `actions did not unlock: ${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res, { operation: 'sales.quote.actions', status, ...(product ? { product } : {}) })
+      if (r.outcome === 'timeout') this.stayedLocked(quoteId, step, r)
+      // unlocked, but not with a list of actions: the actions answer's contract (the operation's owner, SL-CON-001)
+      throw new SalesFlowError(step, `actions did not unlock: ${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res, { operation: 'sales.quote.actions' })
     }
     return r.value.actions
+  }
+
+  /**
+   * Waits until the quote is no longer locked and returns the poll, whatever the answer's shape (the caller may
+   * check it); throws SalesFlowError only when it stays locked past the deadline.
+   */
+  async released(quoteId: string, step: string): Promise<PollResult<ActionsValue>> {
+    const r = await this.waitActions(quoteId)
+    await reportPoll(r)
+    if (r.outcome === 'timeout') this.stayedLocked(quoteId, step, r)
+    return r
+  }
+
+  /** The lock was not released within the deadline: SL-LIFE-002 (the lock is released after a change) owns that. */
+  private stayedLocked(quoteId: string, step: string, r: PollResult<ActionsValue>): never {
+    const product = this.created.get(quoteId)?.product
+    throw new SalesFlowError(step, `the quote stayed locked: ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res, {
+      operation: 'sales.quote.actions',
+      status: `timeout: ${r.last?.seen ?? 'no answer'}`,
+      ...(product ? { product, owner: `SL-LIFE-002-${product}` } : {}),
+    })
+  }
+
+  /** Create, wait, calculate, wait: a calculated quote and its actions. Throws SalesFlowError when a step fails. */
+  async calculatedQuote(product: string, o: CreateQuoteOptions = {}, polls?: PollResult<unknown>[]): Promise<CreatedQuote & { actions: string[] }> {
+    const created = await this.createQuote(product, o)
+    await this.unlocked(created.quoteId, 'wait after create', polls)
+    const calc = await this.calculate(created.quoteId)
+    if (!isOk(calc)) throw new SalesFlowError('calculate', 'expected 2xx', calc, { product })
+    const actions = await this.unlocked(created.quoteId, 'wait after calculate', polls)
+    return { ...created, actions }
+  }
+
+  /** A calculated quote, bound, and unlocked again. Throws SalesFlowError when a step fails. */
+  async boundQuote(product: string, o: CreateQuoteOptions = {}, polls?: PollResult<unknown>[]): Promise<CreatedQuote> {
+    const q = await this.calculatedQuote(product, o, polls)
+    const bind = await this.bind(q.quoteId)
+    if (!isOk(bind)) throw new SalesFlowError('bind', 'expected 2xx', bind, { product })
+    await this.unlocked(q.quoteId, 'wait after bind', polls)
+    return q
+  }
+
+  /** Issues a bound quote: 2xx with a request id, or SalesFlowError. */
+  async startIssue(quoteId: string, product: string): Promise<{ requestId: string; res: HttpResult }> {
+    const issue = await this.issue(quoteId)
+    const requestId = this.requestIdOf(issue)
+    if (!isOk(issue) || !requestId) throw new SalesFlowError('issue', `expected 2xx with a request id at ${this.settings.requestIdPointer}`, issue, { product })
+    return { requestId, res: issue }
   }
 
   getQuote(quoteId: string): Promise<HttpResult> {
@@ -212,6 +272,17 @@ export class SalesFlow {
   waitRequest(requestId: string): Promise<PollResult<RequestValue>> {
     return waitForRequest(this.t.sales, requestId, this.t.config.polling, this.t.config.statuses)
   }
+  /**
+   * Throws SalesFlowError when polling a request ended on an answer whose status cannot be read (not 200, no status,
+   * or a spelling the profile does not give): the request status answer's contract (the operation's owner, SL-CON-003).
+   */
+  requireReadable(r: PollResult<RequestValue>, product: string): void {
+    if (r.outcome !== 'failure') return
+    const v = r.last?.value
+    if (v && v.res.status === 200 && v.status !== undefined && this.t.config.statuses.failure.includes(v.status.toLowerCase())) return
+    throw new SalesFlowError('issue request', `the request status cannot be read: ${r.last?.seen ?? 'no answer'}`, v?.res, { operation: 'sales.requests.get', product })
+  }
+
   policyLinks(policyId: string): Promise<HttpResult> {
     return this.t.sales.call({ op: 'sales.policy.links', params: { policyId } })
   }
@@ -241,7 +312,11 @@ export class SalesFlow {
     const r = await this.waitRequest(requestId)
     await reportPoll(r)
     polls.push(r)
-    if (r.outcome !== 'success' || !r.value) throw new SalesFlowError('issue request', `${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res, { operation: 'sales.requests.get', status: `${r.outcome}: ${r.last?.seen ?? 'no answer'}`, product })
+    this.requireReadable(r, product)
+    if (r.outcome !== 'success' || !r.value) {
+      // a request that stays pending or ends in failure: SL-LIFE-010 (polled until success) owns that
+      throw new SalesFlowError('issue request', `${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res, { operation: 'sales.requests.get', status: `${r.outcome}: ${r.last?.seen ?? 'no answer'}`, product, owner: `SL-LIFE-010-${product}` })
+    }
     const policyId = getPointer(r.value.body, this.settings.policyIdPointer)
     if (typeof policyId !== 'string' && typeof policyId !== 'number') {
       throw new SalesFlowError('issue request', `no policy id at ${this.settings.policyIdPointer} of the successful request`, r.value.res, { product })

@@ -2,8 +2,9 @@ import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
-import { expectPollSuccess } from '../../helpers/checks/poll'
+import { expectPollSuccess, reportPoll } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/context'
+import { given, SetupFailure } from '../../helpers/checks/setup'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
 
 const t = useTarget()
@@ -14,8 +15,9 @@ describe('sales: response contracts not covered by the lifecycle (sales-service.
   check(
     { id: 'SL-CON-001', spec: 'sales', section: '§4', requirement: 'The actions of an unlocked quote are 200 {data: [action names], links: {...}}.' },
     async () => {
-      const q = await flow.createQuote(t.config.product, { label: 'contract-actions' })
-      const value = await expectPollSuccess(await flow.waitActions(q.quoteId), `the actions of quote ${q.quoteId}`)
+      const q = await given('a new quote', () => flow.createQuote(t.config.product, { label: 'contract-actions' }), { product: t.config.product })
+      const r = await given('the quote unlocked', () => flow.released(q.quoteId, 'wait after create'), { product: t.config.product })
+      const value = await expectPollSuccess(r, `the actions of quote ${q.quoteId}`)
       expectStatus(value.res, 200)
       expectContract(t.contracts, value.res, 'sales/quote-actions')
     },
@@ -33,14 +35,21 @@ describe('sales: response contracts not covered by the lifecycle (sales-service.
   check(
     { id: 'SL-CON-003', spec: 'sales', section: '§3', requirement: 'Every answer of the request status endpoint, pending or complete, is {requestId, status, data?} with a status spelled as the profile says.' },
     async () => {
-      const issued = await flow.issueNewPolicy(t.config.product, { label: 'contract-request' })
-      const res = await t.sales.call({ op: 'sales.requests.get', params: { requestId: issued.requestId } })
+      const product = t.config.product
+      const { requestId } = await given('an issue request', async () => {
+        const q = await flow.boundQuote(product, { label: 'contract-request' })
+        return flow.startIssue(q.quoteId, product)
+      }, { product })
+      const r = await flow.waitRequest(requestId)
+      await reportPoll(r)
+      // a request that never completes leaves the complete answer untested: SL-LIFE-010 owns "polled until complete"
+      if (r.outcome === 'timeout') throw new SetupFailure({ reason: `request ${requestId} did not complete within the deadline (${r.last?.seen ?? 'no answer'})`, operation: 'sales.requests.get', status: `timeout: ${r.last?.seen ?? 'no answer'}`, owner: `SL-LIFE-010-${product}` }, r.last?.value.res)
+      const res = r.last!.value.res
       expectStatus(res, 200)
       expectContract(t.contracts, res, 'sales/quote-request-status')
       const status = String((res.body as { status?: unknown }).status).toLowerCase()
       const known = [...t.config.statuses.pending, ...t.config.statuses.success, ...t.config.statuses.failure]
       expectThat(known.includes(status), { expected: `a status among ${known.join(', ')}`, actual: status, res })
-      expectThat(t.config.statuses.success.includes(status), { expected: 'the success status after the issue succeeded', actual: status, res })
     },
   )
 })

@@ -4,6 +4,7 @@ import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { expectPollSuccess } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/context'
+import { given } from '../../helpers/checks/setup'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
 
 const t = useTarget()
@@ -15,17 +16,18 @@ describe('sales: decline is final (sales-service.md §3, §4)', () => {
     const st: { quoteId?: string; data?: unknown } = {}
 
     step({ id: 'SL-DEC-001', spec: 'sales', section: '§4', requirement: 'A calculated quote can be declined with a reason (2xx), and decline is then no longer offered.' }, async () => {
-      const q = await flow.createQuote(product, { label: 'decline' })
+      const q = await given('a calculated quote and its data', async () => {
+        const calculated = await flow.calculatedQuote(product, { label: 'decline' })
+        const before = await flow.getQuote(calculated.quoteId)
+        expectStatus(before, 200)
+        return { ...calculated, data: (before.body as { data?: unknown }).data }
+      }, { product })
       st.quoteId = q.quoteId
-      await flow.unlocked(q.quoteId, 'wait after create')
-      expectStatus(await flow.calculate(q.quoteId), '2xx')
-      await flow.unlocked(q.quoteId, 'wait after calculate')
-      const before = await flow.getQuote(q.quoteId)
-      expectStatus(before, 200)
-      st.data = (before.body as { data?: unknown }).data
+      st.data = q.data
       const res = await flow.decline(q.quoteId, t.tag('decline'))
       expectStatus(res, '2xx')
-      const value = await expectPollSuccess(await flow.waitActions(q.quoteId), `the actions of quote ${q.quoteId} after decline`)
+      const released = await given('the declined quote unlocked', () => flow.released(q.quoteId, 'wait after decline'), { product })
+      const value = await expectPollSuccess(released, `the actions of quote ${q.quoteId} after decline`)
       expectThat(!value.actions.includes(flow.settings.actions.decline) && !value.actions.includes(flow.settings.actions.bind), { expected: 'neither decline nor bind offered for a declined quote', actual: value.actions.join(', '), res: value.res })
     })
 

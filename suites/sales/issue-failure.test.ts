@@ -6,6 +6,7 @@ import { expectContract } from '../../helpers/checks/contract'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { reportPoll } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/context'
+import { given } from '../../helpers/checks/setup'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
 
 const t = useTarget()
@@ -18,18 +19,13 @@ describe('sales: issue failure (sales-service.md §3)', () => {
     async (c) => {
       const trigger = flow.settings.issueFailure
       if (!trigger) return c.notApplicable('the profile gives no way to provoke an issue failure (extensions.sales.issueFailure)')
-      const q = await flow.createQuote(product, { label: 'issue-failure', set: trigger.set })
-      await flow.unlocked(q.quoteId, 'wait after create')
-      expectStatus(await flow.calculate(q.quoteId), '2xx')
-      await flow.unlocked(q.quoteId, 'wait after calculate')
-      expectStatus(await flow.bind(q.quoteId), '2xx')
-      await flow.unlocked(q.quoteId, 'wait after bind')
-      const issue = await flow.issue(q.quoteId)
-      expectStatus(issue, 202)
-      const requestId = flow.requestIdOf(issue)
-      expectThat(requestId !== undefined, { expected: `a request id at ${flow.settings.requestIdPointer}`, actual: issue.body, res: issue })
+      const { q, requestId } = await given('an issue request of a quote that cannot be issued', async () => {
+        const bound = await flow.boundQuote(product, { label: 'issue-failure', set: trigger.set })
+        return { q: bound, ...(await flow.startIssue(bound.quoteId, product)) }
+      }, { product })
       const r = await flow.waitRequest(requestId)
       await reportPoll(r)
+      await given('a readable request status', async () => flow.requireReadable(r, product), { product })
       const res = r.last?.value.res
       if (r.outcome === 'success') flow.markFinal(q.quoteId)
       expectThat(r.outcome === 'failure' && res?.status === 200, {

@@ -3,8 +3,9 @@ import * as allure from 'allure-js-commons'
 import { lifecycle } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
-import { expectPollSuccess } from '../../helpers/checks/poll'
+import { expectPollSuccess, expectReleased } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/context'
+import { given } from '../../helpers/checks/setup'
 import { getPointer } from '../../helpers/data/json-pointer'
 import { documentIdOf, mediaType, scheduleProblems } from '../../helpers/sales/documents'
 import { resolveDateToken } from '../../helpers/sales/date-tokens'
@@ -32,17 +33,16 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
       })
 
       step(meta('002', '§3', 'A quote created from a schema-valid payload answers with its id, and the actions endpoint releases the lock after the creation.'), async () => {
-        const { payload, seed, errors } = await flow.buildPayload(product, { label: `life-${product}`, unlike: updateOf() })
+        const { payload, seed } = await given(`a valid ${product} payload`, () => flow.validPayload(product, { label: `life-${product}`, unlike: updateOf() }), { product })
         console.log(`[SL-LIFE-002-${product}] payload seed ${seed}`)
         await allure.parameter(`payload seed (${product})`, String(seed))
-        expectThat(errors.length === 0, { expected: 'a generated payload valid against the schema (checked before sending)', actual: errors.join('; ') })
         const res = await t.sales.call({ op: 'sales.quote.create', json: payload })
         expectStatus(res, [200, 201])
         expectContract(t.contracts, res, 'sales/quote-create')
         st.quoteId = String(getPointer(res.body, s.quoteIdPointer))
         st.payload = payload
         flow.created.set(st.quoteId, { product, final: false })
-        await expectPollSuccess(await flow.waitActions(st.quoteId), `the actions of quote ${st.quoteId} after create`)
+        await expectReleased(await flow.waitActions(st.quoteId), `the actions of quote ${st.quoteId} after create`)
       })
 
       step(meta('003', '§4', 'Get quote answers {data, meta} with meta.schemaPath and the data that was sent (fixture values and run tag).'), async () => {
@@ -60,7 +60,7 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
         for (const [pointer, value] of Object.entries(update)) setPointer(json, pointer, resolveDateToken(value, new Date()))
         const res = await flow.update(st.quoteId!, json)
         expectStatus(res, '2xx')
-        await expectPollSuccess(await flow.waitActions(st.quoteId!), `the actions of quote ${st.quoteId} after update`)
+        await expectReleased(await flow.waitActions(st.quoteId!), `the actions of quote ${st.quoteId} after update`)
         const after = await flow.getQuote(st.quoteId!)
         expectStatus(after, 200)
         for (const [pointer, value] of Object.entries(update)) expectEqual(getPointer(after.body, `/data${pointer}`), resolveDateToken(value, new Date()), `data${pointer} after the update`, after)
@@ -71,7 +71,7 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
         const res = await flow.calculate(st.quoteId!)
         expectStatus(res, '2xx')
         expectContract(t.contracts, res, 'sales/quote-calculate')
-        await expectPollSuccess(await flow.waitActions(st.quoteId!), `the actions of quote ${st.quoteId} after calculate`)
+        await expectReleased(await flow.waitActions(st.quoteId!), `the actions of quote ${st.quoteId} after calculate`)
         const fin = await flow.calculation(st.quoteId!)
         expectStatus(fin, 200)
         expectContract(t.contracts, fin, 'sales/quote-calculation')
@@ -83,7 +83,7 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
       step(meta('006', '§4', 'Calculating the same quote data again gives the same premium (deterministic).'), async () => {
         const res = await flow.calculate(st.quoteId!)
         expectStatus(res, '2xx')
-        await expectPollSuccess(await flow.waitActions(st.quoteId!), `the actions of quote ${st.quoteId} after recalculation`)
+        await expectReleased(await flow.waitActions(st.quoteId!), `the actions of quote ${st.quoteId} after recalculation`)
         const fin = await flow.calculation(st.quoteId!)
         expectStatus(fin, 200)
         expectEqual(getPointer(fin.body, '/data/periodPremium'), st.premium, 'data.periodPremium of the second calculation', fin)
@@ -113,7 +113,7 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
       step(meta('009', '§3', 'A calculated quote can be bound (lock released afterwards) and then issued: 202 with a request id.'), async () => {
         const bind = await flow.bind(st.quoteId!)
         expectStatus(bind, '2xx')
-        await expectPollSuccess(await flow.waitActions(st.quoteId!), `the actions of quote ${st.quoteId} after bind`)
+        await expectReleased(await flow.waitActions(st.quoteId!), `the actions of quote ${st.quoteId} after bind`)
         const res = await flow.issue(st.quoteId!)
         expectStatus(res, 202)
         expectContract(t.contracts, res, 'sales/quote-issue-accepted')
@@ -122,7 +122,9 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
       })
 
       step(meta('010', '§3', 'The issue request is polled until success, which gives the new policy id.'), async () => {
-        const value = await expectPollSuccess(await flow.waitRequest(st.requestId!), `issue request ${st.requestId}`)
+        const r = await flow.waitRequest(st.requestId!)
+        await given('a readable request status', async () => flow.requireReadable(r, product), { product })
+        const value = await expectPollSuccess(r, `issue request ${st.requestId}`)
         flow.markFinal(st.quoteId!)
         expectContract(t.contracts, value.res, 'sales/quote-request-status')
         const policyId = getPointer(value.body, s.policyIdPointer)

@@ -3,6 +3,7 @@ import { check } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
+import { given } from '../../helpers/checks/setup'
 import type { CallOptions } from '../../helpers/http/client'
 import { getPointer } from '../../helpers/data/json-pointer'
 import { setPointer } from '../../helpers/sales/json-set'
@@ -22,8 +23,7 @@ describe('sales: refused requests (sales-service.md §4, §7)', () => {
     check(
       { id: `SL-NEG-001-${product}`, spec: 'sales', section: '§4', requirement: `Creating a ${product} quote with a payload that violates the schema is refused with 422 {message, errors} naming the field.` },
       async () => {
-        const schema = await flow.schema(product)
-        const { payload } = await flow.buildPayload(product, { label: 'invalid' })
+        const { schema, payload } = await given(`a valid ${product} payload`, async () => ({ schema: await flow.schema(product), payload: (await flow.buildPayload(product, { label: 'invalid' })).payload }), { product })
         const bad = invalidCase(flow.payloadOverrides(product), schema)
         setPointer(payload, bad.pointer, bad.value)
         const res = await t.sales.call({ op: 'sales.quote.create', json: payload })
@@ -70,10 +70,7 @@ describe('sales: refused requests (sales-service.md §4, §7)', () => {
     { id: 'SL-NEG-003', spec: 'sales', section: '§3', requirement: 'Issuing a calculated quote that was not bound is refused with a 4xx (when the tenant requires bind before issue).' },
     async (c) => {
       if (t.config.features['bindRequiredBeforeIssue'] !== true) c.notApplicable('the profile does not say bind is required before issue (features.bindRequiredBeforeIssue)')
-      const q = await flow.createQuote(t.config.product, { label: 'unbound' })
-      await flow.unlocked(q.quoteId, 'wait after create')
-      expectStatus(await flow.calculate(q.quoteId), '2xx')
-      await flow.unlocked(q.quoteId, 'wait after calculate')
+      const q = await given('a calculated quote', () => flow.calculatedQuote(t.config.product, { label: 'unbound' }), { product: t.config.product })
       const res = await flow.issue(q.quoteId)
       if (res.status >= 200 && res.status < 300) flow.markFinal(q.quoteId)
       expectStatus(res, '4xx')

@@ -4,6 +4,7 @@ import { check } from '../../helpers/checks/check'
 import { expectEqual, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
 import { attachEvidence } from '../../helpers/reporting/evidence'
+import { given } from '../../helpers/checks/setup'
 import { SalesFlow } from '../../helpers/sales/lifecycle'
 import { generatePayload } from '../../helpers/sales/payload'
 
@@ -15,7 +16,7 @@ describe('sales: payloads generated from the product schema (sales-service.md §
     check(
       { id: `SL-PAY-001-${product}`, spec: 'sales', section: '§4', requirement: `A ${product} quote payload can be generated from the published schema: required fields, enums, formats and bounds respected, reproducible from the seed.` },
       async () => {
-        const schema = await flow.schema(product)
+        const schema = await given(`the ${product} schema`, () => flow.schema(product), { product })
         const built = await flow.buildPayload(product, { label: 'payload-check', seed: t.config.seed })
         console.log(`[SL-PAY-001-${product}] payload seed ${built.seed}`)
         await allure.parameter(`payload seed (${product})`, String(built.seed))

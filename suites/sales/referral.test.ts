@@ -4,6 +4,7 @@ import { lifecycle } from '../../helpers/checks/check'
 import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { expectPollSuccess } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/context'
+import { given } from '../../helpers/checks/setup'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
 
 const t = useTarget()
@@ -16,11 +17,9 @@ describe('sales: referral (sales-service.md §3 rule 3, §4)', () => {
 
     step({ id: 'SL-REF-001', spec: 'sales', section: '§4', requirement: 'A calculated quote can be sent to referral with a comment (2xx).' }, async (c) => {
       if (t.config.features['referral'] === false) c.notApplicable('the profile says the tenant has no referral (features.referral=false)')
-      const q = await flow.createQuote(product, { label: 'referral' })
+      const q = await given('a calculated quote', () => flow.calculatedQuote(product, { label: 'referral' }), { product })
       st.quoteId = q.quoteId
-      await flow.unlocked(q.quoteId, 'wait after create')
-      expectStatus(await flow.calculate(q.quoteId), '2xx')
-      st.before = await flow.unlocked(q.quoteId, 'wait after calculate')
+      st.before = q.actions
       await allure.parameter('actions before referral', st.before.join(', '))
       const res = await flow.referral(q.quoteId, t.tag('referral'))
       expectStatus(res, '2xx')

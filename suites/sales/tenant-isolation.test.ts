@@ -2,6 +2,7 @@ import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
 import { expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
+import { given } from '../../helpers/checks/setup'
 import type { CallOptions } from '../../helpers/http/client'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
 import { probesFor } from '../../helpers/probes/requests'
@@ -17,8 +18,11 @@ describe('sales: tenant isolation (sales-service.md §5)', () => {
     async (c) => {
       const other = t.user('otherTenant')
       if (!other) return c.notApplicable('the profile names no user of another tenant (users.otherTenant)')
-      const q = await flow.createQuote(t.config.product, { label: 'isolation' })
-      await flow.unlocked(q.quoteId, 'wait after create')
+      const q = await given('a new quote, unlocked', async () => {
+        const created = await flow.createQuote(t.config.product, { label: 'isolation' })
+        await flow.unlocked(created.quoteId, 'wait after create')
+        return created
+      }, { product: t.config.product })
       const probes: CallOptions[] = [
         { op: 'sales.quote.get', params: { policyId: q.quoteId }, query: probe.requiredQuery('sales.quote.get') },
         { op: 'sales.quote.actions', params: { id: q.quoteId } },

@@ -31,8 +31,8 @@ describe('asSetupFailure: what a setup threw, as the blocked marker', () => {
     const f = asSetupFailure(new ConformanceFailure({ expected: 'status 201', actual: 'status 500', res: answer('webhooks.subscription.create', 500) }), 'a subscription')
     expect(f?.blocked).toEqual({ reason: "setup 'a subscription' failed: expected status 201, got status 500", operation: 'webhooks.subscription.create', status: 500, owner: 'WH-LIFE-001' })
   })
-  it('prefers what a SalesFlowError says (operation, status, product) over the response', () => {
-    const e = new SalesFlowError('wait after create', 'actions did not unlock', answer('sales.quote.actions', 204), { operation: 'sales.quote.actions', status: 'timeout: 204 locked', product: 'home' })
+  it('prefers what a SalesFlowError says (operation, status, product, owner of a state such as a lock) over the response and the data', () => {
+    const e = new SalesFlowError('wait after create', 'the quote stayed locked', answer('sales.quote.actions', 204), { operation: 'sales.quote.actions', status: 'timeout: 204 locked', product: 'home', owner: 'SL-LIFE-002-home' })
     expect(asSetupFailure(e, 'a quote')?.blocked).toMatchObject({ operation: 'sales.quote.actions', status: 'timeout: 204 locked', owner: 'SL-LIFE-002-home' })
   })
   it('takes the operation and product of the options when the error does not say', () => {
