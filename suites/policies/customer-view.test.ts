@@ -4,10 +4,11 @@ import { check, type CheckContext } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
+import { given, givenOnce } from '../../helpers/checks/setup'
 import { getPointer } from '../../helpers/data/json-pointer'
 import type { HttpResult } from '../../helpers/http/types'
 import { PoliciesApi } from '../../helpers/policies/api'
-import { issuePolicy, once, type PolicyUnderTest } from '../../helpers/policies/scenario'
+import { issuePolicy, type PolicyUnderTest } from '../../helpers/policies/scenario'
 import { policiesSettings } from '../../helpers/policies/settings'
 import { fillTemplate } from '../../helpers/policies/template'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
@@ -41,7 +42,7 @@ function runDigits(label: string): string {
 }
 
 /** Two policies of two customers, issued side by side: `mine` is the subject, `other` belongs to someone else. */
-const policies = once(async () => {
+const policies = givenOnce('two issued policies of two customers', async () => {
   const vars = api.vars({ digits11: runDigits('other-customer') })
   const [mine, other] = await Promise.all([
     issuePolicy(flow, api, { label: 'customer-view' }),
@@ -51,7 +52,7 @@ const policies = once(async () => {
   const policyNo = getPointer(mine.data, '/policy/policyNo')
   const secrets = [...inv.map((i) => i.invoicenumber).filter(Boolean), ...(typeof policyNo === 'string' ? [policyNo] : [])]
   return { mine, other, secrets }
-})
+}, { product: t.config.product })
 
 async function expectRefusedWithoutLeak(res: HttpResult): Promise<void> {
   const { secrets } = await policies()

@@ -4,6 +4,7 @@ import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { expectPollSuccess } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/context'
+import { given, givenOnce } from '../../helpers/checks/setup'
 import { getPointer, valuesAt } from '../../helpers/data/json-pointer'
 import { PoliciesApi } from '../../helpers/policies/api'
 import { addDays, daysBetween } from '../../helpers/policies/dates'
@@ -27,11 +28,16 @@ lifecycle('mid-term adjustment: a change of an issued policy through a quote (sa
   step(
     { id: 'PL-MTA-001', spec: 'sales', section: '§4', requirement: 'POST /sales/policies/mta with the id and changed data of an issued policy creates a new quote on that policy and returns its id.' },
     async () => {
-      st.p = await issuePolicy(flow, api, { label: 'mta' })
-      const totals = await api.totals(st.p.policyId)
-      expectStatus(totals, 200)
-      st.premiumBefore = api.readTotals(totals).premium
-      expectThat(st.premiumBefore !== undefined, { expected: `the premium at ${s.totals.premium} of the period totals`, actual: totals.body, res: totals })
+      const { p, premiumBefore } = await given('an issued policy and its premium', async () => {
+        const issued = await issuePolicy(flow, api, { label: 'mta' })
+        const totals = await api.totals(issued.policyId)
+        expectStatus(totals, 200)
+        const premium = api.readTotals(totals).premium
+        expectThat(premium !== undefined, { expected: `the premium at ${s.totals.premium} of the period totals`, actual: totals.body, res: totals })
+        return { p: issued, premiumBefore: premium }
+      }, { product: t.config.product })
+      st.p = p
+      st.premiumBefore = premiumBefore
       st.dateEffective = addDays(st.p.dateInception, Math.min(s.mta.effectiveAfterDays, Math.max(0, daysBetween(st.p.dateInception, st.p.dateExpiry) - 1)))
       const vars = api.vars({ policyId: st.p.policyId, dateEffective: st.dateEffective })
       st.change = fillTemplate(s.mta.set, vars) as Record<string, unknown>

@@ -3,10 +3,11 @@ import { check, lifecycle } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
+import { given, givenOnce } from '../../helpers/checks/setup'
 import type { HttpResult } from '../../helpers/http/types'
 import { PoliciesApi, type Totals } from '../../helpers/policies/api'
 import { moneyEqual, roundMoney } from '../../helpers/policies/money'
-import { issuePolicy, once } from '../../helpers/policies/scenario'
+import { issuePolicy } from '../../helpers/policies/scenario'
 import { policiesSettings } from '../../helpers/policies/settings'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
 import { probesFor } from '../../helpers/probes/requests'
@@ -24,7 +25,7 @@ afterAll(async () => {
 })
 
 /** A policy, its first invoice and the totals before any payment. */
-const subject = once(async () => {
+const subject = givenOnce('an issued policy, its first invoice and its totals', async () => {
   const p = await issuePolicy(flow, api, { label: 'payments' })
   const inv = await api.invoices(p.policyId)
   expectStatus(inv, 200)
@@ -36,7 +37,7 @@ const subject = once(async () => {
   expectThat(base.paid !== undefined && base.balance !== undefined, { expected: `paid (${s.totals.paid}) and balance (${s.totals.balance}) in the period totals`, actual: totals.body, res: totals })
   const payment = roundMoney(first.amount! * 0.7)
   return { p, invoice: first.invoicenumber, base, payment, a1: roundMoney(payment * 0.5), a2: roundMoney(payment * 0.3) }
-})
+}, { product: t.config.product })
 
 async function totalsNow(): Promise<{ res: HttpResult; totals: Totals }> {
   const { p } = await subject()
@@ -61,6 +62,15 @@ async function allocate(paymentId: string, allocations: { invoicenumber: string;
   expectThat(events !== undefined && events.length === allocations.length, { expected: `${allocations.length} allocation event id(s) at ${s.payments.eventsPointer}[].${s.payments.eventIdField}`, actual: res.body, res })
   for (const e of events) live.add(e)
   return { res, events }
+}
+
+/** Inserts a payment of `amount` and returns its id (the setup of checks about allocations). */
+async function newPayment(amount: number): Promise<string> {
+  const pay = await api.insertPayment(amount, today)
+  expectStatus(pay, '2xx')
+  const paymentId = api.paymentIdOf(pay)
+  expectThat(paymentId !== undefined, { expected: `the payment id at ${s.payments.paymentIdPointer}`, actual: pay.body, res: pay })
+  return paymentId
 }
 
 async function credit(eventId: string): Promise<HttpResult> {
@@ -163,10 +173,7 @@ describe('broker payments: unknown ids and other tenants (sales-service.md §4, 
     async () => {
       const { invoice, a1 } = await subject()
       const before = await totalsNow()
-      const pay = await api.insertPayment(a1, today)
-      expectStatus(pay, '2xx')
-      const paymentId = api.paymentIdOf(pay)
-      expectThat(paymentId !== undefined, { expected: `the payment id at ${s.payments.paymentIdPointer}`, actual: pay.body, res: pay })
+      const paymentId = await given('a new payment', () => newPayment(a1), { product: t.config.product })
       for (const res of [
         await api.allocate(paymentId, [{ invoicenumber: probes.missing('sales', invoice), amount: a1 }]),
         await api.allocate(probes.missing('sales', paymentId), [{ invoicenumber: invoice, amount: a1 }]),
@@ -185,11 +192,8 @@ describe('broker payments: unknown ids and other tenants (sales-service.md §4, 
       const other = t.user('otherTenant')
       if (!other) return c.notApplicable('the profile names no users.otherTenant')
       const { invoice, a1 } = await subject()
-      const pay = await api.insertPayment(a1, today)
-      expectStatus(pay, '2xx')
-      const paymentId = api.paymentIdOf(pay)
-      expectThat(paymentId !== undefined, { expected: `the payment id at ${s.payments.paymentIdPointer}`, actual: pay.body, res: pay })
-      const { events } = await allocate(paymentId, [{ invoicenumber: invoice, amount: a1 }])
+      const paymentId = await given('a new payment', () => newPayment(a1), { product: t.config.product })
+      const { events } = await given('an allocation of it to the policy invoice', () => allocate(paymentId, [{ invoicenumber: invoice, amount: a1 }]), { product: t.config.product })
       const before = await totalsNow()
       const foreignCredit = await t.sales.call({ op: 'sales.invoice.credit', params: { eventId: events[0]! }, json: {}, as: other })
       if (foreignCredit.status < 300) live.delete(events[0]!)

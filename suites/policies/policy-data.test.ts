@@ -3,9 +3,10 @@ import { check } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
+import { given, givenOnce } from '../../helpers/checks/setup'
 import { PoliciesApi } from '../../helpers/policies/api'
 import { moneyEqual, sumMoney } from '../../helpers/policies/money'
-import { issuePolicy, once } from '../../helpers/policies/scenario'
+import { issuePolicy } from '../../helpers/policies/scenario'
 import { policiesSettings } from '../../helpers/policies/settings'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
 import { probesFor } from '../../helpers/probes/requests'
@@ -15,7 +16,7 @@ const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
 const probes = probesFor(t)
-const policy = once(() => issuePolicy(flow, api, { label: 'policy-data' }))
+const policy = givenOnce('an issued policy', () => issuePolicy(flow, api, { label: 'policy-data' }), { product: t.config.product })
 
 describe('policy data: invoices and period totals of an issued policy (sales-service.md §1, §4)', () => {
   check(

@@ -3,6 +3,7 @@ import { check } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
+import { given, givenOnce } from '../../helpers/checks/setup'
 import { createAjv, formatAjvErrors } from '../../common/ajv'
 import { getPointer } from '../../helpers/data/json-pointer'
 import { PoliciesApi } from '../../helpers/policies/api'
@@ -17,7 +18,7 @@ const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
 const probes = probesFor(t)
-const policy = once(() => issuePolicy(flow, api, { label: 'renewal' }))
+const policy = givenOnce('an issued policy', () => issuePolicy(flow, api, { label: 'renewal' }), { product: t.config.product })
 const renewal = once(async () => {
   const p = await policy()
   const res = await api.renewal(p.policyId)
@@ -26,6 +27,8 @@ const renewal = once(async () => {
   expectThat(data !== null && typeof data === 'object' && !Array.isArray(data), { expected: `renewal data (an object) at ${s.renewal.dataPointer}`, actual: res.body, res })
   return { p, res, data: data as Record<string, unknown> }
 })
+/** The renewal data as the setup of the checks about its content: PL-REN-001 owns the answer itself. */
+const renewalGiven = () => given('the renewal data', renewal, { operation: 'sales.policy.renewal' })
 
 describe('renewal: data prepared for a renewal quote (sales-service.md §1, §4)', () => {
   check(
@@ -40,7 +43,7 @@ describe('renewal: data prepared for a renewal quote (sales-service.md §1, §4)
   check(
     { id: 'PL-REN-002', spec: 'sales', section: '§4', requirement: "The renewal data is valid against the product's JSON schema from the schemes endpoint (it can be used to create the renewal quote)." },
     async () => {
-      const { p, res, data } = await renewal()
+      const { p, res, data } = await renewalGiven()
       const schema = { ...(await flow.schema(p.issued.product)) }
       delete schema['$id']
       const validate = createAjv().compile(schema)
@@ -53,7 +56,7 @@ describe('renewal: data prepared for a renewal quote (sales-service.md §1, §4)
   check(
     { id: 'PL-REN-003', spec: 'sales', section: '§1, §4', requirement: "The renewal period starts the day after the policy's period ends and lasts as long." },
     async () => {
-      const { p, res, data } = await renewal()
+      const { p, res, data } = await renewalGiven()
       const got = { dateInception: getPointer(data, s.renewal.dateInceptionPointer), dateExpiry: getPointer(data, s.renewal.dateExpiryPointer) }
       expectEqual(got, nextPeriod(p.dateInception, p.dateExpiry, s.dayCount), `renewal dates after ${p.dateInception}..${p.dateExpiry} (${s.dayCount})`, res)
     },
@@ -62,7 +65,7 @@ describe('renewal: data prepared for a renewal quote (sales-service.md §1, §4)
   check(
     { id: 'PL-REN-004', spec: 'sales', section: '§1, §4', requirement: "The renewal data carries the policy's current customer and insured objects." },
     async () => {
-      const { p, res, data } = await renewal()
+      const { p, res, data } = await renewalGiven()
       expectEqual({ customer: data['customer'], objects: data['objects'] }, { customer: p.data['customer'], objects: p.data['objects'] }, 'customer and objects as in the policy links', res)
     },
   )

@@ -2,6 +2,7 @@ import { check, lifecycle } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
+import { given, givenOnce } from '../../helpers/checks/setup'
 import { getPointer, valuesAt } from '../../helpers/data/json-pointer'
 import type { HttpResult } from '../../helpers/http/types'
 import { PoliciesApi } from '../../helpers/policies/api'
@@ -51,8 +52,9 @@ lifecycle('technical change: non-financial data only (sales-service.md §4 Polic
   step(
     { id: 'PL-TECH-001', spec: 'sales', section: '§4', requirement: 'PUT /policies/{id}/data-change accepts a change of non-financial policy data.' },
     async () => {
-      st.p = await issuePolicy(flow, api, { label: 'technical-change' })
-      st.before = await snapshot(st.p.policyId)
+      const p = await given('an issued policy and its money', () => issuePolicy(flow, api, { label: 'technical-change' }), { product: t.config.product })
+      st.p = p
+      st.before = await given('the money of the policy before the change', () => snapshot(p.policyId), { product: t.config.product })
       st.change = fillTemplate(s.technicalChange.set, api.vars()) as Record<string, unknown>
       const body: Record<string, unknown> = {}
       for (const [ptr, v] of Object.entries(st.change)) setPointer(body, ptr, v)

@@ -3,12 +3,13 @@ import { check, lifecycle } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
+import { given, givenOnce } from '../../helpers/checks/setup'
 import { getPointer } from '../../helpers/data/json-pointer'
 import type { HttpResult } from '../../helpers/http/types'
 import { PoliciesApi } from '../../helpers/policies/api'
 import { addDays, daysBetween } from '../../helpers/policies/dates'
 import { moneyEqual, proRataReturn, roundMoney, shortRateReturn, type PeriodInput } from '../../helpers/policies/money'
-import { issuePolicy, once } from '../../helpers/policies/scenario'
+import { issuePolicy } from '../../helpers/policies/scenario'
 import { policiesSettings } from '../../helpers/policies/settings'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
 
@@ -18,7 +19,7 @@ const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
 
 /** The policy, its period premium (from the period totals) and the termination date used by every check. */
-const subject = once(async () => {
+const subject = givenOnce('an issued policy and its period premium', async () => {
   const p = await issuePolicy(flow, api, { label: 'termination' })
   const totals = await api.totals(p.policyId)
   expectStatus(totals, 200)
@@ -28,7 +29,7 @@ const subject = once(async () => {
   const date = addDays(p.dateInception, Math.min(s.termination.afterDays, Math.max(0, span - 1)))
   const period: PeriodInput = { premium, dateInception: p.dateInception, dateExpiry: p.dateExpiry, dayCount: s.dayCount }
   return { p, period, date, manualSum: roundMoney(premium * 0.37) }
-})
+}, { product: t.config.product })
 
 function expectReturn(res: HttpResult, want: number, how: string): void {
   expectStatus(res, 200)

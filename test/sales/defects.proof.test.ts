@@ -23,7 +23,7 @@ const CASES: { defect: keyof typeof SALES_DEFECTS; file: string; mustFail: strin
   { defect: 'sales-document-empty', file: S('lifecycle'), mustFail: 'SL-LIFE-008-home' },
   { defect: 'sales-issue-200', file: S('lifecycle'), mustFail: 'SL-LIFE-009-home' },
   { defect: 'sales-request-always-fails', file: S('lifecycle'), mustFail: 'SL-LIFE-010-home' },
-  { defect: 'sales-request-status-bad-shape', file: S('lifecycle'), mustFail: 'SL-LIFE-010-home' },
+  { defect: 'sales-request-status-bad-shape', file: S('contracts'), mustFail: 'SL-CON-003' },
   { defect: 'sales-policy-dates-differ', file: S('lifecycle'), mustFail: 'SL-LIFE-011-home' },
   { defect: 'sales-referral-unsupported', file: S('referral'), mustFail: 'SL-REF-001' },
   { defect: 'sales-referral-no-lock', file: S('referral'), mustFail: 'SL-REF-002' },
