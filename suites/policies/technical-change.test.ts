@@ -11,11 +11,13 @@ import { policiesSettings } from '../../helpers/policies/settings'
 import { fillTemplate } from '../../helpers/policies/template'
 import { setPointer } from '../../helpers/sales/json-set'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { probesFor } from '../../helpers/probes/requests'
 
 const t = useTarget()
 const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
+const probes = probesFor(t)
 
 /** What must not move in a technical change: the money documents, byte for byte, and the quotes and documents. */
 interface Snapshot {
@@ -107,10 +109,10 @@ lifecycle('technical change: non-financial data only (sales-service.md §4 Polic
 })
 
 check(
-  { id: 'PL-TECH-006', spec: 'sales', section: '§4', requirement: 'A technical change of an unknown policy id is refused with a 4xx.' },
+  { id: 'PL-TECH-006', spec: 'sales', section: '§4', requirement: `A technical change of a policy id that does not exist is refused with ${probes.settings.unknownId.statuses.join(' or ')}: ${probes.settings.unknownId.why}.` },
   async () => {
     const body: Record<string, unknown> = {}
     for (const [ptr, v] of Object.entries(fillTemplate(s.technicalChange.set, api.vars()) as Record<string, unknown>)) setPointer(body, ptr, v)
-    expectStatus(await api.dataChange(t.tag('no-such-policy'), body), '4xx')
+    expectStatus(await api.dataChange(probes.missing('sales'), body), probes.settings.unknownId.statuses)
   },
 )

@@ -6,10 +6,11 @@ import { expectPollSuccess, reportPoll } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/context'
 import { given, SetupFailure } from '../../helpers/checks/setup'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { probesFor } from '../../helpers/probes/requests'
 
 const t = useTarget()
 const flow = useSalesFlow(t, 'contracts')
-const missing = `missing-${t.config.runId.toLowerCase().replace(/[^a-z0-9]/g, '')}`
+const probes = probesFor(t)
 
 describe('sales: response contracts not covered by the lifecycle (sales-service.md §4, §7)', () => {
   check(
@@ -24,10 +25,10 @@ describe('sales: response contracts not covered by the lifecycle (sales-service.
   )
 
   check(
-    { id: 'SL-CON-002', spec: 'sales', section: '§7', requirement: 'An error answer of a quote operation (unknown quote) carries a JSON error body.' },
+    { id: 'SL-CON-002', spec: 'sales', section: '§7', requirement: `An error answer of a quote operation (a quote id that does not exist: ${probes.settings.unknownId.statuses.join(' or ')}) carries a JSON error body.` },
     async () => {
-      const res = await t.sales.call({ op: 'sales.quote.get', params: { policyId: missing } })
-      expectStatus(res, '4xx')
+      const res = await t.sales.call({ op: 'sales.quote.get', params: { policyId: probes.missing('sales') }, query: probes.requiredQuery('sales.quote.get') })
+      expectStatus(res, probes.settings.unknownId.statuses)
       expectContract(t.contracts, res, 'sales/quote-error')
     },
   )
