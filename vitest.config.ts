@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { writeTargetEntries } from './runner/targets/entries'
+import { writeLane } from './runner/targets/lanes'
 import { targetProfilesFrom } from './runner/targets/profiles'
+import { cliFileFilters } from './runner/guard/cli-filters'
 import { PROJECT_ROOT } from './helpers/config'
 
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
@@ -12,32 +14,43 @@ process.umask(0o077)
 // every report of the run carries it and none of an earlier run is read as this one's (runner/reporting).
 process.env.CONFORMANCE_RUN_ID ??= `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
 
-/** TARGET_PROFILES: every suite once per target, in this one process (docs/targets.md). */
-function include(): string[] {
+/**
+ * What vitest runs, and how many workers:
+ * - TARGET_PROFILES: every suite once per target, in this one process (docs/targets.md), 6 workers;
+ * - one target: one generated lane (runner/targets/lanes.ts) holding the selected suites side by side, in ONE worker
+ *   (docs/reliability.md#speed); one file per suite when the run is sharded or merged (vitest splits by file).
+ */
+function plan(): { include: string[]; lane: boolean } {
   let targets
   try {
     targets = targetProfilesFrom(process.env)
   } catch {
-    return ['suites/**/*.test.ts'] // the global setup reports the configuration error before any request
+    return { include: ['suites/**/*.test.ts'], lane: false } // the global setup reports the configuration error before any request
   }
-  return targets ? writeTargetEntries(PROJECT_ROOT, targets.keys) : ['suites/**/*.test.ts']
+  if (targets) return { include: writeTargetEntries(PROJECT_ROOT, targets.keys), lane: false }
+  const perFile = process.argv.some((a) => a === '--shard' || a.startsWith('--shard=') || a === '--merge-reports' || a.startsWith('--merge-reports=')) || process.env.CONFORMANCE_LANES === '0'
+  const lane = perFile ? undefined : writeLane(PROJECT_ROOT, cliFileFilters(process.argv))
+  return lane ? { include: lane, lane: true } : { include: ['suites/**/*.test.ts'], lane: false }
 }
+
+const run = plan()
 
 /** The conformance run: every suite under suites/, against the configured target(s). */
 export default defineConfig({
   test: {
-    include: include(),
+    include: run.include,
     globalSetup: ['runner/global-setup.ts'],
     setupFiles: ['allure-vitest/setup', 'runner/worker-console.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'threads',
-    // The checks wait on the network, not the CPU: more workers than cores, and modules shared between the
-    // files of a worker (suites keep no module-level state), cut the wall time (docs/reliability.md, npm run bench).
-    maxWorkers: 6,
+    // The checks wait on the network, not the CPU. One target: its suites run side by side in one worker (a lane),
+    // which imports and compiles the modules once; the target's limit (http.maxInFlight) bounds the requests, not
+    // vitest. Several targets: 6 workers with modules shared between the files of a worker (isolate: false), and the
+    // targets' blocks side by side in a file (helpers/targets/for-target.ts). docs/reliability.md, npm run bench.
+    maxWorkers: run.lane ? 1 : 6,
     isolate: false,
-    // a multi-target run's blocks run side by side in a file (helpers/targets/for-target.ts): one per target
-    maxConcurrency: 32,
+    maxConcurrency: run.lane ? 1000 : 32,
     // transformed modules are kept on disk between runs (node_modules/.experimental-vitest-cache; keyed by
     // content, id and config; default in vitest 5): a warm run, and each target's copy of a suite, skip the transform
     experimental: { fsModuleCache: true },

@@ -4,6 +4,7 @@ import { PROJECT_ROOT } from '../../helpers/config'
 import { formatAjvErrors } from '../../common/ajv'
 import { SchemaCompiler } from '../../helpers/contracts/compiler'
 import { suiteFileOf } from '../targets/entries'
+import { isLane, suitesOfLane } from '../targets/lanes'
 
 export interface SuiteClasses {
   /** Suite files (relative to the project, forward slashes) that only read. */
@@ -26,8 +27,12 @@ export function suiteKey(file: string): string {
   return relative(PROJECT_ROOT, resolve(PROJECT_ROOT, file)).split('\\').join('/')
 }
 
-/** The files among `files` that create or change data (every file not listed as read-only); a multi-target entry counts as its suite. */
+/**
+ * The files among `files` that create or change data (every file not listed as read-only); a multi-target entry
+ * counts as its suite, a lane (runner/targets/lanes.ts) as the suites it runs.
+ */
 export function writingFiles(files: string[], classes: SuiteClasses): string[] {
   const ro = new Set(classes.readOnly)
-  return [...new Set(files.map((f) => suiteFileOf(suiteKey(f))))].filter((f) => !ro.has(f)).sort()
+  const suites = files.flatMap((f) => (isLane(f) ? suitesOfLane(resolve(PROJECT_ROOT, f)) : [suiteFileOf(suiteKey(f))]))
+  return [...new Set(suites)].filter((f) => !ro.has(f)).sort()
 }

@@ -5,6 +5,7 @@ import AllureVitestReporter, { type AllureVitestReporterConfig } from 'allure-vi
 import type { TestModule, Vitest } from 'vitest/node'
 import { FileRecycler, purgeSpares, retireFiles } from '../../helpers/fs/recycled-files'
 import { ALLURE_RESULTS_ENV } from '../../helpers/reporting/paths'
+import { fileTaskOf, suiteFilesOf } from './lane-files'
 
 type WriterInput = Parameters<FileSystemWriter['writeResult']>[0]
 type WithAttachments = { attachments?: { source: string }[]; steps?: WithAttachments[] }
@@ -62,6 +63,7 @@ export default class AllureReporter extends AllureVitestReporter {
   private readonly resultsDir: string
   /** Suite files whose results are written. */
   private readonly written = new Set<string>()
+  private root = process.cwd()
 
   constructor(config: AllureVitestReporterConfig) {
     super(config)
@@ -69,6 +71,7 @@ export default class AllureReporter extends AllureVitestReporter {
   }
 
   override onInit(vitest: Vitest): void {
+    this.root = vitest.config.root
     // the previous run's files become spares for this run's (helpers/fs/recycled-files.ts)
     retireFiles(this.resultsDir)
     // the workers start after this and inherit it
@@ -84,12 +87,14 @@ export default class AllureReporter extends AllureVitestReporter {
    */
   onTestModuleEnd(module: TestModule): void {
     // the module's task tree: what allure-vitest reads at the end of the run too (vitest does not type it publicly)
-    this.handleTask((module as unknown as { task: Parameters<AllureVitestReporter['handleTask']>[0] }).task)
+    // a lane's suites are reported as the files they are (runner/reporting/lane-files.ts): same labels, same fullName
+    for (const file of suiteFilesOf(fileTaskOf(module), this.root)) this.handleTask(file as unknown as Parameters<AllureVitestReporter['handleTask']>[0])
     this.written.add(module.id)
   }
 
   override onTestRunEnd(tests: Parameters<AllureVitestReporter['onTestRunEnd']>[0]): void {
-    super.onTestRunEnd(tests.filter((t) => !this.written.has(t.id)))
+    const left = tests.filter((t) => !this.written.has(t.id))
+    super.onTestRunEnd(left.flatMap((m) => suiteFilesOf(fileTaskOf(m), this.root).map((task) => (task === fileTaskOf(m) ? m : ({ task } as unknown as (typeof left)[number])))))
     // every result is written: the spares nobody took go
     purgeSpares(this.resultsDir)
   }

@@ -47,7 +47,7 @@ function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
     section: check.section,
     requirement: check.requirement,
     title: tc.name,
-    file: suiteFileOf(relative(root, tc.module.moduleId)),
+    file: meta.suiteFile ?? suiteFileOf(relative(root, tc.module.moduleId)),
     status,
     durationMs: Math.round(diag?.duration ?? 0),
     ...(r.state === 'failed' && r.errors?.[0] ? { error: r.errors[0].message } : {}),

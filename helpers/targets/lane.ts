@@ -1,0 +1,33 @@
+import { beforeAll, describe, TestRunner } from 'vitest'
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** The suite file (suites/...) a check belongs to, when the run's suites share one entry file (a lane). */
+    suiteFile?: string
+  }
+}
+
+/**
+ * In a generated lane entry (runner/targets/lanes.ts): the suite `file`, in a block of its own named by the file.
+ * The block scopes the suite's hooks (its beforeAll and its target's close) and carries the file for the reports;
+ * inside it the suite's checks keep the order they have in their file. `load` imports the suite module.
+ */
+export function suiteBlock(file: string, load: () => Promise<unknown>): void {
+  describe(file, { meta: { suiteFile: file } }, async () => {
+    const collector = TestRunner.getCurrentSuite()
+    await load()
+    if (collector.tasks.length === 0) throw new Error(`${file} registered no checks (was it already evaluated in this worker?)`)
+  })
+}
+
+/**
+ * The suite blocks of a lane run side by side: the blocks are independent of each other (each suite creates its own
+ * data), so they are marked concurrent once collected. vitest has no option for "concurrent blocks whose checks stay
+ * in order"; a block declared concurrent would make every check inside it concurrent.
+ */
+export function runSuitesSideBySide(): void {
+  // eslint-disable-next-line no-empty-pattern
+  beforeAll(({}, file) => {
+    for (const block of file.tasks) if (block.type === 'suite' && block.meta.suiteFile !== undefined) block.concurrent = true
+  })
+}
