@@ -1,4 +1,6 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv'
+import { Ajv2019 } from 'ajv/dist/2019.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsImport from 'ajv-formats'
 import { linearRegExp } from './linear-regexp'
 
@@ -14,6 +16,28 @@ export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp }, ...options })
   addFormats(ajv)
   return ajv
+}
+
+/** The JSON Schema drafts a schema may declare in $schema that are compiled by their own rules. */
+export type SchemaDraft = '2020-12' | '2019-09' | 'draft-07'
+
+/** The draft a schema declares ($schema): 2020-12, 2019-09, else draft-07 (also for draft-06/04 and none). */
+export function draftOf(schema: unknown): SchemaDraft {
+  const declared = String((schema as { $schema?: unknown } | null)?.$schema ?? '')
+  return declared.includes('2020-12') ? '2020-12' : declared.includes('2019-09') ? '2019-09' : 'draft-07'
+}
+
+/**
+ * A fresh ajv for the draft the schema declares (Ajv2020, Ajv2019, else the draft-07 Ajv; all errors, formats):
+ * every schema that comes from a target is compiled by its own draft, never as draft-07 (a 2020-12 product schema
+ * compiled as draft-07 is refused, or its keywords ignored).
+ */
+export function createAjvFor(schema: unknown, options: Options = {}): Ajv {
+  const draft = draftOf(schema)
+  const o = { allErrors: true, strict: false, code: { regExp: linearRegExp }, ...options }
+  if (draft === '2020-12') return addFormats(new Ajv2020(o) as unknown as Ajv)
+  if (draft === '2019-09') return addFormats(new Ajv2019(o) as unknown as Ajv)
+  return createAjv(options)
 }
 
 /** "/polling/maxDelayMs: must be <= 60000" style lines, one per ajv error. */

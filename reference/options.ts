@@ -15,6 +15,8 @@ export interface ReferenceOptions {
   /** Longest time a ?longPolling=true call is held before answering 423. */
   longPollMaxMs: number
   tokenTtlSeconds: number
+  /** The JSON Schema draft the product schemas declare ($schema). Default draft-07; the schemas-2020-12 variation. */
+  schemaDraft?: 'draft-07' | '2020-12'
   /** How long past exp the services still accept a token (clock tolerance; the expiry-leeway variation). Default 0. */
   expiryLeewaySeconds?: number
   defects: DefectSet

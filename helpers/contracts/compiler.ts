@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv'
-import { createAjv } from '../../common/ajv'
+import { createAjvFor } from '../../common/ajv'
 
 /**
  * Compiled validators by schema text, shared by every suite context of a worker. This is the suite's one
@@ -10,7 +10,7 @@ import { createAjv } from '../../common/ajv'
 const compiled = new Map<string, ValidateFunction>()
 
 /**
- * Compiles JSON Schemas (draft-07, all errors, formats): the same schema, or an equal copy of it (the product
+ * Compiles JSON Schemas by the draft each declares ($schema: 2020-12, 2019-09, else draft-07; all errors, formats): the same schema, or an equal copy of it (the product
  * schema fetched again by another flow or target), gets the validator compiled the first time.
  * No meta-schema pass here: the schemes suite checks the target's schemas against their meta-schema.
  */
@@ -24,7 +24,7 @@ export class SchemaCompiler {
     let v = compiled.get(text)
     if (!v) {
       // a fresh ajv per schema: two schemas that share an $id never clash
-      v = createAjv({ validateSchema: false }).compile(schema)
+      v = createAjvFor(schema, { validateSchema: false }).compile(schema)
       compiled.set(text, v)
     }
     this.byObject.set(schema, v)

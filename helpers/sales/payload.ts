@@ -2,7 +2,7 @@ import type { Faker } from '@faker-js/faker'
 import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import type { ValidateFunction } from 'ajv'
 import { JSONSchemaFaker, type Schema } from 'json-schema-faker'
-import { createAjv, formatAjvErrors } from '../../common/ajv'
+import { createAjvFor, formatAjvErrors } from '../../common/ajv'
 import { getPointer } from '../data/json-pointer'
 import { resolveDateToken } from './date-tokens'
 import { assertWithinLimits, SCHEMA_LIMITS, withinDeadline } from './schema-limits'
@@ -87,7 +87,7 @@ export function generatePayload(
     }
     return p
   })
-  const validate = o.compile ? o.compile(schema) : createAjv().compile(schema)
+  const validate = o.compile ? o.compile(schema) : createAjvFor(schema).compile(schema)
   const errors = validate(g) ? [] : formatAjvErrors(validate.errors)
   return { payload: g, seed: o.seed, errors }
 }

@@ -1,25 +1,9 @@
-import { Ajv2019 } from 'ajv/dist/2019.js'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { Ajv } from 'ajv'
-import addFormatsImport from 'ajv-formats'
-import { createAjv, formatAjvErrors } from '../../common/ajv'
-import { linearRegExp } from '../../common/linear-regexp'
-
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as unknown as (ajv: Ajv) => Ajv
-
-type Draft = '2020-12' | '2019-09' | 'draft-07'
-
-function draftOf(schema: unknown): Draft {
-  const declared = String((schema as { $schema?: unknown } | null)?.$schema ?? '')
-  return declared.includes('2020-12') ? '2020-12' : declared.includes('2019-09') ? '2019-09' : 'draft-07'
-}
+import { createAjvFor, draftOf, formatAjvErrors, type SchemaDraft as Draft } from '../../common/ajv'
 
 /** An ajv for the draft the schema declares ($schema): 2020-12, 2019-09, else draft-07. */
 export function ajvFor(schema: unknown): Ajv {
-  const draft = draftOf(schema)
-  if (draft === '2020-12') return addFormats(new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } }) as unknown as Ajv)
-  if (draft === '2019-09') return addFormats(new Ajv2019({ allErrors: true, strict: false, code: { regExp: linearRegExp } }) as unknown as Ajv)
-  return createAjv()
+  return createAjvFor(schema)
 }
 
 /**

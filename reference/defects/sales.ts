@@ -24,6 +24,7 @@ export const SALES_DEFECTS = {
   'sales-tenant-leak': d('§5', 'A quote of one tenant can be read by a user of another tenant.'),
   'sales-validation-no-field': d('§4', 'A validation error (422) does not name the field that broke the schema.'),
   'sales-get-no-schema-path': d('§4', 'Get quote answers without meta.schemaPath.'),
+  'sales-schema-2020-12-tuple-items': d('§4', 'The product schema declares JSON Schema 2020-12 but keeps the draft-07 tuple form of items (an array), which is not valid 2020-12 (prefixItems replaced it).'),
   'sales-schema-unsatisfiable': d('§4', 'The product schema cannot be satisfied (a required field with minLength above maxLength).'),
   'sales-actions-bad-shape': d('§4', 'The actions of an unlocked quote come as an object instead of a list of action names.'),
   'sales-actions-ignore-state': d('§3', 'The actions list ignores the quote state (always the list of a calculated quote).'),

@@ -5,6 +5,8 @@ import { notFound } from './access'
 import type { Ledger } from './ledger'
 import { isProduct, SCHEMA_TYPE } from './schemes'
 
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema'
+
 /** GET /schemes/{type}/regular/{name}: the product JSON Schema filtered by the caller's rights. */
 export function registerSchemeRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
   app.get<{ Params: { type: string; name: string } }>(`${SALES_PREFIX}/schemes/:type/regular/:name`, async (req, reply) => {
@@ -15,6 +17,13 @@ export function registerSchemeRoutes(app: FastifyInstance, ctx: ReferenceContext
     }
     const rights = ctx.defects.has('sales-schema-restricted-full') ? (['schemes:full'] as const) : principalOf(req).rights
     const schema = ledger.schemes.schemaFor(name, rights)
+    // the draft the schema declares (the schemas-2020-12 variation): its keywords mean the same in draft-07 and 2020-12
+    if (ctx.options.schemaDraft === '2020-12' || ctx.defects.has('sales-schema-2020-12-tuple-items')) schema['$schema'] = DRAFT_2020_12
+    if (ctx.defects.has('sales-schema-2020-12-tuple-items')) {
+      // the draft-07 tuple form, which 2020-12 replaced by prefixItems: items must be one schema there
+      const objects = (schema['properties'] as Record<string, { properties?: Record<string, Record<string, unknown>> }>)['objects']
+      for (const list of Object.values(objects?.properties ?? {})) if (list['items'] && !Array.isArray(list['items'])) list['items'] = [list['items']]
+    }
     if (ctx.defects.has('sales-schema-invalid')) {
       schema['required'] = 'policy'
       ;(schema['properties'] as Record<string, Record<string, unknown>>)['policy']!['type'] = 'record'

@@ -94,6 +94,11 @@ export const VARIATIONS = {
     allowedBecause: 'sales §8 and webhooks §8: response times are not shown.',
     options: { chaos: { ...NO_CHAOS, seed: 11, latency: { minMs: 0, maxMs: 120 } } },
   },
+  'schemas-2020-12': {
+    description: 'The product schemas declare JSON Schema 2020-12 ($schema https://json-schema.org/draft/2020-12/schema) instead of draft-07.',
+    allowedBecause: 'sales §4: the schemes endpoint returns a JSON Schema; no draft is prescribed. A schema is compiled by the draft it declares.',
+    options: { schemaDraft: '2020-12' },
+  },
   'expiry-leeway': {
     description: 'Both services accept a token up to 5 s past its exp (a clock tolerance).',
     allowedBecause: 'RFC 7519 §4.1.4: implementers MAY provide for some small leeway, usually no more than a few minutes, to account for clock skew; sales §5.5 shows no token rule. Reported as the deviation token-expiry-leeway (warn).',

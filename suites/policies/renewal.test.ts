@@ -4,7 +4,7 @@ import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
 import { given, givenOnce } from '../../helpers/checks/setup'
-import { createAjv, formatAjvErrors } from '../../common/ajv'
+import { formatAjvErrors } from '../../common/ajv'
 import { getPointer } from '../../helpers/data/json-pointer'
 import { PoliciesApi } from '../../helpers/policies/api'
 import { nextPeriod } from '../../helpers/policies/dates'
@@ -46,7 +46,7 @@ describe('renewal: data prepared for a renewal quote (sales-service.md §1, §4)
       const { p, res, data } = await renewalGiven()
       const schema = { ...(await flow.schema(p.issued.product)) }
       delete schema['$id']
-      const validate = createAjv().compile(schema)
+      const validate = t.schemas.compile(schema) // by the draft the schema declares
       const body = { schema: { type: flow.settings.schemaType, name: p.issued.product }, ...data }
       const ok = validate(body) as boolean
       expectThat(ok, { expected: `renewal data valid for product ${p.issued.product}`, actual: formatAjvErrors(validate.errors).slice(0, 10).join('; '), res })

@@ -8,6 +8,7 @@ const S = (name: string) => `suites/sales/${name}.test.ts`
 /** Each sales defect of the reference, the suite file that must catch it, and the check that must fail. */
 const CASES: { defect: keyof typeof SALES_DEFECTS; file: string; mustFail: string; output?: RegExp }[] = [
   { defect: 'sales-schema-invalid', file: S('schemes'), mustFail: 'SL-SCH-001-home' },
+  { defect: 'sales-schema-2020-12-tuple-items', file: S('schemes'), mustFail: 'SL-SCH-001-home' },
   { defect: 'sales-schema-restricted-full', file: S('schemes'), mustFail: 'SL-SCH-002-home' },
   { defect: 'sales-schema-unknown-200', file: S('schemes'), mustFail: 'SL-SCH-003' },
   { defect: 'sales-schema-unsatisfiable', file: S('payloads'), mustFail: 'SL-PAY-001-home' },

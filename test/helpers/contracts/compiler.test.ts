@@ -35,4 +35,18 @@ describe('SchemaCompiler', () => {
   it('throws on a schema that does not compile', () => {
     expect(() => new SchemaCompiler().compile({ type: 'object', properties: { x: { $ref: '#/nowhere' } } })).toThrow()
   })
+
+  it('compiles a schema by the draft it declares: 2020-12 and 2019-09 keywords apply, draft-07 keeps its own', () => {
+    const c = new SchemaCompiler()
+    const tuple = { prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false }
+    const v2020 = c.compile({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'array', ...tuple })
+    expect(v2020(['a', 1])).toBe(true)
+    expect(v2020(['a', 'b'])).toBe(false)
+    expect(v2020(['a', 1, 2])).toBe(false)
+    const dep = { type: 'object', dependentRequired: { dateExpiry: ['dateInception'] } }
+    expect(c.compile({ $schema: 'https://json-schema.org/draft/2019-09/schema', ...dep })({ dateExpiry: 'x' })).toBe(false)
+    // draft-07 does not know dependentRequired: ignored, as the draft says
+    expect(c.compile({ $schema: 'http://json-schema.org/draft-07/schema#', ...dep })({ dateExpiry: 'x' })).toBe(true)
+    expect(c.compile({ ...dep })({ dateExpiry: 'x' })).toBe(true)
+  })
 })
