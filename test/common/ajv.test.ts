@@ -20,4 +20,11 @@ describe('ajv by the draft a schema declares', () => {
     const draft07 = { ...tupleItems, $schema: 'http://json-schema.org/draft-07/schema#' }
     expect(createAjvFor(draft07).validateSchema(draft07)).toBe(true)
   })
+
+  it('runs patterns on the linear-time engine in every draft (a backreference is refused at compile)', () => {
+    for (const $schema of ['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2019-09/schema', 'http://json-schema.org/draft-07/schema#']) {
+      const schema = { $schema, type: 'string', pattern: '^(a+)\\1$' }
+      expect(() => createAjvFor(schema).compile(schema), $schema).toThrow()
+    }
+  })
 })
