@@ -28,7 +28,7 @@ export class ConfigError extends Error {
   }
 }
 
-type RawUser = { tenant?: string; username: string; password?: string; passwordEnv?: string }
+type RawUser = { tenant?: string; username: string; password?: string; passwordEnv?: string; optional?: boolean }
 type RawProfile = {
   name: string
   nonProduction?: boolean
@@ -154,7 +154,15 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
     ...(envPassword ? { password: envPassword } : {}),
   })
   const users: TargetConfig['users'] = { primary: primary ?? { tenant, username: '', password: '' } }
+  // an optional user whose password variable is not set is left out, with the reason (its checks: not applicable)
+  const unavailableUsers: Record<string, string> = {}
+  const optionalUsers: string[] = []
   for (const [role, raw] of Object.entries(p.users ?? {})) {
+    if (raw.optional) optionalUsers.push(role)
+    if (raw.optional && raw.password === undefined && raw.passwordEnv && !env[raw.passwordEnv]) {
+      unavailableUsers[role] = `users.${role} is optional and its password variable ${raw.passwordEnv} is not set`
+      continue
+    }
     const u = resolveUser(raw, `users.${role}`)
     if (u) (users as Record<string, UserCredentials>)[role] = u
   }
@@ -191,6 +199,8 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
     product,
     products,
     users,
+    optionalUsers,
+    unavailableUsers,
     headers: {
       tenant: p.headers?.tenant ?? 'X-TENANT-ID',
       acceptLanguage: p.headers?.acceptLanguage ?? 'en',

@@ -40,6 +40,8 @@ export interface SuiteContext {
   redactor: Redactor
   /** A configured user, or undefined when the profile has none for that role. */
   user(role: UserRole): UserCredentials | undefined
+  /** Why a role has no user in this run: the profile names none, or it is optional and unavailable (the reason). */
+  missingUser(role: UserRole): string
   /** A label carrying the run id, to tag data the suite creates. */
   tag(label: string): string
   close(): Promise<void>
@@ -112,6 +114,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     recorder,
     redactor,
     user: (role) => (role === 'primary' ? config.users.primary : config.users[role]),
+    missingUser: (role) => config.unavailableUsers?.[role] ?? `the profile names no users.${role}`,
     tag: (label) => `lc-${config.runId}-${label}`,
     close: async () => {
       traffic?.close()

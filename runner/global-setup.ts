@@ -125,15 +125,13 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
   }
   const info = { ...runInfo(config), ...(container ? { embedded: false, container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
   rec.update(info)
-  // the CLI ran the preflight of an external target before starting vitest (runner/cli/commands/run.ts)
-  if (env.LEDGER_PREFLIGHT_DONE !== config.runId) {
-    try {
-      await preflight(config)
-    } catch (e) {
-      await reference?.close()
-      await container?.release()
-      preflightStop(rec, e)
-    }
+  try {
+    // an optional user that could not log in leaves the configuration here, with its reason
+    config = await preflight(config)
+  } catch (e) {
+    await reference?.close()
+    await container?.release()
+    preflightStop(rec, e)
   }
   project.provide('target', config)
   return async () => {
@@ -161,9 +159,10 @@ async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: 
     }
   }
   const reference = firstEmbedded ? await startEmbedded(rec, firstEmbedded.config, chaos) : undefined
-  const resolved = targets.map((t) => ({ key: t.key, config: t.config.embedded && reference ? withEmbeddedOrigin(t.config, reference.url) : t.config }))
-  const failures = await Promise.all(resolved.map((t) => preflight(t.config).then(() => undefined, (e: unknown) => ({ key: t.key, error: e }))))
-  const failed = failures.filter((f) => f !== undefined)
+  const placed = targets.map((t) => ({ key: t.key, config: t.config.embedded && reference ? withEmbeddedOrigin(t.config, reference.url) : t.config }))
+  const checked = await Promise.all(placed.map((t) => preflight(t.config).then((config) => ({ key: t.key, config }), (e: unknown) => ({ key: t.key, error: e }))))
+  const failed = checked.filter((f): f is { key: string; error: unknown } => 'error' in f)
+  const resolved = checked.filter((f): f is { key: string; config: TargetConfig } => 'config' in f)
   if (failed.length > 0) {
     await reference?.close()
     // the most telling kind: a configuration error, then a violation, then a target that could not be tested

@@ -1,5 +1,7 @@
 import { AuthError } from '../helpers/auth/session'
-import type { TargetConfig } from '../helpers/config/types'
+import { readProfile } from '../helpers/config'
+import type { TargetConfig, UserCredentials } from '../helpers/config/types'
+import type { HttpResult } from '../helpers/http/types'
 import { createSuiteContext } from '../helpers/context'
 import { InFlight, withInFlight } from '../helpers/http/in-flight'
 import { TransportError } from '../helpers/http/types'
@@ -21,10 +23,11 @@ export class PreflightError extends Error {
 }
 
 /**
- * Before any suite: every service origin answers HTTP, the primary user can log in and gets a JWT,
- * and the sales service accepts the tenant header. Read-only; nothing is created.
+ * Before any suite: every service origin answers HTTP, every configured user can log in and gets a JWT, and the
+ * sales service accepts the tenant header. Read-only; nothing is created. Resolves to the configuration the run
+ * goes on with: an optional user that could not log in is left out, with the reason (its checks: not applicable).
  */
-export async function preflight(config: TargetConfig): Promise<void> {
+export async function preflight(config: TargetConfig): Promise<TargetConfig> {
   const ctx = createSuiteContext(config, { allure: false, trafficFile: false })
   const ms = config.http.preflightDeadlineMs
   const tracker = new InFlight(Date.now() + ms)
@@ -40,14 +43,14 @@ export async function preflight(config: TargetConfig): Promise<void> {
     }, ms)
   })
   try {
-    await Promise.race([withInFlight(tracker, () => preflightSteps(config, ctx)), expired])
+    return await Promise.race([withInFlight(tracker, () => preflightSteps(config, ctx)), expired])
   } finally {
     clearTimeout(timer)
     await ctx.close()
   }
 }
 
-async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof createSuiteContext>): Promise<void> {
+async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof createSuiteContext>): Promise<TargetConfig> {
   const origins = new Map<string, string>()
   origins.set(new URL(config.services.salesBaseUrl).origin, 'SALES_BASE_URL')
   if (!origins.has(new URL(config.services.authUrl).origin)) origins.set(new URL(config.services.authUrl).origin, 'AUTH_URL')
@@ -63,14 +66,91 @@ async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof creat
       throw e
     }
   }
-  try {
-    await ctx.auth.token(config.users.primary)
-  } catch (e) {
-    if (e instanceof AuthError) throw new PreflightError(`Login failed: ${safeText(e.message)}. No check was run.`)
-    if (e instanceof TransportError) throw new PreflightError(`Identity service unreachable: ${safeText(e.message)}. No check was run.`)
-    throw e
+  const primary = await loginOf(config, ctx, 'primary', config.users.primary)
+  if (primary) throw primary
+  // every other configured user, side by side; the challenge and expired users' logins are abnormal by design
+  const others = Object.entries(config.users).filter(([role, u]) => role !== 'primary' && u && !LOGIN_EXEMPT.has(role)) as [string, UserCredentials][]
+  const failures = await Promise.all(others.map(async ([role, u]) => ({ role, error: await loginOf(config, ctx, role, u) })))
+  const unavailable: Record<string, string> = { ...config.unavailableUsers }
+  const users: Record<string, UserCredentials | undefined> = { ...config.users }
+  for (const { role, error } of failures) {
+    if (!error) continue
+    if (error.kind === 'configuration' && config.optionalUsers?.includes(role)) {
+      unavailable[role] = `users.${role} is optional and could not log in: ${error.message.replace(/ No check was run\.$/, '')}`
+      delete users[role]
+      continue
+    }
+    throw error
   }
   await checkTenantHeader(config, ctx)
+  return { ...config, users: users as TargetConfig['users'], unavailableUsers: unavailable }
+}
+
+/** Roles whose login is abnormal on purpose (an MFA challenge, tokens issued expired): their suites log them in. */
+const LOGIN_EXEMPT = new Set(['challenge', 'expired'])
+
+/** The profile field and password variable that configure a user, for a message that says what to fix. */
+function fieldOf(config: TargetConfig, role: string): string {
+  if (role === 'primary') return "credentials (AUTH_USERNAME / AUTH_PASSWORD, profile 'credentials')"
+  let env: string | undefined
+  try {
+    env = readProfile(config.profilePath).users?.[role]?.passwordEnv
+  } catch {
+    env = undefined
+  }
+  return `users.${role}${env ? ` (password from ${env})` : ''}`
+}
+
+/** What an answer that is not a login says about the configuration: a redirect, an HTML page, a 404. */
+export function loginHint(res: HttpResult | undefined, config: TargetConfig): string {
+  if (!res) return ''
+  const location = res.headers?.location
+  if (res.status >= 300 && res.status < 400) {
+    return ` It redirects to ${location ?? '(no Location)'}: AUTH_URL (profile services.authUrl) should be the URL the login is really served at.`
+  }
+  const type = String(res.headers?.['content-type'] ?? '')
+  if (/text\/html/i.test(type)) return ` It answered an HTML page: ${config.services.authUrl} is an HTTP server, but not this identity API; check AUTH_URL (profile services.authUrl).`
+  if (res.status === 404 || res.status === 405) return ` Check AUTH_URL (profile services.authUrl, now ${config.services.authUrl}) and auth.loginPath (now ${config.auth.loginPath}): the login is POST {authUrl}{loginPath}.`
+  return ''
+}
+
+/**
+ * Logs one configured user in. Resolves to undefined when it got a JWT, or to the stop it means:
+ * - a token that is not a JWT: sales §5 violated by the target (DOES NOT CONFORM)
+ * - refused (4xx), a challenge, no token where the profile says, an answer that is not the login: the profile
+ *   is wrong for this target (a configuration error naming the user's field), unless the user is optional
+ * - 5xx or no answer: the target cannot be tested now (INCONCLUSIVE)
+ */
+async function loginOf(config: TargetConfig, ctx: ReturnType<typeof createSuiteContext>, role: string, user: UserCredentials): Promise<PreflightError | undefined> {
+  const field = fieldOf(config, role)
+  const who = `user '${user.username}' of tenant '${user.tenant}' (${field})`
+  try {
+    await ctx.auth.token(user)
+    return undefined
+  } catch (e) {
+    if (e instanceof TransportError) return new PreflightError(`Identity service unreachable while logging in ${who}: ${safeText(e.message)}. No check was run.`)
+    if (!(e instanceof AuthError)) throw e
+    const o = e.outcome
+    const url = ctx.auth.loginUrl(user.tenant)
+    if (o.kind === 'invalid-token' && o.pointer) {
+      return new PreflightError(`sales-service.md §5 violated at login: POST ${url} for ${who} answered a token at ${o.pointer} that is not a usable JWT (${safeText(o.reason)}). No check was run.`, 'violation')
+    }
+    const res = o.result
+    const hint = loginHint(res, config)
+    if (o.kind === 'rejected' && (res.status >= 500 || res.status === 429)) {
+      return new PreflightError(`Login of ${who} at ${url} answered ${res.status}: the identity service cannot be tested now. No check was run.`)
+    }
+    if (o.kind === 'rejected') {
+      return new PreflightError(`Configuration: ${who} cannot log in: POST ${url} answered ${res.status}.${hint || ` Check ${field} and TENANT${role === 'primary' ? '' : `, or mark users.${role}.optional: true`}.`} No check was run.`, 'configuration')
+    }
+    if (o.kind === 'challenge') {
+      return new PreflightError(`Configuration: ${who} logs in with a challenge (${safeText(o.challenge)}) instead of a token; name a user without MFA in ${field}. No check was run.`, 'configuration')
+    }
+    return new PreflightError(
+      `Configuration: the login of ${who} at ${url} answered ${res.status} with ${safeText(o.kind === 'invalid-token' ? o.reason : 'no token')}.${hint || " Check auth.tokenPointer (where the profile says the token is); a target whose login gives no token at all violates sales-service.md §5."} No check was run.`,
+      'configuration',
+    )
+  }
 }
 
 /**

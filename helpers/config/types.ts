@@ -67,6 +67,10 @@ export interface TargetConfig {
   product: string
   products: string[]
   users: { primary: UserCredentials } & Partial<Record<Exclude<UserRole, 'primary'>, UserCredentials>>
+  /** Roles the profile marks optional (users.<role>.optional): a login that fails makes their checks not applicable. */
+  optionalUsers?: string[]
+  /** Configured optional users left out of this run, by role, with the reason (password unset, login refused). */
+  unavailableUsers?: Record<string, string>
   headers: { tenant: string; acceptLanguage: string; extra: Record<string, string> }
   /**
    * expiryLeewaySeconds: how long past its exp a token may still be accepted (RFC 7519 §4.1.4 allows "some small

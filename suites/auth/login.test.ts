@@ -121,7 +121,7 @@ describe('identity: token validity (sales-service.md §5)', () => {
     { id: 'AUTH-TENANT-001', spec: 'sales', section: '§5', requirement: "A token issued for one tenant does not open another tenant's sales data (the tenant header names another tenant)." },
     async (c) => {
       const other = t.user('otherTenant')
-      if (!other) return c.notApplicable('the profile names no users.otherTenant')
+      if (!other) return c.notApplicable(t.missingUser('otherTenant'))
       const res = await t.sales.call({ op: 'sales.schemes.get', params: { type: 'policy', name: t.config.product }, tenant: other.tenant })
       expectStatus(res, [401, 403])
     },

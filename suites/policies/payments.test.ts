@@ -190,7 +190,7 @@ describe('broker payments: unknown ids and other tenants (sales-service.md §4, 
     { id: 'PL-PAY-009', spec: 'sales', section: '§4, §5', requirement: "A caller of another tenant can neither credit this tenant's allocation event nor allocate to its invoice; the totals do not move." },
     async (c) => {
       const other = t.user('otherTenant')
-      if (!other) return c.notApplicable('the profile names no users.otherTenant')
+      if (!other) return c.notApplicable(t.missingUser('otherTenant'))
       const { invoice, a1 } = await subject()
       const paymentId = await given('a new payment', () => newPayment(a1), { product: t.config.product })
       const { events } = await given('an allocation of it to the policy invoice', () => allocate(paymentId, [{ invoicenumber: invoice, amount: a1 }]), { product: t.config.product })

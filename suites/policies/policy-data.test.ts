@@ -68,7 +68,7 @@ describe('policy data: invoices and period totals of an issued policy (sales-ser
     { id: 'PL-DATA-004', spec: 'sales', section: '§4', requirement: "A caller of another tenant gets a 4xx and none of the policy's invoices or totals." },
     async (c) => {
       const other = t.user('otherTenant')
-      if (!other) return c.notApplicable('the profile names no users.otherTenant')
+      if (!other) return c.notApplicable(t.missingUser('otherTenant'))
       const p = await policy()
       const own = api.readInvoices(await api.invoices(p.policyId)) ?? []
       for (const res of [await api.invoices(p.policyId, other), await api.totals(p.policyId, other)]) {

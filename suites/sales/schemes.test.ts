@@ -34,7 +34,7 @@ describe('sales: product schemes (sales-service.md §4, §5)', () => {
       { id: `SL-SCH-002-${product}`, spec: 'sales', section: '§5', requirement: `The ${product} schema is filtered by the caller's rights: a restricted user receives a strict subset of the full schema.` },
       async (c) => {
         const restricted = t.user('restricted')
-        if (!restricted) c.notApplicable('the profile names no restricted user (users.restricted)')
+        if (!restricted) c.notApplicable(t.missingUser('restricted'))
         const full = await getSchema(product)
         expectStatus(full, 200)
         const limited = await getSchema(product, restricted)

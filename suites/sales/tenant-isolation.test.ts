@@ -17,7 +17,7 @@ describe('sales: tenant isolation (sales-service.md §5)', () => {
     { id: 'SL-NEG-010', spec: 'sales', section: '§5', requirement: `A quote created in one tenant cannot be read, listed for actions or calculated by a user of another tenant: ${foreign.statuses.join(' or ')} with no data; ${foreign.why}.` },
     async (c) => {
       const other = t.user('otherTenant')
-      if (!other) return c.notApplicable('the profile names no user of another tenant (users.otherTenant)')
+      if (!other) return c.notApplicable(t.missingUser('otherTenant'))
       const q = await given('a new quote, unlocked', async () => {
         const created = await flow.createQuote(t.config.product, { label: 'isolation' })
         await flow.unlocked(created.quoteId, 'wait after create')

@@ -7,7 +7,7 @@ import { probesFor } from '../../helpers/probes/requests'
 const { t, subs } = useWebhooks('iso')
 const other = t.user('otherTenant')
 const foreign = probesFor(t).settings.foreignId
-const NO_OTHER = 'the profile names no user of another tenant (users.otherTenant)'
+const NO_OTHER = t.missingUser('otherTenant')
 
 /** One subscription of the primary user, for the other user to look for. */
 async function ours(label: string) {

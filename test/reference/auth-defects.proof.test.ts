@@ -57,9 +57,10 @@ describe('auth defects are caught by the suite', () => {
     })
   }
 
-  it('a login token that is not a JWT stops the run in preflight with a clear message', async () => {
+  it('a login token that is not a JWT stops the run in preflight as a §5 violation: DOES NOT CONFORM, not "could not run"', async () => {
     const run = await runConformance({ files: ['suites/auth'], defects: ['auth-login-token-not-jwt'] })
     expect(run.exitCode).not.toBe(0)
-    expect(run.output).toMatch(/Login failed: .*no usable JWT access token/)
+    expect(run.output).toMatch(/sales-service\.md §5 violated at login: .*not a usable JWT/)
+    expect(run.verdict).toMatchObject({ verdict: 'DOES NOT CONFORM', exitCode: 1 })
   })
 })

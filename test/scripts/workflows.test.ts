@@ -35,6 +35,10 @@ describe('CI workflows', () => {
     expect(shard.strategy?.matrix?.shard?.length).toBeGreaterThan(1)
     expect(runs(shard)).toMatch(/conformance:sharded -- --shards "\$SHARDS" --only \$\{\{ matrix\.shard \}\}/)
     expect(shard.env?.CONFORMANCE_RUN_ID).toContain('matrix.tenant')
+    // each tenant its own profile: no tenant or user override on one shared profile
+    expect(shard.env?.TARGET_PROFILE).toContain('matrix.tenant')
+    expect(Object.keys(shard.env ?? {})).not.toEqual(expect.arrayContaining(['TENANT']))
+    expect(Object.keys(shard.env ?? {})).not.toEqual(expect.arrayContaining(['AUTH_USERNAME']))
     const merge = doc.jobs.merge!
     expect(merge.needs).toBe('shard')
     expect(merge.strategy?.matrix?.tenant).toEqual(shard.strategy?.matrix?.tenant)

@@ -156,7 +156,6 @@ export async function runConformance(argv: string[]): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
   delete env[SELECTED_CHECKS_ENV]
   delete env[SELECTION_ENV]
-  delete env.LEDGER_PREFLIGHT_DONE
   if (args.profile) env.TARGET_PROFILE = isAbsolute(args.profile) ? args.profile : resolve(process.cwd(), args.profile)
   if (args.allowWrites) env.ALLOW_WRITES = '1'
   const dir = resolve(process.cwd(), args.reports ?? env.REPORTS_DIR ?? 'reports')
@@ -224,11 +223,11 @@ export async function runConformance(argv: string[]): Promise<number> {
   }
 
   // the preflight of an external target runs here, so that a target that cannot be tested is said in one message
-  // before vitest prints anything; the embedded and container targets exist only inside the run (global setup)
+  // before vitest prints anything; the embedded and container targets exist only inside the run (global setup,
+  // which runs it again: a few read-only requests, and the run's own configuration of its optional users)
   if (targets.target && !targets.target.embedded && !containerTargetFromEnv(env)) {
     try {
       await preflight(targets.target)
-      env.LEDGER_PREFLIGHT_DONE = runId
     } catch (e) {
       const stop: RunStop = e instanceof PreflightError ? { kind: e.kind, cause: e.message } : { kind: 'inconclusive', cause: `preflight: ${(e as Error).message}` }
       return stopRun(dir, run, stop, selection)
