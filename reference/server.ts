@@ -6,6 +6,7 @@ import { ChaosMonkey } from './chaos/monkey'
 import { TrafficStats } from './chaos/stats'
 import { errorBody, type ReferenceContext } from './context'
 import { IdFactory } from './ids'
+import { registerOpenApi } from './openapi'
 import { registerIdentity } from './identity/routes'
 import { TokenService } from './identity/tokens'
 import { referenceOptions, type ReferenceOptions } from './options'
@@ -41,6 +42,7 @@ export async function createReferenceApp(options: ReferenceOptions): Promise<{ a
   new TrafficStats(monkey).register(app)
   monkey?.registerFront(app)
   registerVariations(app, context)
+  await registerOpenApi(app, context)
   app.get('/health', async () => ({ status: 'ok', defects: options.defects.list() }))
   registerIdentity(app, context)
   registerAuthGuard(app, context)

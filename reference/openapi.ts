@@ -1,0 +1,66 @@
+import swagger from '@fastify/swagger'
+import type { FastifyInstance } from 'fastify'
+import { matchOperation } from '../common/operations'
+import type { ReferenceContext } from './context'
+import type { IdStyle } from './ids'
+
+/** Where the reference publishes its own OpenAPI document (docs/contracts.md "The reference's own document"). */
+export const OPENAPI_PATH = '/openapi.json'
+
+type Schema = Record<string, unknown>
+
+/** The schema of one id path parameter in this instance's id style (path parameters are strings, sales §4). */
+function idSchema(family: 'sales' | 'requests' | 'webhooks', style: IdStyle): Schema {
+  if (family === 'requests') return { type: 'string', format: 'uuid' }
+  if (family === 'webhooks') return style === 'numeric' ? { type: 'string', pattern: '^[0-9]+$' } : { type: 'string', format: 'uuid' }
+  return style === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', pattern: '^[1-9][0-9]*$' }
+}
+
+/** The path parameters of a route URL (:name), typed by family, unless the route declares its own. */
+function paramsOf(url: string, service: 'sales' | 'webhooks', style: IdStyle): Schema | undefined {
+  const names = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!)
+  if (names.length === 0) return undefined
+  const properties: Schema = {}
+  for (const n of names) {
+    if (n === 'type' || n === 'name') properties[n] = { type: 'string', minLength: 1 }
+    else properties[n] = idSchema(service === 'webhooks' ? 'webhooks' : n === 'requestId' ? 'requests' : 'sales', style)
+  }
+  return { type: 'object', required: names, properties }
+}
+
+/**
+ * Registers @fastify/swagger (dynamic mode, OpenAPI 3.1) before any route, and GET /openapi.json. The document
+ * is generated from the routes the reference serves: each spec operation (common/operations) with its
+ * operation id, its path parameters (the route's params schema, or one derived from its URL in this instance's
+ * id style), its tenant header and the bearer scheme; everything else (identity, health, test hooks) is hidden.
+ */
+export async function registerOpenApi(app: FastifyInstance, ctx: ReferenceContext, tenantHeader = 'X-TENANT-ID'): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'ledger-conformance reference service', version: '1.0', description: `The embedded reference of the sales and webhook specs; ids in the ${ctx.options.idStyle} style.` },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: ({ schema, url, route }) => {
+      const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string
+      const op = matchOperation(method, url.replace(/:([A-Za-z0-9_]+)/g, '{$1}'))
+      const own = (schema ?? {}) as Schema
+      if (!op) return { schema: { ...own, hide: true }, url }
+      const params = own['params'] ?? paramsOf(url, op.service, ctx.options.idStyle)
+      const headers = own['headers'] ?? (op.tenantHeader ? { type: 'object', required: [tenantHeader], properties: { [tenantHeader]: { type: 'string', minLength: 1 } } } : undefined)
+      return {
+        schema: {
+          ...own,
+          operationId: op.id,
+          summary: op.summary,
+          tags: [op.service],
+          security: [{ bearer: [] }],
+          ...(params ? { params } : {}),
+          ...(headers ? { headers } : {}),
+        },
+        url,
+      }
+    },
+  })
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
+}
