@@ -1,6 +1,7 @@
 import { afterAll } from 'vitest'
 import { lifecycle, type CheckContext } from '../../helpers/checks/check'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
+import { given } from '../../helpers/checks/setup'
 import { describePoll } from '../../helpers/polling/poll-until'
 import { describeFinding, ExpectedNotifications, type Finding, type FindingKind } from '../../helpers/webhooks/expected-notifications'
 import { WebhookReceiver, type ReceivedNotification } from '../../helpers/webhooks/receiver'
@@ -54,11 +55,15 @@ async function emit(event: string): Promise<void> {
   state.model.emitted(event)
 }
 
-/** Subscribes the receiver endpoint `name` to an event type. */
-async function subscribe(event: string, name: string): Promise<Sub> {
+/** Subscribes the receiver endpoint `name` to an event type: a setup (its failure blocks the delivery checks). */
+function subscribe(event: string, name: string): Promise<Sub> {
+  return given(`a subscription of ${name} to ${event}`, () => subscribeNow(event, name))
+}
+
+async function subscribeNow(event: string, name: string): Promise<Sub> {
   const endpoint = subs.label(name)
   const created = await subs.create(event, state.receiver!.url(endpoint))
-  expectStatus(created.res, 201)
+  expectStatus(created.res, '2xx')
   const key = secretKey((created.res.body as { secret?: unknown })?.secret, settings.signature.secretKeyPointer)
   expectThat(created.id !== undefined && key !== undefined, {
     expected: `an id and a secret key (a string secret, or an object with the key at ${settings.signature.secretKeyPointer})`,

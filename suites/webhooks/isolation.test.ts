@@ -1,6 +1,7 @@
 import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
+import { given } from '../../helpers/checks/setup'
 import { listed, useWebhooks } from '../../helpers/webhooks/use-webhooks'
 import { probesFor } from '../../helpers/probes/requests'
 
@@ -9,12 +10,14 @@ const other = t.user('otherTenant')
 const foreign = probesFor(t).settings.foreignId
 const NO_OTHER = t.missingUser('otherTenant')
 
-/** One subscription of the primary user, for the other user to look for. */
-async function ours(label: string) {
-  const created = await subs.create('export', subs.url(label))
-  expectStatus(created.res, 201)
-  expectThat(created.id !== undefined, { expected: 'an id in the created subscription', actual: created.res.body, res: created.res })
-  return { id: created.id!, url: created.url }
+/** One subscription of the primary user, for the other user to look for (the setup of each check). */
+function ours(label: string) {
+  return given('a subscription of ours', async () => {
+    const created = await subs.create('export', subs.url(label))
+    expectStatus(created.res, '2xx')
+    expectThat(created.id !== undefined, { expected: 'an id in the created subscription', actual: created.res.body, res: created.res })
+    return { id: created.id!, url: created.url }
+  })
 }
 
 describe('webhooks: isolation between callers (webhook-subscriptions.md §5)', () => {

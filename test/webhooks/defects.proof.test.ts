@@ -6,11 +6,17 @@ const S = 'suites/webhooks'
 type Defect = keyof typeof WEBHOOKS_DEFECTS
 
 /** Each webhook defect of the reference, the suite file that must catch it and the check that must fail. */
-const CASES: { defect: Defect; file: string; mustFail: string[] }[] = [
+/**
+ * `only`: a name pattern (vitest -t) that leaves out a group's representative (helpers/checks/group.ts), whose failure
+ * would block the members: run alone, each member is seen failing against the defect.
+ */
+const CASES: { defect: Defect; file: string; mustFail: string[]; only?: string }[] = [
   { defect: 'webhooks-create-200', file: 'lifecycle', mustFail: ['WH-LIFE-001'] },
   { defect: 'webhooks-updated-at-missing', file: 'lifecycle', mustFail: ['WH-LIFE-001'] },
-  { defect: 'webhooks-created-at-not-date-time', file: 'contracts', mustFail: ['WH-CON-002', 'WH-CON-003', 'WH-CON-004', 'WH-CON-005'] },
-  { defect: 'webhooks-unknown-id-500', file: 'errors', mustFail: ['WH-ERR-006', 'WH-ERR-007', 'WH-ERR-008'] },
+  { defect: 'webhooks-created-at-not-date-time', file: 'contracts', mustFail: ['WH-CON-002'] },
+  { defect: 'webhooks-created-at-not-date-time', file: 'contracts', mustFail: ['WH-CON-003', 'WH-CON-004', 'WH-CON-005'], only: 'WH-CON-00[345]' },
+  { defect: 'webhooks-unknown-id-500', file: 'errors', mustFail: ['WH-ERR-006'] },
+  { defect: 'webhooks-unknown-id-500', file: 'errors', mustFail: ['WH-ERR-007', 'WH-ERR-008'], only: 'WH-ERR-00[78]' },
   { defect: 'webhooks-delete-success-false', file: 'lifecycle', mustFail: ['WH-LIFE-006'] },
   { defect: 'webhooks-delete-keeps', file: 'lifecycle', mustFail: ['WH-LIFE-007'] },
   { defect: 'webhooks-unknown-event-accepted', file: 'errors', mustFail: ['WH-ERR-004'] },
@@ -62,8 +68,8 @@ describe('webhook defects are caught by the webhook suites', () => {
   })
 
   for (const c of CASES) {
-    it(`${c.defect} is caught by ${c.mustFail.join(', ')}`, async () => {
-      const run = await runConformance({ files: [`${S}/${c.file}.test.ts`], defects: [c.defect] })
+    it(`${c.defect} is caught by ${c.mustFail.join(', ')}${c.only ? ' (run alone)' : ''}`, async () => {
+      const run = await runConformance({ files: [`${S}/${c.file}.test.ts`, ...(c.only ? ['-t', c.only] : [])], defects: [c.defect] })
       expect(run.exitCode).not.toBe(0)
       for (const id of c.mustFail) {
         expect(run.failedIds, run.output.slice(-2000)).toContain(id)
