@@ -86,8 +86,11 @@ async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof creat
   return { ...config, users: users as TargetConfig['users'], unavailableUsers: unavailable }
 }
 
-/** Roles whose login is abnormal on purpose (an MFA challenge, tokens issued expired): their suites log them in. */
-const LOGIN_EXEMPT = new Set(['challenge', 'expired'])
+/**
+ * Roles whose login is abnormal on purpose (an MFA challenge, tokens issued expired, tokens that expire within a
+ * second or two): their suites log them in and judge the answer.
+ */
+const LOGIN_EXEMPT = new Set(['challenge', 'expired', 'shortLived'])
 
 /** The profile field and password variable that configure a user, for a message that says what to fix. */
 function fieldOf(config: TargetConfig, role: string): string {

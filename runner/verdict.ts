@@ -52,6 +52,8 @@ export interface VerdictInput {
   selection?: Selection | undefined
   /** Errors outside any check (a suite file that did not load, a hook that threw). */
   runErrors?: string[]
+  /** Parts of the run that could not run, each with its cause (a shard of a sharded run). */
+  incomplete?: string[]
 }
 
 export interface RunVerdict {
@@ -97,6 +99,7 @@ export function computeVerdict(i: VerdictInput): RunVerdict {
   if (i.stop) return make('INCONCLUSIVE', i.stop.cause)
   if (t.failed > 0) return make('DOES NOT CONFORM', `${t.failed} failed check(s)${names(i.ids?.failed, t.failed)}`)
   if (errored > 0) return make('INCONCLUSIVE', `${errored} check(s) errored or timed out${names(i.ids?.errored, errored)}`)
+  if ((i.incomplete ?? []).length > 0) return make('INCONCLUSIVE', i.incomplete!.join('; '))
   if ((i.runErrors ?? []).length > 0) return make('INCONCLUSIVE', `error outside the checks: ${i.runErrors![0]}`)
   if (blocked > 0) return make('INCONCLUSIVE', `${blocked} check(s) blocked (their setup failed)${names(i.ids?.blocked, blocked)}`)
   if (t.skipped > 0) return make('INCONCLUSIVE', `${t.skipped} check(s) skipped without a reason${names(i.ids?.skipped, t.skipped)}`)

@@ -20,6 +20,8 @@ export interface RunInfo {
   target?: string
   /** Set when the run stopped before its checks (configuration error, preflight): the verdict's cause. */
   stop?: RunStop
+  /** A merged sharded run: the shards that could not run, each with its cause (the verdict is then INCONCLUSIVE). */
+  shardStops?: string[]
 }
 
 /**

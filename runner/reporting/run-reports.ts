@@ -10,9 +10,9 @@ import { emptyTotals, linesOfRun, type CheckOutcome, type ChecksReport } from '.
 import type { RunInfo } from './run-info'
 
 /** The verdict of one report (its checks, the run's stop, the selection, errors outside the checks). */
-export function withVerdict(report: ChecksReport, stop?: RunStop, selection?: Selection, runErrors: string[] = []): ChecksReport {
+export function withVerdict(report: ChecksReport, stop?: RunStop, selection?: Selection, runErrors: string[] = [], incomplete: string[] = []): ChecksReport {
   const ids = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s).map((c) => c.id)
-  const v = computeVerdict({ totals: report.totals, ids: { failed: ids('failed'), errored: ids('errored'), blocked: ids('blocked'), skipped: ids('skipped') }, stop, selection, runErrors })
+  const v = computeVerdict({ totals: report.totals, ids: { failed: ids('failed'), errored: ids('errored'), blocked: ids('blocked'), skipped: ids('skipped') }, stop, selection, runErrors, incomplete })
   return { ...report, ...verdictFields(v) }
 }
 

@@ -148,6 +148,7 @@ export default class SummaryReporter implements Reporter {
     // read once: every target's report takes its own run id's lines from it
     const traffic = stop ? [] : readTraffic(trafficDir())
     const runErrors = stop ? [] : runErrorsOf(modules, unhandledErrors)
+    const incomplete = stop ? [] : (run?.shardStops ?? [])
     const selectionOf = (cases: TestCase[], report: ChecksReport): Selection | undefined => {
       if (selection) return selection
       const left = filteredOut(cases)
@@ -157,7 +158,7 @@ export default class SummaryReporter implements Reporter {
     if (stop || keys.length === 0 || !existsSync(targetReportsDir())) {
       const cases = [...groups.values()].flat()
       const base = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)
-      const report = withVerdict(base, stop, selectionOf(cases, base), runErrors)
+      const report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete)
       writeRunReports({ dir, reports: [{ report }], overall: report, traffic })
       const lines = ['', RULE, ...consoleLines(report, true)]
       if (!stop) lines.push(`reports  ${reportsPath}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html, verdict.json`, closing(report.totals))
@@ -169,7 +170,7 @@ export default class SummaryReporter implements Reporter {
       const own = targetReportsDir(undefined, key)
       const cases = groups.get(key) ?? []
       const base = collectResults(cases, this.root, own, traffic)
-      return { key, report: withVerdict(base, undefined, selectionOf(cases, base), runErrors) }
+      return { key, report: withVerdict(base, undefined, selectionOf(cases, base), runErrors, incomplete) }
     })
     const v = combinedVerdict(reports.map((r) => r.report))
     const overall: ChecksReport = { ...emptyReport(run), totals: sumTotals(reports.map((r) => r.report)), verdict: v.verdict, exitCode: v.exitCode, label: v.label, ...(v.cause ? { cause: v.cause } : {}) }

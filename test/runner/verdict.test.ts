@@ -46,6 +46,11 @@ describe('computeVerdict()', () => {
     expect(cases[2]!.cause).toContain('blocked')
   })
 
+  it('a part of the run that could not run (a shard) makes it INCONCLUSIVE with that cause, unless a requirement failed', () => {
+    expect(computeVerdict({ totals: totals({ passed: 150 }), incomplete: ['shard 2/4 could not run: Target unreachable'] })).toMatchObject({ verdict: 'INCONCLUSIVE', exitCode: 3, cause: 'shard 2/4 could not run: Target unreachable' })
+    expect(computeVerdict({ totals: totals({ passed: 150, failed: 1 }), incomplete: ['shard 2/4 could not run'] }).verdict).toBe('DOES NOT CONFORM')
+  })
+
   it('a configuration error is exit code 2, and its verdict is never CONFORMS', () => {
     const v = computeVerdict({ totals: totals({}), stop: { kind: 'configuration', cause: "users.restricted: cannot log in" } })
     expect(v).toMatchObject({ verdict: 'INCONCLUSIVE', exitCode: EXIT.usage })
