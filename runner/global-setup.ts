@@ -16,6 +16,7 @@ import { earlyRunInfo, runInfo, type RunInfo } from './reporting/run-info'
 import { RUN_REPORT_FILES } from './reporting/results'
 import { restrictReports } from './reporting/redacting-reporter'
 import { runRedactor } from '../helpers/reporting/redact'
+import { guardStackTraces } from './stack-guard'
 import { loadTargets, type NamedTarget } from './targets/load'
 import type { RunStop } from './verdict'
 
@@ -186,6 +187,7 @@ async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: 
  * SALES_BASE_URL is set, runs the preflight, and provides the target(s) to every suite.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  guardStackTraces()
   const env = process.env
   // vitest.config.ts sets the run id for the whole run (reporters, workers); a run id of its own otherwise
   const runId = env.CONFORMANCE_RUN_ID ?? `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`

@@ -1,5 +1,8 @@
 import { format } from 'node:util'
 import { safeText } from '../helpers/reporting/redact'
+import { guardStackTraces } from './stack-guard'
+
+guardStackTraces()
 
 /**
  * Set-up file of every worker (vitest.config.ts setupFiles): console output of the checks goes through the run's

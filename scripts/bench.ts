@@ -6,6 +6,7 @@
  *   2. one tenant against a standalone reference: requests per scenario, polling lag and polling rate
  *   3. four tenants (acme, globex, initech, umbrella) against one reference, versus 1: in one multi-target run
  *      (TARGET_PROFILES; median of 3, alternated with the 1-tenant runs), and as 4 separate runs started together
+ *   4. a hostile target answering a 500 MB body (test/hostile/server.ts): wall time and peak memory of the run
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -18,6 +19,7 @@ import type { TimelineEntry } from '../reference/chaos/stats'
 import { startReference, type RunningReference } from '../reference/server'
 import { percentile, pollingFigures } from './bench/lag'
 import { requestsPerFile } from './bench/per-file'
+import { CANARY_PASSWORD, HUGE_BYTES, startHostileTarget } from '../test/hostile/server'
 
 const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'TARGET_PROFILES', 'REFERENCE_DEFECTS', 'REFERENCE_CHAOS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'ALLOW_WRITES']
 
@@ -58,13 +60,13 @@ function newReportsDir(): string {
 }
 
 /** One `vitest run` of the conformance suite as a child process, in its own reports folder or the one given. */
-async function runSuite(env: Record<string, string> = {}, reportsDir: string = newReportsDir()): Promise<SuiteRun> {
+async function runSuite(env: Record<string, string> = {}, reportsDir: string = newReportsDir(), files: string[] = []): Promise<SuiteRun> {
   clearRunReports(reportsDir)
   const childEnv: NodeJS.ProcessEnv = { ...process.env }
   for (const k of TARGET_VARS) delete childEnv[k]
   Object.assign(childEnv, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1' }, env)
   const started = performance.now()
-  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts'], { cwd: PROJECT_ROOT, env: childEnv, stdio: 'ignore' })
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts', ...files], { cwd: PROJECT_ROOT, env: childEnv, stdio: 'ignore' })
   let peak = 0
   const sampler = setInterval(() => (peak = Math.max(peak, child.pid ? peakRss(child.pid) : 0)), 100)
   const exitCode = await new Promise<number | null>((r) => child.on('close', (code) => r(code)))
@@ -166,6 +168,15 @@ async function main(): Promise<void> {
   print(`  1 tenant (acme), median of 3          ${s(one.wallMs).padStart(8)}   (${each(ones)} s)   peak memory ${one.peakRssMb.toFixed(0)} MB   ${totals(one)}`)
   print(`  4 tenants, one run (TARGET_PROFILES)   ${s(multi.wallMs).padStart(8)}   ${(multi.wallMs / one.wallMs).toFixed(2)} x   (${each(multis)} s)   peak memory ${multi.peakRssMb.toFixed(0)} MB   ${totals(multi)}`)
   print(`  4 tenants, 4 separate runs at once     ${s(fourMs).padStart(8)}   ${(fourMs / one.wallMs).toFixed(2)} x   peak memory ${four.map((r) => `${r.peakRssMb.toFixed(0)}`).join(' + ')} MB`)
+
+  // 4. A hostile target answering 500 MB (test/hostile/server.ts): the body is refused at the size cap while it
+  //    streams (http.maxResponseBytes, 16 MiB), so the run's memory stays that of a normal run.
+  const hostile = await startHostileTarget('huge-body')
+  const huge = await runSuite({ ...external({ url: hostile.url } as RunningReference), AUTH_PASSWORD: CANARY_PASSWORD }, newReportsDir(), ['suites/sales/schemes.test.ts'])
+  await hostile.close()
+  print('')
+  print(`hostile target, ${HUGE_BYTES / 1024 / 1024} MB response body                  target: peak < 1024 MB`)
+  print(`  preflight refuses it at the cap        ${s(huge.wallMs).padStart(8)}   peak memory ${huge.peakRssMb.toFixed(0)} MB   exit ${huge.exitCode}`)
   print('')
   print(`load average at the end: ${load()} — figures from a loaded machine are upper bounds`)
 }

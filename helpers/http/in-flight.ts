@@ -44,9 +44,12 @@ export class InFlight {
     return all.map((r) => `${r.label}, in flight for ${now - r.startedAt} ms`).join('; ')
   }
 
-  /** Stops every request in flight (and any later one) with the reason. */
+  /**
+   * Stops every request in flight (and any later one) with the reason. The signal carries a plain { message }, not
+   * the Error (see ExchangeDeadline in send.ts: a stack read inside an abort listener can crash the process).
+   */
   abort(reason: Error): void {
-    this.controller.abort(reason)
+    this.controller.abort({ message: reason.message })
   }
 }
 

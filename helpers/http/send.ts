@@ -33,7 +33,7 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
   const deadlineMs = Math.max(1, Math.min(req.deadlineMs ?? limits.exchangeDeadlineMs, limits.exchangeDeadlineMs, tracker ? tracker.remainingMs() : Number.POSITIVE_INFINITY))
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new ExchangeDeadline(deadlineMs)), deadlineMs)
-  const stop = () => controller.abort(tracker?.signal.reason ?? new Error('aborted'))
+  const stop = () => controller.abort(tracker?.signal.reason ?? { message: 'aborted' })
   tracker?.signal.addEventListener('abort', stop, { once: true })
   const entry = tracker?.start(label)
   const started = performance.now()
@@ -60,7 +60,7 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
   } catch (e) {
     if (e instanceof TransportError) throw e
     if (tracker?.signal.aborted) {
-      throw new TransportError(sent, 'LC_ABORTED', (tracker.signal.reason as Error | undefined)?.message ?? 'aborted', performance.now() - started)
+      throw new TransportError(sent, 'LC_ABORTED', (tracker.signal.reason as { message?: string } | undefined)?.message ?? 'aborted', performance.now() - started)
     }
     const reason = controller.signal.aborted ? (controller.signal.reason as unknown) : undefined
     if (reason instanceof ExchangeDeadline) {
@@ -87,10 +87,13 @@ export function requestLabel(method: string, url: string): string {
   return `${method} ${url}${op ? ` (${op})` : ''}`
 }
 
-class ExchangeDeadline extends Error {
-  constructor(readonly ms: number) {
-    super(`exchange deadline of ${ms} ms`)
-  }
+/**
+ * The reason an exchange is aborted at its deadline. Not an Error on purpose: undici destroys the body stream with
+ * the reason, and Node then reads its stack, which under vite's module runner (global setup) can throw from inside
+ * an abort listener and crash the process.
+ */
+class ExchangeDeadline {
+  constructor(readonly ms: number) {}
 }
 
 /** The body as it streams in, refused (the connection dropped) as soon as it passes the cap. */

@@ -1,0 +1,109 @@
+import { rmSync } from 'node:fs'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
+import { canaryHits } from './canaries'
+import { CANARY_PASSWORD, startHostileTarget, type HostileTarget, type ScenarioName } from './server'
+
+/**
+ * The hostile-target bed, part 1 (docs/reliability.md, "Threats"): a target that redirects, floods, trickles, stays
+ * silent or sends garbage. Each run must end by itself, well within 60 s, with a message naming the request, and no
+ * secret of the run may appear in any file it wrote or on its console.
+ */
+const dirs: string[] = []
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
+
+async function hostileRun(scenario: ScenarioName, files: string[]): Promise<{ run: ConformanceRun; target: HostileTarget }> {
+  const target = await startHostileTarget(scenario)
+  try {
+    const run = await runConformance({
+      files,
+      env: { SALES_BASE_URL: target.url, AUTH_URL: `${target.url}/api/v1/identifier`, WEBHOOK_BASE_URL: target.url, AUTH_PASSWORD: CANARY_PASSWORD },
+      keepReports: true,
+      timeoutMs: 120_000,
+    })
+    dirs.push(run.reportsDir)
+    return { run, target }
+  } finally {
+    await target.close()
+  }
+}
+
+function expectClean(run: ConformanceRun, target: HostileTarget): void {
+  expect(run.exitCode, 'the run ended by itself').not.toBeNull()
+  expect(run.wallMs, 'within 60 s').toBeLessThan(60_000)
+  expect(canaryHits(run.reportsDir, run.output, target.canaries)).toEqual([])
+  // eslint-disable-next-line no-control-regex
+  expect(run.output).not.toMatch(/\u001b\[/)
+}
+
+const SCHEMES = 'suites/sales/schemes.test.ts'
+
+describe('hostile target: the run ends by itself with a message naming the request', () => {
+  it('a login redirected to another origin: the credentials go nowhere, the preflight stops the run', async () => {
+    const { run, target } = await hostileRun('login-redirect', ['suites/auth'])
+    expect(target.stolen).toBe(0)
+    expect(run.output).toMatch(/Login failed: Login of user .* gave no usable JWT access token/)
+    expectClean(run, target)
+  })
+
+  it('a call redirected to another origin: not followed, reported as the status it is', async () => {
+    const { run, target } = await hostileRun('call-redirect', [SCHEMES])
+    expect(target.stolen).toBe(0)
+    expect(run.output).toMatch(/status 302/)
+    expectClean(run, target)
+  })
+
+  it('a 500 MB body: refused at the size cap while it streams, naming the request, nothing else blamed', async () => {
+    const { run, target } = await hostileRun('huge-body', [SCHEMES])
+    expect(run.output).toMatch(/response of GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/ledger\/schemes\/[^ ]+ \(sales\.schemes\.get\) exceeds 16777216 bytes/)
+    expect(run.output).not.toMatch(/EPIPE|heap out of memory/)
+    expectClean(run, target)
+  })
+
+  for (const scenario of ['trickle', '1xx-flood', 'silence'] as const) {
+    it(`${scenario}: stopped at the exchange deadline (headers and body, 1xx included), naming the request`, async () => {
+      const { run, target } = await hostileRun(scenario, [SCHEMES])
+      // the exchange deadline (20 s) names it; on a loaded machine the preflight's own deadline (30 s) may come first
+      const schemes = 'GET http:\\/\\/127\\.0\\.0\\.1:\\d+\\/api\\/v1\\/ledger\\/schemes\\/[^ ]+'
+      expect(run.output).toMatch(
+        new RegExp(`${schemes}: no HTTP response \\(LC_EXCHANGE_DEADLINE\\): no complete response within the exchange deadline of 20000 ms|Preflight did not finish within 30000 ms \\(profile http\\.preflightDeadlineMs\\): in flight: ${schemes} \\(sales\\.schemes\\.get\\), in flight for \\d+ ms`),
+      )
+      expectClean(run, target)
+    })
+  }
+
+  it('a gzip bomb: never inflated, reported as a garbage body', async () => {
+    const { run, target } = await hostileRun('gzip-bomb', [SCHEMES])
+    expect(run.failedIds.length).toBeGreaterThan(0)
+    expect(run.output).toMatch(/non-JSON \/ truncated body \(content-type application\/json, \d+ bytes\)/)
+    expectClean(run, target)
+  })
+
+  it('100 000 levels of JSON: a garbage response, no stack overflow', async () => {
+    const { run, target } = await hostileRun('deep-json', [SCHEMES])
+    expect(run.output).toMatch(/nested deeper than 256 levels/)
+    expect(run.output).not.toMatch(/Maximum call stack/)
+    expectClean(run, target)
+  })
+
+  it('invalid UTF-8 in a JSON body: a garbage response (RFC 8259)', async () => {
+    const { run, target } = await hostileRun('invalid-utf8', [SCHEMES])
+    expect(run.output).toMatch(/invalid UTF-8 \(RFC 8259 §8\.1\)/)
+    expectClean(run, target)
+  })
+
+  it('__proto__ and constructor keys: kept in the evidence as data', async () => {
+    const { run, target } = await hostileRun('proto-keys', [SCHEMES])
+    expect(run.verdict).toBeDefined()
+    expect(run.output).toMatch(/__proto__/)
+    expectClean(run, target)
+  })
+
+  it('a product schema with a backtracking pattern and a 300 000 000 minLength: a clear failure within seconds', async () => {
+    const { run, target } = await hostileRun('hostile-schema', ['suites/sales/payloads.test.ts'])
+    expect(run.output).toMatch(/the product schema refused \(a hostile or broken schema\): \/properties\/essay\/minLength: 300000000 exceeds the generator's cap of 65536/)
+    expectClean(run, target)
+  })
+})
