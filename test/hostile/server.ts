@@ -73,10 +73,14 @@ function spellings(secret: string): string[] {
   return [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64'), ...(parts.length === 3 ? parts : [])]
 }
 
+const TOKEN_FIELDS = /^(access_token|refresh_token|id_token|AccessToken|RefreshToken|IdToken)$/
+
+/** The secrets of a response: issued tokens and webhook secrets (a string, or the key of an object). */
 function collect(value: unknown, into: Set<string>, depth = 0): void {
   if (depth > 20 || value === null || typeof value !== 'object') return
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v === 'string' && /token|secret|key/i.test(k) && v.length >= 8) for (const s of spellings(v)) into.add(s)
+    const secret = typeof v === 'string' && (TOKEN_FIELDS.test(k) || k === 'secret') ? v : k === 'secret' && v !== null && typeof v === 'object' ? (v as { key?: unknown }).key : undefined
+    if (typeof secret === 'string' && secret.length >= 8) for (const s of spellings(secret)) into.add(s)
     else collect(v, into, depth + 1)
   }
 }
@@ -113,7 +117,6 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
     let body = await readBody(req)
     const url = req.url ?? '/'
     const auth = req.headers.authorization
-    if (auth?.startsWith('Bearer ')) for (const s of spellings(auth.slice(7))) canaries.add(s)
     if (LOGIN.test(url)) {
       if (scenario === 'login-redirect') return void res.writeHead(307, { location: `${collectorUrl}/steal` }).end()
       body = Buffer.from(body.toString('utf8').split(JSON.stringify(CANARY_PASSWORD).slice(1, -1)).join(DEMO_PASSWORD))
@@ -130,7 +133,9 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
         const sent = (JSON.parse(body.toString('utf8') || '{}') as { url?: string }).url
         if (sent) {
           state.subscriberUrls.push(sent)
-          canaries.add(new URL(sent).pathname.slice(1))
+          // a receiver path (128 random bits) is a secret; the never-notified subscriber URLs of other suites are not
+          const path = new URL(sent).pathname.slice(1)
+          if (/^[A-Za-z0-9_-]{22}$/.test(path)) canaries.add(path)
           if (scenario === 'receiver-flood' && status < 300) flood(sent, timers)
         }
       }
