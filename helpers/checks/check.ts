@@ -2,6 +2,7 @@ import { test, describe, type TestContext } from 'vitest'
 import * as allure from 'allure-js-commons'
 import { ConformanceFailure, evidence, formatFailure } from './failure'
 import { selectedChecks } from '../../common/selection'
+import { SKIP_REASON_LABEL } from '../../common/report-labels'
 import { withRunningCheck } from './running'
 import { blockedMessage, SetupFailure, type BlockedInfo } from './setup'
 import { safeText } from '../reporting/redact'
@@ -72,6 +73,7 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     vitest: ctx,
     notApplicable(reason: string): never {
       ctx.task.meta.notApplicable = reason
+      skipReason(`not applicable: ${reason}`)
       ctx.skip(`not applicable: ${reason}`)
       throw new Error('unreachable')
     },
@@ -108,8 +110,14 @@ async function block(ctx: TestContext, info: BlockedInfo, lines: string[] = []):
   ctx.task.meta.blocked = blocked
   const message = blockedMessage(blocked)
   await attachEvidence('blocked', [message, ...lines].join('\n'), 'text/plain')
+  skipReason(message)
   ctx.skip(message)
   throw new Error('unreachable')
+}
+
+/** The reason of a skip, for Allure's skipped result (common/report-labels.ts). */
+function skipReason(reason: string): void {
+  void allure.label(SKIP_REASON_LABEL, safeText(reason))
 }
 
 /** What is left of vitest's timeout for the check's own message (and the aborting of its requests). */

@@ -5,6 +5,7 @@ import AllureVitestReporter, { type AllureVitestReporterConfig } from 'allure-vi
 import type { TestModule, Vitest } from 'vitest/node'
 import { FileRecycler, purgeSpares, retireFiles } from '../../helpers/fs/recycled-files'
 import { ALLURE_RESULTS_ENV } from '../../helpers/reporting/paths'
+import { SKIP_REASON_LABEL } from '../../common/report-labels'
 import { fileTaskOf, suiteFilesOf } from './lane-files'
 
 type WriterInput = Parameters<FileSystemWriter['writeResult']>[0]
@@ -13,6 +14,17 @@ type WithAttachments = { attachments?: { source: string }[]; steps?: WithAttachm
 function renameSources(item: WithAttachments, names: Map<string, string>): void {
   for (const a of item.attachments ?? []) a.source = names.get(a.source) ?? a.source
   for (const s of item.steps ?? []) renameSources(s, names)
+}
+
+/**
+ * A skipped check's reason (not applicable, blocked) as its status message, from the label the check library set
+ * (helpers/checks/check.ts SKIP_REASON_LABEL); the label itself is not kept.
+ */
+export function withSkipReason(result: { status?: string; statusDetails?: { message?: string }; labels?: { name: string; value: string }[] }): void {
+  const label = result.labels?.find((l) => l.name === SKIP_REASON_LABEL)
+  if (!label) return
+  result.labels = result.labels!.filter((l) => l.name !== SKIP_REASON_LABEL)
+  if (result.status === 'skipped' && !result.statusDetails?.message) result.statusDetails = { ...result.statusDetails, message: label.value }
 }
 
 /**
@@ -44,6 +56,7 @@ export class PlainAllureWriter extends FileSystemWriter {
 
   override writeResult(result: WriterInput): void {
     if (this.inPlace.size > 0) renameSources(result as unknown as WithAttachments, this.inPlace)
+    withSkipReason(result)
     this.files.write(`${result.uuid}-result.json`, JSON.stringify(result))
   }
 

@@ -30,6 +30,9 @@ export async function collectCatalogue(target: { target?: TargetConfig; targets?
   delete process.env[SELECTED_CHECKS_ENV]
   const quiet = process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING
   process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING = 'true'
+  // one file per suite (no lane, runner/targets/lanes.ts): each check is collected from its own suite file
+  const lanes = process.env.CONFORMANCE_LANES
+  process.env.CONFORMANCE_LANES = '0'
   const vitest = await createVitest('test', {
     config: resolve(PROJECT_ROOT, 'vitest.config.ts'),
     root: PROJECT_ROOT,
@@ -70,5 +73,7 @@ export async function collectCatalogue(target: { target?: TargetConfig; targets?
     await vitest.close()
     if (saved !== undefined) process.env[SELECTED_CHECKS_ENV] = saved
     if (quiet === undefined) delete process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING
+    if (lanes === undefined) delete process.env.CONFORMANCE_LANES
+    else process.env.CONFORMANCE_LANES = lanes
   }
 }
