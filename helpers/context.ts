@@ -15,7 +15,8 @@ import { runRedactor, type Redactor } from './reporting/redact'
 import { trafficFileSink } from './reporting/traffic-file'
 import { getPointer } from './data/json-pointer'
 import { collectingTarget } from './targets/for-target'
-import { runningCheck } from './checks/running'
+import { noteVerdict, runningCheck } from './checks/running'
+import { ServiceModel } from './model/service-model'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -38,6 +39,8 @@ export interface SuiteContext {
   schemas: SchemaCompiler
   recorder: Recorder
   redactor: Redactor
+  /** The model of the services' state kept from this context's traffic; its invariants are checked on every answer. */
+  model: ServiceModel
   /** A configured user, or undefined when the profile has none for that role. */
   user(role: UserRole): UserCredentials | undefined
   /** Why a role has no user in this run: the profile names none, or it is optional and unavailable (the reason). */
@@ -91,8 +94,12 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
       return res
     },
   })
-  const client = (baseUrl: string, tenantHeader?: string) =>
+  const model = new ServiceModel(config)
+  const client = (baseUrl: string, service: 'sales' | 'webhooks' | 'identity', tenantHeader?: string) =>
     new ServiceClient({
+      service,
+      observer: model,
+      onVerdict: noteVerdict,
       baseUrl,
       dispatchers,
       recorder,
@@ -105,9 +112,10 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     })
   return {
     config,
-    sales: client(config.services.salesBaseUrl, config.headers.tenant),
-    webhooks: client(config.services.webhookBaseUrl),
-    identity: client(config.services.authUrl),
+    sales: client(config.services.salesBaseUrl, 'sales', config.headers.tenant),
+    webhooks: client(config.services.webhookBaseUrl, 'webhooks'),
+    identity: client(config.services.authUrl, 'identity'),
+    model,
     auth,
     contracts: contractRegistry(),
     schemas: new SchemaCompiler(),

@@ -1,9 +1,9 @@
 import { test, describe, type TestContext } from 'vitest'
 import * as allure from 'allure-js-commons'
-import { ConformanceFailure, evidence, formatFailure } from './failure'
+import { ConformanceFailure, evidence, formatFailure, formatViolations } from './failure'
 import { selectedChecks } from '../../common/selection'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
-import { withRunningCheck } from './running'
+import { runningInvariants, withRunningCheck } from './running'
 import { blockedMessage, SetupFailure, type BlockedInfo } from './setup'
 import { safeText } from '../reporting/redact'
 import { attachEvidence } from '../reporting/evidence'
@@ -30,6 +30,11 @@ declare module 'vitest' {
      * check that owns the failing operation's requirement is named when known (issue 13, "root cause").
      */
     blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }
+    /**
+     * The model's invariants on the answers this check received (helpers/model/): how often each was evaluated, and
+     * the ids it found broken. Reporters list each invariant as a check of its own (runner/reporting/invariants.ts).
+     */
+    invariants?: { evaluated: Record<string, number>; violated: { id: string; message: string }[] }
   }
 }
 
@@ -88,17 +93,38 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
       }
     },
   }
+  let failure: unknown
   try {
     await withDeadline(ctx.task.timeout, () => body(t))
   } catch (e) {
-    if ((e as { name?: string })?.name === 'SkipError' || ctx.task.result?.state === 'skip') throw e
-    if (e instanceof SetupFailure) await block(ctx, e.blocked, e.res ? evidence(e.res) : [])
-    const err = new Error(formatFailure(meta, e))
-    // a violated requirement is an assertion failure (Allure: failed; checks.json: failed); anything else kept the
-    // check from finishing (Allure: broken; checks.json: errored; the verdict INCONCLUSIVE)
-    err.name = violatesRequirement(e) ? 'AssertionError' : 'CheckError'
-    throw err
+    if ((e as { name?: string })?.name === 'SkipError' || ctx.task.result?.state === 'skip') {
+      recordInvariants(ctx)
+      throw e
+    }
+    if (e instanceof SetupFailure) {
+      recordInvariants(ctx)
+      await block(ctx, e.blocked, e.res ? evidence(e.res) : [])
+    }
+    failure = e
   }
+  // an answer this check received broke an invariant of the model: the check fails citing it (docs/model.md)
+  const broken = recordInvariants(ctx)
+  if (failure === undefined && broken === undefined) return
+  const head = `[${meta.id}] ${document} ${meta.section}\nrequirement: ${meta.requirement}\nan answer this check received broke an invariant of the model:`
+  const err = new Error([...(failure !== undefined ? [formatFailure(meta, failure)] : []), ...(broken ? [`${failure === undefined ? head : 'and an answer it received broke an invariant of the model:'}\n${broken}`] : [])].join('\n\n'))
+  // a violated requirement (or invariant) is an assertion failure (Allure: failed; checks.json: failed); anything else
+  // kept the check from finishing (Allure: broken; checks.json: errored; the verdict INCONCLUSIVE)
+  err.name = broken !== undefined || violatesRequirement(failure) ? 'AssertionError' : 'CheckError'
+  throw err
+}
+
+/** Copies the running check's invariant tally into its task meta; returns the violations' message, if any. */
+function recordInvariants(ctx: TestContext): string | undefined {
+  const tally = runningInvariants()
+  if (!tally) return undefined
+  const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]) }))
+  ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated }
+  return tally.violations.length > 0 ? formatViolations(tally.violations) : undefined
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { HttpResult } from '../http/types'
 import { runRedactor, safeText } from '../reporting/redact'
 import { citation, type CheckMeta } from '../../common/spec'
+import { invariant } from '../model/invariants'
+import type { Violation } from '../model/types'
 
 export interface FailureDetail {
   expected: string
@@ -65,4 +67,23 @@ export function formatFailure(meta: CheckMeta, error: unknown): string {
   }
   const e = error as Error
   return [...head, `error: ${safeText(e?.message ?? String(error))}`].join('\n')
+}
+
+/** The message of broken invariants: per invariant its id, clause and requirement, the model's expectation, the answer, and the earlier exchange that set the expectation. */
+export function formatViolations(violations: readonly Violation[]): string {
+  return violations
+    .slice(0, 5)
+    .map((v) => {
+      const meta = invariant(v.invariant)
+      return [
+        `[${meta.id}] ${citation(meta)} (invariant of the model, checked on every answer)`,
+        `requirement: ${meta.requirement}`,
+        `expected: ${safeText(v.expected)}`,
+        `actual:   ${safeText(v.actual)}`,
+        ...(v.note ? [`note:     ${safeText(v.note)}`] : []),
+        ...evidence(v.res),
+        ...(v.setBy ? evidence(v.setBy).map((l) => `set by ${l.replace(/^(request|response): */, '$1: ')}`) : []),
+      ].join('\n')
+    })
+    .join('\n\n') + (violations.length > 5 ? `\n(${violations.length - 5} more violation(s))` : '')
 }

@@ -4,6 +4,7 @@ import type { Dispatchers } from './dispatchers'
 import type { RequestLimiter } from './limiter'
 import { fillPath, operation } from '../../common/operations'
 import type { Recorder } from './recorder'
+import type { Actor, ExchangeObserver, Verdict } from '../model/types'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
 import { currentInFlight } from './in-flight'
 import { limitsOf } from './limits'
@@ -42,6 +43,22 @@ export interface ServiceClientOptions {
   retry?: RetryPolicy
   /** Requests in flight to the target at once (helpers/http/limiter.ts); none: unlimited. */
   limiter?: RequestLimiter
+  /** Which service this is, for the model. */
+  service?: 'sales' | 'webhooks' | 'identity'
+  /** The run's model of the services' state: sees every call and its answer (helpers/model/). */
+  observer?: ExchangeObserver
+  /** Receives what the model made of each answer (invariants evaluated, violations). */
+  onVerdict?: (verdict: Verdict) => void
+}
+
+/** The exp claim of a bearer given as is, when it decodes (never the token). */
+function bearerActor(bearer: string): Actor {
+  try {
+    const payload = JSON.parse(Buffer.from(bearer.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown }
+    return typeof payload.exp === 'number' ? { kind: 'bearer', exp: payload.exp } : { kind: 'bearer' }
+  } catch {
+    return { kind: 'bearer' }
+  }
 }
 
 /** A service at one base URL: builds URLs from the operation catalogue, authenticates, records. */
@@ -80,9 +97,24 @@ export class ServiceClient {
       Object.assign(headers, o.headers ?? {})
       return this.exchange({ method, url, headers, ...(o.json !== undefined ? { json: o.json } : {}), ...(o.body !== undefined ? { body: o.body } : {}) })
     }
-    const first = await attempt(false)
-    if (first.status === 401 && user && o.bearer === undefined) return attempt(true)
-    return first
+    const tenant = this.options.tenantHeader && o.tenant !== null ? o.tenant ?? user?.tenant ?? this.options.defaultUser.tenant : undefined
+    const handle = this.options.observer?.begin({
+      service: this.options.service ?? 'sales',
+      ...(op ? { operationId: op.id } : {}),
+      method,
+      params: Object.fromEntries(Object.entries(o.params ?? {}).map(([k, v]) => [k, String(v)])),
+      ...(o.json !== undefined ? { json: o.json } : {}),
+      actor: o.bearer !== undefined ? bearerActor(o.bearer) : user ? { kind: 'user', tenant: user.tenant, username: user.username } : { kind: 'anonymous' },
+      ...(tenant !== undefined ? { tenantHeader: tenant } : {}),
+    })
+    let res: HttpResult | undefined
+    try {
+      res = await attempt(false)
+      if (res.status === 401 && user && o.bearer === undefined) res = await attempt(true)
+      return res
+    } finally {
+      if (handle) this.options.onVerdict?.(handle.end(res))
+    }
   }
 
   /**

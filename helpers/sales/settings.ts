@@ -8,6 +8,8 @@ export interface SalesActionNames {
   decline: string
   bind: string
   issue: string
+  /** Generating quote documents. */
+  documents: string
 }
 
 /** How the target provokes an issue failure (null: it cannot; the check is not applicable). */
@@ -50,6 +52,7 @@ export const SALES_DEFAULTS: SalesSettings = {
     decline: 'quote:decline',
     bind: 'quote:bind',
     issue: 'quote:issue',
+    documents: 'quote:documents',
   },
   issueFailure: null,
   documentIdFrom: 'header:content-location',

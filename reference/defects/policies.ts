@@ -48,4 +48,11 @@ export const POLICIES_DEFECTS = {
   'policies-credit-repeatable': d('An allocation event can be credited twice (the second answers 200).'),
   'policies-allocate-unknown-invoice-ok': d('Allocations to unknown invoices are skipped silently with 200.'),
   'policies-custom-view-wrong-installments': d('The custom view shows the first installment with the admin fee added to its premium.'),
+  // money and scoping per resource (issue 14): each caught by an invariant of the model (PL-INV-*, SL-INV-006)
+  'policies-balance-ignores-termination': d('The balance of the period totals does not follow the premium reduced by a termination (PL-INV-001).', 'sales-service.md §1, §4'),
+  'policies-balance-ignores-mta': d('The balance of the period totals does not follow the premium changed by an MTA (PL-INV-001).', 'sales-service.md §1, §4'),
+  'policies-balance-ignores-allocation': d('An allocation raises paid but the balance of the period totals stays as before (PL-INV-001).', 'sales-service.md §1, §4'),
+  'policies-invoices-read-moves-premium': d('Every read of the invoices adds 1.00 to the premium of the period totals: money moves without a money-moving operation (PL-INV-002).', 'sales-service.md §1, §4'),
+  'policies-links-other-tenant': d("A policy's links (its data and financials) are served to a caller of another tenant (SL-INV-006).", 'sales-service.md §4, §5'),
+  'policies-totals-other-tenant': d("A policy's period totals are served to a caller of another tenant (SL-INV-006).", 'sales-service.md §4, §5'),
 } as const satisfies Record<string, DefectInfo>

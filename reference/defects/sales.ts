@@ -39,4 +39,23 @@ export const SALES_DEFECTS = {
   'sales-issue-200': d('§4', 'Issue answers 200 instead of 202 Accepted.'),
   'sales-issue-failure-ignored': d('§3', 'A quote that must not be issued (the failure trigger) is issued anyway.'),
   'sales-request-status-bad-shape': d('§3', 'The request status comes as {id, state} instead of {requestId, status}.'),
+  // operation x state, state over time, scoping per resource, data read back (issue 14): each caught by an invariant
+  // of the model (SL-INV-*) or the operation x state table (SL-OPS-*)
+  'sales-issued-reissue': d('§3', 'An issued quote can be issued again (202 and a second request).'),
+  'sales-declined-can-calculate': d('§3', 'A declined quote can still be calculated.'),
+  'sales-referred-can-calculate': d('§3', 'A referred quote can be calculated although its actions list does not offer it.'),
+  'sales-referred-can-referral': d('§3', 'A referred quote can be sent to referral again.'),
+  'sales-bound-accepts-update': d('§3', 'A bound quote accepts an update of its data.'),
+  'sales-issued-can-decline': d('§3', 'An issued quote can be declined.'),
+  'sales-draft-can-bind': d('§3', 'A quote that was never calculated (draft) can be bound.'),
+  'sales-bound-actions-unchanged': d('§3 rule 4', 'The actions list of a bound quote is still that of a calculated quote (bind offered again).'),
+  'sales-declined-actions-unchanged': d('§3 rule 4', 'The actions list of a declined quote is still that of a calculated quote.'),
+  'sales-update-resets-unnamed': d('§4', 'A partial update that does not name policy.salesChannel resets it to broker, the first value (invisible when it already held it).'),
+  'sales-refused-update-applied': d('§3', 'An update refused because of the quote state (409) is applied to the quote data all the same.'),
+  'sales-get-numbers-as-strings': d('§4', 'Get quote answers the numbers of the insured objects as strings, which the product schema forbids.'),
+  'sales-request-status-regresses': d('§3', 'A request that reported success answers pending again on the next reads.'),
+  'sales-request-other-tenant': d('§5', 'The status of an asynchronous request is served to a caller of another tenant.'),
+  'sales-document-other-tenant': d('§5', 'A document is downloadable by a caller of another tenant.'),
+  'sales-document-first-of-tenant': d('§4', "A document download answers the content of the tenant's first generated document, whatever the id."),
+  'sales-update-other-tenant': d('§5', "A caller of another tenant can update a quote (reads are scoped, updates are not)."),
 } as const satisfies Record<string, DefectInfo>

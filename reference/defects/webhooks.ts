@@ -41,4 +41,15 @@ export const WEBHOOKS_DEFECTS = {
   'webhooks-notifications-follow-old-event': { area: 'webhooks', clause: `${D} §6`, description: 'After a PUT changes the event type, the subscription is still notified of the type it was created with, not the new one.' },
   'webhooks-duplicate-late': { area: 'webhooks', clause: `${D} §6`, description: 'Every notification is delivered again (same delivery id) 2 s after the first, although the first was answered 204.' },
   'webhooks-delivered-after-delete-late': { area: 'webhooks', clause: `${D} §6`, description: 'For a minute after a delete, events of its type still reach the deleted subscription, 1.5 s late (a stale replica of the subscriptions).' },
+  // state over time and scoping per resource (issue 14): each caught by an invariant of the model (WH-INV-*)
+  'webhooks-list-stale-after-update': { area: 'webhooks', clause: `${D} §4`, description: 'The subscription list shows each subscription as it was created: updates never reach the list (WH-INV-001).' },
+  'webhooks-updated-at-frozen': { area: 'webhooks', clause: `${D} §2`, description: 'A successful PUT leaves updatedAt at its creation value (WH-INV-004).' },
+  'webhooks-refused-update-touches-updated-at': { area: 'webhooks', clause: `${D} §2`, description: 'A PUT refused with 400 still moves updatedAt to now (WH-INV-004).' },
+  'webhooks-put-resets-event': { area: 'webhooks', clause: `${D} §2`, description: 'A PUT that names only url resets event to extracted, the first event type (WH-INV-005; invisible when the event already was extracted).' },
+  'webhooks-list-created-at-is-updated-at': { area: 'webhooks', clause: `${D} §2`, description: 'The list shows updatedAt as createdAt, so createdAt moves with every update in the list (WH-INV-001).' },
+  'webhooks-deleted-still-readable': { area: 'webhooks', clause: `${D} §4`, description: 'A deleted subscription leaves the list but GET /subscription/{id} still answers it with 200 (WH-INV-002).' },
+  'webhooks-put-other-tenant': { area: 'webhooks', clause: `${D} §5`, description: "A PUT on another tenant's subscription is applied and answered 200 (reads are scoped, writes are not; WH-INV-006)." },
+  'webhooks-delete-other-tenant': { area: 'webhooks', clause: `${D} §5`, description: "A DELETE of another tenant's subscription deletes it and answers 200 (WH-INV-006)." },
+  'webhooks-get-stale-after-update': { area: 'webhooks', clause: `${D} §2`, description: 'GET /subscription/{id} answers the event as created: the PUT answer shows the new event but reads do not (WH-INV-005).' },
+  'webhooks-deleted-revived-by-put': { area: 'webhooks', clause: `${D} §4`, description: 'A PUT on a deleted subscription id answers 200 and brings it back (WH-INV-002).' },
 } as const satisfies Record<string, DefectInfo>

@@ -112,15 +112,22 @@ export class PoliciesStore {
     return cents(payment.amount - used)
   }
 
+  /** Reads of a policy's invoices (the policies-invoices-read-moves-premium defect). */
+  readonly invoiceReads = new Map<string, number>()
+
   totals(policy: PolicyRecord): PeriodTotals {
     const list = this.invoicesOf(policy.id)
-    const premium = cents(list.reduce((s, i) => s + i.premium, 0))
+    const d = (name: Parameters<typeof this.ctx.defects.has>[0]) => this.ctx.defects.has(name)
+    const drift = d('policies-invoices-read-moves-premium') ? (this.invoiceReads.get(policy.id) ?? 0) : 0
+    const premium = cents(list.reduce((s, i) => s + i.premium, 0) + drift)
     const adminFee = cents(list.reduce((s, i) => s + i.adminfee, 0))
     let paid = cents(list.reduce((s, i) => s + this.paidOn(i.invoicenumber), 0))
     if (this.ctx.defects.has('policies-payment-double-counted')) {
       for (const a of this.allocations.values()) if (a.policyId === policy.id && !a.creditedAt) paid = cents(paid + a.amount)
     }
     const total = cents(premium + adminFee)
+    // the balance of these defects leaves out the invoices of one kind of money move
+    const ignored = cents(list.filter((i) => (i.source === 'mta' && d('policies-balance-ignores-mta')) || (i.source === 'termination' && d('policies-balance-ignores-termination'))).reduce((s, i) => s + i.premium, 0))
     const termination = this.terminations.get(policy.id)
     return {
       currency: policy.financials.currency,
@@ -128,7 +135,7 @@ export class PoliciesStore {
       adminFee,
       total,
       paid,
-      balance: cents((this.ctx.defects.has('policies-totals-balance-without-fees') ? premium : total) - paid),
+      balance: cents((this.ctx.defects.has('policies-totals-balance-without-fees') ? premium : total) - (d('policies-balance-ignores-allocation') ? 0 : paid) - ignored),
       returnPremium: termination?.returnPremium ?? 0,
       invoices: list.length,
     }

@@ -39,7 +39,7 @@ export function notAllowedReply(reply: FastifyReply, quote: QuoteRecord, op: Quo
  * Sends the error and returns undefined otherwise.
  */
 export function writableQuote(ledger: Ledger, ctx: ReferenceContext, req: FastifyRequest, reply: FastifyReply, id: string, op: QuoteOperation): QuoteRecord | undefined {
-  const quote = findQuote(ledger, ctx, req, id)
+  const quote = findQuote(ledger, ctx, req, id) ?? (op === 'update' && ctx.defects.has('sales-update-other-tenant') ? ledger.quotes.get(id) : undefined)
   if (!quote) {
     if (ctx.defects.has('sales-unknown-quote-500')) reply.code(500).send(errorBody('internal server error'))
     else notFound(reply, 'quote', id)
@@ -55,7 +55,14 @@ export function writableQuote(ledger: Ledger, ctx: ReferenceContext, req: Fastif
     (op === 'issue' && quote.state === 'declined' && d('sales-declined-can-issue')) ||
     (op === 'update' && quote.state === 'declined' && d('sales-declined-accepts-update')) ||
     (op === 'update' && quote.state === 'referred' && d('sales-referred-accepts-update')) ||
-    (op === 'issue' && quote.state === 'calculated' && d('sales-issue-unbound'))
+    (op === 'issue' && quote.state === 'calculated' && d('sales-issue-unbound')) ||
+    (op === 'issue' && quote.state === 'issued' && d('sales-issued-reissue')) ||
+    (op === 'calculate' && quote.state === 'declined' && d('sales-declined-can-calculate')) ||
+    (op === 'calculate' && quote.state === 'referred' && d('sales-referred-can-calculate')) ||
+    (op === 'referral' && quote.state === 'referred' && d('sales-referred-can-referral')) ||
+    (op === 'update' && quote.state === 'bound' && d('sales-bound-accepts-update')) ||
+    (op === 'decline' && quote.state === 'issued' && d('sales-issued-can-decline')) ||
+    (op === 'bind' && quote.state === 'draft' && d('sales-draft-can-bind'))
   if (!allowed(quote.state, op) && !bypass) {
     notAllowedReply(reply, quote, op)
     return undefined

@@ -5,9 +5,19 @@ import { findQuote, notFound, quoteDocument, schemaPath, writableQuote } from '.
 import type { Ledger } from './ledger'
 import { assignObjectIds, mergeQuoteData } from './merge'
 import { isProduct, SCHEMA_TYPE, type ValidationErrors } from './schemes'
-import { actionsOf } from './states'
+import { actionsOf, allowed } from './states'
 
 type Json = Record<string, unknown>
+
+function isPlainObject(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+/** The sales-get-numbers-as-strings defect: every number under `key` sent as a string. */
+function numbersAsStrings(doc: Json, key: string): Json {
+  const walk = (v: unknown): unknown => (typeof v === 'number' ? String(v) : Array.isArray(v) ? v.map(walk) : isPlainObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)])) : v)
+  return { ...doc, [key]: walk(doc[key]) }
+}
 
 function invalid(errors: ValidationErrors, ctx: ReferenceContext): Json {
   const shown = ctx.defects.has('sales-validation-no-field') ? { data: ['The given data was invalid.'] } : errors
@@ -41,16 +51,26 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const warnings = quote.financials ? [] : [{ code: 'not-calculated', title: 'The quote has not been calculated yet' }]
     const meta: Json = { status: quote.state, version: quote.version, warnings, errors: [] }
     if (!ctx.defects.has('sales-get-no-schema-path')) meta['schemaPath'] = schemaPath(quote)
-    return reply.send({ data: quoteDocument(quote, ctx.ids), meta })
+    const data = quoteDocument(quote, ctx.ids)
+    return reply.send({ data: ctx.defects.has('sales-get-numbers-as-strings') ? numbersAsStrings(data, 'objects') : data, meta })
   })
 
   app.put<{ Params: { policyId: string } }>(`${SALES_PREFIX}/sales/policies/:policyId/`, async (req, reply) => {
+    if (ctx.defects.has('sales-refused-update-applied')) {
+      const q = findQuote(ledger, ctx, req, req.params.policyId)
+      if (q && !ledger.isLocked(q) && !allowed(q.state, 'update') && isPlainObject(req.body)) {
+        const { schema: _s, ...patch } = req.body
+        q.data = mergeQuoteData(q.data, patch, () => ledger.id())
+      }
+    }
     const quote = writableQuote(ledger, ctx, req, reply, req.params.policyId, 'update')
     if (!quote) return reply
     const patch = req.body
     if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return reply.code(422).send(invalid({ data: ['The body must be a JSON object.'] }, ctx))
     const { schema: _ignored, ...rest } = patch as Json
     const merged = mergeQuoteData(quote.data, rest, () => ledger.id())
+    const namedChannel = isPlainObject(rest['policy']) && 'salesChannel' in rest['policy']
+    if (ctx.defects.has('sales-update-resets-unnamed') && !namedChannel && isPlainObject(merged['policy'])) merged['policy'] = { ...merged['policy'], salesChannel: 'broker' }
     const errors = !isProduct(quote.product) ? null : ledger.schemes.validate(quote.product, { schema: { type: SCHEMA_TYPE, name: quote.product }, ...merged }, principalOf(req).rights)
     if (errors) return reply.code(422).send(invalid(errors, ctx))
     if (!ctx.defects.has('sales-update-ignored')) {
@@ -72,7 +92,8 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     if (long && !stuck && ledger.isLocked(quote)) await ledger.waitUnlocked(quote, ctx.options.longPollMaxMs)
     else if (long && stuck) await ledger.sleep(Math.min(ctx.options.longPollMaxMs, 200))
     if (stuck || ledger.isLocked(quote)) return long ? reply.code(423).send(errorBody('quote is locked', { code: 'locked' })) : reply.code(204).send()
-    const actions = actionsOf(ctx.defects.has('sales-actions-ignore-state') ? 'calculated' : quote.state)
+    const stale = (quote.state === 'bound' && ctx.defects.has('sales-bound-actions-unchanged')) || (quote.state === 'declined' && ctx.defects.has('sales-declined-actions-unchanged'))
+    const actions = actionsOf(ctx.defects.has('sales-actions-ignore-state') || stale ? 'calculated' : quote.state)
     return reply.send({
       data: ctx.defects.has('sales-actions-bad-shape') ? Object.fromEntries(actions.map((a) => [a, true])) : actions,
       meta: { status: quote.state },

@@ -12,8 +12,10 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ReferenceContex
       ? { id: r.id, state: ctx.options.statusSpelling[r.status], ...(r.data !== undefined ? { data: r.data } : {}) }
       : { requestId: r.id, status: ctx.options.statusSpelling[r.status], ...(r.data !== undefined ? { data: r.data } : {}) }
 
+  // requests whose success was already read once (sales-request-status-regresses)
+  const reported = new Set<string>()
   app.get<{ Params: { requestId: string }; Querystring: { longPolling?: string } }>(`${SALES_PREFIX}/requests/:requestId`, async (req, reply) => {
-    const request = ledger.request(tenantOf(req), req.params.requestId)
+    const request = ledger.request(tenantOf(req), req.params.requestId) ?? (ctx.defects.has('sales-request-other-tenant') ? ledger.requests.get(req.params.requestId) : undefined)
     if (!request) {
       if (ctx.defects.has('sales-request-unknown-200')) return reply.send({ requestId: req.params.requestId, status: ctx.options.statusSpelling.pending })
       return notFound(reply, 'request', req.params.requestId)
@@ -26,6 +28,10 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ReferenceContex
         if (Date.now() >= deadline) break
       }
       if (request.status === 'pending') return reply.code(423).send(view(request))
+    }
+    if (ctx.defects.has('sales-request-status-regresses') && request.status === 'success') {
+      if (reported.has(request.id)) return reply.send({ requestId: request.id, status: ctx.options.statusSpelling.pending })
+      reported.add(request.id)
     }
     return reply.send(view(request))
   })

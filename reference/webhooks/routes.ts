@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorBody, principalOf, type AreaPlugin, type ReferenceContext } from '../context'
 import { Deliverer, STALE_REPLICA_MS, STALE_REPLICA_WINDOW_MS } from './delivery'
 import { eventInfos, examplePayload, isEventType } from './events'
-import { ownerOf, SubscriptionStore } from './store'
+import { ownerOf, SubscriptionStore, type StoredSubscription } from './store'
 import { toWire } from './wire'
 
 const P = '/api/webhook'
@@ -56,6 +56,15 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
     return reply.code(404).send(errorBody('subscription not found'))
   }
   const find = (req: FastifyRequest<{ Params: { id: string } }>) => store.get(req.params.id, d.has('webhooks-get-not-scoped') ? undefined : owner(req))
+  // what a subscription looked like when created (state-over-time defects)
+  const asCreated = new Map<string, { event: string; url: string; updatedAt: Date }>()
+  const listView = (s: StoredSubscription) => {
+    const wire = toWire(s, ctx)
+    const first = asCreated.get(s.id)
+    if (d.has('webhooks-list-stale-after-update') && first) Object.assign(wire, { event: first.event, url: first.url, updatedAt: first.updatedAt.toISOString() })
+    if (d.has('webhooks-list-created-at-is-updated-at')) wire.createdAt = wire.updatedAt
+    return wire
+  }
 
   app.get(`${P}/events`, async () => eventInfos(d))
 
@@ -73,6 +82,7 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
       return reply.code(400).send(errorBody('event must be one of extracted, export, validation-success'))
     }
     const s = store.create(owner(req), { event: body.event, url: typeof body.url === 'string' ? body.url : '' })
+    asCreated.set(s.id, { event: s.event, url: s.url, updatedAt: s.updatedAt })
     return reply.code(d.has('webhooks-create-200') ? 200 : 201).send(toWire(s, ctx))
   })
 
@@ -80,35 +90,44 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
     const who = d.has('webhooks-list-not-scoped') ? undefined : owner(req)
     const live = store.list(who).filter((s) => !(d.has('webhooks-list-omits-extracted') && s.event === 'extracted'))
     const gone = d.has('webhooks-list-shows-deleted') ? store.deleted.filter((s) => who === undefined || s.owner === who) : []
-    return [...live, ...gone].map((s) => toWire(s, ctx))
+    return [...live, ...gone].map(listView)
   })
 
   app.get<{ Params: { id: string } }>(`${P}/subscription/:id`, async (req, reply) => {
-    const s = find(req)
+    const s = find(req) ?? (d.has('webhooks-deleted-still-readable') ? store.deletedById(req.params.id) : undefined)
     if (s && d.has('webhooks-read-touches-updated-at')) s.updatedAt = new Date(Math.max(Date.now(), s.updatedAt.getTime() + 1000))
+    const first = s ? asCreated.get(s.id) : undefined
+    if (s && first && d.has('webhooks-get-stale-after-update')) return { ...toWire(s, ctx), event: first.event }
     return s ? toWire(s, ctx) : notFound(reply, req.params.id)
   })
 
   app.put<{ Params: { id: string } }>(`${P}/subscription/:id`, async (req, reply) => {
-    const s = find(req)
+    const revived = d.has('webhooks-deleted-revived-by-put') ? store.deletedById(req.params.id) : undefined
+    if (revived) store.revive(revived)
+    const s = find(req) ?? (d.has('webhooks-put-other-tenant') ? store.get(req.params.id, undefined) : undefined)
     if (!s) return notFound(reply, req.params.id)
     const body = req.body
     if (!isObject(body)) return badBody(req, reply)
-    if (body.url !== undefined && !isHttpUrl(body.url)) return reply.code(400).send(errorBody('url must be an absolute http(s) URL'))
+    const refuse = (message: string) => {
+      if (d.has('webhooks-refused-update-touches-updated-at')) s.updatedAt = new Date(Math.max(Date.now(), s.updatedAt.getTime() + 1))
+      return reply.code(400).send(errorBody(message))
+    }
+    if (body.url !== undefined && !isHttpUrl(body.url)) return refuse('url must be an absolute http(s) URL')
     if (body.event !== undefined && !isEventType(body.event) && !(d.has('webhooks-put-invalid-event-applied') && typeof body.event === 'string')) {
-      return reply.code(400).send(errorBody('event must be one of extracted, export, validation-success'))
+      return refuse('event must be one of extracted, export, validation-success')
     }
     const now = Date.now()
     if (typeof body.event === 'string') s.event = body.event
+    else if (d.has('webhooks-put-resets-event')) s.event = 'extracted'
     if (typeof body.url === 'string') s.url = body.url
     else if (d.has('webhooks-put-wipes-url')) s.url = ''
-    s.updatedAt = new Date(Math.max(now, s.updatedAt.getTime()))
+    if (!d.has('webhooks-updated-at-frozen')) s.updatedAt = new Date(Math.max(now, s.updatedAt.getTime()))
     if (d.has('webhooks-created-at-changes')) s.createdAt = new Date(Math.max(now, s.createdAt.getTime() + 1000))
     return toWire(s, ctx)
   })
 
   app.delete<{ Params: { id: string } }>(`${P}/subscription/:id`, async (req, reply) => {
-    const s = find(req)
+    const s = find(req) ?? (d.has('webhooks-delete-other-tenant') ? store.get(req.params.id, undefined) : undefined)
     if (!s) return notFound(reply, req.params.id)
     if (!d.has('webhooks-delete-keeps')) store.delete(s.id)
     if (d.has('webhooks-delete-result-string')) return { success: 'true' }

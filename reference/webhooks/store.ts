@@ -76,6 +76,16 @@ export class SubscriptionStore {
     this.deleted.push(s)
   }
 
+  /** A deleted subscription (kept for defects), by id. */
+  deletedById(id: string): StoredSubscription | undefined {
+    return this.deleted.find((s) => s.id === id && !this.items.has(id))
+  }
+
+  /** Brings a deleted subscription back (the webhooks-deleted-revived-by-put defect). */
+  revive(s: StoredSubscription): void {
+    this.items.set(s.id, s)
+  }
+
   /**
    * Subscriptions of a caller for an event type (all of the caller's with `anyEvent`; matched on the event type they
    * were created with under `createdEvent`, the webhooks-notifications-follow-old-event defect).

@@ -30,6 +30,7 @@ function statusOf(tc: TestCase): CheckStatus | undefined {
   if (r.state === 'skipped' && /^blocked\b/i.test(r.note ?? '')) return 'blocked'
   return 'skipped'
 }
+import { invariantOutcomes } from './invariants'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
   const meta = tc.meta()
@@ -82,7 +83,9 @@ function filteredOut(cases: ReadonlyArray<TestCase>): number {
  * `allTraffic`: the traffic lines of every run id in reports/traffic (read from reports/traffic when not given).
  */
 export function collectResults(cases: ReadonlyArray<TestCase>, root: string, runDir: string, allTraffic: TrafficLine[] = readTraffic(trafficDir()), run: RunInfo | undefined = readRunInfo(runDir)): ChecksReport {
-  const checks = cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c)
+  const own = cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c)
+  // the model's invariants are checks of their own, judged on the answers of every other check (docs/model.md)
+  const checks = own.length > 0 ? [...own, ...invariantOutcomes(cases)] : own
   const totals = emptyTotals()
   for (const c of checks) {
     totals[c.status] += 1

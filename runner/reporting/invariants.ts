@@ -1,0 +1,32 @@
+import type { TestCase } from 'vitest/node'
+import { INVARIANTS } from '../../helpers/model/invariants'
+import { SPEC } from '../../common/spec'
+import type { CheckOutcome } from './results'
+
+/**
+ * Each invariant of the model (helpers/model/invariants.ts) as a check of its own in checks.json: failed when an answer
+ * any check received broke it (naming those checks), passed when it was evaluated and never broken, skipped when no
+ * answer of the run gave it anything to judge.
+ */
+export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[] {
+  const evaluated = new Map<string, number>()
+  const violated = new Map<string, { checks: Set<string>; message: string }>()
+  for (const tc of cases) {
+    const inv = tc.meta().invariants
+    if (!inv) continue
+    for (const [id, n] of Object.entries(inv.evaluated)) evaluated.set(id, (evaluated.get(id) ?? 0) + n)
+    for (const v of inv.violated) {
+      const entry = violated.get(v.id) ?? { checks: new Set<string>(), message: v.message }
+      entry.checks.add(tc.meta().check?.id ?? tc.name)
+      violated.set(v.id, entry)
+    }
+  }
+  return INVARIANTS.map((meta) => {
+    const n = evaluated.get(meta.id) ?? 0
+    const broken = violated.get(meta.id)
+    const base = { id: meta.id, document: SPEC[meta.spec], section: meta.section, requirement: meta.requirement, title: `${meta.id} ${meta.requirement}`, file: 'helpers/model/invariants.ts', durationMs: 0, deviations: [] }
+    if (broken) return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${[...broken.checks].sort().join(', ')}`, note: `evaluated on ${n} answer(s)` }
+    if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)` }
+    return { ...base, status: 'skipped' as const, note: 'no answer of this run gave it anything to judge' }
+  })
+}

@@ -1,0 +1,75 @@
+import { describe } from 'vitest'
+import { check } from '../../helpers/checks/check'
+import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
+import { useTarget } from '../../helpers/context'
+import { documentIdOf } from '../../helpers/sales/documents'
+import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { perform, QUOTE_STATES, quoteData, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation, type TableQuote } from '../../helpers/sales/state-table'
+
+/**
+ * The operation x state table (sales-service.md §3 rule 4; docs/model.md): every quote operation tried in every state the
+ * suite can reach. The spec shows no states or transitions, so the target's own actions list is the oracle: an
+ * operation it offers must succeed (tried on a fresh quote in that state), one it does not offer must be refused with a
+ * 4xx and leave the quote data unchanged. The model's invariants (SL-INV-*) judge every answer besides.
+ */
+const t = useTarget()
+const flow = useSalesFlow(t, 'table')
+const product = t.config.product
+const s = flow.settings
+
+// one quote per state for the operations the state does not offer (a refusal changes nothing)
+const shared = new Map<QuoteStateName, Promise<TableQuote>>()
+function sharedQuote(state: QuoteStateName): Promise<TableQuote> {
+  let p = shared.get(state)
+  if (!p) shared.set(state, (p = reachState(flow, product, state, `table-${state}`)))
+  return p
+}
+
+async function offeredSucceeds(state: QuoteStateName, op: TableOperation): Promise<void> {
+  const q = await reachState(flow, product, state, `table-${state}-${op}`)
+  const res = await perform(flow, q.quoteId, op, product)
+  expectStatus(res, '2xx')
+  if (op === 'documents') {
+    const id = documentIdOf(res, s.documentIdFrom)
+    expectThat(id !== undefined, { expected: `a document id (${s.documentIdFrom})`, actual: 'none', res })
+    expectStatus(await t.sales.call({ op: 'sales.documents.download', params: { id: id! }, headers: { accept: '*/*' } }), 200)
+  }
+  if (op === 'issue') {
+    const requestId = flow.requestIdOf(res)
+    expectThat(requestId !== undefined, { expected: `a request id at ${s.requestIdPointer}`, actual: res.body, res })
+    const r = await flow.waitRequest(requestId!)
+    expectThat(r.outcome === 'success', { expected: 'the issue request to end in success', actual: `${r.outcome} (${r.last?.seen ?? ''})`, ...(r.value ? { res: r.value.res } : {}) })
+    // read once more: a terminal status never changes (SL-INV-001)
+    expectStatus(await t.sales.call({ op: 'sales.requests.get', params: { requestId: requestId! } }), 200)
+  }
+  await flow.unlocked(q.quoteId, `the actions after ${op}`)
+  expectStatus(await flow.getQuote(q.quoteId), 200)
+}
+
+async function notOfferedRefused(q: TableQuote, op: TableOperation): Promise<void> {
+  const before = await flow.getQuote(q.quoteId)
+  expectStatus(before, 200)
+  const res = await perform(flow, q.quoteId, op, product)
+  expectStatus(res, '4xx')
+  await flow.unlocked(q.quoteId, `the actions after the refused ${op}`)
+  const after = await flow.getQuote(q.quoteId)
+  expectStatus(after, 200)
+  expectEqual(quoteData(after), quoteData(before), `the quote data after the refused ${op}`, after)
+}
+
+describe.concurrent(`sales: every quote operation in every state, the actions list as oracle (sales-service.md §3, §4; ${product})`, () => {
+  // every cell at once: offered operations run on their own quotes, refused ones change nothing on the shared quote
+  for (const state of QUOTE_STATES) {
+    {
+      for (const op of TABLE_OPERATIONS) {
+        const id = `SL-OPS-${state.toUpperCase()}-${op.toUpperCase()}`
+        check({ id, spec: 'sales', section: '§3', requirement: `In state ${state}, ${op} succeeds when the quote's actions list offers it, and is otherwise refused with a 4xx that leaves the quote data unchanged.` }, async (c) => {
+          if (state === 'referred' && t.config.features['referral'] === false) c.notApplicable('the profile says the tenant has no referral (features.referral=false)')
+          const q = await sharedQuote(state)
+          if (q.actions.includes(s.actions[op])) await offeredSucceeds(state, op)
+          else await notOfferedRefused(q, op)
+        })
+      }
+    }
+  }
+})
