@@ -1,0 +1,107 @@
+import fc from 'fast-check'
+import { createSuiteContext } from '../../helpers/context'
+import type { TargetConfig } from '../../helpers/config/types'
+import { formatViolations } from '../../helpers/checks/failure'
+import { INVARIANTS } from '../../helpers/model/invariants'
+import { InvariantBroken, stepArbitraries, type StepPacing } from './commands'
+import { World, type ExploreModel, type StepLog } from './world'
+
+export interface ExploreOptions {
+  seed: number
+  /** Steps to generate in all (split into sequences of at most maxSequence). */
+  steps: number
+  /** Longest generated sequence (fast-check maxCommands). */
+  maxSequence: number
+  /** Wall-time bound: no new sequence starts after it (fast-check interruptAfterTimeLimit). */
+  timeLimitMs: number
+  /** At most this many steps per second (each step's polls follow the profile's polling rate). */
+  stepsPerSecond: number
+}
+
+export interface ExploreResult {
+  ok: boolean
+  seed: number
+  /** Steps run (generated sequences and the shrinking's reruns). */
+  stepsRun: number
+  sequences: number
+  /** Invariant id -> answers it judged. */
+  evaluated: Record<string, number>
+  seconds: number
+  interrupted: boolean
+  /** The minimal failing sequence, replayed once more with its exchanges (redacted). */
+  replay?: { path: string; steps: StepLog[] }
+  /** A failure that is not an invariant (a tool error). */
+  error?: string
+}
+
+/** A fresh suite context (and so a fresh model of the services' state) per generated sequence; its exchanges logged per step. */
+function newWorld(config: TargetConfig): World {
+  const holder: { world?: World } = {}
+  const t = createSuiteContext(config, { allure: false, trafficFile: false, sinks: [(x) => void holder.world?.current.push(x)] })
+  holder.world = new World(t)
+  return holder.world
+}
+
+/**
+ * Random operation sequences generated from the model (fast-check model-based testing: fc.commands, asyncModelRun),
+ * the model's invariants judged on every answer of every step; a failing sequence is shrunk by fast-check to a minimal
+ * one and replayed once more to print each request and answer (docs/model.md).
+ */
+export async function explore(config: TargetConfig, o: ExploreOptions): Promise<ExploreResult> {
+  const started = Date.now()
+  const pacing: StepPacing = { minIntervalMs: 1000 / o.stepsPerSecond, last: { at: 0 } }
+  const evaluated: Record<string, number> = {}
+  const counters = { steps: 0, sequences: 0 }
+  const count = (w: World) => {
+    counters.steps += w.log.length
+    counters.sequences += 1
+    for (const s of w.log) for (const id of s.evaluated) evaluated[id] = (evaluated[id] ?? 0) + 1
+  }
+  const runSequence = async (cmds: Iterable<fc.AsyncCommand<ExploreModel, World>>, keep?: (w: World) => void) => {
+    const world = newWorld(config)
+    try {
+      await fc.asyncModelRun(() => ({ model: { subs: 0, quotes: 0, requests: 0, documents: 0, policies: 0 }, real: world }), cmds)
+    } finally {
+      count(world)
+      keep?.(world)
+      await world.close()
+    }
+  }
+  const property = fc.asyncProperty(fc.commands(stepArbitraries(pacing), { maxCommands: o.maxSequence }), (cmds) => runSequence(cmds))
+  const numRuns = Math.max(1, Math.ceil(o.steps / Math.max(1, o.maxSequence / 2)))
+  const details = await fc.check(property, { seed: o.seed, numRuns, interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false, endOnFailure: false })
+  const base = { seed: o.seed, sequences: counters.sequences, evaluated, interrupted: details.interrupted }
+  if (!details.failed) return { ok: true, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000 }
+  const error = details.errorInstance
+  if (!(error instanceof InvariantBroken)) {
+    return { ok: false, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, error: String((error as Error | undefined)?.message ?? details.error ?? 'unknown') }
+  }
+  // replay the minimal sequence once more, keeping its log
+  const holder: { steps?: StepLog[] } = {}
+  const [cmds] = details.counterexample!
+  await runSequence(cmds.commands ?? cmds, (w) => (holder.steps = w.log)).catch(() => undefined)
+  return { ok: false, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, replay: { path: details.counterexamplePath ?? '', steps: holder.steps ?? [] } }
+}
+
+/** The report printed at the end: seed, steps, invariants and seconds, and the replay of a failing sequence. */
+export function formatExplore(r: ExploreResult, o: ExploreOptions): string {
+  const judged = Object.keys(r.evaluated).length
+  const answers = Object.values(r.evaluated).reduce((a, b) => a + b, 0)
+  const lines = [
+    `explore: seed ${r.seed}, ${r.stepsRun} steps in ${r.sequences} sequences, ${judged}/${INVARIANTS.length} invariants judged on ${answers} step answers, ${r.seconds.toFixed(1)} s${r.interrupted ? ' (time limit reached)' : ''}`,
+  ]
+  if (r.ok) return [...lines, 'verdict  CONFORMS (no invariant broken)'].join('\n')
+  if (r.error) return [...lines, `error: ${r.error}`, 'verdict  INCONCLUSIVE'].join('\n')
+  const steps = r.replay?.steps ?? []
+  lines.push(`replay: ${steps.length} step(s); run it again with: npm run explore -- --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}  (fast-check path ${r.replay?.path})`)
+  steps.forEach((s, i) => {
+    lines.push(`${String(i + 1).padStart(3)}. ${s.step}`)
+    for (const x of s.exchanges) {
+      lines.push(`       ${x.method} ${x.url}${x.request.body ? ` ${x.request.body.slice(0, 300)}` : ''}`)
+      lines.push(`       -> ${x.status ?? x.error ?? 'no answer'} ${(x.response?.body ?? '').slice(0, 300)}`)
+    }
+    if (s.violations.length > 0) lines.push(...formatViolations(s.violations).split('\n').map((l) => `       ${l}`))
+  })
+  lines.push('verdict  DOES NOT CONFORM')
+  return lines.join('\n')
+}

@@ -1,0 +1,56 @@
+import type { SuiteContext } from '../../helpers/context'
+import type { Exchange } from '../../helpers/http/recorder'
+import { SalesFlow } from '../../helpers/sales/lifecycle'
+import { SubscriptionTracker } from '../../helpers/webhooks/tracker'
+import { webhookSettings } from '../../helpers/webhooks/settings'
+import type { Violation } from '../../helpers/model/types'
+
+/** What one step did: its name, the exchanges it made (redacted), the invariants it evaluated and broke. */
+export interface StepLog {
+  step: string
+  exchanges: Exchange[]
+  evaluated: string[]
+  violations: Violation[]
+}
+
+/** The abstract state fast-check's commands are generated against (what exists, not what it holds). */
+export interface ExploreModel {
+  subs: number
+  quotes: number
+  requests: number
+  documents: number
+  policies: number
+}
+
+/**
+ * The system under test of one generated sequence: a fresh suite context (so a fresh model of the services' state, see
+ * helpers/model/) and the handles the sequence created, by creation order. Commands pick among them by index.
+ */
+export class World {
+  readonly flow: SalesFlow
+  readonly subs: SubscriptionTracker
+  readonly subIds: string[] = []
+  readonly quoteIds: string[] = []
+  readonly requests: { id: string; quoteId: string }[] = []
+  readonly documents: string[] = []
+  readonly policies: string[] = []
+  readonly log: StepLog[] = []
+  /** Exchanges of the step running now (the recorder's sink appends). */
+  current: Exchange[] = []
+
+  constructor(readonly t: SuiteContext) {
+    this.flow = new SalesFlow(t, 'explore')
+    this.subs = new SubscriptionTracker(t, webhookSettings(t.config), 'explore')
+  }
+
+  async close(): Promise<void> {
+    await this.subs.cleanup()
+    await this.flow.cleanup()
+    await this.t.close()
+  }
+}
+
+/** The element at index k (modulo), or undefined when there is none. */
+export function pick<T>(list: readonly T[], k: number): T | undefined {
+  return list.length === 0 ? undefined : list[k % list.length]
+}
