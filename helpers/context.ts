@@ -6,7 +6,7 @@ import { contractRegistry, type ContractRegistry } from './contracts/registry'
 import { ServiceClient } from './http/client'
 import { Dispatchers } from './http/dispatchers'
 import { sharedLimiter } from './http/limiter'
-import { Recorder } from './http/recorder'
+import { Recorder, type ExchangeSink } from './http/recorder'
 import { retryPolicyFrom } from './http/retry'
 import { send } from './http/send'
 import { allureExchangeSink } from './reporting/allure-sink'
@@ -51,13 +51,13 @@ export interface SuiteContext {
 }
 
 /** Builds a context for a target (no vitest hooks: usable from scripts and tests). */
-export function createSuiteContext(config: TargetConfig, options: { allure?: boolean; trafficFile?: boolean; target?: string } = {}): SuiteContext {
+export function createSuiteContext(config: TargetConfig, options: { allure?: boolean; trafficFile?: boolean; target?: string; sinks?: ExchangeSink[] } = {}): SuiteContext {
   // in a multi-target run, vitest's global current test may belong to another target's block (hooks run outside
   // any check's scope): only a name within this target's block is taken
   const ownBlock = (name: string | undefined) => (name !== undefined && (options.target === undefined || name.startsWith(`${options.target} > `)) ? name : undefined)
   const redactor = runRedactor()
   for (const u of Object.values(config.users)) redactor.addSecret(u?.password)
-  const sinks = []
+  const sinks: ExchangeSink[] = [...(options.sinks ?? [])]
   const traffic = options.trafficFile ?? true ? trafficFileSink(trafficDir()) : undefined
   if (traffic) sinks.push(traffic)
   if (options.allure ?? true) sinks.push(allureExchangeSink)

@@ -2,27 +2,34 @@ import type { SuiteContext } from '../context'
 import { getPointer } from '../data/json-pointer'
 import { inspectJwt } from './jwt'
 
-/** A short-lived user's token, taken early in a file and used once it has expired (never printed). */
+/** A token past its exp (plus the leeway), for the scoping probes (never printed). */
 export interface ExpiringToken {
   token: string
   /** Expiry, epoch seconds. */
   exp: number
 }
 
-/** The leeway past exp within which a target may still accept a token (profile auth.expiryLeewaySeconds; default 0). */
+/** The leeway past exp within which a target may still accept a token (profile auth.expiryLeewaySeconds). */
 export function expiryLeewaySeconds(t: SuiteContext): number {
-  const v = (t.config.auth as { expiryLeewaySeconds?: unknown }).expiryLeewaySeconds
+  const v = t.config.auth.expiryLeewaySeconds
   return typeof v === 'number' && v >= 0 ? v : 0
 }
 
-/** Logs the profile's users.shortLived in and takes its token; undefined when the profile names no such user or login fails. */
-export async function takeShortLivedToken(t: SuiteContext): Promise<ExpiringToken | undefined> {
-  const user = t.user('shortLived')
-  if (!user) return undefined
-  const outcome = await t.auth.login(user)
-  const token = t.config.auth.tokenPointers.map((p) => getPointer(outcome.result.body, p)).find((v): v is string => typeof v === 'string')
-  const jwt = inspectJwt(token, 0)
-  return token && jwt.ok ? { token, exp: jwt.jwt.exp } : undefined
+/**
+ * A token that is (or soon will be) past its exp plus the leeway: the profile's users.expired (tokens issued already
+ * expired, no wait), else users.shortLived (tokens that expire within seconds; taken early, it expires while the file
+ * runs). Undefined when the profile names neither or the login gives no token.
+ */
+export async function takeExpiredToken(t: SuiteContext): Promise<ExpiringToken | undefined> {
+  for (const role of ['expired', 'shortLived'] as const) {
+    const user = t.user(role)
+    if (!user) continue
+    const outcome = await t.auth.login(user)
+    const token = t.config.auth.tokenPointers.map((p) => getPointer(outcome.result.body, p)).find((v): v is string => typeof v === 'string')
+    const jwt = inspectJwt(token, 0)
+    if (token && jwt.ok) return { token, exp: jwt.jwt.exp }
+  }
+  return undefined
 }
 
 /** Milliseconds still to wait until the token is past exp plus the leeway (and one second for whole-second clocks). */

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { createSuiteContext } from '../../helpers/context'
+import type { Exchange } from '../../helpers/http/recorder'
 import type { TargetConfig } from '../../helpers/config/types'
 import { formatViolations } from '../../helpers/checks/failure'
 import { INVARIANTS } from '../../helpers/model/invariants'
@@ -37,7 +38,7 @@ export interface ExploreResult {
 /** A fresh suite context (and so a fresh model of the services' state) per generated sequence; its exchanges logged per step. */
 function newWorld(config: TargetConfig): World {
   const holder: { world?: World } = {}
-  const t = createSuiteContext(config, { allure: false, trafficFile: false, sinks: [(x) => void holder.world?.current.push(x)] })
+  const t = createSuiteContext(config, { allure: false, trafficFile: false, sinks: [(x: Exchange) => void holder.world?.current.push(x)] })
   holder.world = new World(t)
   return holder.world
 }
@@ -57,29 +58,37 @@ export async function explore(config: TargetConfig, o: ExploreOptions): Promise<
     counters.sequences += 1
     for (const s of w.log) for (const id of s.evaluated) evaluated[id] = (evaluated[id] ?? 0) + 1
   }
+  const state = { failed: false }
   const runSequence = async (cmds: Iterable<fc.AsyncCommand<ExploreModel, World>>, keep?: (w: World) => void) => {
     const world = newWorld(config)
     try {
       await fc.asyncModelRun(() => ({ model: { subs: 0, quotes: 0, requests: 0, documents: 0, policies: 0 }, real: world }), cmds)
+    } catch (e) {
+      if (e instanceof InvariantBroken) state.failed = true
+      throw e
     } finally {
       count(world)
       keep?.(world)
       await world.close()
     }
   }
-  const property = fc.asyncProperty(fc.commands(stepArbitraries(pacing), { maxCommands: o.maxSequence }), (cmds) => runSequence(cmds))
-  const numRuns = Math.max(1, Math.ceil(o.steps / Math.max(1, o.maxSequence / 2)))
+  // sequences are generated until the step budget is spent; once one failed, fast-check's shrinking runs are never cut
+  const property = fc.asyncProperty(fc.commands(stepArbitraries(pacing), { maxCommands: o.maxSequence }), async (cmds) => {
+    if (!state.failed && counters.steps >= o.steps) return
+    await runSequence(cmds)
+  })
+  const numRuns = o.steps
   const details = await fc.check(property, { seed: o.seed, numRuns, interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false, endOnFailure: false })
   const base = { seed: o.seed, sequences: counters.sequences, evaluated, interrupted: details.interrupted }
   if (!details.failed) return { ok: true, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000 }
   const error = details.errorInstance
   if (!(error instanceof InvariantBroken)) {
-    return { ok: false, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, error: String((error as Error | undefined)?.message ?? details.error ?? 'unknown') }
+    return { ok: false, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, error: String((error as Error | undefined)?.message ?? 'unknown') }
   }
   // replay the minimal sequence once more, keeping its log
   const holder: { steps?: StepLog[] } = {}
   const [cmds] = details.counterexample!
-  await runSequence(cmds.commands ?? cmds, (w) => (holder.steps = w.log)).catch(() => undefined)
+  await runSequence(cmds, (w) => (holder.steps = w.log)).catch(() => undefined)
   return { ok: false, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, replay: { path: details.counterexamplePath ?? '', steps: holder.steps ?? [] } }
 }
 

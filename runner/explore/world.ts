@@ -44,6 +44,7 @@ export class World {
   }
 
   async close(): Promise<void> {
+    this.current = [] // the clean-up's exchanges belong to no step
     await this.subs.cleanup()
     await this.flow.cleanup()
     await this.t.close()

@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../common/project-root'
-import type { CheckMeta } from '../../common/spec'
+import { SPEC, type CheckMeta } from '../../common/spec'
+import { INVARIANTS } from '../../helpers/model/invariants'
 import { SELECTED_CHECKS_ENV } from '../../common/selection'
 import type { TargetConfig } from '../../helpers/config/types'
 import { suiteFileOf } from '../targets/entries'
@@ -67,6 +68,10 @@ export async function collectCatalogue(target: { target?: TargetConfig; targets?
           ...(check.lifecycle ? { lifecycle: check.lifecycle } : {}),
         })
       }
+    }
+    // the model's invariants (helpers/model/invariants.ts) are checks of their own, judged on every answer of the run
+    if (out.length > 0) {
+      for (const inv of INVARIANTS) out.push({ id: inv.id, document: SPEC[inv.spec], section: inv.section, requirement: inv.requirement, about: [], file: 'helpers/model/invariants.ts' })
     }
     return out
   } finally {

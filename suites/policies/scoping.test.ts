@@ -1,5 +1,5 @@
 import { beforeAll, describe } from 'vitest'
-import { expiryLeewaySeconds, msUntilExpired, takeShortLivedToken, type ExpiringToken } from '../../helpers/auth/expiring-token'
+import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/auth/expiring-token'
 import { check } from '../../helpers/checks/check'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
@@ -23,7 +23,7 @@ const other = t.user('otherTenant')
 const st: { token?: ExpiringToken } = {}
 
 beforeAll(async () => {
-  st.token = await takeShortLivedToken(t)
+  st.token = await takeExpiredToken(t)
 })
 
 type Who = { as: NonNullable<typeof other> } | { bearer: string }
@@ -48,7 +48,7 @@ describe('policies: a policy scoped to its tenant and to a live token, with its 
 
   check({ id: 'PL-SCOPE-002', spec: 'sales', section: '§5', requirement: "A policy's links, invoices, period totals and renewal data are refused with 401 to an expired token." }, async (c) => {
     const p = await policy()
-    if (!st.token) c.notApplicable('the profile names no users.shortLived (a user whose tokens expire within seconds), or its login gave no token')
+    if (!st.token) c.notApplicable('the profile names no users.expired nor users.shortLived, or their login gave no token')
     const wait = msUntilExpired(st.token!, expiryLeewaySeconds(t))
     expectThat(wait < 20_000, { expected: 'a token that expires within 20 s (plus the leeway)', actual: `${Math.round(wait / 1000)} s` })
     await new Promise((resolve) => setTimeout(resolve, wait))

@@ -60,16 +60,14 @@ async function notOfferedRefused(q: TableQuote, op: TableOperation): Promise<voi
 describe.concurrent(`sales: every quote operation in every state, the actions list as oracle (sales-service.md §3, §4; ${product})`, () => {
   // every cell at once: offered operations run on their own quotes, refused ones change nothing on the shared quote
   for (const state of QUOTE_STATES) {
-    {
-      for (const op of TABLE_OPERATIONS) {
-        const id = `SL-OPS-${state.toUpperCase()}-${op.toUpperCase()}`
-        check({ id, spec: 'sales', section: '§3', requirement: `In state ${state}, ${op} succeeds when the quote's actions list offers it, and is otherwise refused with a 4xx that leaves the quote data unchanged.` }, async (c) => {
-          if (state === 'referred' && t.config.features['referral'] === false) c.notApplicable('the profile says the tenant has no referral (features.referral=false)')
-          const q = await sharedQuote(state)
-          if (q.actions.includes(s.actions[op])) await offeredSucceeds(state, op)
-          else await notOfferedRefused(q, op)
-        })
-      }
+    for (const op of TABLE_OPERATIONS) {
+      const id = `SL-OPS-${state.toUpperCase()}-${op.toUpperCase()}`
+      check({ id, spec: 'sales', section: '§3', requirement: `In state ${state}, ${op} succeeds when the quote's actions list offers it, and is otherwise refused with a 4xx that leaves the quote data unchanged.` }, async (c) => {
+        if (state === 'referred' && t.config.features['referral'] === false) c.notApplicable('the profile says the tenant has no referral (features.referral=false)')
+        const q = await sharedQuote(state)
+        if (q.actions.includes(s.actions[op])) await offeredSucceeds(state, op)
+        else await notOfferedRefused(q, op)
+      })
     }
   }
 })

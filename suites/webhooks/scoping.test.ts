@@ -1,5 +1,5 @@
 import { beforeAll, describe } from 'vitest'
-import { expiryLeewaySeconds, msUntilExpired, takeShortLivedToken, type ExpiringToken } from '../../helpers/auth/expiring-token'
+import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/auth/expiring-token'
 import { check } from '../../helpers/checks/check'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useWebhooks } from '../../helpers/webhooks/use-webhooks'
@@ -14,7 +14,7 @@ const other = t.user('otherTenant')
 // taken at the start of the file: it expires while the other checks run (no wait on the run's critical path)
 const st: { token?: ExpiringToken } = {}
 beforeAll(async () => {
-  st.token = await takeShortLivedToken(t)
+  st.token = await takeExpiredToken(t)
 })
 
 async function ours(label: string): Promise<string> {
@@ -37,7 +37,7 @@ describe('webhooks: every subscription operation scoped to its tenant and to a l
 
   check({ id: 'WH-SCOPE-002', spec: 'webhooks', section: '§5', requirement: 'An expired token is refused with 401 by every subscription operation (list, create, read, update, delete).' }, async (c) => {
     const id = await ours('scope-expired')
-    if (!st.token) c.notApplicable('the profile names no users.shortLived (a user whose tokens expire within seconds), or its login gave no token')
+    if (!st.token) c.notApplicable('the profile names no users.expired nor users.shortLived, or their login gave no token')
     const token = st.token!
     const wait = msUntilExpired(token, expiryLeewaySeconds(t))
     expectThat(wait < 20_000, { expected: 'a token that expires within 20 s (plus the leeway)', actual: `${Math.round(wait / 1000)} s` })

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { SALES_DEFECTS } from '../../reference/defects/sales'
 import { limiter } from '../support/limiter'
+import { modelDefectsOf } from '../model/cases'
 
 const S = (name: string) => `suites/sales/${name}.test.ts`
 
@@ -49,7 +50,8 @@ const limit = limiter(2)
 
 describe('sales defects are caught by the sales suites', () => {
   it('every sales defect has a case here', () => {
-    expect(new Set(CASES.map((c) => c.defect))).toEqual(new Set(Object.keys(SALES_DEFECTS)))
+    // the defects of issue 14 have their cases in test/model/cases.ts (caught by the model's invariants)
+    expect(new Set([...CASES.map((c) => c.defect), ...modelDefectsOf('sales', SALES_DEFECTS)])).toEqual(new Set(Object.keys(SALES_DEFECTS)))
   })
 
   it.concurrent('the sales suites are green against the faithful reference', { timeout: 600_000 }, async () => {

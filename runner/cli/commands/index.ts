@@ -6,6 +6,7 @@ import { validateCommand } from './validate'
 import { acceptanceCommand } from './acceptance'
 import { reportCommand } from './report'
 import { referenceCommand } from './reference'
+import { exploreCommand } from './explore'
 
 /** Every subcommand; adding one is one line here (and its file runner/cli/commands/<name>.ts). The first is the default. */
 export const COMMANDS: readonly Command[] = [
@@ -16,4 +17,5 @@ export const COMMANDS: readonly Command[] = [
   acceptanceCommand,
   reportCommand,
   referenceCommand,
+  exploreCommand,
 ]

@@ -1,0 +1,35 @@
+import { EXIT } from '../../verdict'
+import { runProjectScript } from '../caller'
+import type { Command } from '../command'
+import { EXIT_CODES_HELP } from '../command'
+
+const HELP = `Usage: ledger-conformance explore [options]     (npm run explore -- [options])
+
+Stateful exploration (docs/model.md): random sequences of operations on both services, generated from the model of
+their state (fast-check model-based testing). The model's invariants (WH-INV-*, SL-INV-*, PL-INV-*) are judged on
+every answer after each step; a sequence that breaks one is shrunk by fast-check to a minimal one and printed as a
+replay: seed, steps, each request and answer (secrets redacted), the broken invariants.
+
+Options:
+  --seed N              seed of the generated sequences (default: CONFORMANCE_SEED or 1); the same seed replays
+  --steps K             steps to generate in all (default 300)
+  --max-sequence M      longest generated sequence (default 12)
+  --time-limit-s S      no new sequence starts after S seconds (default 240)
+  --steps-per-second R  at most R steps per second (default 20); polls inside a step follow the profile's polling
+  -h, --help            this help
+
+Environment: the target as for a conformance run (TARGET_PROFILE, SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL,
+TENANT, AUTH_USERNAME, AUTH_PASSWORD; the embedded reference when no URL is set, with REFERENCE_DEFECTS).
+
+${EXIT_CODES_HELP}`
+
+/** ledger-conformance explore: scripts/explore.ts. */
+export const exploreCommand: Command = {
+  name: 'explore',
+  summary: 'random operation sequences from the model, invariants after each step, a minimal replay on failure',
+  help: HELP,
+  async run(argv) {
+    const code = await runProjectScript('scripts/explore.ts', argv)
+    return code === EXIT.conforms || code === EXIT.doesNotConform || code === EXIT.usage ? code : EXIT.inconclusive
+  },
+}

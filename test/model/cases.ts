@@ -1,0 +1,68 @@
+import { QUOTE_STATES, TABLE_OPERATIONS } from '../../helpers/sales/state-table'
+
+/**
+ * The defects of issue 14 (state over time, operation x state, scoping per resource, data read back, money) and the
+ * suite file whose run must catch each: the ids that must fail are invariants of the model (helpers/model/) or cells of
+ * the operation x state table, never a check written for that one defect. Some cases reuse an older defect (or one
+ * of the auth area) to show a new check failing.
+ */
+export interface ModelCase {
+  defect: string
+  area: 'webhooks' | 'sales' | 'policies' | 'auth'
+  file: string
+  mustFail: string[]
+}
+
+const W = (f: string) => `suites/webhooks/${f}.test.ts`
+const S = (f: string) => `suites/sales/${f}.test.ts`
+const P = (f: string) => `suites/policies/${f}.test.ts`
+const ALL_CELLS = QUOTE_STATES.flatMap((s) => TABLE_OPERATIONS.map((o) => `SL-OPS-${s.toUpperCase()}-${o.toUpperCase()}`))
+
+export const MODEL_CASES: ModelCase[] = [
+  { defect: 'webhooks-list-stale-after-update', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-001', 'WH-STATE-002', 'WH-STATE-003'] },
+  { defect: 'webhooks-updated-at-frozen', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-004'] },
+  { defect: 'webhooks-refused-update-touches-updated-at', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-004', 'WH-STATE-004'] },
+  { defect: 'webhooks-put-resets-event', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-005', 'WH-STATE-002'] },
+  { defect: 'webhooks-list-created-at-is-updated-at', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-001'] },
+  { defect: 'webhooks-deleted-still-readable', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-002', 'WH-STATE-005'] },
+  { defect: 'webhooks-put-other-tenant', area: 'webhooks', file: W('scoping'), mustFail: ['WH-INV-006', 'WH-SCOPE-001'] },
+  { defect: 'webhooks-delete-other-tenant', area: 'webhooks', file: W('scoping'), mustFail: ['WH-INV-006', 'WH-SCOPE-001'] },
+  { defect: 'webhooks-get-stale-after-update', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-005', 'WH-STATE-003'] },
+  { defect: 'webhooks-deleted-revived-by-put', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-002'] },
+  // older defects showing the other new webhook checks failing
+  { defect: 'webhooks-created-at-changes', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-003'] },
+  { defect: 'webhooks-create-200', area: 'webhooks', file: W('state'), mustFail: ['WH-STATE-001'] },
+  { defect: 'auth-webhooks-expiry-leeway-hour', area: 'auth', file: W('scoping'), mustFail: ['WH-INV-007', 'WH-SCOPE-002'] },
+
+  { defect: 'sales-issued-reissue', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-ISSUED-ISSUE'] },
+  { defect: 'sales-declined-can-calculate', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-DECLINED-CALCULATE'] },
+  { defect: 'sales-referred-can-calculate', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-REFERRED-CALCULATE'] },
+  { defect: 'sales-referred-can-referral', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-REFERRED-REFERRAL'] },
+  { defect: 'sales-bound-accepts-update', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-BOUND-UPDATE'] },
+  { defect: 'sales-issued-can-decline', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-ISSUED-DECLINE'] },
+  { defect: 'sales-draft-can-bind', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-DRAFT-BIND'] },
+  { defect: 'sales-bound-actions-unchanged', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-005'] },
+  { defect: 'sales-declined-actions-unchanged', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-005', 'SL-INV-004'] },
+  { defect: 'sales-update-resets-unnamed', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002', 'SL-OPS-DRAFT-UPDATE'] },
+  { defect: 'sales-refused-update-applied', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002'] },
+  { defect: 'sales-get-numbers-as-strings', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002', 'SL-INV-003', ...ALL_CELLS] },
+  { defect: 'sales-request-status-regresses', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-001', 'SL-OPS-BOUND-ISSUE'] },
+  { defect: 'sales-request-other-tenant', area: 'sales', file: S('scoping'), mustFail: ['SL-INV-006', 'SL-SCOPE-002'] },
+  { defect: 'sales-document-other-tenant', area: 'sales', file: S('scoping'), mustFail: ['SL-INV-006', 'SL-SCOPE-003'] },
+  { defect: 'sales-document-first-of-tenant', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-008'] },
+  { defect: 'sales-update-other-tenant', area: 'sales', file: S('scoping'), mustFail: ['SL-INV-006', 'SL-SCOPE-001'] },
+  { defect: 'auth-sales-expired-token-accepted', area: 'auth', file: S('scoping'), mustFail: ['SL-INV-007', 'SL-SCOPE-004', 'SL-SCOPE-005', 'SL-SCOPE-006'] },
+
+  { defect: 'policies-balance-ignores-termination', area: 'policies', file: P('termination'), mustFail: ['PL-INV-001'] },
+  { defect: 'policies-balance-ignores-mta', area: 'policies', file: P('mta'), mustFail: ['PL-INV-001'] },
+  { defect: 'policies-balance-ignores-allocation', area: 'policies', file: P('payments'), mustFail: ['PL-INV-001'] },
+  { defect: 'policies-invoices-read-moves-premium', area: 'policies', file: P('scoping'), mustFail: ['PL-INV-002', 'PL-SCOPE-001'] },
+  { defect: 'policies-links-other-tenant', area: 'policies', file: P('scoping'), mustFail: ['SL-INV-006', 'PL-SCOPE-001'] },
+  { defect: 'policies-totals-other-tenant', area: 'policies', file: P('scoping'), mustFail: ['SL-INV-006', 'PL-SCOPE-001'] },
+  { defect: 'auth-sales-expired-token-accepted', area: 'auth', file: P('scoping'), mustFail: ['PL-SCOPE-002'] },
+]
+
+/** The new defects of one area (the older defects and the auth ones reused above excepted). */
+export function modelDefectsOf(area: string, catalogue: Record<string, unknown>): string[] {
+  return [...new Set(MODEL_CASES.filter((c) => c.area === area && Object.hasOwn(catalogue, c.defect)).map((c) => c.defect))]
+}
