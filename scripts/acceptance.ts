@@ -1,16 +1,21 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError, PROJECT_ROOT, readProfile } from '../helpers/config'
 import { reportsDir } from '../helpers/reporting/paths'
-import type { ChecksReport } from '../runner/reporting/results'
+import { clearRunReports, type ChecksReport } from '../runner/reporting/results'
+import { readVerdictFile } from '../runner/reporting/run-reports'
 import { acceptanceVerdict, knownFeatures, type AcceptanceReport } from './acceptance/verdict'
 
 const USAGE = `Usage: npm run acceptance -- --profile FILE [--suites suites/auth,suites/sales,...]
   Runs the suites a new tenant must pass against the target of the profile, and says ACCEPTED or REJECTED
   (with each failed requirement and its evidence). Checks of features the tenant lacks (profile "features")
-  are not applicable, with the reason. Writes <reports>/acceptance.json. Exit 0 when ACCEPTED, 1 when REJECTED.`
+  are not applicable, with the reason. Writes <reports>/acceptance.json, with the run's conformance verdict.
+  ACCEPTED only when the run CONFORMS. Exit codes (the run's): 0 ACCEPTED (CONFORMS), 1 REJECTED because a
+  requirement failed (DOES NOT CONFORM), 2 usage or configuration error, 3 REJECTED because the run could not test
+  (INCONCLUSIVE).`
 
 /** The suites a tenant must pass unless --suites says otherwise: every functional area (not the chaos/reliability suites). */
 export const ACCEPTANCE_SUITES = ['suites/auth', 'suites/security', 'suites/sales', 'suites/policies', 'suites/webhooks']
@@ -41,11 +46,15 @@ async function main(): Promise<void> {
   const features = knownFeatures(profile.features ?? {})
   const dir = reportsDir()
   mkdirSync(dir, { recursive: true })
+  // nothing of an earlier run is read as this one's: its reports go first, and every report of this run carries its id
+  clearRunReports(dir)
+  rmSync(join(dir, 'acceptance.json'), { force: true })
+  const runId = process.env.CONFORMANCE_RUN_ID ?? `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
   process.stdout.write(`Tenant acceptance: profile ${profile.name} (${relative(process.cwd(), profilePath)}), tenant ${process.env.TENANT ?? profile.tenant}\n`)
   process.stdout.write(`  features present: ${features.present.join(', ') || 'none'}; absent: ${features.absent.join(', ') || 'none'}\n`)
   process.stdout.write(`  suites: ${suites.join(' ')}\n\n`)
 
-  const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir }
+  const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir, CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
   const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts', ...suites], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let tail = ''
   const keep = (d: Buffer) => {
@@ -56,9 +65,13 @@ async function main(): Promise<void> {
   const exitCode = await new Promise<number | null>((r) => child.on('close', r))
   const checksFile = join(dir, 'checks.json')
   const checks = existsSync(checksFile) ? (JSON.parse(readFileSync(checksFile, 'utf8')) as ChecksReport) : undefined
-  // a checks.json left by an earlier run must not count: it has to be this run's (run.json is written at its start)
-  const fresh = checks?.run && existsSync(join(dir, 'run.json')) && (JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { runId: string }).runId === checks.run.runId
+  // only this run's reports count (they carry its run id)
+  const fresh = checks?.run?.runId === runId
+  const written = readVerdictFile(dir)
+  const conformance = written?.runId === runId ? written : undefined
   const report: AcceptanceReport = acceptanceVerdict({
+    runId,
+    ...(conformance ? { conformance } : {}),
     profile: { name: profile.name, path: profilePath, tenant: process.env.TENANT ?? profile.tenant },
     features,
     suites,
@@ -68,7 +81,8 @@ async function main(): Promise<void> {
   })
   writeFileSync(join(dir, 'acceptance.json'), `${JSON.stringify(report, null, 2)}\n`)
   const out: string[] = ['', '─── tenant acceptance ────────────────────────────────────────────']
-  out.push(`${report.verdict}  tenant ${report.tenant}  profile ${report.profile}${report.runId ? `  run ${report.runId}` : ''}`)
+  out.push(`${report.verdict}  tenant ${report.tenant}  profile ${report.profile}  run ${report.runId}`)
+  out.push(`verdict  ${report.conformance.label}`)
   if (report.totals) out.push(`checks   ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals['not-applicable']} not applicable, ${report.totals.skipped} skipped`)
   for (const r of report.reasons) out.push(`  ${r}`)
   for (const f of report.failed.slice(0, 20)) out.push(`  FAILED ${f.id} ${f.document} ${f.section}: ${f.requirement}`)
@@ -76,7 +90,7 @@ async function main(): Promise<void> {
   for (const n of report.notApplicable) out.push(`  not applicable (${n.checks.length}): ${n.reason}`)
   out.push(`written  ${relative(process.cwd(), join(dir, 'acceptance.json'))}`)
   process.stdout.write(`${out.join('\n')}\n`)
-  process.exit(report.verdict === 'ACCEPTED' ? 0 : 1)
+  process.exit(report.exitCode)
 }
 
 void main()

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../helpers/config'
 import type { CheckStatus, ChecksReport } from '../../runner/reporting/results'
+import { EXIT, type ExitCode, type RunVerdict } from '../../runner/verdict'
 
 export interface FeatureSet {
   /** Optional features (profile schema) the tenant has. */
@@ -12,10 +13,15 @@ export interface FeatureSet {
 
 export interface AcceptanceReport {
   verdict: 'ACCEPTED' | 'REJECTED'
+  /** The run's conformance verdict, as in every other report of the run (runner/verdict.ts). */
+  conformance: Pick<RunVerdict, 'verdict' | 'exitCode' | 'label'> & { cause?: string }
+  /** The exit code of the acceptance: the run's (0 only when ACCEPTED). */
+  exitCode: ExitCode
   tenant: string
   profile: string
   profilePath: string
-  runId?: string
+  /** This run's id: always the current run's, even when it stopped before any check. */
+  runId: string
   target?: string
   suites: string[]
   features: FeatureSet
@@ -38,6 +44,10 @@ export function knownFeatures(features: Record<string, unknown>): FeatureSet {
 }
 
 export interface VerdictInput {
+  /** This run's id (the acceptance sets it before the run). */
+  runId?: string
+  /** This run's verdict.json, when the run wrote one. */
+  conformance?: Pick<RunVerdict, 'verdict' | 'exitCode' | 'label'> & { cause?: string }
   profile: { name: string; path: string; tenant: string }
   features: FeatureSet
   suites: string[]
@@ -73,13 +83,24 @@ export function acceptanceVerdict(i: VerdictInput): AcceptanceReport {
     byReason.set(reason, [...(byReason.get(reason) ?? []), x.id])
   }
   const deviations = (c?.checks ?? []).flatMap((x) => x.deviations.map((d) => ({ check: x.id, id: d.id, policy: d.policy, message: d.message })))
-  const accepted = !!c && failed.length === 0 && reasons.length === 0
+  const conformance = i.conformance ?? {
+    verdict: 'INCONCLUSIVE' as const,
+    exitCode: EXIT.inconclusive,
+    label: `INCONCLUSIVE (${reasons[0] ?? 'the run wrote no verdict'})`,
+    cause: reasons[0] ?? 'the run wrote no verdict',
+  }
+  if (conformance.verdict !== 'CONFORMS' && conformance.cause && !reasons.includes(conformance.cause) && failed.length === 0) reasons.push(conformance.cause)
+  const accepted = !!c && failed.length === 0 && reasons.length === 0 && conformance.verdict === 'CONFORMS'
+  const exitCode: ExitCode = accepted ? EXIT.conforms : conformance.exitCode === EXIT.conforms ? EXIT.inconclusive : conformance.exitCode
   return {
     verdict: accepted ? 'ACCEPTED' : 'REJECTED',
+    conformance,
+    exitCode,
     tenant: i.profile.tenant,
     profile: i.profile.name,
     profilePath: i.profile.path,
-    ...(c?.run ? { runId: c.run.runId, target: c.run.salesBaseUrl } : {}),
+    runId: i.runId ?? c?.run?.runId ?? '(unknown)',
+    ...(c?.run ? { target: c.run.salesBaseUrl } : {}),
     suites: i.suites,
     features: i.features,
     ...(c ? { totals: c.totals } : {}),

@@ -44,12 +44,25 @@ describe('npm run acceptance', () => {
     expect(na?.checks.length).toBeGreaterThan(0)
     expect(na?.checks.every((id) => id.startsWith('PL-CUST-'))).toBe(true)
     expect(r.report.totals?.passed).toBeGreaterThan(0)
+    expect(r.report.conformance).toMatchObject({ verdict: 'CONFORMS', exitCode: 0 })
+  })
+
+  it('a run that could not test is REJECTED and INCONCLUSIVE (exit 3), with this run\'s id and target, never an earlier one\'s', () => {
+    const dir = join(work, 'stale')
+    acceptance(dir, {}, '--profile', tenantProfile(), '--suites=suites/auth')
+    const earlier = JSON.parse(readFileSync(join(dir, 'acceptance.json'), 'utf8')) as AcceptanceReport
+    const r = acceptance(dir, { SALES_BASE_URL: 'http://127.0.0.1:1', CONFORMANCE_RUN_ID: 'acceptance-now' }, '--profile', tenantProfile(), '--suites=suites/auth')
+    expect(r.status, r.stdout.slice(-2000)).toBe(3)
+    expect(r.report).toMatchObject({ verdict: 'REJECTED', exitCode: 3, runId: 'acceptance-now', target: 'http://127.0.0.1:1', conformance: { verdict: 'INCONCLUSIVE', exitCode: 3 } })
+    expect(r.report.runId).not.toBe(earlier.runId)
+    expect(r.report.conformance.cause).toMatch(/unreachable/)
   })
 
   it('REJECTED with the failed requirement and its evidence when the target breaks one', () => {
     const r = acceptance(join(work, 'bad'), { REFERENCE_DEFECTS: 'auth-login-wrong-password-accepted' }, '--profile', tenantProfile(), '--suites=suites/auth')
     expect(r.status).toBe(1)
     expect(r.stdout).toContain('REJECTED')
+    expect(r.report.conformance.verdict).toBe('DOES NOT CONFORM')
     expect(r.stdout).toMatch(/FAILED AUTH-LOGIN-002 sales-service\.md §5: A login with a wrong password is rejected/)
     const f = r.report.failed.find((x) => x.id === 'AUTH-LOGIN-002')
     expect(f?.evidence).toMatch(/expected/)

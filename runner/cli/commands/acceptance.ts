@@ -20,10 +20,11 @@ Environment:
   SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL, TENANT, AUTH_USERNAME, PRODUCT
                        override the profile's fields (ledger-conformance run --help lists every variable)
 
-Exit codes:
-  0  ACCEPTED
-  1  REJECTED: a requirement failed, or the run stopped before its checks (the reason is printed)
-  2  usage or configuration error: no --profile, a bad profile (the field is named); nothing was sent`
+Exit codes (the run's verdict, also in acceptance.json "conformance"):
+  0  ACCEPTED: the run CONFORMS
+  1  REJECTED: a requirement failed (DOES NOT CONFORM)
+  2  usage or configuration error: no --profile, a bad profile (the field is named); nothing was sent
+  3  REJECTED: the run could not test (INCONCLUSIVE; the cause is printed)`
 
 /** ledger-conformance acceptance: scripts/acceptance.ts with the profile anywhere and the reports in the caller's folder. */
 export const acceptanceCommand: Command = {
