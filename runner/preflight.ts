@@ -38,8 +38,8 @@ export async function preflight(config: TargetConfig): Promise<TargetConfig> {
       const e = new PreflightError(
         `Preflight did not finish within ${ms} ms (profile http.preflightDeadlineMs)${inFlight ? `: in flight: ${safeText(inFlight)}` : ''}. No check was run.`,
       )
-      tracker.abort(e)
       reject(e)
+      tracker.abort(e)
     }, ms)
   })
   try {

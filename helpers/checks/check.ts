@@ -156,7 +156,7 @@ function deadlineMargin(timeoutMs: number): number {
  * in flight is aborted and the check fails naming them and how long they have been waiting, instead of vitest's
  * bare "Test timed out". Requests and their retries are given only the time that is left (helpers/http/in-flight.ts).
  */
-async function withDeadline(timeoutMs: number | undefined, body: () => Promise<void>): Promise<void> {
+export async function withDeadline(timeoutMs: number | undefined, body: () => Promise<void>): Promise<void> {
   if (!timeoutMs || !Number.isFinite(timeoutMs) || timeoutMs <= 0) return body()
   const ms = timeoutMs - deadlineMargin(timeoutMs)
   const tracker = new InFlight(Date.now() + ms)
@@ -165,8 +165,9 @@ async function withDeadline(timeoutMs: number | undefined, body: () => Promise<v
     timer = setTimeout(() => {
       const inFlight = tracker.describe()
       const e = new Error(`the check did not finish within ${ms} ms; ${inFlight ? `in flight: ${inFlight}` : 'no request was in flight'}`)
-      tracker.abort(e)
+      // settled first, so that the body, ending as its requests are aborted, cannot win the race
       reject(e)
+      tracker.abort(e)
     }, ms)
   })
   try {
