@@ -15,8 +15,9 @@ import { runRedactor, type Redactor } from './reporting/redact'
 import { trafficFileSink } from './reporting/traffic-file'
 import { getPointer } from './data/json-pointer'
 import { collectingTarget } from './targets/for-target'
-import { noteVerdict, runningCheck } from './checks/running'
+import { noteVerdict, runningChain, runningCheck, runningIndependently } from './checks/running'
 import { ServiceModel } from './model/service-model'
+import { collectingInLane } from './targets/lane'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -51,7 +52,7 @@ export interface SuiteContext {
 }
 
 /** Builds a context for a target (no vitest hooks: usable from scripts and tests). */
-export function createSuiteContext(config: TargetConfig, options: { allure?: boolean; trafficFile?: boolean; target?: string; sinks?: ExchangeSink[] } = {}): SuiteContext {
+export function createSuiteContext(config: TargetConfig, options: { allure?: boolean; trafficFile?: boolean; target?: string; sinks?: ExchangeSink[]; lane?: boolean } = {}): SuiteContext {
   // in a multi-target run, vitest's global current test may belong to another target's block (hooks run outside
   // any check's scope): only a name within this target's block is taken
   const ownBlock = (name: string | undefined) => (name !== undefined && (options.target === undefined || name.startsWith(`${options.target} > `)) ? name : undefined)
@@ -67,11 +68,13 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     sinks,
     currentTest: () => {
       try {
-        return runningCheck() ?? ownBlock(expect.getState().currentTestName)
+        // in a lane the suites run side by side: vitest's current test may be another suite's (hooks are no check)
+        return runningCheck() ?? (options.lane ? undefined : ownBlock(expect.getState().currentTestName))
       } catch {
         return undefined
       }
     },
+    currentChain: runningChain,
   })
   const dispatchers = new Dispatchers(config.http)
   // shared by every suite file of this worker that talks to this target
@@ -108,6 +111,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
       defaultHeaders,
       retry: retryPolicyFrom(config.extensions),
       limiter,
+      background: runningIndependently,
       ...(tenantHeader ? { tenantHeader } : {}),
     })
   return {
@@ -144,7 +148,7 @@ export function currentTarget(key = collectingTarget()): TargetConfig {
 /** The target of this suite file (provided by the global setup), closed after the file. */
 export function useTarget(): SuiteContext {
   const target = collectingTarget()
-  const ctx = createSuiteContext(currentTarget(target), target === undefined ? {} : { target })
+  const ctx = createSuiteContext(currentTarget(target), { ...(target === undefined ? {} : { target }), lane: collectingInLane() })
   afterAll(() => ctx.close())
   return ctx
 }

@@ -1,4 +1,4 @@
-import { test, describe, type TestContext } from 'vitest'
+import { beforeAll, test, describe, type TestContext } from 'vitest'
 import * as allure from 'allure-js-commons'
 import { ConformanceFailure, evidence, formatFailure, formatViolations } from './failure'
 import { selectedChecks } from '../../common/selection'
@@ -60,7 +60,10 @@ function attachMeta(meta: CheckMeta, ctx: TestContext): string {
 
 /** Runs a check body with its labels, and turns any failure into the check's message. */
 function runCheck(meta: CheckMeta, ctx: TestContext, body: (t: CheckContext) => Promise<void>): Promise<void> {
-  return withRunningCheck(ctx.task.fullTestName ?? ctx.task.name, () => runCheckBody(meta, ctx, body))
+  const name = ctx.task.fullTestName ?? ctx.task.name
+  const independent = ctx.task.concurrent === true
+  const chain = independent ? name : (ctx.task.suite?.fullTestName ?? ctx.task.file?.name ?? name)
+  return withRunningCheck(name, () => runCheckBody(meta, ctx, body), { name: chain, independent })
 }
 
 async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckContext) => Promise<void>): Promise<void> {
@@ -238,5 +241,17 @@ export function lifecycle(name: string, define: (step: StepFn) => void): void {
         })
       })
     })
+  })
+}
+
+/**
+ * The blocks (lifecycles) declared in the enclosing describe do not depend on each other: they run side by side, each
+ * keeping its steps in order (scheduling by dependency, docs/reliability.md#speed). vitest has no option for it: a
+ * describe.concurrent would make every step concurrent; the blocks are marked concurrent once collected instead.
+ */
+export function sideBySide(): void {
+  // eslint-disable-next-line no-empty-pattern
+  beforeAll(({}, suite) => {
+    for (const block of suite.tasks) if (block.type === 'suite') block.concurrent = true
   })
 }

@@ -9,19 +9,28 @@ export interface InvariantTally {
 }
 
 interface RunningCheck {
+  /** Full name ("block > check title"). */
   name: string
   invariants: InvariantTally
+  /**
+   * The dependent chain the check is part of: its enclosing block when the block runs its checks in order (they may
+   * depend on each other: a lifecycle, a setup shared through the block), the check itself when it runs concurrently
+   * with its siblings. The bench measures the run against its longest chain (docs/reliability.md#speed).
+   */
+  chain: string
+  /** The check runs concurrently with its siblings: nothing waits for its requests (helpers/http/limiter.ts). */
+  independent: boolean
 }
 
 /**
- * The check whose body is running, carried through its awaits. In a multi-target run the checks of several
- * targets run at once in one worker, so vitest's global "current test" names whichever started last; the HTTP
- * exchanges of a check are attributed through this instead.
+ * The check whose body is running, carried through its awaits. In a multi-target run, and in a lane
+ * (runner/targets/lanes.ts), the checks of several suites run at once in one worker, so vitest's global "current
+ * test" names whichever started last; the HTTP exchanges of a check are attributed through this instead.
  */
 const running = new AsyncLocalStorage<RunningCheck>()
 
-export function withRunningCheck<T>(testName: string, body: () => T): T {
-  return running.run({ name: testName, invariants: { evaluated: {}, violations: [] } }, body)
+export function withRunningCheck<T>(testName: string, body: () => T, chain: { name?: string; independent?: boolean } = {}): T {
+  return running.run({ name: testName, invariants: { evaluated: {}, violations: [] }, chain: chain.name ?? testName, independent: chain.independent ?? false }, body)
 }
 
 /** The full name ("block > check title") of the check running here, if any. */
@@ -40,4 +49,14 @@ export function noteVerdict(verdict: Verdict): void {
 /** The invariants evaluated and broken so far by the running check. */
 export function runningInvariants(): InvariantTally | undefined {
   return running.getStore()?.invariants
+}
+
+/** The dependent chain of the check running here, if any. */
+export function runningChain(): string | undefined {
+  return running.getStore()?.chain
+}
+
+/** Whether the check running here is independent of its siblings (false outside a check: hooks set up for others). */
+export function runningIndependently(): boolean {
+  return running.getStore()?.independent ?? false
 }

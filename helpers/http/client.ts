@@ -49,6 +49,8 @@ export interface ServiceClientOptions {
   observer?: ExchangeObserver
   /** Receives what the model made of each answer (invariants evaluated, violations). */
   onVerdict?: (verdict: Verdict) => void
+  /** Whether nothing waits for the request being sent (it may yield its turn at the limiter to a dependent chain). */
+  background?: () => boolean
 }
 
 /** The exp claim of a bearer given as is, when it decodes (never the token). */
@@ -130,7 +132,7 @@ export class ServiceClient {
     return withRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, req.method, async (attempt) => {
       try {
         const sendOnce = () => send(this.options.dispatchers, { ...req, deadlineMs: Math.max(1, Math.min(req.deadlineMs ?? Number.POSITIVE_INFINITY, remainingMs())) })
-        const res = await (this.options.limiter ? this.options.limiter.run(sendOnce) : sendOnce())
+        const res = await (this.options.limiter ? this.options.limiter.run(sendOnce, this.options.background?.()) : sendOnce())
         res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt)
         return res
       } catch (e) {

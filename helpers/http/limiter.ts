@@ -4,11 +4,15 @@
  * and this is what keeps them from flooding the target (docs/reliability.md#speed).
  *
  * A slot is held for one attempt of one exchange: from sending the request to having the whole answer, never during
- * a retry's backoff or a poll's wait. Requests wait in arrival order (FIFO).
+ * a retry's backoff or a poll's wait. Requests wait in arrival order, with one exception: a request nothing else waits
+ * for (`background`: sent by a check that runs concurrently with its siblings, such as a probe of the security table)
+ * lets every waiting request of a dependent chain (a lifecycle step, a setup) go first, so that a burst of probes
+ * does not stretch the longest chain of the run.
  */
 export class RequestLimiter {
   private active = 0
   private readonly waiting: (() => void)[] = []
+  private readonly waitingBackground: (() => void)[] = []
   /** Most requests that were in flight at once (a figure for the bench and the tests). */
   private peak = 0
 
@@ -17,14 +21,14 @@ export class RequestLimiter {
   }
 
   /** Runs `send` when a slot is free; the slot is given back when it settles. */
-  async run<T>(send: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve))
+  async run<T>(send: () => Promise<T>, background = false): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => (background ? this.waitingBackground : this.waiting).push(resolve))
     else this.active += 1
     this.peak = Math.max(this.peak, this.active)
     try {
       return await send()
     } finally {
-      const next = this.waiting.shift()
+      const next = this.waiting.shift() ?? this.waitingBackground.shift()
       // the slot passes straight to the next request in line: `active` stays the same
       if (next) next()
       else this.active -= 1
@@ -36,7 +40,7 @@ export class RequestLimiter {
   }
 
   get queued(): number {
-    return this.waiting.length
+    return this.waiting.length + this.waitingBackground.length
   }
 
   get peakInFlight(): number {

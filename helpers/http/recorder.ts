@@ -9,6 +9,8 @@ export interface Exchange {
   at: string
   runId: string
   test?: string
+  /** The dependent chain of the check that sent it (helpers/checks/running.ts). */
+  chain?: string
   operationId?: string
   /** Path template of the spec operation, or the literal path when it matches none. */
   template: string
@@ -31,6 +33,8 @@ export interface RecorderOptions {
   sinks: ExchangeSink[]
   /** Name of the running test, if any. */
   currentTest?: () => string | undefined
+  /** The dependent chain of the running check, if any. */
+  currentChain?: () => string | undefined
 }
 
 function truncate(text: string): string {
@@ -50,10 +54,12 @@ export class Recorder {
     const url = new URL(req.url)
     const op = matchOperation(req.method, url.pathname)
     const test = this.options.currentTest?.()
+    const chain = test === undefined ? undefined : this.options.currentChain?.()
     return {
       at: new Date().toISOString(),
       runId: this.options.runId,
       ...(test ? { test } : {}),
+      ...(chain ? { chain } : {}),
       ...(op ? { operationId: op.id } : {}),
       template: op?.path ?? url.pathname,
       method: req.method,

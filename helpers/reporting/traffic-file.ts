@@ -7,6 +7,8 @@ export interface TrafficLine {
   at: string
   runId: string
   test?: string
+  /** The dependent chain of the check that sent it (helpers/checks/running.ts; the bench's longest chain). */
+  chain?: string
   operationId?: string
   method: string
   template: string
@@ -31,6 +33,7 @@ export function trafficFileSink(dir: string): TrafficFileSink {
       at: x.at,
       runId: x.runId,
       ...(x.test ? { test: x.test } : {}),
+      ...(x.chain ? { chain: x.chain } : {}),
       ...(x.operationId ? { operationId: x.operationId } : {}),
       method: x.method,
       template: x.template,

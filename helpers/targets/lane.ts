@@ -31,3 +31,9 @@ export function runSuitesSideBySide(): void {
     for (const block of file.tasks) if (block.type === 'suite' && block.meta.suiteFile !== undefined) block.concurrent = true
   })
 }
+
+/** Whether the suite being collected is a block of a lane. */
+export function collectingInLane(): boolean {
+  const meta = TestRunner.getCurrentSuite()?.options?.meta as { suiteFile?: unknown } | undefined
+  return typeof meta?.suiteFile === 'string'
+}

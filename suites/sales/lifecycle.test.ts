@@ -1,6 +1,6 @@
 import { describe } from 'vitest'
 import * as allure from 'allure-js-commons'
-import { lifecycle } from '../../helpers/checks/check'
+import { lifecycle, sideBySide } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { expectPollSuccess, expectReleased } from '../../helpers/checks/poll'
@@ -18,6 +18,8 @@ const flow = useSalesFlow(t, 'lifecycle')
 const s = flow.settings
 
 describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
+  // each product's lifecycle is a chain of its own
+  sideBySide()
   for (const product of t.config.products) {
     lifecycle(`${product}: schema, quote, calculation, documents, bind, issue, policy`, (step) => {
       const st: { quoteId?: string; payload?: Record<string, unknown>; quoteData?: unknown; premium?: number; requestId?: string; policyId?: string } = {}

@@ -45,6 +45,23 @@ describe('RequestLimiter', () => {
     expect(limiter.inFlight).toBe(0)
   })
 
+  it('lets the requests of a dependent chain go before waiting background requests', async () => {
+    const limiter = new RequestLimiter(1)
+    const order: string[] = []
+    let release!: () => void
+    const first = limiter.run(() => new Promise<void>((r) => (release = r)))
+    const jobs = [
+      limiter.run(async () => void order.push('probe 1'), true),
+      limiter.run(async () => void order.push('probe 2'), true),
+      limiter.run(async () => void order.push('lifecycle step'), false),
+    ]
+    await tick()
+    release()
+    await first
+    await Promise.all(jobs)
+    expect(order).toEqual(['lifecycle step', 'probe 1', 'probe 2'])
+  })
+
   it('gives the slot back when the request fails', async () => {
     const limiter = new RequestLimiter(1)
     await expect(limiter.run(async () => Promise.reject(new Error('reset')))).rejects.toThrow('reset')
