@@ -65,8 +65,10 @@ export function formatFailure(meta: CheckMeta, error: unknown): string {
       ...(d.res ? evidence(d.res) : []),
     ].join('\n')
   }
-  const e = error as Error
-  return [...head, `error: ${safeText(e?.message ?? String(error))}`].join('\n')
+  const e = error as Error & { res?: HttpResult }
+  // a domain helper's error that carries the exchange (a failed flow step): the request and the body that came back
+  const res = e?.res && typeof e.res === 'object' && 'request' in e.res ? evidence(e.res) : []
+  return [...head, `error: ${safeText(e?.message ?? String(error))}`, ...res].join('\n')
 }
 
 /** The message of broken invariants: per invariant its id, clause and requirement, the model's expectation, the answer, and the earlier exchange that set the expectation. */

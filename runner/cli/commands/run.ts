@@ -7,6 +7,8 @@ import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../help
 import type { TargetConfig } from '../../../helpers/config/types'
 import { SELECTED_CHECKS_ENV } from '../../../common/selection'
 import { containerTargetFromEnv } from '../../container/target-env'
+import { chaosFromEnv } from '../../../reference/chaos/env'
+import { DefectSet } from '../../../reference/defects/catalogue'
 import { loadSuiteClasses } from '../../guard/suite-classes'
 import { preflight, PreflightError } from '../../preflight'
 import { clearRunReports } from '../../reporting/results'
@@ -101,6 +103,17 @@ export function parseRunArgs(argv: string[]): RunArgs {
 
 const newRunId = () => `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
 
+/** What the global setup would refuse before starting anything, said here before vitest prints a line. */
+function checkRunSettings(env: NodeJS.ProcessEnv, first: TargetConfig): void {
+  try {
+    containerTargetFromEnv(env)
+    if (first.embedded) new DefectSet(first.reference.defects)
+    chaosFromEnv(env, first.embedded)
+  } catch (e) {
+    throw new ConfigError([(e as Error).message])
+  }
+}
+
 /** The run's target(s) as the suites will see them (an embedded target gets a placeholder origin: nothing is started). */
 function resolveTargets(env: NodeJS.ProcessEnv): { target?: TargetConfig; targets?: Record<string, TargetConfig>; first: TargetConfig } {
   const many = loadTargets(env)
@@ -167,6 +180,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   let targets: ReturnType<typeof resolveTargets>
   try {
     targets = resolveTargets(env)
+    if (!args.list) checkRunSettings(env, targets.first)
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e
     if (args.list) {

@@ -28,6 +28,14 @@ function failureOf(fn: () => void): string {
 }
 
 describe('assertions and failure messages', () => {
+  it('a failed flow step (a helper error carrying the exchange) shows the request and the body that came back', () => {
+    const e = Object.assign(new Error("sales flow step 'create' failed: expected 2xx"), { res: res(500, { message: 'quote store down' }) })
+    const msg = formatFailure(meta, e)
+    expect(msg).toContain("error: sales flow step 'create' failed: expected 2xx")
+    expect(msg).toContain('request:  GET http://h.test/api/webhook/subscription/x')
+    expect(msg).toContain('response: 500 application/json {"message":"quote store down"}')
+  })
+
   it('a failure prints id, clause, requirement, expected, actual, request and response', () => {
     const msg = failureOf(() => expectStatus(res(500, { message: 'boom' }), 404))
     expect(msg.split('\n')).toEqual([
