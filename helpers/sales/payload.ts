@@ -31,19 +31,23 @@ export function seededRandom(seed: number): () => number {
   }
 }
 
-/** A copy of the schema without readOnly properties (the server assigns them, e.g. object ids). */
+/**
+ * A copy of the schema without readOnly properties (the server assigns them, e.g. object ids). The schema is the
+ * target's: a `__proto__` key is copied as a plain key (defineProperty), never as the copy's prototype.
+ */
 export function withoutReadOnly(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutReadOnly)
   if (node === null || typeof node !== 'object') return node
   const out: Record<string, unknown> = {}
+  const set = (k: string, v: unknown) => Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true })
   for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
     if (k === 'properties' && v && typeof v === 'object') {
-      out[k] = Object.fromEntries(
+      set(k, Object.fromEntries(
         Object.entries(v as Record<string, unknown>)
           .filter(([, sub]) => (sub as { readOnly?: unknown } | null)?.readOnly !== true)
           .map(([name, sub]) => [name, withoutReadOnly(sub)]),
-      )
-    } else out[k] = withoutReadOnly(v)
+      ))
+    } else set(k, withoutReadOnly(v))
   }
   return out
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAjv } from '../../../common/ajv'
 import { RefusedPattern } from '../../../common/linear-regexp'
-import { generatePayload } from '../../../helpers/sales/payload'
+import { generatePayload, withoutReadOnly } from '../../../helpers/sales/payload'
 import { SchemaLimitError, schemaLimitProblems, withinDeadline } from '../../../helpers/sales/schema-limits'
 
 describe('schemas from the target are bounded', () => {
@@ -51,5 +51,14 @@ describe('the linear-time engine in ajv', () => {
     const validate = createAjv().compile({ type: 'object', properties: { a: { type: 'string', pattern: '^[a-z]+$' }, b: { type: 'string', pattern: '^[0-9]+$' } } })
     expect(validate({ a: 'abc', b: '123' })).toBe(true)
     expect(validate({ a: 'abc', b: 'abc' })).toBe(false)
+  })
+})
+
+describe('a target schema copied for generation', () => {
+  it('keeps a __proto__ key as a plain key, never as the copy\'s prototype', () => {
+    const copy = withoutReadOnly(JSON.parse('{"type":"object","__proto__":{"polluted":true},"properties":{"__proto__":{"type":"string"}}}')) as Record<string, unknown>
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
+    expect(Object.keys(copy)).toEqual(['type', '__proto__', 'properties'])
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined()
   })
 })
