@@ -3,7 +3,9 @@ import { join } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 
 type UserConsoleLog = Parameters<NonNullable<Reporter['onUserConsoleLog']>>[0]
-import { listenForWorkerSecrets, safeText } from '../../helpers/reporting/redact'
+import { loadTargetConfig } from '../../helpers/config'
+import { listenForWorkerSecrets, runRedactor, safeText } from '../../helpers/reporting/redact'
+import { loadTargets } from '../targets/load'
 
 const MAX_DEPTH = 8
 
@@ -44,6 +46,13 @@ export default class RedactingReporter implements Reporter {
 
   onInit(_vitest: Vitest): void {
     this.stop = listenForWorkerSecrets()
+    // the configured passwords, also when no global setup runs here (the merge of a sharded run)
+    try {
+      const configs = loadTargets(process.env)?.map((t) => t.config) ?? [loadTargetConfig(process.env)]
+      for (const c of configs) for (const u of Object.values(c.users)) runRedactor().addSecret(u?.password)
+    } catch {
+      // a bad profile stops the run in the global setup, with its own message
+    }
   }
 
   onUserConsoleLog(log: UserConsoleLog): void {
