@@ -20,11 +20,12 @@ Environment:
   SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL, TENANT, AUTH_USERNAME, PRODUCT
                        override the profile's fields (ledger-conformance run --help lists every variable)
 
-Exit codes (the run's verdict, also in acceptance.json "conformance"):
+Exit codes:
   0  ACCEPTED: the run CONFORMS
   1  REJECTED: a requirement failed (DOES NOT CONFORM)
   2  usage or configuration error: no --profile, a bad profile (the field is named); nothing was sent
-  3  REJECTED: the run could not test (INCONCLUSIVE; the cause is printed)`
+  3  REJECTED: the run could not test (INCONCLUSIVE; the cause is printed)
+  (the run's conformance verdict, also in acceptance.json "conformance")`
 
 /** ledger-conformance acceptance: scripts/acceptance.ts with the profile anywhere and the reports in the caller's folder. */
 export const acceptanceCommand: Command = {
