@@ -39,6 +39,10 @@ describe('CI workflows', () => {
     expect(shard.env?.TARGET_PROFILE).toContain('matrix.tenant')
     expect(Object.keys(shard.env ?? {})).not.toEqual(expect.arrayContaining(['TENANT']))
     expect(Object.keys(shard.env ?? {})).not.toEqual(expect.arrayContaining(['AUTH_USERNAME']))
+    for (const job of Object.values(doc.jobs)) {
+      expect(Object.keys(job.env ?? {})).not.toEqual(expect.arrayContaining(['TENANT']))
+      if (job.env?.TARGET_PROFILE) expect(job.env.TARGET_PROFILE).toContain('matrix.tenant')
+    }
     const merge = doc.jobs.merge!
     expect(merge.needs).toBe('shard')
     expect(merge.strategy?.matrix?.tenant).toEqual(shard.strategy?.matrix?.tenant)
@@ -66,7 +70,7 @@ describe('CI workflows', () => {
   })
 
   it('secrets are in the environment of the step that runs the suite only: never of the workflow, a job, npm ci or any other step', () => {
-    const suite = /npm run (conformance|acceptance)\b/
+    const suite = /npm run (conformance|acceptance|explore)\b/
     for (const name of ['conformance.yml', 'nightly.yml', 'tenant-acceptance.yml']) {
       const { doc } = workflow(name)
       expect(JSON.stringify(doc.env ?? {}), name).not.toContain('secrets')
