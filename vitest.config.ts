@@ -6,6 +6,7 @@ import { writeLane } from './runner/targets/lanes'
 import { targetProfilesFrom } from './runner/targets/profiles'
 import { cliFileFilters } from './runner/guard/cli-filters'
 import { PROJECT_ROOT } from './helpers/config'
+import { INSTALLED, userCacheDir } from './common/project-root'
 
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
 // reports hold target data: created readable by this user only (folders 0700, files 0600; docs/reliability.md)
@@ -37,6 +38,8 @@ const run = plan()
 
 /** The conformance run: every suite under suites/, against the configured target(s). */
 export default defineConfig({
+  // an installed package writes nothing inside node_modules: vitest's caches go to the user's cache folder
+  ...(INSTALLED ? { cacheDir: userCacheDir() } : {}),
   test: {
     include: run.include,
     globalSetup: ['runner/global-setup.ts'],
@@ -53,7 +56,7 @@ export default defineConfig({
     maxConcurrency: run.lane ? 1000 : 32,
     // transformed modules are kept on disk between runs (node_modules/.experimental-vitest-cache; keyed by
     // content, id and config; default in vitest 5): a warm run, and each target's copy of a suite, skip the transform
-    experimental: { fsModuleCache: true },
+    experimental: { fsModuleCache: true, ...(INSTALLED ? { fsModuleCachePath: resolve(userCacheDir(), 'modules') } : {}) },
     reporters: [
       // first: what the others print or write has been redacted (runner/reporting/redacting-reporter.ts)
       './runner/reporting/redacting-reporter.ts',

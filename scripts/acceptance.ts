@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { conformanceConfigArgs, dependencyFile } from '../common/project-root'
 import { ConfigError, PROJECT_ROOT, readProfile } from '../helpers/config'
 import { reportsDir } from '../helpers/reporting/paths'
 import { clearRunReports, type ChecksReport } from '../runner/reporting/results'
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   process.stdout.write(`  suites: ${suites.join(' ')}\n\n`)
 
   const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir, CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
-  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts', ...suites], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [dependencyFile('vitest', 'vitest.mjs'), 'run', ...conformanceConfigArgs(), ...suites], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let tail = ''
   const keep = (d: Buffer) => {
     tail = (tail + d.toString()).slice(-6000)

@@ -3,6 +3,7 @@ import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, re
 import { randomBytes } from 'node:crypto'
 import { join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { dependencyFile } from '../common/project-root'
 import { PROJECT_ROOT } from '../helpers/config'
 import { reportsDir } from '../helpers/reporting/paths'
 import type { RunInfo } from '../runner/reporting/run-info'
@@ -21,7 +22,7 @@ const USAGE = `Usage: npm run conformance:sharded -- [--shards N] [--only I | --
   The merged verdict is INCONCLUSIVE when a shard could not run (its cause in the summary), unless a requirement
   failed in another shard. Exit codes: 0 CONFORMS, 1 DOES NOT CONFORM, 2 usage or configuration, 3 INCONCLUSIVE.`
 
-const VITEST = resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs')
+const VITEST = dependencyFile('vitest', 'vitest.mjs')
 
 function run(args: string[], env: NodeJS.ProcessEnv, log?: string): Promise<number | null> {
   const child = spawn(process.execPath, [VITEST, ...args], { cwd: PROJECT_ROOT, env, stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit' })

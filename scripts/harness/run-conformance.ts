@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { dependencyFile } from '../../common/project-root'
 import { PROJECT_ROOT } from '../../helpers/config'
 import { clearRunReports, readTargetReports, type ChecksReport } from '../../runner/reporting/results'
 import { readVerdictFile, type VerdictFile } from '../../runner/reporting/run-reports'
@@ -50,7 +51,7 @@ export async function runConformance(o: ConformanceRunOptions = {}): Promise<Con
   Object.assign(env, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1', CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }, o.env ?? {})
   if (o.defects?.length) env.REFERENCE_DEFECTS = o.defects.join(',')
   const started = performance.now()
-  const vitest = resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs')
+  const vitest = dependencyFile('vitest', 'vitest.mjs')
   const child = spawn(process.execPath, [vitest, 'run', '--config', 'vitest.config.ts', ...(o.files ?? [])], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout.on('data', (d: Buffer) => (output += d.toString()))

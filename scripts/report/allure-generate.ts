@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { dependencyFile } from '../../common/project-root'
 
 export interface GenerateOptions {
   /** Folders of Allure results. */
@@ -36,7 +37,7 @@ export async function generateAllure(o: GenerateOptions): Promise<{ exitCode: nu
   }
   const configPath = join(o.workDir, 'allurerc.json')
   writeFileSync(configPath, JSON.stringify(config, null, 2))
-  const cli = join(o.projectRoot, 'node_modules/allure/cli.js')
+  const cli = dependencyFile('allure', 'cli.js')
   const child = spawn(process.execPath, [cli, 'generate', '--config', configPath, ...o.results.map((r) => resolve(r))], {
     cwd: o.workDir,
     env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },

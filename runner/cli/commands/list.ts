@@ -1,4 +1,10 @@
+import { parseArgs } from 'node:util'
+import { readRequirements, REQUIREMENTS_FILE, coverage } from '../../../common/requirements'
+import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/config'
+import { collectCatalogue } from '../../selection/catalogue'
+import { EXIT } from '../../verdict'
 import type { Command } from '../command'
+import { requirementsView } from '../requirements-view'
 import { runConformance } from './run'
 
 const HELP = `Usage: ledger-conformance list [selection options]     (npm run conformance -- --list [selection options])
@@ -10,13 +16,51 @@ profile's). The count goes to stderr.
 Selection options: --check <id or prefix>[,...]  --section "<document> §N"  --operation <operationId>
   --read-only  [suite files or folders]   (ledger-conformance run --help explains each)
 
+Requirements view:
+  --requirements     the requirements of the two specifications that the suite checks (fixtures/requirements.json,
+                     shipped in the package): id, document, section, a one-line paraphrase, and the checks that
+                     cover each; --ids prints every check id instead of the first eight; --json the same as JSON
+
+Environment:
+  TARGET_PROFILE     whose products decide the per-product checks (default: the reference profile)
+
 Exit codes:
   0  the list was printed
   2  usage error, or a selection that matches no check (the nearest matches are printed)`
 
+/** `list --requirements [--ids] [--json]`: the requirements index with the checks of the catalogue that cover each. */
+async function listRequirements(argv: string[]): Promise<number> {
+  let v
+  try {
+    v = parseArgs({ args: argv, options: { requirements: { type: 'boolean' }, ids: { type: 'boolean' }, json: { type: 'boolean' } } }).values
+  } catch (e) {
+    process.stderr.write(`ledger-conformance list: ${(e as Error).message}\n\n${HELP}\n`)
+    return EXIT.usage
+  }
+  let target
+  try {
+    target = loadTargetConfig(process.env)
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e
+    process.stderr.write(`(the profile does not load: ${e.message}; using the reference profile's products)\n`)
+    target = loadTargetConfig({})
+  }
+  const index = readRequirements()
+  const checks = await collectCatalogue({ target: withEmbeddedOrigin(target, 'http://127.0.0.1:9') })
+  if (v.json) {
+    const covered = coverage(index, checks)
+    const out = { source: REQUIREMENTS_FILE, documents: index.documents, requirements: index.requirements.map((r) => ({ ...r, coveredBy: covered.get(r.id) ?? [] })) }
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
+  } else {
+    process.stdout.write(`${requirementsView(index, checks, { allIds: v.ids ?? false })}\n`)
+  }
+  process.stderr.write(`${index.requirements.length} requirements, ${checks.length} checks\n`)
+  return EXIT.conforms
+}
+
 export const listCommand: Command = {
   name: 'list',
-  summary: 'print the catalogue of checks (or the selected ones) without running any',
+  summary: 'print the catalogue of checks (or the selected ones, or the requirements they cover) without running any',
   help: HELP,
-  run: (argv) => runConformance(['--list', ...argv]),
+  run: (argv) => (argv.includes('--requirements') ? listRequirements(argv) : runConformance(['--list', ...argv])),
 }

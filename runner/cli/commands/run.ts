@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { isAbsolute, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { PROJECT_ROOT } from '../../../common/project-root'
+import { conformanceConfigArgs, dependencyFile, PROJECT_ROOT } from '../../../common/project-root'
 import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/config'
 import type { TargetConfig } from '../../../helpers/config/types'
 import { SELECTED_CHECKS_ENV } from '../../../common/selection'
@@ -136,8 +136,8 @@ function stopRun(dir: string, run: RunInfo, stop: RunStop, selection?: Selection
 
 /** Spawns `vitest run` with the project's config; resolves to its exit code or the signal that ended it. */
 function runVitest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  const vitest = resolve(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs')
-  const child = spawn(process.execPath, [vitest, 'run', '--config', resolve(PROJECT_ROOT, 'vitest.config.ts'), ...args], { cwd: PROJECT_ROOT, env, stdio: 'inherit' })
+  const vitest = dependencyFile('vitest', 'vitest.mjs')
+  const child = spawn(process.execPath, [vitest, 'run', ...conformanceConfigArgs(), ...args], { cwd: PROJECT_ROOT, env, stdio: 'inherit' })
   const forward = (s: NodeJS.Signals) => child.kill(s)
   process.on('SIGINT', forward)
   process.on('SIGTERM', forward)
