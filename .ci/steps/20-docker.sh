@@ -2,7 +2,7 @@
 # Container runtime and browser for the container-target and report tests (docs/ci.md):
 # installs docker.io and chromium when missing, starts dockerd in the background when no engine
 # answers, and builds the reference image on a base image made from this machine's node
-# (no registry is reachable here). Idempotent: each part is skipped when already done.
+# (no registry is reachable here), and the suite image on the same base. Idempotent: each part is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,3 +25,5 @@ echo "docker engine $(docker info --format '{{.ServerVersion}}')"
 
 bash scripts/build-base-image.sh
 bash scripts/build-reference-image.sh 2> >(grep -v -e DEPRECATED -e BuildKit -e 'environment-variable' -e '^\s*$' >&2)
+# the suite itself as an image (Dockerfile.suite): the npm package of this tree, installed, on the same base
+bash scripts/build-suite-image.sh

@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../common/project-root'
+import { INSTALLED, PROJECT_ROOT } from '../../common/project-root'
 import { SPEC, type CheckMeta } from '../../common/spec'
 import { INVARIANTS } from '../../helpers/model/invariants'
 import { SELECTED_CHECKS_ENV } from '../../common/selection'
@@ -36,6 +36,8 @@ export async function collectCatalogue(target: { target?: TargetConfig; targets?
   process.env.CONFORMANCE_LANES = '0'
   const vitest = await createVitest('test', {
     config: resolve(PROJECT_ROOT, 'vitest.config.ts'),
+    // installed: the config is loaded in memory, not bundled into node_modules/.vite-temp
+    ...(INSTALLED ? { configLoader: 'runner' as const } : {}),
     root: PROJECT_ROOT,
     globalSetup: [],
     setupFiles: [],

@@ -71,12 +71,10 @@ export function profileText(a: Required<Omit<Answers, 'authUrl' | 'webhookUrl'>>
 
   "services": {
     // Base URLs: the suite appends the specifications' paths (/api/v1/ledger/..., /api/webhook/...).
-    "salesBaseUrl": ${q(a.salesUrl)}${a.authUrl ? `,
+    "salesBaseUrl": ${q(a.salesUrl)},
     // The identity service; login is POST {authUrl}/login/{tenant}.
-    "authUrl": ${q(a.authUrl)}` : `
-    // "authUrl": identity service (default {salesBaseUrl}/api/v1/identifier; login is POST {authUrl}/login/{tenant})`}${a.webhookUrl ? `,
-    "webhookBaseUrl": ${q(a.webhookUrl)}` : `
-    // "webhookBaseUrl": webhook service (default: salesBaseUrl)`}
+    "authUrl": ${q(a.authUrl ?? `${a.salesUrl}/api/v1/identifier`)},
+    "webhookBaseUrl": ${q(a.webhookUrl ?? a.salesUrl)}
   },
 
   "tenant": ${q(a.tenant)},

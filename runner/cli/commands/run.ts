@@ -173,6 +173,8 @@ export async function runConformance(argv: string[]): Promise<number> {
   if (args.allowWrites) env.ALLOW_WRITES = '1'
   const dir = resolve(process.cwd(), args.reports ?? env.REPORTS_DIR ?? 'reports')
   env.REPORTS_DIR = dir
+  // the preflight runs in this process and records its traffic in the reports folder too
+  process.env.REPORTS_DIR = dir
   env.CONFORMANCE_RUN_ID ??= newRunId()
   const runId = env.CONFORMANCE_RUN_ID
   if (!args.list) clearRunReports(dir)

@@ -1,0 +1,97 @@
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PROJECT_ROOT } from '../../common/project-root'
+
+// The package as a team gets it (README "Install it as a package"): npm pack, installed into an empty folder from
+// the npm cache, run there with npx: against the embedded reference, then against a URL; reports in ./reports of
+// that folder and nothing written inside node_modules.
+const work = mkdtempSync(join(tmpdir(), 'lc-package-'))
+const app = join(work, 'app')
+const cache = join(work, 'cache')
+const env: NodeJS.ProcessEnv = { ...process.env, LEDGER_CONFORMANCE_CACHE: cache, FORCE_COLOR: '0', NO_COLOR: '1', npm_config_update_notifier: 'false' }
+for (const k of ['TARGET_PROFILE', 'TARGET_PROFILES', 'SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'REPORTS_DIR', 'REFERENCE_DEFECTS', 'CONFORMANCE_RUN_ID', 'TARGET', 'TARGET_IMAGE', 'ALLOW_WRITES']) delete env[k]
+
+const npx = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  spawnSync('npx', ['--no-install', 'ledger-conformance', ...args], { cwd: app, env: { ...env, ...extra }, encoding: 'utf8', timeout: 240_000 })
+
+/** Every file under dir changed after `since` (ms). */
+function changedSince(dir: string, since: number): string[] {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name)
+      if (statSync(p).mtimeMs > since) out.push(p)
+      if (e.isDirectory() && !e.isSymbolicLink()) walk(p)
+    }
+  }
+  walk(dir)
+  return out
+}
+
+let tarball: string
+let installedAt = 0
+let reference: ChildProcess | undefined
+beforeAll(() => {
+  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT, env, encoding: 'utf8' }).trim().split('\n').pop()!
+  tarball = join(work, packed)
+  execFileSync('mkdir', ['-p', app])
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'a-team', private: true }))
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: app, env, stdio: 'pipe', timeout: 600_000 })
+  installedAt = Date.now()
+}, 660_000)
+afterAll(() => {
+  reference?.kill('SIGTERM')
+  rmSync(work, { recursive: true, force: true })
+})
+
+describe('the package, installed into an empty folder', () => {
+  it('packs the CLI, the suites, the reference and the requirements index, not the tests', () => {
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n')
+    for (const f of ['package/bin/ledger-conformance.mjs', 'package/runner/cli/main.ts', 'package/suites/auth/login.test.ts', 'package/reference/server.ts', 'package/fixtures/requirements.json', 'package/vitest.config.ts']) {
+      expect(files).toContain(f)
+    }
+    expect(files.filter((f) => f.startsWith('package/test/'))).toEqual([])
+  })
+
+  it('npx ledger-conformance --help lists the commands and the exit codes', () => {
+    const r = npx(['--help'])
+    expect(r.status, r.stderr).toBe(0)
+    for (const c of ['run', 'list', 'init', 'validate', 'acceptance', 'report', 'reference']) expect(r.stdout).toMatch(new RegExp(`^ {2}${c} `, 'm'))
+    expect(r.stdout).toMatch(/Exit codes:\n {2}0 {2}CONFORMS/)
+  })
+
+  it('npx ledger-conformance run: the whole suite against the embedded reference, CONFORMS, reports in ./reports, nothing written in node_modules', () => {
+    const r = npx(['run'])
+    expect(r.status, (r.stdout + r.stderr).slice(-3000)).toBe(0)
+    expect(r.stdout).toMatch(/verdict {2}CONFORMS/)
+    for (const f of ['checks.json', 'verdict.json', 'junit.xml', 'conformance.md']) expect(existsSync(join(app, 'reports', f)), f).toBe(true)
+    expect(changedSince(join(app, 'node_modules'), installedAt)).toEqual([])
+    expect(existsSync(cache)).toBe(true)
+  })
+
+  it('against a URL: the reference started by the package, a profile written by init and checked by validate', async () => {
+    reference = spawn('npx', ['--no-install', 'ledger-conformance', 'reference', '--port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const url = await new Promise<string>((done, fail) => {
+      let out = ''
+      reference!.stdout!.on('data', (d: Buffer) => {
+        out += d.toString()
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+        if (m) done(m[1]!)
+      })
+      reference!.on('close', (code) => fail(new Error(`reference exited ${code}: ${out}`)))
+    })
+    const init = npx(['init', 'ci/local.jsonc', '--sales-url', url, '--tenant', 'acme', '--username', 'broker@acme.test', '--non-production'])
+    expect(init.status, init.stderr).toBe(0)
+    const withPassword = { AUTH_PASSWORD: 'demo-pass-4821' }
+    const valid = npx(['validate', 'ci/local.jsonc', '--env'], withPassword)
+    expect(valid.status, valid.stderr).toBe(0)
+    const r = npx(['run', '--profile', 'ci/local.jsonc', '--reports', 'reports-url', 'suites/auth', 'suites/webhooks'], withPassword)
+    expect(r.status, (r.stdout + r.stderr).slice(-3000)).toBe(0)
+    expect(r.stdout).toContain(url)
+    expect(existsSync(join(app, 'reports-url', 'verdict.json'))).toBe(true)
+    expect(changedSince(join(app, 'node_modules'), installedAt)).toEqual([])
+  })
+})
