@@ -8,14 +8,35 @@ import { matchOperation, OPERATIONS } from '../../common/operations'
  * 3. for a failed check, the operation of the request its failing assertion examined (the failure's `request:` line).
  * A check with none of these marks no operation FAILED in the matrix; its failure still counts in the verdict.
  */
-export function aboutOperations(check: { id: string; about?: readonly string[] }, error?: string): string[] {
+export function aboutOperations(check: { id: string; about?: readonly string[]; requirement?: string }, error?: string): string[] {
   const out = new Set<string>(check.about ?? [])
   for (const op of OPERATIONS) if (check.id.includes(op.id)) out.add(op.id)
+  if (out.size === 0 && check.requirement) for (const op of namedIn(check.requirement)) out.add(op)
   if (out.size === 0 && error) {
     const op = operationOfRequestLine(error)
     if (op) out.add(op)
   }
   return [...out].sort()
+}
+
+/**
+ * The operations a requirement names as "METHOD /path" (the catalogue's template, whole or without its service
+ * prefix: "POST /api/webhook/subscription", "GET /schemes/{type}/regular/{name}"); the longest match wins per method.
+ */
+export function namedIn(requirement: string): string[] {
+  const found: { id: string; len: number; at: number }[] = []
+  for (const op of OPERATIONS) {
+    const short = op.path.replace(/^\/api\/v1\/ledger(?=\/)|^\/api\/webhook(?=\/)/, '')
+    for (const p of [op.path, short]) {
+      const re = new RegExp(`\\b${op.method} ${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/{])`)
+      const m = re.exec(requirement)
+      if (m) found.push({ id: op.id, len: p.length, at: m.index })
+    }
+  }
+  // at one place in the text the most specific template wins (/subscription/{id} over /subscription)
+  const best = new Map<number, { id: string; len: number }>()
+  for (const f of found) if ((best.get(f.at)?.len ?? -1) < f.len) best.set(f.at, f)
+  return [...new Set([...best.values()].map((f) => f.id))]
 }
 
 /** The operation of the first `request:  METHOD URL` line of a failure message, matched on the path's tail. */

@@ -5,6 +5,7 @@ import { INVARIANTS } from '../../helpers/model/invariants'
 import { SELECTED_CHECKS_ENV } from '../../common/selection'
 import type { TargetConfig } from '../../helpers/config/types'
 import { suiteFileOf } from '../targets/entries'
+import { aboutOperations } from './about'
 
 /** One check of the catalogue, as its suite file defines it (nothing is run to know it). */
 export interface CatalogueEntry {
@@ -65,7 +66,7 @@ export async function collectCatalogue(target: { target?: TargetConfig; targets?
           document: check.document,
           section: check.section,
           requirement: check.requirement,
-          about: check.about ?? [],
+          about: aboutOperations(check),
           file: suiteFileOf(relative(PROJECT_ROOT, m.moduleId).split('\\').join('/')),
           ...(check.lifecycle ? { lifecycle: check.lifecycle } : {}),
         })
