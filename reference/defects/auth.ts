@@ -39,7 +39,7 @@ export const AUTH_DEFECTS = {
   },
   'auth-webhooks-expiry-leeway-hour': {
     area: 'auth',
-    clause: 'webhook-subscriptions.md §5',
+    clause: 'sales-service.md §5',
     description: 'The webhook service accepts tokens up to an hour past exp (a clock tolerance of 3600 s); the sales service refuses them.',
   },
   'auth-webhook-token-not-required': {

@@ -90,6 +90,13 @@ async function update(sub: Sub, change: { event?: string; name?: string }): Prom
   }
 }
 
+async function remove(sub: Sub): Promise<void> {
+  const del = await t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id: sub.id } })
+  expectStatus(del, 200)
+  subs.forget(sub.id)
+  state.model.deleted(sub.id)
+}
+
 function nameOf(id: string): string {
   return [...state.subs.values()].find((s) => s.id === id)?.name ?? id
 }
@@ -120,18 +127,16 @@ lifecycle('webhooks: signed delivery (webhook-subscriptions.md §6)', (step) => 
   step({ id: 'WH-DLV-001', spec: 'webhooks', section: '§6', requirement: 'When an event occurs, every subscriber of that event type is sent a notification.' }, async (c) => {
     guard(c)
     state.receiver = await WebhookReceiver.start({ ...d.receiver, signature: settings.signature })
-    for (const e of EVENTS) await subscribe(e, `to-${e}`)
+    // independent requests side by side, so the events (and the settle window after them) come as early as they can
+    const [moved, retyped, gone] = await Promise.all([
+      subscribe('extracted', 'moved-from'),
+      subscribe('export', 'retyped'),
+      subscribe('extracted', 'deleted'),
+      ...EVENTS.map((e) => subscribe(e, `to-${e}`)),
+    ])
     // state changes before the events: a moved url, a changed event type, a deleted subscription (WH-DLV-006..008)
-    const moved = await subscribe('extracted', 'moved-from')
-    const retyped = await subscribe('export', 'retyped')
-    const gone = await subscribe('extracted', 'deleted')
-    await update(moved, { name: 'moved-to' })
-    await update(retyped, { event: 'validation-success' })
-    const del = await t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id: gone.id } })
-    expectStatus(del, 200)
-    subs.forget(gone.id)
-    state.model.deleted(gone.id)
-    for (const e of EVENTS) await emit(e)
+    await Promise.all([update(moved!, { name: 'moved-to' }), update(retyped!, { event: 'validation-success' }), remove(gone!)])
+    await Promise.all(EVENTS.map((e) => emit(e)))
     const plain = EVENTS.map((e) => subs.label(`to-${e}`))
     const r = await waitForNotifications(state.receiver, plain, d.deadlineMs)
     expectThat(r.outcome === 'success', {
