@@ -50,10 +50,11 @@ async function main(): Promise<number> {
       outcomes[c.id] = c.status
       if (c.error) errors[c.id] = c.error.split('\n').slice(0, 4).join(' / ').slice(0, 300)
     }
-    const stop = Object.keys(outcomes).length === 0 ? stopMessage(run.output) ?? `no report (exit ${run.exitCode})` : undefined
+    // the run's own verdict says why it stopped (reports/verdict.json of this run); the console is the fallback
+    const stop = Object.keys(outcomes).length === 0 ? run.verdict?.cause ?? stopMessage(run.output) ?? `no report (exit ${run.exitCode})` : undefined
     done += 1
     const failed = Object.values(outcomes).filter((s) => s === 'failed').length
-    console.log(`[${done}/${runs}] run ${n}: ${Object.keys(outcomes).length} checks, ${failed} failed, exit ${run.exitCode}, seed ${run.report?.run?.seed ?? '-'} (${(run.wallMs / 1000).toFixed(1)} s)`)
+    console.log(`[${done}/${runs}] run ${n}: ${run.verdict?.verdict ?? 'no verdict'}, ${Object.keys(outcomes).length} checks, ${failed} failed, exit ${run.verdict?.exitCode ?? run.exitCode}, seed ${run.report?.run?.seed ?? '-'} (${(run.wallMs / 1000).toFixed(1)} s)`)
     return { run: n, ...(run.report?.run?.seed !== undefined ? { seed: run.report.run.seed } : {}), exitCode: run.exitCode, outcomes, errors, ...(stop ? { stopMessage: stop } : {}), wallMs: run.wallMs }
   })
   const wallMs = Math.round(performance.now() - started)
