@@ -57,6 +57,9 @@ describe('CI workflows', () => {
     expect(ref.strategy?.matrix?.node).toEqual(expect.arrayContaining([22, 24]))
     expect(runs(ref)).toMatch(/^npm test$/m)
     expect(runs(ref)).toMatch(/^npm run test:proofs$/m)
+    // the proofs run the reference and the suite images
+    expect(runs(ref)).toMatch(/build-reference-image\.sh/)
+    expect(runs(ref)).toMatch(/build-suite-image\.sh/)
     for (const name of ['conformance.yml', 'nightly.yml', 'tenant-acceptance.yml']) {
       expect(workflow(name).text, name).not.toMatch(/node-version: 20\b/)
     }
