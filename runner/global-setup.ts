@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { DefectSet } from '../reference/defects/catalogue'
-import { startReference, type RunningReference } from '../reference/server'
+import type { RunningReference } from '../reference/server'
 import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../helpers/config'
 import type { TargetConfig } from '../helpers/config/types'
 import type { ContainerRun } from './container/container-run'
@@ -71,6 +71,8 @@ function registerSecrets(config: TargetConfig): void {
 async function startEmbedded(rec: RunRecord, config: TargetConfig, chaos: ReturnType<typeof chaosFromEnv>): Promise<RunningReference> {
   orStop(rec, 'configuration', () => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
   try {
+    // loaded only when a target is embedded: a run against a remote target does not pay for the service's modules
+    const { startReference } = await import('../reference/server')
     return await startReference({ ...config.reference, defects: config.reference.defects, ...(chaos ? { chaos } : {}) })
   } catch (e) {
     rec.stop('inconclusive', `Embedded reference service failed to start: ${(e as Error).message}`)
