@@ -45,6 +45,7 @@ type RawProfile = {
   http?: Partial<TargetConfig['http']>
   features?: Record<string, unknown>
   deviations?: Record<string, 'warn' | 'fail'>
+  openapi?: string[]
   reference?: Omit<TargetConfig['reference'], 'defects'>
   extensions?: Record<string, Record<string, unknown>>
 }
@@ -238,6 +239,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       preflightDeadlineMs: p.http?.preflightDeadlineMs ?? DEFAULT_HTTP_LIMITS.preflightDeadlineMs,
     },
     features: p.features ?? {},
+    ...(p.openapi && p.openapi.length > 0 ? { openapi: p.openapi.map((s) => (/^https?:\/\//i.test(s) || s.startsWith('{') || isAbsolute(s) ? s : resolve(dirname(profilePath), s))) } : {}),
     deviations: p.deviations ?? {},
     reference: { ...(p.reference ?? {}), defects },
     extensions: p.extensions ?? {},

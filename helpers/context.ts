@@ -18,6 +18,7 @@ import { collectingTarget } from './targets/for-target'
 import { noteVerdict, runningChain, runningCheck, runningIndependently } from './checks/running'
 import { ServiceModel } from './model/service-model'
 import { collectingInLane } from './targets/lane'
+import { openApiSink } from './contracts/openapi-sink'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -62,6 +63,8 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
   const traffic = options.trafficFile ?? true ? trafficFileSink(trafficDir()) : undefined
   if (traffic) sinks.push(traffic)
   if (options.allure ?? true) sinks.push(allureExchangeSink)
+  const contracts = openApiSink(config)
+  if (contracts) sinks.push(contracts)
   const recorder = new Recorder({
     runId: config.runId,
     redactor,

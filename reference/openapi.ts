@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import { matchOperation } from '../common/operations'
 import type { ReferenceContext } from './context'
+import { DEMO_TENANTS } from './demo-data'
 import type { IdStyle } from './ids'
 
 /** Where the reference publishes its own OpenAPI document (docs/contracts.md "The reference's own document"). */
@@ -28,6 +29,21 @@ function paramsOf(url: string, service: 'sales' | 'webhooks', style: IdStyle): S
   return { type: 'object', required: names, properties }
 }
 
+const FLAG = { type: 'string', enum: ['true', 'false', '1', '0'] }
+
+/** The query parameters each operation reads (none is required: the reference answers without them). */
+function queryOf(opId: string): Schema | undefined {
+  if (opId === 'sales.quote.get' || opId === 'sales.quote.calculate') return { type: 'object', properties: { withNotifications: FLAG } }
+  if (opId === 'sales.quote.actions' || opId === 'sales.requests.get') return { type: 'object', properties: { longPolling: FLAG } }
+  if (opId === 'sales.policy.links') return { type: 'object', properties: { forceCoverageDateFormat: FLAG } }
+  if (opId === 'sales.customers.custom-view') {
+    // the union of the demo tenants' customer_identity features (reference/demo-data.ts)
+    const names = [...new Set(DEMO_TENANTS.flatMap((t) => t.features.customer_identity))]
+    return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) }
+  }
+  return undefined
+}
+
 /**
  * Registers @fastify/swagger (dynamic mode, OpenAPI 3.1) before any route, and GET /openapi.json. The document
  * is generated from the routes the reference serves: each spec operation (common/operations) with its
@@ -47,6 +63,7 @@ export async function registerOpenApi(app: FastifyInstance, ctx: ReferenceContex
       const own = (schema ?? {}) as Schema
       if (!op) return { schema: { ...own, hide: true }, url }
       const params = own['params'] ?? paramsOf(url, op.service, ctx.options.idStyle)
+      const querystring = own['querystring'] ?? queryOf(op.id)
       const headers = own['headers'] ?? (op.tenantHeader ? { type: 'object', required: [tenantHeader], properties: { [tenantHeader]: { type: 'string', minLength: 1 } } } : undefined)
       return {
         schema: {
@@ -57,6 +74,9 @@ export async function registerOpenApi(app: FastifyInstance, ctx: ReferenceContex
           security: [{ bearer: [] }],
           ...(params ? { params } : {}),
           ...(headers ? { headers } : {}),
+          ...(querystring ? { querystring } : {}),
+          // statuses and bodies are the spec's (and the suite's contracts'); the routes declare none
+          response: own['response'] ?? { default: { description: 'Any answer: statuses and bodies as the specs say (sales-service.md, webhook-subscriptions.md).' } },
         },
         url,
       }

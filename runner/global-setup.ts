@@ -10,6 +10,8 @@ import type { ContainerRun } from './container/container-run'
 import { containerTargetFromEnv, ContainerTargetError } from './container/target-env'
 import { guardRun } from './guard/run-guard'
 import { preflight, PreflightError } from './preflight'
+import { OpenApiContracts, OpenApiDocumentError } from '../helpers/contracts/openapi'
+import { openApiSources } from '../helpers/contracts/openapi-sink'
 import { chaosFromEnv } from '../reference/chaos/env'
 import { reportsDir, targetReportsDir, trafficDir } from '../helpers/reporting/paths'
 import { earlyRunInfo, runInfo, type RunInfo } from './reporting/run-info'
@@ -128,6 +130,15 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
   }
   const info = { ...runInfo(config), ...(container ? { embedded: false, container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
   rec.update(info)
+  try {
+    // the target's published documents (profile openapi) load and are valid, or the run stops as misconfigured
+    await OpenApiContracts.load(openApiSources(config))
+  } catch (e) {
+    await reference?.close()
+    await container?.release()
+    if (e instanceof OpenApiDocumentError) rec.stop('configuration', e.message)
+    rec.stop('configuration', `openapi: ${(e as Error).message}`)
+  }
   try {
     // an optional user that could not log in leaves the configuration here, with its reason
     config = await preflight(config)

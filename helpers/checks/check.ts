@@ -3,7 +3,7 @@ import * as allure from 'allure-js-commons'
 import { ConformanceFailure, evidence, formatFailure, formatViolations } from './failure'
 import { selectedChecks } from '../../common/selection'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
-import { runningInvariants, withRunningCheck } from './running'
+import { runningInvariants, withFindings, withRunningCheck, type ExchangeFinding } from './running'
 import { blockedMessage, SetupFailure, type BlockedInfo } from './setup'
 import { safeText } from '../reporting/redact'
 import { attachEvidence } from '../reporting/evidence'
@@ -97,8 +97,10 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     },
   }
   let failure: unknown
+  const found: ExchangeFinding[] = []
   try {
-    await withDeadline(ctx.task.timeout, () => body(t))
+    await withFindings(found, () => withDeadline(ctx.task.timeout, () => body(t)))
+    for (const f of found) await t.deviation(f)
   } catch (e) {
     if ((e as { name?: string })?.name === 'SkipError' || ctx.task.result?.state === 'skip') {
       recordInvariants(ctx)

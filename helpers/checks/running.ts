@@ -60,3 +60,26 @@ export function runningChain(): string | undefined {
 export function runningIndependently(): boolean {
   return running.getStore()?.independent ?? false
 }
+
+/** A finding about an exchange of the running check that the check records as a deviation when its body ends. */
+export interface ExchangeFinding {
+  id: string
+  message: string
+  /** warn: recorded; fail: the check fails with it (the profile's deviations[<name>]). */
+  policy: 'warn' | 'fail'
+}
+
+const findings = new AsyncLocalStorage<ExchangeFinding[]>()
+
+/** Runs body collecting the findings reported during it (helpers/contracts/openapi: published-contract checks). */
+export function withFindings<T>(list: ExchangeFinding[], body: () => T): T {
+  return findings.run(list, body)
+}
+
+/** Reports a finding to the running check; false when no check is running (e.g. a clean-up hook). */
+export function reportFinding(f: ExchangeFinding): boolean {
+  const list = findings.getStore()
+  if (!list) return false
+  if (!list.some((x) => x.id === f.id && x.message === f.message)) list.push(f)
+  return true
+}

@@ -82,6 +82,11 @@ export interface TargetConfig {
   http: HttpSettings
   features: Record<string, unknown>
   deviations: Record<string, DeviationPolicy>
+  /**
+   * The target's published OpenAPI documents (profile `openapi`): files (absolute, resolved against the profile)
+   * or URLs, `{salesBaseUrl}` / `{webhookBaseUrl}` standing for the target's base URLs. Absent: no contract checks.
+   */
+  openapi?: string[]
   reference: ReferenceSettings
   extensions: Record<string, Record<string, unknown>>
   runId: string

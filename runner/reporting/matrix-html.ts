@@ -51,6 +51,11 @@ ${run ? `<dt>target</dt><dd>${esc(run.profile)} — ${esc(run.salesBaseUrl)}</dd
 <tbody>
 ${rows}
 </tbody></table>
+${m.contractFindings.length > 0 ? `<h2>Published-contract findings (${m.contractFindings.length})</h2>
+<table id="contract-findings"><thead><tr><th>operation</th><th>check</th><th>policy</th><th>finding (with the document's pointer)</th></tr></thead>
+<tbody>
+${m.contractFindings.map((f) => `<tr data-operation="${esc(f.operationId)}"><td><code>${esc(f.operationId)}</code></td><td>${esc(f.check)}</td><td>${esc(f.policy)}</td><td>${esc(f.message)}</td></tr>`).join('\n')}
+</tbody></table>` : ''}
 </body></html>
 `
 }

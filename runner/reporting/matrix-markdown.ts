@@ -34,6 +34,11 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
     }
     out.push('')
   }
+  if (m.contractFindings.length > 0) {
+    out.push(`## Published-contract findings (${m.contractFindings.length})`, '', '| operation | check | policy | finding (with the document\'s pointer) |', '|---|---|---|---|')
+    for (const f of m.contractFindings) out.push(`| \`${f.operationId}\` | ${f.check} | ${f.policy} | ${cell(f.message)} |`)
+    out.push('')
+  }
   const failed = m.rows.flatMap((r) => r.checks.filter((c) => c.status === 'failed').map((c) => ({ ...c, op: r.operationId })))
   for (const c of m.failedChecks) if (!failed.some((f) => f.id === c.id)) failed.push({ ...c, op: '' })
   if (failed.length > 0) {

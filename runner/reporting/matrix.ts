@@ -41,6 +41,8 @@ export interface ConformanceMatrix {
   failedChecks: MatrixCheck[]
   /** Count of operations per outcome. */
   byOutcome: Record<OperationOutcome, number>
+  /** Published-contract findings (deviations openapi-contract:<operation>, docs/contracts.md), with the check that met them. */
+  contractFindings: { operationId: string; check: string; policy: string; message: string }[]
 }
 
 function outcomeOf(calls: number, allCalls: number, checks: MatrixCheck[]): OperationOutcome {
@@ -86,7 +88,10 @@ export function buildMatrix(report: ChecksReport, traffic: TrafficLine[] = []): 
   for (const r of rows) byOutcome[r.outcome] += 1
   const v = report.verdict ? { verdict: report.verdict, label: report.label ?? report.verdict } : computeVerdict({ totals: report.totals })
   const failedChecks = report.checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, status: c.status, section: `${c.document} ${c.section}`, requirement: c.requirement }))
-  return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome }
+  const contractFindings = report.checks.flatMap((c) =>
+    (c.deviations ?? []).filter((d) => d.id.startsWith('openapi-contract:')).map((d) => ({ operationId: d.id.slice('openapi-contract:'.length), check: c.id, policy: d.policy, message: d.message })),
+  )
+  return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome, contractFindings }
 }
 
 export const OUTCOME_LABEL: Record<OperationOutcome, string> = {

@@ -1,0 +1,157 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
+import OpenAPIBackend, { type Operation } from 'openapi-backend'
+import type { ErrorObject } from 'ajv'
+
+/**
+ * Published-contract checks (docs/contracts.md "Published contracts"): the target's own OpenAPI documents
+ * (profile field `openapi`, 3.0 or 3.1, files or URLs), loaded and validated with openapi-backend, against which
+ * every exchange of a positive flow (a 2xx answer) is validated, request and response.
+ */
+
+/** A document that cannot be loaded or is not a valid OpenAPI document: a configuration error (exit 2). */
+export class OpenApiDocumentError extends Error {
+  constructor(readonly source: string, problem: string) {
+    super(`openapi: ${source}: ${problem}`)
+    this.name = 'OpenApiDocumentError'
+  }
+}
+
+/** One mismatch between an exchange and the document. */
+export interface ContractFinding {
+  /** The operation: the catalogue id when the exchange is a spec operation, else the document's operationId. */
+  operation: string
+  side: 'request' | 'response'
+  /** `<source>#/paths/~1api~1.../get/responses/200` plus the schema path of the failing keyword. */
+  pointer: string
+  message: string
+}
+
+/** What of an exchange is validated (the recorder's exchange has it, redacted). */
+export interface ExchangeForContract {
+  method: string
+  url: string
+  operationId?: string
+  status?: number
+  requestHeaders: Record<string, string>
+  requestBody?: string
+  responseHeaders?: Record<string, string>
+  responseBody?: string
+  contentType?: string
+}
+
+/** `{salesBaseUrl}` / `{webhookBaseUrl}` in a source are the target's base URLs; a relative file is relative to the profile. */
+export function resolveSource(source: string, vars: { salesBaseUrl: string; webhookBaseUrl: string; profileDir: string }): string {
+  const filled = source.replace(/\{salesBaseUrl\}/g, vars.salesBaseUrl).replace(/\{webhookBaseUrl\}/g, vars.webhookBaseUrl)
+  if (/^https?:\/\//i.test(filled)) return filled
+  return isAbsolute(filled) ? filled : resolve(vars.profileDir, filled)
+}
+
+function escapePointer(s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+function parseBody(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+function describe(errors: ErrorObject[] | null | undefined): { message: string; schemaPath: string }[] {
+  return (errors ?? []).map((e) => ({ message: `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && 'allowedValues' in e.params ? ` (${String((e.params as { allowedValues: unknown[] }).allowedValues)})` : ''}`, schemaPath: e.schemaPath }))
+}
+
+interface LoadedDocument {
+  source: string
+  api: OpenAPIBackend
+}
+
+/** The loaded documents of one target. */
+export class OpenApiContracts {
+  private constructor(private readonly documents: LoadedDocument[]) {}
+
+  /** Loads and validates every document (strict): throws OpenApiDocumentError naming the source and the problem. */
+  static async load(sources: readonly string[], options: { quick?: boolean } = {}): Promise<OpenApiContracts> {
+    const documents: LoadedDocument[] = []
+    for (const source of sources) {
+      let definition: unknown
+      if (/^https?:\/\//i.test(source)) {
+        let res: Response
+        try {
+          res = await fetch(source, { headers: { accept: 'application/json' } })
+        } catch (e) {
+          throw new OpenApiDocumentError(source, `cannot be fetched (${(e as Error).message})`)
+        }
+        if (!res.ok) throw new OpenApiDocumentError(source, `cannot be fetched (HTTP ${res.status})`)
+        try {
+          definition = JSON.parse(await res.text())
+        } catch {
+          throw new OpenApiDocumentError(source, 'is not JSON')
+        }
+      } else {
+        if (!existsSync(source)) throw new OpenApiDocumentError(source, 'file not found')
+        const text = readFileSync(source, 'utf8')
+        definition = /\.json$/i.test(source) ? parseJson(source, text) : source
+      }
+      const version = typeof definition === 'object' && definition !== null ? (definition as { openapi?: unknown }).openapi : undefined
+      if (typeof definition === 'object' && (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version))) {
+        throw new OpenApiDocumentError(source, `is not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(version ?? null)})`)
+      }
+      const api = new OpenAPIBackend({ definition: definition as never, strict: true, validate: true, quick: options.quick ?? false, ajvOpts: { strict: false } })
+      try {
+        await api.init()
+      } catch (e) {
+        throw new OpenApiDocumentError(source, `is not a valid OpenAPI document: ${String((e as Error).message).slice(0, 600)}`)
+      }
+      documents.push({ source, api })
+    }
+    return new OpenApiContracts(documents)
+  }
+
+  /** The mismatches of one exchange (none when its path is in no document: the document does not describe it). */
+  findings(ex: ExchangeForContract): ContractFinding[] {
+    const url = new URL(ex.url)
+    const query = Object.fromEntries(url.searchParams.entries())
+    const request = { method: ex.method.toLowerCase(), path: url.pathname, query, headers: lowerKeys(ex.requestHeaders), body: parseBody(ex.requestBody) }
+    for (const { source, api } of this.documents) {
+      const op = api.matchOperation(request as never) as Operation | undefined
+      if (!op) continue
+      const operation = ex.operationId ?? op.operationId ?? `${op.method.toUpperCase()} ${op.path}`
+      const base = `${source}#/paths/${escapePointer(op.path)}/${op.method}`
+      const out: ContractFinding[] = []
+      const req = api.validateRequest(request as never, op)
+      for (const e of describe(req.errors)) out.push({ operation, side: 'request', pointer: `${base} (${e.schemaPath})`, message: `request ${e.message}` })
+      if (ex.status !== undefined) {
+        const declared = Object.keys(op.responses ?? {})
+        const code = String(ex.status)
+        if (declared.length > 0 && !declared.includes(code) && !declared.includes(`${code[0]}XX`) && !declared.includes('default')) {
+          out.push({ operation, side: 'response', pointer: `${base}/responses`, message: `status ${code} is not declared (${declared.join(', ')})` })
+        } else if (isJson(ex.contentType) && ex.responseBody !== undefined && ex.responseBody !== '') {
+          const res = api.validateResponse(parseBody(ex.responseBody), op, ex.status)
+          for (const e of describe(res.errors)) out.push({ operation, side: 'response', pointer: `${base}/responses/${code} (${e.schemaPath})`, message: `response ${e.message}` })
+        }
+      }
+      return out
+    }
+    return []
+  }
+}
+
+function parseJson(source: string, text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    throw new OpenApiDocumentError(source, `is not JSON (${(e as Error).message})`)
+  }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/([a-z0-9.+-]*\+)?json\b/i.test(contentType ?? '')
+}
+
+function lowerKeys(h: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]))
+}

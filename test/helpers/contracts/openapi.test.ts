@@ -1,0 +1,78 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { OpenApiContracts, OpenApiDocumentError, resolveSource } from '../../../helpers/contracts/openapi'
+import { PROJECT_ROOT } from '../../../helpers/config'
+
+const dir = mkdtempSync(join(tmpdir(), 'lc-openapi-'))
+function write(name: string, doc: unknown): string {
+  const p = join(dir, name)
+  writeFileSync(p, typeof doc === 'string' ? doc : JSON.stringify(doc))
+  return p
+}
+
+/** A 3.1 document saying the quote id is an integer, and requiring withNotifications. */
+const DOC = {
+  openapi: '3.1.0',
+  info: { title: 't', version: '1' },
+  paths: {
+    '/api/v1/ledger/sales/policies/{policyId}': {
+      get: {
+        operationId: 'get-quote-data',
+        parameters: [
+          { name: 'policyId', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'withNotifications', in: 'query', required: true, schema: { type: 'boolean' } },
+        ],
+        responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'object', properties: { policy: { type: 'object', properties: { id: { type: 'integer' } } } } } } } } } } },
+      },
+    },
+  },
+}
+
+const exchange = (id: unknown, url = 'http://t.test/api/v1/ledger/sales/policies/42?withNotifications=true') => ({
+  method: 'GET', url, operationId: 'sales.quote.get', status: 200, requestHeaders: {}, contentType: 'application/json', responseBody: JSON.stringify({ data: { policy: { id } } }),
+})
+
+describe('published-contract checks (openapi-backend)', () => {
+  it('names the operation, the side and the pointer of a field served as a string where the document says integer', async () => {
+    const c = await OpenApiContracts.load([write('doc.json', DOC)])
+    expect(c.findings(exchange(42))).toEqual([])
+    const [f, ...rest] = c.findings(exchange('42'))
+    expect(rest).toEqual([])
+    expect(f).toMatchObject({ operation: 'sales.quote.get', side: 'response', message: 'response /data/policy/id must be integer' })
+    expect(f!.pointer).toMatch(/doc\.json#\/paths\/~1api~1v1~1ledger~1sales~1policies~1\{policyId\}\/get\/responses\/200/)
+  })
+
+  it('finds a missing required query parameter and an undeclared status', async () => {
+    const c = await OpenApiContracts.load([write('doc2.json', DOC)])
+    const fs = c.findings({ ...exchange(42, 'http://t.test/api/v1/ledger/sales/policies/42'), status: 202 })
+    expect(fs.map((f) => f.side).sort()).toEqual(['request', 'response'])
+    expect(fs.find((f) => f.side === 'request')?.message).toMatch(/withNotifications/)
+    expect(fs.find((f) => f.side === 'response')?.message).toBe('status 202 is not declared (200)')
+  })
+
+  it('ignores exchanges of paths no document holds', async () => {
+    const c = await OpenApiContracts.load([write('doc3.json', DOC)])
+    expect(c.findings({ ...exchange(1), url: 'http://t.test/api/webhook/events' })).toEqual([])
+  })
+
+  it('refuses a missing file, a non-JSON file, a non-OpenAPI and an invalid document, naming the source', async () => {
+    await expect(OpenApiContracts.load([join(dir, 'nope.json')])).rejects.toThrow(/nope\.json: file not found/)
+    await expect(OpenApiContracts.load([write('bad.json', '{ not json')])).rejects.toThrow(/bad\.json: is not JSON/)
+    await expect(OpenApiContracts.load([write('swagger.json', { swagger: '2.0' })])).rejects.toThrow(/not an OpenAPI 3\.0 or 3\.1 document/)
+    await expect(OpenApiContracts.load([write('invalid.json', { openapi: '3.0.3', info: { title: 't' }, paths: { '/x': { get: { responses: 'nope' } } } })])).rejects.toBeInstanceOf(OpenApiDocumentError)
+  })
+
+  it('refuses the public sales document, naming its invalid schema type (longPolling: "bool")', async () => {
+    const source = resolve(PROJECT_ROOT, '../shared/anchors/sales-ledger.openapi.subset.json')
+    if (!existsSync(source)) return
+    await expect(OpenApiContracts.load([source])).rejects.toThrow(/sales-ledger\.openapi\.subset\.json: is not a valid OpenAPI document: .*longPolling\/type/)
+  })
+
+  it('resolves {salesBaseUrl} and relative files', () => {
+    const vars = { salesBaseUrl: 'http://127.0.0.1:1', webhookBaseUrl: 'http://127.0.0.1:2', profileDir: '/p' }
+    expect(resolveSource('{salesBaseUrl}/openapi.json', vars)).toBe('http://127.0.0.1:1/openapi.json')
+    expect(resolveSource('docs/a.json', vars)).toBe('/p/docs/a.json')
+  })
+})
