@@ -56,6 +56,13 @@ describe('the profile field openapi', () => {
     expect(run.verdict?.exitCode).toBe(EXIT.doesNotConform)
   }, 200_000)
 
+  it("finds nothing against the reference's own /openapi.json, even with the fail policy", async () => {
+    const run = await runConformance({ files: FILES, env: { TARGET_PROFILE: profile({ openapi: ['{salesBaseUrl}/openapi.json'], deviations: { 'openapi-contract': 'fail' } }) } })
+    expect(run.failedIds).toEqual([])
+    expect(run.report?.totals.passed ?? 0).toBeGreaterThan(10)
+    expect((run.report?.checks ?? []).flatMap((c) => c.deviations)).toEqual([])
+  }, 200_000)
+
   it('stops with exit 2 naming a document that does not exist, before any request', async () => {
     const run = await runConformance({ files: FILES, env: { TARGET_PROFILE: profile({ openapi: ['no-such-document.json'] }) } })
     expect(run.verdict?.exitCode).toBe(EXIT.usage)
