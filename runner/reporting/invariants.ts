@@ -5,7 +5,7 @@ import type { CheckOutcome } from './results'
 
 /**
  * Each invariant of the model (helpers/model/invariants.ts) as a check of its own in checks.json: failed when an answer
- * any check received broke it (naming those checks), passed when it was evaluated and never broken, skipped when no
+ * any check received broke it (naming those checks), passed when it was evaluated and never broken, not applicable when no
  * answer of the run gave it anything to judge.
  */
 export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[] {
@@ -27,6 +27,8 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
     const base = { id: meta.id, document: SPEC[meta.spec], section: meta.section, requirement: meta.requirement, title: `${meta.id} ${meta.requirement}`, file: 'helpers/model/invariants.ts', durationMs: 0, deviations: [] }
     if (broken) return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${[...broken.checks].sort().join(', ')}`, note: `evaluated on ${n} answer(s)` }
     if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)` }
-    return { ...base, status: 'skipped' as const, note: 'no answer of this run gave it anything to judge' }
+    // nothing to judge (a partial selection, a target without the feature): not applicable, with the reason; the
+    // verdict does not count it as a selected check that was skipped (runner/verdict.ts)
+    return { ...base, status: 'not-applicable' as const, note: 'not applicable: no answer of this run gave it anything to judge' }
   })
 }
