@@ -34,3 +34,15 @@ describe('failed checks per defect', () => {
     expect(failureDistribution([d]).onClause).toBe(0)
   })
 })
+
+describe('blocked checks of a run', () => {
+  it("are the checks with status 'blocked' (or, from an older checks.json, a skip noted 'blocked: ...'), never a failure", async () => {
+    const { isBlocked } = await import('../../scripts/mutation/summarize')
+    type Outcome = Parameters<typeof isBlocked>[0]
+    const c = (o: Partial<Outcome>) => ({ id: 'X', document: 'd', section: '§4', requirement: 'r', title: 't', file: 'f', status: 'passed', durationMs: 0, deviations: [], ...o }) as Outcome
+    expect(isBlocked(c({ status: 'blocked', blocked: { reason: 'setup', owner: 'SL-LIFE-002-home' } }))).toBe(true)
+    expect(isBlocked(c({ status: 'skipped', note: 'blocked: earlier step A failed (owner A)' }))).toBe(true)
+    expect(isBlocked(c({ status: 'skipped', note: 'not applicable: no referral' }))).toBe(false)
+    expect(isBlocked(c({ status: 'failed' }))).toBe(false)
+  })
+})
