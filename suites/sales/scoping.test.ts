@@ -6,6 +6,7 @@ import { useTarget } from '../../helpers/context'
 import type { HttpResult } from '../../helpers/http/types'
 import { documentIdOf } from '../../helpers/sales/documents'
 import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { probesFor } from '../../helpers/probes/requests'
 
 /**
  * Every sales resource kind of one issued quote (the quote, its issue request, a document) probed from another tenant
@@ -16,6 +17,8 @@ const t = useTarget()
 const flow = useSalesFlow(t, 'scope')
 const product = t.config.product
 const other = t.user('otherTenant')
+/** Every parameter the operations require, so a refusal answers the tenant or the token only (docs/contracts.md "Probes"). */
+const wellFormed = probesFor(t)
 const st: { token?: ExpiringToken; resources?: Promise<{ quoteId: string; draftId: string; requestId: string; documentId: string }> } = {}
 
 beforeAll(async () => {
@@ -41,10 +44,10 @@ function resources() {
 type Who = { as: NonNullable<typeof other> } | { bearer: string }
 const probes: Record<string, (r: Awaited<ReturnType<typeof resources>>, who: Who) => Promise<HttpResult>[]> = {
   quote: (r, who) => [
-    t.sales.call({ op: 'sales.quote.get', params: { policyId: r.quoteId }, ...who }),
+    t.sales.call({ op: 'sales.quote.get', params: { policyId: r.quoteId }, query: wellFormed.requiredQuery('sales.quote.get'), ...who }),
     t.sales.call({ op: 'sales.quote.actions', params: { id: r.quoteId }, ...who }),
     t.sales.call({ op: 'sales.quote.update', params: { policyId: r.draftId }, json: { policy: { externalReference: t.tag('scope-stolen') } }, ...who }),
-    t.sales.call({ op: 'sales.quote.calculate', params: { id: r.draftId }, json: {}, ...who }),
+    t.sales.call({ op: 'sales.quote.calculate', params: { id: r.draftId }, query: wellFormed.requiredQuery('sales.quote.calculate'), json: {}, ...who }),
     t.sales.call({ op: 'sales.quote.calculation', params: { id: r.quoteId }, ...who }),
   ],
   request: (r, who) => [t.sales.call({ op: 'sales.requests.get', params: { requestId: r.requestId }, ...who })],
