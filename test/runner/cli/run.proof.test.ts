@@ -79,8 +79,10 @@ describe('ledger-conformance run: verdicts and exit codes', () => {
     const md = readFileSync(join(r.cwd, 'reports', 'conformance.md'), 'utf8')
     expect(md).toContain(line![1])
     const checks = JSON.parse(readFileSync(join(r.cwd, 'reports', 'checks.json'), 'utf8')) as ChecksReport
-    expect(checks.checks.every((c) => c.id.startsWith('SL-LIFE'))).toBe(true)
-    expect(checks.checks.length).toBe(Number(line![2]))
+    // the model's invariants are judged on every run's answers and listed beside the selected checks (docs/model.md)
+    const own = checks.checks.filter((c) => c.file !== 'helpers/model/invariants.ts')
+    expect(own.map((c) => c.id).filter((id) => !id.startsWith('SL-LIFE'))).toEqual([])
+    expect(own.length).toBe(Number(line![2]))
   }, 240_000)
 
   it('--list lists every check (>= 299), one line each, without a target or a request', async () => {
