@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { runningInvariants, withRunningCheck } from '../../helpers/checks/running'
 import { getPointer } from '../../helpers/data/json-pointer'
 import { documentIdOf } from '../../helpers/sales/documents'
-import { perform, TABLE_OPERATIONS, type TableOperation } from '../../helpers/sales/state-table'
+import { perform, QUOTE_STATES, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation } from '../../helpers/sales/state-table'
 import { pick, type ExploreModel, type World } from './world'
 
 const EVENTS = ['extracted', 'export', 'validation-success'] as const
@@ -118,19 +118,28 @@ class ListSubs extends Step {
   }
 }
 
-class CreateQuote extends Step {
+/** A new quote brought to a state through the API in one step (create, then calculate, referral, bind, issue as needed). */
+class NewQuote extends Step {
+  constructor(p: StepPacing, private readonly state: QuoteStateName) {
+    super(p)
+  }
   toString() {
-    return 'create quote'
+    return `new quote in state ${this.state}`
   }
   override check(m: Readonly<ExploreModel>) {
-    return m.quotes < 4
+    return m.quotes < 3
   }
   async act(w: World) {
-    const q = await w.flow.createQuote(w.t.config.product, { label: `explore-${w.quoteIds.length}` })
+    const q = await reachState(w.flow, w.t.config.product, this.state, `explore-${w.quoteIds.length}`)
     w.quoteIds.push(q.quoteId)
+    if (!q.requestId) return
+    w.requests.push({ id: q.requestId, quoteId: q.quoteId })
+    const r = await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: q.requestId } })
+    const policyId = getPointer(r.body, w.flow.settings.policyIdPointer)
+    if (typeof policyId === 'string' || typeof policyId === 'number') w.policies.push(String(policyId))
   }
   override update(m: ExploreModel, w: World) {
-    m.quotes = w.quoteIds.length
+    Object.assign(m, { quotes: w.quoteIds.length, requests: w.requests.length, documents: w.documents.length, policies: w.policies.length })
   }
 }
 
@@ -221,14 +230,18 @@ class ReadOther extends Step {
 /** The generated operations, each equally likely: webhooks subscriptions, quotes in every state, requests, documents, policies. */
 export function stepArbitraries(pacing: StepPacing): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
   const k = fc.nat({ max: 99 })
+  // quote operations weigh more: a state defect needs a quote in the state and the operation on it
+  const w = (arbitrary: fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>, weight: number) => ({ arbitrary, weight })
   return [
-    fc.constantFrom(...EVENTS).map((e) => new CreateSub(pacing, e)),
-    fc.tuple(k, fc.constantFrom('url', 'invalid', ...EVENTS)).map(([i, c]) => new UpdateSub(pacing, i, c)),
-    fc.tuple(k, fc.constantFrom('get', 'delete', 'foreign-get', 'foreign-update', 'foreign-delete' as const)).map(([i, op]) => new SubOp(pacing, i, op)),
-    fc.constant(null).map(() => new ListSubs(pacing)),
-    fc.constant(null).map(() => new CreateQuote(pacing)),
-    fc.tuple(k, fc.constantFrom(...TABLE_OPERATIONS)).map(([i, op]) => new QuoteOp(pacing, i, op)),
-    fc.tuple(k, fc.constantFrom('get', 'foreign' as const)).map(([i, w]) => new ReadQuote(pacing, i, w)),
-    fc.tuple(k, fc.constantFrom('request', 'document', 'totals', 'invoices', 'foreign-request', 'foreign-document', 'foreign-totals' as const)).map(([i, w]) => new ReadOther(pacing, i, w)),
+    fc.oneof(
+      w(fc.constantFrom(...EVENTS).map((e) => new CreateSub(pacing, e)), 2),
+      w(fc.tuple(k, fc.constantFrom('url', 'invalid', ...EVENTS)).map(([i, c]) => new UpdateSub(pacing, i, c)), 2),
+      w(fc.tuple(k, fc.constantFrom('get', 'delete', 'foreign-get', 'foreign-update', 'foreign-delete' as const)).map(([i, op]) => new SubOp(pacing, i, op)), 2),
+      w(fc.constant(null).map(() => new ListSubs(pacing)), 1),
+      w(fc.constantFrom(...QUOTE_STATES).map((st) => new NewQuote(pacing, st)), 3),
+      w(fc.tuple(k, fc.constantFrom(...TABLE_OPERATIONS)).map(([i, op]) => new QuoteOp(pacing, i, op)), 4),
+      w(fc.tuple(k, fc.constantFrom('get', 'foreign' as const)).map(([i, x]) => new ReadQuote(pacing, i, x)), 2),
+      w(fc.tuple(k, fc.constantFrom('request', 'document', 'totals', 'invoices', 'foreign-request', 'foreign-document', 'foreign-totals' as const)).map(([i, x]) => new ReadOther(pacing, i, x)), 2),
+    ),
   ]
 }
