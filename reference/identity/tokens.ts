@@ -43,7 +43,9 @@ export class TokenService {
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+      // exp is whole seconds: rounded up, a token lives at least its ttl (rounded down, a 1-second token issued at
+      // x.999 s expired 1 ms later, and a test that used it at once saw 401 under load)
+      .setExpirationTime(Math.ceil(Date.now() / 1000) + ttlSeconds)
       .sign(this.privateKey)
     const refresh_token = randomBytes(24).toString('base64url')
     this.refreshTokens.set(refresh_token, { ...p, ttl: ttlSeconds })
