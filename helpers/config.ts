@@ -6,6 +6,7 @@ import { PROJECT_ROOT } from '../common/project-root'
 import { SchemaCompiler } from './contracts/compiler'
 import { parseJsonc } from './config/jsonc'
 import { DEFAULT_HTTP_LIMITS } from './http/limits'
+import { SCHEMA_LIMITS } from './sales/schema-limits'
 import { isHttpUrl, readEnv, type EnvName } from './config/env'
 import type { TargetConfig, UserCredentials } from './config/types'
 
@@ -43,6 +44,7 @@ type RawProfile = {
   statuses?: { pending?: string[]; success?: string[]; failure?: string[] }
   polling?: Partial<TargetConfig['polling']>
   http?: Partial<TargetConfig['http']>
+  schemaLimits?: Partial<TargetConfig['schemaLimits']>
   features?: Record<string, unknown>
   deviations?: Record<string, 'warn' | 'fail'>
   openapi?: string[]
@@ -238,6 +240,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       callDeadlineMs: p.http?.callDeadlineMs ?? DEFAULT_HTTP_LIMITS.callDeadlineMs,
       preflightDeadlineMs: p.http?.preflightDeadlineMs ?? DEFAULT_HTTP_LIMITS.preflightDeadlineMs,
     },
+    schemaLimits: { ...SCHEMA_LIMITS, ...(p.schemaLimits ?? {}) },
     features: p.features ?? {},
     ...(p.openapi && p.openapi.length > 0 ? { openapi: p.openapi.map((s) => (/^https?:\/\//i.test(s) || s.startsWith('{') || isAbsolute(s) ? s : resolve(dirname(profilePath), s))) } : {}),
     deviations: p.deviations ?? {},

@@ -44,6 +44,16 @@ export interface HttpSettings {
   preflightDeadlineMs: number
 }
 
+/** Bounds on target-provided schemas and payload generation from them (helpers/sales/schema-limits.ts). */
+export interface SchemaLimitSettings {
+  maxStringLength: number
+  maxItems: number
+  maxQuantifier: number
+  maxDepth: number
+  maxNodes: number
+  generatorDeadlineMs: number
+}
+
 export interface ReferenceSettings {
   lockMs?: number
   issueMs?: number
@@ -80,6 +90,7 @@ export interface TargetConfig {
   statuses: StatusSpellings
   polling: PollingSettings
   http: HttpSettings
+  schemaLimits: SchemaLimitSettings
   features: Record<string, unknown>
   deviations: Record<string, DeviationPolicy>
   /**

@@ -148,7 +148,7 @@ export class SalesFlow {
     if (this.settings.tagPointer) set[this.settings.tagPointer] = this.t.tag(label)
     Object.assign(set, o.set ?? {})
     set['/schema'] = { type: this.settings.schemaType, name: product }
-    return generatePayload(schema, { seed, set, ...(o.unlike ? { unlike: o.unlike } : {}), compile: (s) => this.t.schemas.compile(s) })
+    return generatePayload(schema, { seed, set, ...(o.unlike ? { unlike: o.unlike } : {}), compile: (s) => this.t.schemas.compile(s), limits: this.t.config.schemaLimits })
   }
 
   /** buildPayload, and SalesFlowError when the payload does not match the schema (SL-PAY-001 owns that). */

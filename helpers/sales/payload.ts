@@ -5,7 +5,7 @@ import { JSONSchemaFaker, type Schema } from 'json-schema-faker'
 import { createAjvFor, formatAjvErrors } from '../../common/ajv'
 import { getPointer } from '../data/json-pointer'
 import { resolveDateToken } from './date-tokens'
-import { assertWithinLimits, SCHEMA_LIMITS, withinDeadline } from './schema-limits'
+import { assertWithinLimits, SCHEMA_LIMITS, withinDeadline, type SchemaLimits } from './schema-limits'
 import { setPointer } from './json-set'
 
 // The package's main entry loads every locale (about 100 ms per worker); the English build carries the same class
@@ -78,16 +78,19 @@ export function generatePayload(
      * seed (mixSeed(seed, 'unlike:n'), up to 20 times), so an update that is ignored can always be seen.
      */
     unlike?: Record<string, unknown>
+    /** Bounds on the target's schema and its generation (profile `schemaLimits`); the defaults when not given. */
+    limits?: SchemaLimits
   },
 ): GeneratedPayload {
+  const limits = o.limits ?? SCHEMA_LIMITS
   const now = o.now ?? new Date()
   const unlike = Object.entries(o.unlike ?? {}).map(([pointer, v]) => [pointer, JSON.stringify(resolveDateToken(v, now))] as const)
   // the schema is the target's: bounded before generation, and the generation stopped at a deadline
-  assertWithinLimits(schema, 'the product schema')
-  const g = withinDeadline('generating a payload from the product schema', SCHEMA_LIMITS.generatorDeadlineMs, () => {
-    let p = generateOnce(schema, o.seed, o.set, now)
+  assertWithinLimits(schema, 'the product schema', limits)
+  const g = withinDeadline('generating a payload from the product schema', limits.generatorDeadlineMs, () => {
+    let p = generateOnce(schema, o.seed, o.set, now, limits)
     for (let n = 1; n <= 20 && unlike.length > 0 && unlike.every(([ptr, v]) => JSON.stringify(getPointer(p, ptr)) === v); n += 1) {
-      p = generateOnce(schema, mixSeed(o.seed, `unlike:${n}`), o.set, now)
+      p = generateOnce(schema, mixSeed(o.seed, `unlike:${n}`), o.set, now, limits)
     }
     return p
   })
@@ -96,7 +99,7 @@ export function generatePayload(
   return { payload: g, seed: o.seed, errors }
 }
 
-function generateOnce(schema: object, seed: number, set: Record<string, unknown> | undefined, now: Date): Record<string, unknown> {
+function generateOnce(schema: object, seed: number, set: Record<string, unknown> | undefined, now: Date, limits: SchemaLimits): Record<string, unknown> {
   const random = seededRandom(seed)
   const faker = new FakerClass({ locale: [englishFaker.rawDefinitions], seed })
   const refDate = new Date(Date.UTC(2026, 0, 1))
@@ -111,7 +114,7 @@ function generateOnce(schema: object, seed: number, set: Record<string, unknown>
     useExamplesValue: false,
     useDefaultValue: false,
     maxItems: 3,
-    maxLength: SCHEMA_LIMITS.maxStringLength,
+    maxLength: limits.maxStringLength,
     refDepthMax: 4,
     omitNulls: true,
     minDateTime: '2000-01-01T00:00:00Z',

@@ -4,7 +4,17 @@ import { createContext, Script } from 'node:vm'
  * Bounds on what a payload is generated from: a product schema comes from the target, and a hostile one must give a
  * clear failure within seconds, not a hung worker or an exhausted memory (docs/reliability.md).
  */
-export const SCHEMA_LIMITS = Object.freeze({
+export interface SchemaLimits {
+  maxStringLength: number
+  maxItems: number
+  maxQuantifier: number
+  maxDepth: number
+  maxNodes: number
+  generatorDeadlineMs: number
+}
+
+/** The defaults; a profile's `schemaLimits` changes any of them (fixtures/targets/profile.schema.json). */
+export const SCHEMA_LIMITS: Readonly<SchemaLimits> = Object.freeze({
   /** minLength / maxLength a generated string is held to. */
   maxStringLength: 65_536,
   /** minItems / minProperties a generated value is held to. */
@@ -27,15 +37,13 @@ export class SchemaLimitError extends Error {
   }
 }
 
-const SIZE_KEYWORDS: Record<string, number> = {
-  minLength: SCHEMA_LIMITS.maxStringLength,
-  minItems: SCHEMA_LIMITS.maxItems,
-  minProperties: SCHEMA_LIMITS.maxItems,
-  minContains: SCHEMA_LIMITS.maxItems,
+function sizeKeywords(limits: SchemaLimits): Record<string, number> {
+  return { minLength: limits.maxStringLength, minItems: limits.maxItems, minProperties: limits.maxItems, minContains: limits.maxItems }
 }
 
 /** Where a schema goes beyond the limits ("/properties/name/minLength: 300000000 exceeds the cap of 65536"). */
-export function schemaLimitProblems(schema: unknown): string[] {
+export function schemaLimitProblems(schema: unknown, limits: SchemaLimits = SCHEMA_LIMITS): string[] {
+  const SIZE_KEYWORDS = sizeKeywords(limits)
   const problems: string[] = []
   const stack: { node: unknown; path: string; depth: number }[] = [{ node: schema, path: '', depth: 0 }]
   let nodes = 0
@@ -43,12 +51,12 @@ export function schemaLimitProblems(schema: unknown): string[] {
     const { node, path, depth } = stack.pop()!
     if (node === null || typeof node !== 'object') continue
     nodes += 1
-    if (nodes > SCHEMA_LIMITS.maxNodes) {
-      problems.push(`the schema has more than ${SCHEMA_LIMITS.maxNodes} nodes`)
+    if (nodes > limits.maxNodes) {
+      problems.push(`the schema has more than ${limits.maxNodes} nodes`)
       break
     }
-    if (depth > SCHEMA_LIMITS.maxDepth) {
-      problems.push(`${path || '/'}: nested deeper than ${SCHEMA_LIMITS.maxDepth} levels`)
+    if (depth > limits.maxDepth) {
+      problems.push(`${path || '/'}: nested deeper than ${limits.maxDepth} levels`)
       continue
     }
     for (const [k, v] of Object.entries(node)) {
@@ -56,8 +64,8 @@ export function schemaLimitProblems(schema: unknown): string[] {
       const cap = SIZE_KEYWORDS[k]
       if (cap !== undefined && typeof v === 'number' && v > cap) problems.push(`${at}: ${v} exceeds the generator's cap of ${cap}`)
       if (k === 'pattern' && typeof v === 'string') {
-        const big = quantifierBeyond(v, SCHEMA_LIMITS.maxQuantifier)
-        if (big !== undefined) problems.push(`${at}: repetition {${big}} exceeds the generator's cap of ${SCHEMA_LIMITS.maxQuantifier}`)
+        const big = quantifierBeyond(v, limits.maxQuantifier)
+        if (big !== undefined) problems.push(`${at}: repetition {${big}} exceeds the generator's cap of ${limits.maxQuantifier}`)
       }
       if (v !== null && typeof v === 'object') stack.push({ node: v, path: at, depth: depth + 1 })
     }
@@ -74,8 +82,8 @@ function quantifierBeyond(pattern: string, max: number): string | undefined {
 }
 
 /** Throws SchemaLimitError naming every place where the schema goes beyond the limits. */
-export function assertWithinLimits(schema: unknown, what: string): void {
-  const problems = schemaLimitProblems(schema)
+export function assertWithinLimits(schema: unknown, what: string, limits: SchemaLimits = SCHEMA_LIMITS): void {
+  const problems = schemaLimitProblems(schema, limits)
   if (problems.length > 0) throw new SchemaLimitError(`${what} refused (a hostile or broken schema): ${problems.join('; ')}`)
 }
 

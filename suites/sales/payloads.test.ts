@@ -22,8 +22,8 @@ describe('sales: payloads generated from the product schema (sales-service.md §
         await allure.parameter(`payload seed (${product})`, String(built.seed))
         await attachEvidence(`generated ${product} payload`, built.payload)
         expectThat(built.errors.length === 0, { expected: 'a generated payload valid against the schema', actual: built.errors.slice(0, 10).join('; ') })
-        const again = generatePayload(schema, { seed: built.seed, set: { '/schema': built.payload['schema'] }, compile: (s) => t.schemas.compile(s) })
-        const first = generatePayload(schema, { seed: built.seed, set: { '/schema': built.payload['schema'] }, compile: (s) => t.schemas.compile(s) })
+        const again = generatePayload(schema, { seed: built.seed, set: { '/schema': built.payload['schema'] }, compile: (s) => t.schemas.compile(s), limits: t.config.schemaLimits })
+        const first = generatePayload(schema, { seed: built.seed, set: { '/schema': built.payload['schema'] }, compile: (s) => t.schemas.compile(s), limits: t.config.schemaLimits })
         expectEqual(again.payload, first.payload, 'the payload generated again from the same seed')
       },
     )

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_TOKEN_POINTERS, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/config'
+import { SCHEMA_LIMITS } from '../../../helpers/sales/schema-limits'
 import { configProblems as problems, profileDir } from '../../support/profile-files'
 
 function profile(content: unknown, ext = 'json'): string {
@@ -48,6 +49,16 @@ describe('loadTargetConfig', () => {
     const p = problems({ TARGET_PROFILE: path })
     expect(p.some((m) => m.includes('/polling/maxDelayMs') && m.includes('must be integer'))).toBe(true)
     expect(p.some((m) => m.includes('/typo: unknown field'))).toBe(true)
+  })
+
+  it('schemaLimits: the defaults, the profile\'s override, and a bad value named', () => {
+    expect(loadTargetConfig({}).schemaLimits).toEqual(SCHEMA_LIMITS)
+    const base = { name: 'x', tenant: 'acme', credentials: { username: 'u', password: 'p' } }
+    const c = loadTargetConfig({ TARGET_PROFILE: profile({ ...base, schemaLimits: { maxStringLength: 100, generatorDeadlineMs: 1000 } }) })
+    expect(c.schemaLimits).toEqual({ ...SCHEMA_LIMITS, maxStringLength: 100, generatorDeadlineMs: 1000 })
+    const p = problems({ TARGET_PROFILE: profile({ ...base, schemaLimits: { maxDepth: 0, deadline: 1 } }) })
+    expect(p.some((m) => m.includes('/schemaLimits/maxDepth'))).toBe(true)
+    expect(p.some((m) => m.includes('/schemaLimits/deadline: unknown field'))).toBe(true)
   })
 
   it('reports a missing or unparsable profile file', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createAjv } from '../../../common/ajv'
 import { RefusedPattern } from '../../../common/linear-regexp'
 import { generatePayload, withoutReadOnly } from '../../../helpers/sales/payload'
-import { SchemaLimitError, schemaLimitProblems, withinDeadline } from '../../../helpers/sales/schema-limits'
+import { SCHEMA_LIMITS, SchemaLimitError, schemaLimitProblems, withinDeadline } from '../../../helpers/sales/schema-limits'
 
 describe('schemas from the target are bounded', () => {
   it('validates a catastrophic pattern in linear time (RE2 engine) instead of backtracking', () => {
@@ -32,6 +32,15 @@ describe('schemas from the target are bounded', () => {
     expect(() => generatePayload({ type: 'object', required: ['n'], properties: { n: { type: 'string', minLength: 300_000_000 } } }, { seed: 1 })).toThrow(
       /the product schema refused \(a hostile or broken schema\): \/properties\/n\/minLength: 300000000/,
     )
+  })
+
+  it('takes its caps from the profile (schemaLimits) instead of the defaults', () => {
+    const schema = { type: 'object', required: ['n'], properties: { n: { type: 'string', minLength: 100 } } }
+    const limits = { ...SCHEMA_LIMITS, maxStringLength: 50 }
+    expect(schemaLimitProblems(schema)).toEqual([])
+    expect(schemaLimitProblems(schema, limits)).toEqual(["/properties/n/minLength: 100 exceeds the generator's cap of 50"])
+    expect(generatePayload(schema, { seed: 1 }).errors).toEqual([])
+    expect(() => generatePayload(schema, { seed: 1, limits })).toThrow(/minLength: 100 exceeds the generator's cap of 50/)
   })
 
   it('stops synchronous generation at its deadline', () => {
