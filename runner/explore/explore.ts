@@ -73,7 +73,7 @@ export async function explore(config: TargetConfig, o: ExploreOptions): Promise<
     }
   }
   // sequences are generated until the step budget is spent; once one failed, fast-check's shrinking runs are never cut
-  const property = fc.asyncProperty(fc.commands(stepArbitraries(pacing), { maxCommands: o.maxSequence }), async (cmds) => {
+  const property = fc.asyncProperty(fc.commands(stepArbitraries(pacing), { maxCommands: o.maxSequence, size: 'max' }), async (cmds) => {
     if (!state.failed && counters.steps >= o.steps) return
     await runSequence(cmds)
   })
