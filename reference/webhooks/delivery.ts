@@ -15,7 +15,8 @@ export const DELIVERY_HEADER = 'x-webhook-id'
 
 /** Retry delays after a failed attempt (non-2xx or no answer): bounded, with backoff. */
 export const RETRY_DELAYS_MS = [250, 1000, 4000]
-const ATTEMPT_TIMEOUT_MS = 5000
+/** How long one attempt may take before it is given up (and retried): the receiver's answer must start by then. */
+export const ATTEMPT_TIMEOUT_MS = 5000
 /** The webhooks-duplicate-late defect: the same delivery again, this long after the first. */
 export const LATE_DUPLICATE_MS = 2000
 /** The webhooks-delivered-after-delete-late defect: how late, and for how long after a delete. */
@@ -32,7 +33,10 @@ export class Deliverer {
   private readonly inflight = new Set<AbortController>()
   private closed = false
 
-  constructor(private readonly ctx: ReferenceContext) {
+  constructor(
+    private readonly ctx: ReferenceContext,
+    private readonly attemptTimeoutMs = ATTEMPT_TIMEOUT_MS,
+  ) {
     ctx.onClose.push(() => this.close())
   }
 
@@ -89,9 +93,15 @@ export class Deliverer {
     if (!d.has('webhooks-signature-missing')) headers[SIGNATURE_HEADER] = signReference(key, timestamp, body)
     const abort = new AbortController()
     this.inflight.add(abort)
-    const timeout = setTimeout(() => abort.abort(), ATTEMPT_TIMEOUT_MS)
+    const state = { answered: false }
+    // The timer is checked only after the I/O that is already waiting: when this process stalled (the reference is
+    // embedded in a busy harness process), expired timers run BEFORE the poll phase reads the receiver's answer, and
+    // an answer that came in time would be taken for a timeout and the notification sent again (a duplicate no
+    // conforming service sends). setImmediate runs after the poll phase, so a waiting answer is read first.
+    const timeout = setTimeout(() => setImmediate(() => state.answered || abort.abort()), this.attemptTimeoutMs)
     fetch(url, { method: 'POST', headers, body, signal: abort.signal, redirect: 'manual' })
       .then(async (res) => {
+        state.answered = true
         await res.arrayBuffer().catch(() => undefined)
         return res.ok
       })
