@@ -17,6 +17,8 @@ export const DELIVERY_HEADER = 'x-webhook-id'
 export const RETRY_DELAYS_MS = [250, 1000, 4000]
 /** How long one attempt may take before it is given up (and retried): the receiver's answer must start by then. */
 export const ATTEMPT_TIMEOUT_MS = 5000
+/** A timer that fires this much later than due means the process stalled: the attempt's timeout starts again. */
+const STALL_MS = 250
 /** The webhooks-duplicate-late defect: the same delivery again, this long after the first. */
 export const LATE_DUPLICATE_MS = 2000
 /** The webhooks-delivered-after-delete-late defect: how late, and for how long after a delete. */
@@ -93,12 +95,20 @@ export class Deliverer {
     if (!d.has('webhooks-signature-missing')) headers[SIGNATURE_HEADER] = signReference(key, timestamp, body)
     const abort = new AbortController()
     this.inflight.add(abort)
-    const state = { answered: false }
-    // The timer is checked only after the I/O that is already waiting: when this process stalled (the reference is
-    // embedded in a busy harness process), expired timers run BEFORE the poll phase reads the receiver's answer, and
-    // an answer that came in time would be taken for a timeout and the notification sent again (a duplicate no
-    // conforming service sends). setImmediate runs after the poll phase, so a waiting answer is read first.
-    const timeout = setTimeout(() => setImmediate(() => state.answered || abort.abort()), this.attemptTimeoutMs)
+    const state: { answered: boolean; done: boolean; timer?: NodeJS.Timeout } = { answered: false, done: false }
+    // The timeout counts this process's running time, and is acted on only after the I/O already waiting. When the
+    // process stalls (the reference is embedded in a busy harness process), Node runs expired timers BEFORE the poll
+    // phase reads the sockets: an answer that came in time would be taken for a timeout, or a request written late
+    // would be cut off after the receiver got it, and the notification sent again (a duplicate no conforming service
+    // sends). So the check runs in setImmediate (after the poll phase), and a timer that fired late (a stall) gives
+    // the receiver a full timeout again instead of giving up.
+    const arm = (due: number): NodeJS.Timeout =>
+      setTimeout(() => setImmediate(() => {
+        if (state.answered || state.done || abort.signal.aborted) return
+        if (Date.now() - due > STALL_MS) state.timer = arm(Date.now() + this.attemptTimeoutMs)
+        else abort.abort()
+      }), Math.max(0, due - Date.now()))
+    state.timer = arm(Date.now() + this.attemptTimeoutMs)
     fetch(url, { method: 'POST', headers, body, signal: abort.signal, redirect: 'manual' })
       .then(async (res) => {
         state.answered = true
@@ -107,7 +117,8 @@ export class Deliverer {
       })
       .catch(() => false)
       .then((ok) => {
-        clearTimeout(timeout)
+        state.done = true
+        clearTimeout(state.timer)
         this.inflight.delete(abort)
         const delay = RETRY_DELAYS_MS[n]
         if (ok || delay === undefined || this.closed) return

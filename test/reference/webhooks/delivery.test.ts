@@ -74,6 +74,19 @@ describe('reference Deliverer', () => {
     expect(receiver.lines).toEqual(['got'])
   })
 
+  it('does not cut off and resend a request written late because the reference process stalled before sending it', async () => {
+    receiver = startReceiver()
+    const port = await receiver.port
+    const ctx = context()
+    const deliverer = new Deliverer(ctx, 300)
+    deliverer.notify([subscription(`http://127.0.0.1:${port}/hook`)], 'extracted', {}, 0)
+    // stalled before the request is even written: the timer is overdue when the connection opens
+    stall(1000)
+    await sleep(1500)
+    for (const f of ctx.onClose) await f()
+    expect(receiver.lines).toEqual(['got'])
+  })
+
   it('still retries an attempt that got no answer in time', async () => {
     receiver = startReceiver()
     const port = await receiver.port
