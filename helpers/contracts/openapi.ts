@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import OpenAPIBackend, { type Operation } from 'openapi-backend'
-import type { ErrorObject } from 'ajv'
+import type { Ajv, ErrorObject } from 'ajv'
 
 /**
  * Published-contract checks (docs/contracts.md "Published contracts"): the target's own OpenAPI documents
@@ -64,6 +64,23 @@ function describe(errors: ErrorObject[] | null | undefined): { message: string; 
   return (errors ?? []).map((e) => ({ message: `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && 'allowedValues' in e.params ? ` (${String((e.params as { allowedValues: unknown[] }).allowedValues)})` : ''}`, schemaPath: e.schemaPath }))
 }
 
+/**
+ * openapi-backend builds a fresh Ajv for every validator it compiles (validation.js getAjv), so each of them
+ * compiled ajv's meta-schema again: ~100 ms for an operation's first exchange, paid again in every suite file
+ * (docs/contracts.md "Cost"). This customizer hands back one Ajv per validation context and options, per
+ * document: the first fresh instance (with openapi-backend's own formats) is kept and reused, so the meta-schema
+ * is compiled once and each operation's validators once.
+ */
+function sharedAjv(): (fresh: Ajv, options: object, context: string) => Ajv {
+  const kept = new Map<string, Ajv>()
+  return (fresh, options, context) => {
+    const key = `${context}:${JSON.stringify(options)}`
+    const ajv = kept.get(key) ?? fresh
+    kept.set(key, ajv)
+    return ajv
+  }
+}
+
 interface LoadedDocument {
   source: string
   api: OpenAPIBackend
@@ -120,7 +137,7 @@ export class OpenApiContracts {
       if (typeof definition === 'object' && (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version))) {
         throw new OpenApiDocumentError(source, `is not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(version ?? null)})`)
       }
-      const api = new OpenAPIBackend({ definition: definition as never, strict: true, validate: true, quick: options.quick ?? false, ignoreTrailingSlashes: false, ajvOpts: { strict: false } })
+      const api = new OpenAPIBackend({ definition: definition as never, strict: true, validate: true, quick: options.quick ?? false, ignoreTrailingSlashes: false, ajvOpts: { strict: false, ...(options.quick ? { validateSchema: false } : {}) }, customizeAjv: sharedAjv() })
       try {
         await api.init()
       } catch (e) {

@@ -52,6 +52,34 @@ describe('published-contract checks (openapi-backend)', () => {
     expect(fs.find((f) => f.side === 'response')?.message).toBe('status 202 is not declared (200)')
   })
 
+  it('validates several operations with the validators compiled on one shared Ajv per context (the sink\'s quick load): a body is never coerced like the parameters', async () => {
+    const doc = {
+      ...DOC,
+      paths: {
+        ...DOC.paths,
+        '/api/v1/ledger/sales/policies/{policyId}/bind': {
+          post: {
+            operationId: 'bind',
+            parameters: [{ name: 'policyId', in: 'path', required: true, schema: { type: 'integer' } }],
+            requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { n: { type: 'integer' } } } } } },
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', required: ['ok'] } } } } },
+          },
+        },
+      },
+    }
+    const c = await OpenApiContracts.load([write('doc-shared.json', doc)], { quick: true })
+    const bind = (body: unknown, response: unknown) => ({
+      method: 'POST', url: 'http://t.test/api/v1/ledger/sales/policies/42/bind', operationId: 'sales.quote.bind', status: 200, requestHeaders: { 'content-type': 'application/json' },
+      requestBody: JSON.stringify(body), contentType: 'application/json', responseBody: JSON.stringify(response),
+    })
+    for (let round = 0; round < 2; round++) {
+      expect(c.findings(exchange(42))).toEqual([])
+      expect(c.findings(exchange('42')).map((f) => f.message)).toEqual(['response /data/policy/id must be integer'])
+      expect(c.findings(bind({ n: 1 }, { ok: true }))).toEqual([])
+      expect(c.findings(bind({ n: '1' }, {})).map((f) => f.message).sort()).toEqual(["request /requestBody/n must be integer", "response / must have required property 'ok'"])
+    }
+  })
+
   it('ignores exchanges of paths no document holds', async () => {
     const c = await OpenApiContracts.load([write('doc3.json', DOC)])
     expect(c.findings({ ...exchange(1), url: 'http://t.test/api/webhook/events' })).toEqual([])
