@@ -7,6 +7,10 @@ import { FileRecycler, purgeSpares, retireFiles } from '../../helpers/fs/recycle
 import { ALLURE_RESULTS_ENV } from '../../helpers/reporting/paths'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
 import { fileTaskOf, suiteFilesOf } from './lane-files'
+import { randomUUID } from 'node:crypto'
+import { invariantAllureResult } from './allure-invariants'
+import { INVARIANTS_FILE } from './invariants'
+import { casesByTarget, checkOutcomes } from './summary-reporter'
 
 type WriterInput = Parameters<FileSystemWriter['writeResult']>[0]
 type WithAttachments = { attachments?: { source: string }[]; steps?: WithAttachments[] }
@@ -105,9 +109,26 @@ export default class AllureReporter extends AllureVitestReporter {
     this.written.add(module.id)
   }
 
+  /**
+   * The model's invariants, which no test reports: one result each (per target), the same outcomes checks.json and
+   * junit.xml list (runner/reporting/summary-reporter.ts checkOutcomes), written over the spares like the rest.
+   */
+  private writeInvariants(modules: ReadonlyArray<TestModule>): void {
+    // a writer of its own: it lists the spares left now, after every other result (the main writer's list is older)
+    const files = new FileRecycler(this.resultsDir, 0)
+    const at = Date.now()
+    for (const [target, cases] of casesByTarget(modules)) {
+      for (const c of checkOutcomes(cases, this.root).filter((o) => o.file === INVARIANTS_FILE)) {
+        const uuid = randomUUID()
+        files.write(`${uuid}-result.json`, JSON.stringify(invariantAllureResult(c, uuid, at, target)))
+      }
+    }
+  }
+
   override onTestRunEnd(tests: Parameters<AllureVitestReporter['onTestRunEnd']>[0]): void {
     const left = tests.filter((t) => !this.written.has(t.id))
     super.onTestRunEnd(left.flatMap((m) => suiteFilesOf(fileTaskOf(m), this.root).map((task) => (task === fileTaskOf(m) ? m : ({ task } as unknown as (typeof left)[number])))))
+    this.writeInvariants(tests)
     // every result is written: the spares nobody took go
     purgeSpares(this.resultsDir)
   }

@@ -3,6 +3,9 @@ import { INVARIANTS } from '../../helpers/model/invariants'
 import { SPEC } from '../../common/spec'
 import type { CheckOutcome } from './results'
 
+/** The file a model invariant's outcome names: where the invariants are defined (they belong to no suite file). */
+export const INVARIANTS_FILE = 'helpers/model/invariants.ts'
+
 /**
  * Each invariant of the model (helpers/model/invariants.ts) as a check of its own in checks.json: failed when an answer
  * any check received broke it (naming those checks), passed when it was evaluated and never broken, not applicable when no
@@ -24,7 +27,7 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
   return INVARIANTS.map((meta) => {
     const n = evaluated.get(meta.id) ?? 0
     const broken = violated.get(meta.id)
-    const base = { id: meta.id, document: SPEC[meta.spec], section: meta.section, requirement: meta.requirement, title: `${meta.id} ${meta.requirement}`, file: 'helpers/model/invariants.ts', durationMs: 0, deviations: [] }
+    const base = { id: meta.id, document: SPEC[meta.spec], section: meta.section, requirement: meta.requirement, title: `${meta.id} ${meta.requirement}`, file: INVARIANTS_FILE, durationMs: 0, deviations: [] }
     if (broken) return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${[...broken.checks].sort().join(', ')}`, note: `evaluated on ${n} answer(s)` }
     if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)` }
     // nothing to judge (a partial selection, a target without the feature): not applicable, with the reason; the

@@ -79,13 +79,20 @@ function filteredOut(cases: ReadonlyArray<TestCase>): number {
 }
 
 /**
+ * The outcome of every check among `cases`, then of each of the model's invariants, which are checks of their own judged
+ * on the answers of every other check (docs/model.md). The same list feeds checks.json, JUnit and the Allure results.
+ */
+export function checkOutcomes(cases: ReadonlyArray<TestCase>, root: string): CheckOutcome[] {
+  const own = cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c)
+  return own.length > 0 ? [...own, ...invariantOutcomes(cases)] : own
+}
+
+/**
  * Collects the outcome of every check among `cases` and the measured traffic of its run into one report object.
  * `allTraffic`: the traffic lines of every run id in reports/traffic (read from reports/traffic when not given).
  */
 export function collectResults(cases: ReadonlyArray<TestCase>, root: string, runDir: string, allTraffic: TrafficLine[] = readTraffic(trafficDir()), run: RunInfo | undefined = readRunInfo(runDir)): ChecksReport {
-  const own = cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c)
-  // the model's invariants are checks of their own, judged on the answers of every other check (docs/model.md)
-  const checks = own.length > 0 ? [...own, ...invariantOutcomes(cases)] : own
+  const checks = checkOutcomes(cases, root)
   const totals = emptyTotals()
   for (const c of checks) {
     totals[c.status] += 1

@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
+import { INVARIANTS } from '../../helpers/model/invariants'
+import { INVARIANTS_FILE } from '../../runner/reporting/invariants'
 
 let run: ConformanceRun
 // the run's verdict files (environment.properties, executor.json) are written whole at the end, not recycled
@@ -25,15 +27,25 @@ describe('reports of a conformance run', () => {
     expect(xml).toMatch(/<testsuites /)
     expect((xml.match(/<testcase /g) ?? []).length).toBe(run.report!.checks.length)
     expect(xml).toContain('AUTH-LOGIN-001')
+    // the model's invariants are checks of checks.json like the others: a testcase each, under the file defining them
+    for (const i of INVARIANTS) expect(xml).toMatch(new RegExp(`<testcase classname="${INVARIANTS_FILE}" name="${i.id} `))
   })
 
   it('writes Allure results with spec labels and one step per HTTP exchange, with the exchange attached', () => {
     const results = files(join(run.reportsDir, 'allure-results')).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(f, 'utf8')) as { name: string; labels: { name: string; value: string }[]; steps: { name: string; steps: { name: string; attachments: { name: string; source: string }[] }[] }[] })
     expect(results.length).toBe(run.report!.checks.length)
+    // the same entries as checks.json: the suite's checks (all of sales §5) and the model's invariants, each once
+    expect(results.map((r) => r.name).sort()).toEqual(run.report!.checks.map((c) => c.title).sort())
     for (const r of results) {
-      expect(r.labels.find((l) => l.name === 'specDocument')?.value, r.name).toBe('sales-service.md')
-      expect(r.labels.find((l) => l.name === 'specSection')?.value, r.name).toBe('§5')
+      const check = run.report!.checks.find((c) => c.title === r.name)!
+      const inSuite = check.file.startsWith('suites/auth/')
+      expect(inSuite || check.file === INVARIANTS_FILE, `${r.name}: ${check.file}`).toBe(true)
+      expect(r.labels.find((l) => l.name === 'specDocument')?.value, r.name).toBe(inSuite ? 'sales-service.md' : check.document)
+      expect(r.labels.find((l) => l.name === 'specSection')?.value, r.name).toBe(inSuite ? '§5' : check.section)
+      expect(r.labels.find((l) => l.name === 'checkId')?.value, r.name).toBe(check.id)
     }
+    const invariants = results.filter((r) => INVARIANTS.some((i) => r.name.startsWith(`${i.id} `)))
+    expect(invariants.map((r) => r.labels.find((l) => l.name === 'checkId')?.value).sort()).toEqual(INVARIANTS.map((i) => i.id).sort())
     const login = results.find((r) => r.name.startsWith('AUTH-LOGIN-002'))!
     const step = login.steps.find((s) => s.name === 'POST /api/v1/identifier/login/acme → 401')
     expect(step, login.steps.map((s) => s.name).join(', ')).toBeDefined()
@@ -58,10 +70,12 @@ describe('reports of a conformance run', () => {
   it("a second run into the same folder writes over the first run's files: only its own results remain, complete", async () => {
     const dir = join(run.reportsDir, 'allure-results')
     const before = new Map(files(dir).map((f) => [statSync(f).ino, f]))
+    // every file of the folder becomes a spare, the verdict files too: a result may be written over one of them
+    const spares = new Set(readdirSync(dir).map((f) => statSync(join(dir, f)).ino))
     const again = await runConformance({ files: ['suites/auth'], keepReports: true, reportsDir: run.reportsDir })
     expect(again.exitCode, again.output).toBe(0)
     const after = files(dir)
-    expect(after.filter((f) => before.has(statSync(f).ino)).length).toBe(Math.min(before.size, after.length))
+    expect(after.filter((f) => spares.has(statSync(f).ino)).length).toBe(Math.min(spares.size, after.length))
     expect(after.filter((f) => [...before.values()].includes(f))).toEqual([])
     const results = after.filter((f) => f.endsWith('-result.json'))
     expect(results.length).toBe(again.report!.checks.length)
