@@ -2,7 +2,7 @@ import { describe } from 'vitest'
 import { check, lifecycle } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
-import { expectPollSuccess } from '../../helpers/checks/poll'
+import { expectPollSuccess, expectReleased } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/context'
 import { given, givenOnce } from '../../helpers/checks/setup'
 import { getPointer, valuesAt } from '../../helpers/data/json-pointer'
@@ -58,10 +58,11 @@ lifecycle('mid-term adjustment: a change of an issued policy through a quote (sa
   step(
     { id: 'PL-MTA-002', spec: 'sales', section: '§3, §4', requirement: 'The MTA quote unlocks after creation and is calculated like any quote, with a period premium in its financials.' },
     async () => {
-      await flow.unlocked(st.mtaId!, 'wait after MTA create')
+      // the unlock is this check's own requirement: a lock held past the deadline fails it (not a setup failure)
+      await expectReleased(await flow.waitActions(st.mtaId!), `the actions of MTA quote ${st.mtaId} after create`)
       const calc = await flow.calculate(st.mtaId!)
       expectStatus(calc, '2xx')
-      await flow.unlocked(st.mtaId!, 'wait after MTA calculate')
+      await expectReleased(await flow.waitActions(st.mtaId!), `the actions of MTA quote ${st.mtaId} after calculate`)
       const fin = await flow.calculation(st.mtaId!)
       expectStatus(fin, 200)
       const premium = getPointer(expectJsonBody(fin), s.mta.periodPremiumPointer)
