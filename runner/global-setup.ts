@@ -130,9 +130,10 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
   }
   const info = { ...runInfo(config), ...(container ? { embedded: false, container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
   rec.update(info)
+  let openapiDocuments: Record<string, unknown> = {}
   try {
     // the target's published documents (profile openapi) load and are valid, or the run stops as misconfigured
-    await OpenApiContracts.load(openApiSources(config))
+    openapiDocuments = (await OpenApiContracts.load(openApiSources(config))).definitions
   } catch (e) {
     await reference?.close()
     await container?.release()
@@ -147,6 +148,8 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
     await container?.release()
     preflightStop(rec, e)
   }
+  // the workers validate against the documents loaded here (helpers/contracts/openapi-sink.ts)
+  if (Object.keys(openapiDocuments).length > 0) config = { ...config, openapiDocuments }
   project.provide('target', config)
   return async () => {
     await reference?.close()

@@ -98,6 +98,8 @@ export interface TargetConfig {
    * or URLs, `{salesBaseUrl}` / `{webhookBaseUrl}` standing for the target's base URLs. Absent: no contract checks.
    */
   openapi?: string[]
+  /** The documents as the global setup loaded them (source -> parsed JSON), so a worker's suite files need not fetch them again. */
+  openapiDocuments?: Record<string, unknown>
   reference: ReferenceSettings
   extensions: Record<string, Record<string, unknown>>
   runId: string

@@ -16,8 +16,8 @@ export function openApiSources(config: Pick<TargetConfig, 'openapi' | 'services'
 /**
  * A recorder sink validating every exchange of a positive flow (a 2xx answer) against the target's documents;
  * each mismatch becomes the deviation `openapi-contract:<operation>` of the check that sent it. None without
- * `openapi` in the profile. The documents are loaded once per suite file, lazily (the global setup has already
- * refused a document that cannot be loaded or is invalid, before any request).
+ * `openapi` in the profile. The documents are loaded once per suite file, lazily, from the JSON the global setup
+ * loaded (`openapiDocuments`: no fetch per file; it has already refused a document that cannot be loaded or is invalid).
  */
 export function openApiSink(config: TargetConfig): ExchangeSink | undefined {
   const sources = openApiSources(config)
@@ -26,7 +26,7 @@ export function openApiSink(config: TargetConfig): ExchangeSink | undefined {
   let loaded: Promise<OpenApiContracts | undefined> | undefined
   return async (ex) => {
     if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !ex.response) return
-    loaded ??= OpenApiContracts.load(sources, { quick: true }).catch(() => undefined)
+    loaded ??= OpenApiContracts.load(sources, { quick: true, ...(config.openapiDocuments ? { definitions: config.openapiDocuments } : {}) }).catch(() => undefined)
     const contracts = await loaded
     if (!contracts) return
     const findings = contracts.findings({

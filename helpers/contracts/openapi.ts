@@ -108,14 +108,22 @@ function routesOf(api: OpenAPIBackend): LoadedDocument['routes'] {
 
 /** The loaded documents of one target. */
 export class OpenApiContracts {
-  private constructor(private readonly documents: LoadedDocument[]) {}
+  private constructor(
+    private readonly documents: LoadedDocument[],
+    /** The parsed JSON of each document as loaded (before dereferencing), by source. */
+    readonly definitions: Record<string, unknown>,
+  ) {}
 
   /** Loads and validates every document (strict): throws OpenApiDocumentError naming the source and the problem. */
-  static async load(sources: readonly string[], options: { quick?: boolean } = {}): Promise<OpenApiContracts> {
+  static async load(sources: readonly string[], options: { quick?: boolean; definitions?: Record<string, unknown> } = {}): Promise<OpenApiContracts> {
     const documents: LoadedDocument[] = []
+    const definitions: Record<string, unknown> = {}
     for (const source of sources) {
       let definition: unknown
-      if (/^https?:\/\//i.test(source)) {
+      const given = options.definitions?.[source]
+      if (typeof given === 'object' && given !== null) {
+        definition = structuredClone(given)
+      } else if (/^https?:\/\//i.test(source)) {
         let res: Response
         try {
           res = await fetch(source, { headers: { accept: 'application/json' } })
@@ -137,6 +145,7 @@ export class OpenApiContracts {
       if (typeof definition === 'object' && (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version))) {
         throw new OpenApiDocumentError(source, `is not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(version ?? null)})`)
       }
+      if (typeof definition === 'object') definitions[source] = structuredClone(definition)
       const api = new OpenAPIBackend({ definition: definition as never, strict: true, validate: true, quick: options.quick ?? false, ignoreTrailingSlashes: false, ajvOpts: { strict: false, ...(options.quick ? { validateSchema: false } : {}) }, customizeAjv: sharedAjv() })
       try {
         await api.init()
@@ -145,7 +154,7 @@ export class OpenApiContracts {
       }
       documents.push({ source, api, routes: routesOf(api) })
     }
-    return new OpenApiContracts(documents)
+    return new OpenApiContracts(documents, definitions)
   }
 
   /** The mismatches of one exchange (none when its path is in no document: the document does not describe it). */

@@ -80,6 +80,15 @@ describe('published-contract checks (openapi-backend)', () => {
     }
   })
 
+  it('loads a document from the JSON the global setup handed over, without fetching it again', async () => {
+    const first = await OpenApiContracts.load([write('doc-given.json', DOC)])
+    const source = 'http://127.0.0.1:9/never-fetched/openapi.json'
+    const c = await OpenApiContracts.load([source], { quick: true, definitions: { [source]: first.definitions[join(dir, 'doc-given.json')] } })
+    expect(c.findings(exchange(42))).toEqual([])
+    expect(c.findings(exchange('42'))[0]?.pointer).toMatch(/^http:\/\/127\.0\.0\.1:9\/never-fetched\/openapi\.json#\/paths\//)
+    expect(c.definitions[source]).toEqual(DOC)
+  })
+
   it('ignores exchanges of paths no document holds', async () => {
     const c = await OpenApiContracts.load([write('doc3.json', DOC)])
     expect(c.findings({ ...exchange(1), url: 'http://t.test/api/webhook/events' })).toEqual([])
