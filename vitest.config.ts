@@ -29,7 +29,8 @@ function plan(): { include: string[]; lane: boolean } {
     return { include: ['suites/**/*.test.ts'], lane: false } // the global setup reports the configuration error before any request
   }
   if (targets) return { include: writeTargetEntries(PROJECT_ROOT, targets.keys), lane: false }
-  const perFile = process.argv.some((a) => a === '--shard' || a.startsWith('--shard=') || a === '--merge-reports' || a.startsWith('--merge-reports=')) || process.env.CONFORMANCE_LANES === '0'
+  // installed, the package writes nothing inside node_modules (a lane is a file under the project): one file per suite
+  const perFile = INSTALLED || process.argv.some((a) => a === '--shard' || a.startsWith('--shard=') || a === '--merge-reports' || a.startsWith('--merge-reports=')) || process.env.CONFORMANCE_LANES === '0'
   const lane = perFile ? undefined : writeLane(PROJECT_ROOT, cliFileFilters(process.argv))
   return lane ? { include: lane, lane: true } : { include: ['suites/**/*.test.ts'], lane: false }
 }

@@ -3,7 +3,7 @@ const VALUE_OPTIONS = new Set([
   '--config', '-c', '--root', '-r', '--dir', '--reporter', '--outputFile', '-t', '--testNamePattern', '--project', '--pool',
   '--shard', '--environment', '--maxWorkers', '--minWorkers', '--testTimeout', '--hookTimeout', '--teardownTimeout',
   '--retry', '--mode', '--exclude', '--sequence.seed', '--api.port', '--api.host', '--inspect-brk', '--inspect',
-  '--maxConcurrency', '--slowTestThreshold', '--tags-filter',
+  '--maxConcurrency', '--slowTestThreshold', '--tags-filter', '--configLoader',
 ])
 const COMMANDS = new Set(['run', 'watch', 'dev', 'related', 'bench', 'list'])
 

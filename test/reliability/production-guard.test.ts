@@ -57,6 +57,10 @@ describe('cliFileFilters()', () => {
     expect(cliFileFilters(['node', 'vitest.mjs', 'run', '--config=vitest.config.ts', '--reporter', 'dot'])).toEqual([])
   })
 
+  it("the installed package's --configLoader runner is an option and its value, not a filter (the lane would be named by it)", () => {
+    expect(cliFileFilters(['node', 'vitest.mjs', 'run', '--config', '/x/vitest.config.ts', '--configLoader', 'runner', 'suites/auth', 'suites/webhooks'])).toEqual(['suites/auth', 'suites/webhooks'])
+  })
+
   it('an argument it cannot place counts as a filter (widens, never narrows, what the guard sees)', () => {
     expect(cliFileFilters(['node', 'vitest.mjs', '--silent', 'suites/x'])).toEqual(['suites/x'])
   })
