@@ -28,6 +28,18 @@ describe('targetProfilesFrom', () => {
     expect(p.join('\n')).not.toContain('secret-value')
   })
 
+  it('refuses several targets in an installed package (nothing is written inside node_modules), saying to run each profile on its own', () => {
+    let thrown: unknown
+    try {
+      targetProfilesFrom({ TARGET_PROFILES: 'a/acme.json,b/globex.json' }, { installed: true })
+    } catch (e) {
+      thrown = e
+    }
+    expect(thrown).toBeInstanceOf(ConfigError)
+    expect((thrown as ConfigError).problems).toEqual([expect.stringMatching(/^TARGET_PROFILES: .*installed package.*--profile/)])
+    expect(targetProfilesFrom({ TARGET_PROFILES: 'a/acme.json' }, { installed: false })).toEqual({ paths: ['a/acme.json'], keys: ['acme'] })
+  })
+
   it('refuses two profiles with the same file name and a name that cannot be a key', () => {
     expect(problems({ TARGET_PROFILES: 'a/acme.json,b/acme.json' })).toEqual([expect.stringMatching(/two profiles are named 'acme'/)])
     expect(problems({ TARGET_PROFILES: 'my tenant.json' })).toEqual([expect.stringMatching(/'my tenant.json' must be/)])
