@@ -60,11 +60,12 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
   const redactor = runRedactor()
   for (const u of Object.values(config.users)) redactor.addSecret(u?.password)
   const sinks: ExchangeSink[] = [...(options.sinks ?? [])]
+  // the contract sink first: it marks what it validated, which the traffic file keeps (the run's contract coverage)
+  const contracts = openApiSink(config)
+  if (contracts) sinks.push(contracts)
   const traffic = options.trafficFile ?? true ? trafficFileSink(trafficDir()) : undefined
   if (traffic) sinks.push(traffic)
   if (options.allure ?? true) sinks.push(allureExchangeSink)
-  const contracts = openApiSink(config)
-  if (contracts) sinks.push(contracts)
   const recorder = new Recorder({
     runId: config.runId,
     redactor,

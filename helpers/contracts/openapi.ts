@@ -159,6 +159,11 @@ export class OpenApiContracts {
 
   /** The mismatches of one exchange (none when its path is in no document: the document does not describe it). */
   findings(ex: ExchangeForContract): ContractFinding[] {
+    return this.check(ex) ?? []
+  }
+
+  /** The mismatches of one exchange, or undefined when no document describes it (nothing was validated). */
+  check(ex: ExchangeForContract): ContractFinding[] | undefined {
     const url = new URL(ex.url)
     const query = Object.fromEntries(url.searchParams.entries())
     const request = { method: ex.method.toLowerCase(), path: url.pathname, query, headers: lowerKeys(ex.requestHeaders), body: parseBody(ex.requestBody) }
@@ -186,7 +191,7 @@ export class OpenApiContracts {
       }
       return out
     }
-    return []
+    return undefined
   }
 }
 

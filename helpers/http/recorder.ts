@@ -23,6 +23,8 @@ export interface Exchange {
   request: { headers: Record<string, string>; body?: string }
   response?: { headers: Record<string, string>; body: string; contentType: string }
   error?: string
+  /** Set by the published-contract sink when a document describes the exchange and it was validated (helpers/contracts). */
+  contract?: 'validated'
 }
 
 export type ExchangeSink = (exchange: Exchange) => void | Promise<void>

@@ -16,6 +16,8 @@ export interface TrafficLine {
   durationMs: number
   attempt?: number
   error?: string
+  /** Validated against the target's published documents (profile `openapi`). */
+  contract?: 'validated'
 }
 
 export type TrafficFileSink = ExchangeSink & { close(): void }
@@ -41,6 +43,7 @@ export function trafficFileSink(dir: string): TrafficFileSink {
       durationMs: x.durationMs,
       ...(x.attempt !== undefined ? { attempt: x.attempt } : {}),
       ...(x.error ? { error: x.error } : {}),
+      ...(x.contract ? { contract: x.contract } : {}),
     }
     fd ??= openSync(file, 'a')
     writeSync(fd, `${JSON.stringify(line)}\n`)

@@ -57,6 +57,10 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
     out.push(`operations exercised past auth (measured from traffic): ${exercised.length}/${report.operations.length}` +
       ` (sales ${exercised.filter((o) => o.service === 'sales').length}/27, webhooks ${exercised.filter((o) => o.service === 'webhooks').length}/6)`)
     if (never.length > 0 && !report.selection) out.push(`  never exercised: ${never.map((o) => `${o.method} ${o.path}`).join(', ')}`)
+    if (report.contracts) {
+      const findings = report.checks.reduce((n, c) => n + c.deviations.filter((d) => d.id.startsWith('openapi-contract:')).length, 0)
+      out.push(`published contracts (profile openapi): ${report.contracts.validated} exchanges validated, ${findings} finding(s)`)
+    }
   }
   const of = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s)
   out.push(...listed('FAILED', of('failed'), (c) => `${c.id} ${c.document} ${c.section}: ${c.requirement}`))

@@ -34,6 +34,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
     }
     out.push('')
   }
+  if (m.contractValidated > 0) out.push(`Published contracts: ${m.contractValidated} exchanges validated against the profile's OpenAPI documents, ${m.contractFindings.length} finding(s).`, '')
   if (m.contractFindings.length > 0) {
     out.push(`## Published-contract findings (${m.contractFindings.length})`, '', '| operation | check | policy | finding (with the document\'s pointer) |', '|---|---|---|---|')
     for (const f of m.contractFindings) out.push(`| \`${f.operationId}\` | ${f.check} | ${f.policy} | ${cell(f.message)} |`)

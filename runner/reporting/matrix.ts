@@ -43,6 +43,8 @@ export interface ConformanceMatrix {
   byOutcome: Record<OperationOutcome, number>
   /** Published-contract findings (deviations openapi-contract:<operation>, docs/contracts.md), with the check that met them. */
   contractFindings: { operationId: string; check: string; policy: string; message: string }[]
+  /** Exchanges validated against the published documents (0 when the profile names none). */
+  contractValidated: number
 }
 
 function outcomeOf(calls: number, allCalls: number, checks: MatrixCheck[]): OperationOutcome {
@@ -91,7 +93,7 @@ export function buildMatrix(report: ChecksReport, traffic: TrafficLine[] = []): 
   const contractFindings = report.checks.flatMap((c) =>
     (c.deviations ?? []).filter((d) => d.id.startsWith('openapi-contract:')).map((d) => ({ operationId: d.id.slice('openapi-contract:'.length), check: c.id, policy: d.policy, message: d.message })),
   )
-  return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome, contractFindings }
+  return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome, contractFindings, contractValidated: report.contracts?.validated ?? 0 }
 }
 
 export const OUTCOME_LABEL: Record<OperationOutcome, string> = {

@@ -111,7 +111,8 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
     }
     return { id: op.id, service: op.service, method: op.method, path: op.path, calls: calls.length, checks: [...ids].sort() }
   })
-  return { run, totals, checks, operations }
+  const validated = traffic.filter((t) => t.contract === 'validated').length
+  return { run, totals, checks, operations, ...(validated > 0 ? { contracts: { validated } } : {}) }
 }
 
 /** Errors outside any check: a suite file that did not load, a hook that threw, an unhandled error. */

@@ -53,6 +53,16 @@ describe('conformance matrix', () => {
     expect(md).toContain('## Never exercised')
   })
 
+  it('says how many exchanges were validated against the published documents, and nothing when none was', () => {
+    const plain = buildMatrix(report())
+    expect(plain.contractValidated).toBe(0)
+    expect(matrixMarkdown(plain)).not.toContain('Published contracts')
+    const m = buildMatrix({ ...report(), contracts: { validated: 17 } })
+    expect(m.contractValidated).toBe(17)
+    expect(matrixMarkdown(m)).toContain('Published contracts: 17 exchanges validated')
+    expect(matrixHtml(m)).toContain('<dd id="contracts">17 exchanges validated')
+  })
+
   it('renders self-contained HTML with escaped text and the totals', () => {
     const html = matrixHtml(buildMatrix(report()))
     expect(html).not.toContain('<script')

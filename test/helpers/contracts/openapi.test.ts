@@ -92,6 +92,8 @@ describe('published-contract checks (openapi-backend)', () => {
   it('ignores exchanges of paths no document holds', async () => {
     const c = await OpenApiContracts.load([write('doc3.json', DOC)])
     expect(c.findings({ ...exchange(1), url: 'http://t.test/api/webhook/events' })).toEqual([])
+    expect(c.check({ ...exchange(1), url: 'http://t.test/api/webhook/events' })).toBeUndefined()
+    expect(c.check(exchange(1))).toEqual([])
   })
 
   it('refuses a missing file, a non-JSON file, a non-OpenAPI and an invalid document, naming the source', async () => {
