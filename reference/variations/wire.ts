@@ -16,7 +16,9 @@ const CHUNK_BYTES = 7
  * Documents whose shape is the product's published JSON schema (which admits no unknown field): the
  * renewal data is the input of the renewal quote, so an unknown field in it would not be benign.
  */
-const SCHEMA_BOUND = [/^\/api\/v1\/ledger\/policies\/[^/]+\/renewal\/?$/]
+// and the published OpenAPI document (/openapi.json): its objects allow only `x-` members, a service that adds
+// fields to its answers still publishes a valid document
+const SCHEMA_BOUND = [/^\/api\/v1\/ledger\/policies\/[^/]+\/renewal\/?$/, /^\/openapi\.json$/]
 
 function isJson(contentType: unknown): boolean {
   return typeof contentType === 'string' && /^application\/([\w.+-]+\+)?json\b/i.test(contentType)
