@@ -242,13 +242,25 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
     },
     schemaLimits: { ...SCHEMA_LIMITS, ...(p.schemaLimits ?? {}) },
     features: p.features ?? {},
-    ...(p.openapi && p.openapi.length > 0 ? { openapi: p.openapi.map((s) => (/^https?:\/\//i.test(s) || s.startsWith('{') || isAbsolute(s) ? s : resolve(dirname(profilePath), s))) } : {}),
+    ...(p.openapi ? { openapi: p.openapi.map((s) => (/^https?:\/\//i.test(s) || s.startsWith('{') || isAbsolute(s) ? s : resolve(dirname(profilePath), s))) } : {}),
     deviations: p.deviations ?? {},
     reference: { ...(p.reference ?? {}), defects },
     extensions: p.extensions ?? {},
     runId,
     seed,
   }
+}
+
+/** The reference service's own published OpenAPI 3.1 document (reference/openapi.ts), as a profile `openapi` source. */
+export const REFERENCE_OPENAPI = '{salesBaseUrl}/openapi.json'
+
+/**
+ * The reference (embedded, or its container) validated against its own published document unless the profile names
+ * documents of its own (`"openapi": []` turns it off): the published-contract checks run on every embedded run
+ * (docs/contracts.md). A target by URL keeps its profile's `openapi` as written.
+ */
+export function withReferenceContract(config: TargetConfig): TargetConfig {
+  return config.openapi === undefined ? { ...config, openapi: [REFERENCE_OPENAPI] } : config
 }
 
 /** The same target with the embedded service's origin filled in. */

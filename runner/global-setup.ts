@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { DefectSet } from '../reference/defects/catalogue'
 import type { RunningReference } from '../reference/server'
-import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../helpers/config'
+import { ConfigError, loadTargetConfig, withEmbeddedOrigin, withReferenceContract } from '../helpers/config'
 import type { TargetConfig } from '../helpers/config/types'
 import type { ContainerRun } from './container/container-run'
 import { containerTargetFromEnv, ContainerTargetError } from './container/target-env'
@@ -124,16 +124,17 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
       rec.stop('inconclusive', `Target container: ${(e as Error).message}`)
     }
     config = container.configure(config)
+    if (containerTarget.reference) config = withReferenceContract(config)
   } else if (config.embedded) {
     reference = await startEmbedded(rec, config, chaos)
-    config = withEmbeddedOrigin(config, reference.url)
+    config = withReferenceContract(withEmbeddedOrigin(config, reference.url))
   }
   const info = { ...runInfo(config), ...(container ? { embedded: false, container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
   rec.update(info)
   let openapiDocuments: Record<string, unknown> = {}
   try {
     // the target's published documents (profile openapi) load and are valid, or the run stops as misconfigured
-    openapiDocuments = (await OpenApiContracts.load(openApiSources(config))).definitions
+    openapiDocuments = (await OpenApiContracts.load(openApiSources(config), { deadlineMs: config.http.preflightDeadlineMs, maxBytes: config.http.maxResponseBytes })).definitions
   } catch (e) {
     await reference?.close()
     await container?.release()

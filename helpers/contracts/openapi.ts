@@ -115,7 +115,7 @@ export class OpenApiContracts {
   ) {}
 
   /** Loads and validates every document (strict): throws OpenApiDocumentError naming the source and the problem. */
-  static async load(sources: readonly string[], options: { quick?: boolean; definitions?: Record<string, unknown> } = {}): Promise<OpenApiContracts> {
+  static async load(sources: readonly string[], options: { quick?: boolean; definitions?: Record<string, unknown>; deadlineMs?: number; maxBytes?: number } = {}): Promise<OpenApiContracts> {
     const documents: LoadedDocument[] = []
     const definitions: Record<string, unknown> = {}
     for (const source of sources) {
@@ -124,18 +124,7 @@ export class OpenApiContracts {
       if (typeof given === 'object' && given !== null) {
         definition = structuredClone(given)
       } else if (/^https?:\/\//i.test(source)) {
-        let res: Response
-        try {
-          res = await fetch(source, { headers: { accept: 'application/json' } })
-        } catch (e) {
-          throw new OpenApiDocumentError(source, `cannot be fetched (${(e as Error).message})`)
-        }
-        if (!res.ok) throw new OpenApiDocumentError(source, `cannot be fetched (HTTP ${res.status})`)
-        try {
-          definition = JSON.parse(await res.text())
-        } catch {
-          throw new OpenApiDocumentError(source, 'is not JSON')
-        }
+        definition = await fetchDocument(source, options.deadlineMs ?? 30_000, options.maxBytes ?? 16 * 1024 * 1024)
       } else {
         if (!existsSync(source)) throw new OpenApiDocumentError(source, 'file not found')
         const text = readFileSync(source, 'utf8')
@@ -192,6 +181,42 @@ export class OpenApiContracts {
       return out
     }
     return undefined
+  }
+}
+
+/**
+ * A document by URL, within a deadline and a size cap (a target that never answers, or answers without end, is a
+ * clear configuration error, not a hang or a full memory: docs/reliability.md).
+ */
+async function fetchDocument(source: string, deadlineMs: number, maxBytes: number): Promise<unknown> {
+  const signal = AbortSignal.timeout(deadlineMs)
+  let text = ''
+  try {
+    const res = await fetch(source, { headers: { accept: 'application/json' }, signal })
+    if (!res.ok) {
+      await res.body?.cancel()
+      throw new OpenApiDocumentError(source, `cannot be fetched (HTTP ${res.status})`)
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of res.body ?? []) {
+      size += (chunk as Uint8Array).byteLength
+      if (size > maxBytes) {
+        await res.body?.cancel().catch(() => undefined)
+        throw new OpenApiDocumentError(source, `is larger than ${maxBytes} bytes (http.maxResponseBytes)`)
+      }
+      chunks.push(Buffer.from(chunk as Uint8Array))
+    }
+    text = Buffer.concat(chunks).toString('utf8')
+  } catch (e) {
+    if (e instanceof OpenApiDocumentError) throw e
+    if (signal.aborted) throw new OpenApiDocumentError(source, `cannot be fetched (no complete answer within ${deadlineMs} ms)`)
+    throw new OpenApiDocumentError(source, `cannot be fetched (${(e as Error).message})`)
+  }
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new OpenApiDocumentError(source, 'is not JSON')
   }
 }
 

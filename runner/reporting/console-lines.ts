@@ -59,7 +59,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
     if (never.length > 0 && !report.selection) out.push(`  never exercised: ${never.map((o) => `${o.method} ${o.path}`).join(', ')}`)
     if (report.contracts) {
       const findings = report.checks.reduce((n, c) => n + c.deviations.filter((d) => d.id.startsWith('openapi-contract:')).length, 0)
-      out.push(`published contracts (profile openapi): ${report.contracts.validated} exchanges validated, ${findings} finding(s)`)
+      out.push(`published contracts (openapi documents): ${report.contracts.validated} exchanges validated, ${findings} finding(s)`)
     }
   }
   const of = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s)

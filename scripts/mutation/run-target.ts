@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DEFAULT_PROFILE } from '../../helpers/config'
+import { DEFAULT_PROFILE, REFERENCE_OPENAPI } from '../../helpers/config'
 import { parseJsonc } from '../../helpers/config/jsonc'
 import { startReference } from '../../reference/server'
 import { VARIATIONS, variationOptions, type VariationInfo, type VariationName } from '../../reference/variations/catalogue'
@@ -32,7 +32,8 @@ export async function runWithVariation(name: VariationName, o: SuiteRunOptions =
   const dir = mkdtempSync(join(tmpdir(), 'lc-variation-'))
   const profilePath = join(dir, `${name}.json`)
   const base = parseJsonc(readFileSync(DEFAULT_PROFILE, 'utf8')) as Record<string, unknown>
-  const profile = mergeProfile(base, { ...(info.profile ?? {}), name: `reference+${name}` })
+  // the reference's own published document, as an embedded run validates against it (helpers/config.ts withReferenceContract)
+  const profile = mergeProfile(base, { openapi: [REFERENCE_OPENAPI], ...(info.profile ?? {}), name: `reference+${name}` })
   delete profile.$schema
   writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`)
   const ref = await startReference(variationOptions([name]))

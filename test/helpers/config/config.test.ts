@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_TOKEN_POINTERS, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/config'
+import { DEFAULT_TOKEN_POINTERS, loadTargetConfig, REFERENCE_OPENAPI, withEmbeddedOrigin, withReferenceContract } from '../../../helpers/config'
 import { SCHEMA_LIMITS } from '../../../helpers/sales/schema-limits'
 import { configProblems as problems, profileDir } from '../../support/profile-files'
 
@@ -86,6 +86,14 @@ describe('loadTargetConfig', () => {
   it('REFERENCE_DEFECTS only applies to the embedded service', () => {
     expect(problems({ SALES_BASE_URL: 'http://x.test', REFERENCE_DEFECTS: 'a' })[0]).toMatch(/REFERENCE_DEFECTS/)
     expect(loadTargetConfig({ REFERENCE_DEFECTS: 'a, b' }).reference.defects).toEqual(['a', 'b'])
+  })
+
+  it('withReferenceContract names the reference\'s own document unless the profile names documents (an empty list turns it off)', () => {
+    const c = loadTargetConfig({})
+    expect(c.openapi).toBeUndefined()
+    expect(withReferenceContract(c).openapi).toEqual([REFERENCE_OPENAPI])
+    expect(withReferenceContract({ ...c, openapi: [] }).openapi).toEqual([])
+    expect(withReferenceContract({ ...c, openapi: ['/x/doc.json'] }).openapi).toEqual(['/x/doc.json'])
   })
 
   it('withEmbeddedOrigin fills the three service URLs', () => {

@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -101,6 +103,26 @@ describe('published-contract checks (openapi-backend)', () => {
     await expect(OpenApiContracts.load([write('bad.json', '{ not json')])).rejects.toThrow(/bad\.json: is not JSON/)
     await expect(OpenApiContracts.load([write('swagger.json', { swagger: '2.0' })])).rejects.toThrow(/not an OpenAPI 3\.0 or 3\.1 document/)
     await expect(OpenApiContracts.load([write('invalid.json', { openapi: '3.0.3', info: { title: 't' }, paths: { '/x': { get: { responses: 'nope' } } } })])).rejects.toBeInstanceOf(OpenApiDocumentError)
+  })
+
+  it('refuses a document URL that never answers, or answers past the size cap, within the deadline, naming the source', async () => {
+    const server = createServer((req, res) => {
+      if (req.url === '/huge') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.write(`{"pad":"${'x'.repeat(4096)}`)
+        return // never ends: the cap stops it first
+      }
+      // /hang: headers never sent
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const { port } = server.address() as AddressInfo
+    try {
+      await expect(OpenApiContracts.load([`http://127.0.0.1:${port}/hang`], { deadlineMs: 300 })).rejects.toThrow(/\/hang: cannot be fetched \(no complete answer within 300 ms\)/)
+      await expect(OpenApiContracts.load([`http://127.0.0.1:${port}/huge`], { deadlineMs: 5000, maxBytes: 1024 })).rejects.toThrow(/\/huge: is larger than 1024 bytes/)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
   })
 
   it('refuses the public sales document, naming its invalid schema type (longPolling: "bool")', async () => {
