@@ -325,19 +325,24 @@ export class SalesFlow {
     return { quoteId, policyId: String(policyId), requestId, product, payload: created.payload, quote: quote.body, calculation: calculation.body, request: r.value.body, polls }
   }
 
-  /** Declines the quotes this flow created and left open (profile cleanup 'decline'). Never throws. */
+  /**
+   * Declines the quotes this flow created and left open (profile cleanup 'decline'), side by side (the quotes do not
+   * depend on each other; the target's request limit bounds them). Never throws.
+   */
   async cleanup(): Promise<void> {
     if (this.settings.cleanup !== 'decline') return
-    for (const [quoteId, c] of this.created) {
-      if (c.final) continue
-      try {
-        const polling = { ...this.t.config.polling, actionsDeadlineMs: Math.min(2000, this.t.config.polling.actionsDeadlineMs) }
-        await waitForActions(this.t.sales, quoteId, polling)
-        await this.decline(quoteId, `${this.t.tag('cleanup')}`)
-      } catch {
-        // best effort: the target may already refuse (issued, declined) or be gone
-      }
-    }
+    const polling = { ...this.t.config.polling, actionsDeadlineMs: Math.min(2000, this.t.config.polling.actionsDeadlineMs) }
+    const open = [...this.created].filter(([, c]) => !c.final).map(([quoteId]) => quoteId)
+    await Promise.all(
+      open.map(async (quoteId) => {
+        try {
+          await waitForActions(this.t.sales, quoteId, polling)
+          await this.decline(quoteId, `${this.t.tag('cleanup')}`)
+        } catch {
+          // best effort: the target may already refuse (issued, declined) or be gone
+        }
+      }),
+    )
   }
 }
 

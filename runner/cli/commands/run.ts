@@ -10,7 +10,6 @@ import { containerTargetFromEnv } from '../../container/target-env'
 import { chaosFromEnv } from '../../../reference/chaos/env'
 import { DefectSet } from '../../../reference/defects/catalogue'
 import { loadSuiteClasses } from '../../guard/suite-classes'
-import { preflight, PreflightError } from '../../preflight'
 import { clearRunReports } from '../../reporting/results'
 import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
 import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
@@ -244,6 +243,8 @@ export async function runConformance(argv: string[]): Promise<number> {
   // before vitest prints anything; the embedded and container targets exist only inside the run (global setup,
   // which runs it again: a few read-only requests, and the run's own configuration of its optional users)
   if (targets.target && !targets.target.embedded && !containerTargetFromEnv(env)) {
+    // loaded only here: the preflight brings the HTTP client and the suite context (about 1 s of a run's start)
+    const { preflight, PreflightError } = await import('../../preflight')
     try {
       await preflight(targets.target)
     } catch (e) {
