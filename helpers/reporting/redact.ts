@@ -15,10 +15,6 @@ const MIN_FRAGMENT = 8
 
 const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
 /**
  * The base64 fragments of a secret wherever it sits in a longer encoded text: for each of the 3 alignments, the
  * characters that depend on the secret's bytes only (the first and last partial groups depend on its neighbours).
@@ -52,6 +48,73 @@ export function secretVariants(secret: string): string[] {
   return [...variants].filter((v) => v.length >= MIN_SECRET)
 }
 
+const HASH_BASE = 31
+
+/**
+ * Finds and masks any of a set of strings in one pass over a text: a rolling hash of each window of K characters
+ * (K the shortest string's length, at most 8) is looked up among the hashes of the strings' first K characters, and
+ * only a hit is compared. A search per string costs the number of strings times the text, and one regular expression
+ * alternating all of them (a run learns hundreds of spellings: every issued token in every encoding) was compiled
+ * again after each new secret, thousands of alternatives each time (most of a run's redaction CPU).
+ */
+export class SpellingIndex {
+  private readonly k: number
+  private readonly byHash = new Map<number, string[]>()
+  /** One byte per low 16 bits of a hash: most windows are ruled out here, without a map lookup. */
+  private readonly seen = new Uint8Array(1 << 16)
+  private readonly pow: number
+
+  constructor(spellings: readonly string[]) {
+    this.k = spellings.length === 0 ? 0 : Math.min(8, ...spellings.map((s) => s.length))
+    let pow = 1
+    for (let i = 1; i < this.k; i += 1) pow = Math.imul(pow, HASH_BASE)
+    this.pow = pow
+    for (const s of spellings) {
+      const h = SpellingIndex.hash(s, 0, this.k)
+      this.seen[h & 0xffff] = 1
+      const list = this.byHash.get(h)
+      if (list) list.push(s)
+      else this.byHash.set(h, [s])
+    }
+  }
+
+  private static hash(text: string, from: number, k: number): number {
+    let h = 0
+    for (let i = from; i < from + k; i += 1) h = (Math.imul(h, HASH_BASE) + text.charCodeAt(i)) | 0
+    return h
+  }
+
+  /**
+   * The text with every occurrence masked, leftmost first and the longest string at a position (as an alternation
+   * of the strings sorted longest first would); the same string when none occurs.
+   */
+  replaceIn(text: string, mask: string): string {
+    const k = this.k
+    if (k === 0 || text.length < k) return text
+    let out = ''
+    let last = 0
+    let i = 0
+    let h = SpellingIndex.hash(text, 0, k)
+    while (i + k <= text.length) {
+      let hit: string | undefined
+      const candidates = this.seen[h & 0xffff] === 1 ? this.byHash.get(h) : undefined
+      if (candidates !== undefined) for (const v of candidates) if ((hit === undefined || v.length > hit.length) && text.startsWith(v, i)) hit = v
+      if (hit !== undefined) {
+        out += text.slice(last, i) + mask
+        i += hit.length
+        last = i
+        if (i + k <= text.length) h = SpellingIndex.hash(text, i, k)
+        continue
+      }
+      if (i + k >= text.length) break
+      h = (Math.imul((h - Math.imul(text.charCodeAt(i), this.pow)) | 0, HASH_BASE) + text.charCodeAt(i + k)) | 0
+      i += 1
+    }
+    return last === 0 ? text : out + text.slice(last)
+  }
+
+}
+
 /** Sets a key on a plain object without touching its prototype (a key may be `__proto__`). */
 function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
@@ -64,10 +127,10 @@ function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
  * The run has one (runRedactor()).
  */
 export class Redactor {
-  private readonly secrets = new Set<string>()
-  private pattern: RegExp | undefined
-  /** The spellings the pattern matches, longest first: a text holding none of them is left as it is. */
-  private spellings: string[] = []
+  /** Each secret with its spellings (computed once, when it is learned). */
+  private readonly secrets = new Map<string, string[]>()
+  /** Every spelling of every secret, built again when a secret is learned. */
+  private index: SpellingIndex | undefined
 
   /** Registers a value that must never be printed (ignored when shorter than 4 characters). */
   addSecret(value: unknown): void {
@@ -77,8 +140,8 @@ export class Redactor {
   /** Registers a secret without announcing it; true when it was new. */
   learn(value: unknown): value is string {
     if (typeof value !== 'string' || value.length < MIN_SECRET || this.secrets.has(value)) return false
-    this.secrets.add(value)
-    this.pattern = undefined
+    this.secrets.set(value, secretVariants(value))
+    this.index = undefined
     return true
   }
 
@@ -87,24 +150,19 @@ export class Redactor {
     return this.secrets.size
   }
 
-  private matcher(): RegExp | undefined {
+  private spellings(): SpellingIndex | undefined {
     if (this.secrets.size === 0) return undefined
-    if (!this.pattern) {
+    if (!this.index) {
       const all = new Set<string>()
-      for (const s of this.secrets) for (const v of secretVariants(s)) all.add(v)
-      this.spellings = [...all].sort((a, b) => b.length - a.length)
-      this.pattern = new RegExp(this.spellings.map(escapeRegExp).join('|'), 'g')
+      for (const variants of this.secrets.values()) for (const v of variants) all.add(v)
+      this.index = new SpellingIndex([...all])
     }
-    return this.pattern
+    return this.index
   }
 
   text(input: string): string {
-    let out = input.replace(JWT, '[REDACTED-JWT]')
-    const m = this.matcher()
-    // one alternation of every spelling of every secret is slow to run over each exchange (hundreds of long
-    // alternatives, one per issued token and encoding); a plain substring search finds first whether any is there
-    if (m && this.spellings.some((v) => out.includes(v))) out = out.replace(m, REDACTED)
-    return out
+    const out = input.replace(JWT, '[REDACTED-JWT]')
+    return this.spellings()?.replaceIn(out, REDACTED) ?? out
   }
 
   headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { escapeControls, MAX_REDACT_DEPTH, REDACTED, Redactor } from '../../../helpers/reporting/redact'
+import { escapeControls, MAX_REDACT_DEPTH, REDACTED, Redactor, SpellingIndex } from '../../../helpers/reporting/redact'
 
 const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl'
 
@@ -85,5 +86,38 @@ describe('Redactor', () => {
 
   it('escapes control characters (ANSI escapes, carriage returns) and keeps newlines and tabs', () => {
     expect(escapeControls('\u001b[32mverdict CONFORMS\u001b[0m\rX\n\tok')).toBe('\\u001b[32mverdict CONFORMS\\u001b[0m\\u000dX\n\tok')
+  })
+})
+
+describe('SpellingIndex', () => {
+  it('changes a text exactly when a search per string finds one of the strings, wherever they sit', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', '%'), minLength: 4, maxLength: 12 }), { maxLength: 6 }), fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', '%'), maxLength: 60 }), (spellings, text) => {
+        expect(new SpellingIndex(spellings).replaceIn(text, '#') !== text).toBe(spellings.some((s) => text.includes(s)))
+      }),
+      { numRuns: 500, seed: 7 },
+    )
+  })
+
+  it('masks exactly what one alternation of the strings, longest first, masks', () => {
+    const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '.', '%'), minLength: 4, maxLength: 10 }), { minLength: 1, maxLength: 6 }), fc.string({ unit: fc.constantFrom('a', 'b', '.', '%', 'x'), maxLength: 60 }), (spellings, text) => {
+        const alternation = new RegExp([...new Set(spellings)].sort((a, b) => b.length - a.length).map(escape).join('|'), 'g')
+        expect(new SpellingIndex(spellings).replaceIn(text, '#')).toBe(text.replace(alternation, '#'))
+      }),
+      { numRuns: 500, seed: 11 },
+    )
+  })
+
+  it('finds a long secret at the start, in the middle and at the very end of a text, and nothing in an empty index', () => {
+    const token = 'eyJhbGciOiJFUzI1NiJ9-secret-part'
+    const index = new SpellingIndex([token, 'pass'])
+    expect(index.replaceIn(`${token} and more`, '#')).toBe('# and more')
+    expect(index.replaceIn(`before ${token} after`, '#')).toBe('before # after')
+    expect(index.replaceIn(`ends with ${token}`, '#')).toBe('ends with #')
+    expect(index.replaceIn('a pas of nothing', '#')).toBe('a pas of nothing')
+    expect(index.replaceIn('xpass', '#')).toBe('x#')
+    expect(new SpellingIndex([]).replaceIn('anything', '#')).toBe('anything')
   })
 })
