@@ -11,6 +11,8 @@ export interface ModelCase {
   area: 'webhooks' | 'sales' | 'policies' | 'auth'
   file: string
   mustFail: string[]
+  /** An older defect reused to show a new check failing (not one of issue 14's own). */
+  reused?: true
 }
 
 const W = (f: string) => `suites/webhooks/${f}.test.ts`
@@ -30,8 +32,8 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'webhooks-get-stale-after-update', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-005', 'WH-STATE-003'] },
   { defect: 'webhooks-deleted-revived-by-put', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-002'] },
   // older defects showing the other new webhook checks failing
-  { defect: 'webhooks-created-at-changes', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-003'] },
-  { defect: 'webhooks-create-200', area: 'webhooks', file: W('state'), mustFail: ['WH-STATE-001'] },
+  { defect: 'webhooks-created-at-changes', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-003'], reused: true },
+  { defect: 'webhooks-create-200', area: 'webhooks', file: W('state'), mustFail: ['WH-STATE-001'], reused: true },
   { defect: 'auth-webhooks-expiry-leeway-hour', area: 'auth', file: W('scoping'), mustFail: ['WH-INV-007', 'WH-SCOPE-002'] },
 
   { defect: 'sales-issued-reissue', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-ISSUED-ISSUE'] },

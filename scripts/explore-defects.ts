@@ -1,0 +1,72 @@
+/**
+ * npm run explore:defects -- [--seed 1] [--steps 300] [--time-limit-s 120] [--defects a,b] [--max-sequence 12]
+ *
+ * Runs npm run explore once per defect of test/model/cases.ts against the embedded reference with that defect enabled
+ * (one at a time), and prints a table: found or not, the replay's steps, the invariants broken, the steps and seconds
+ * used. Exits 1 when a defect of issue 14's areas (webhooks, sales, policies) is not found, or only with a replay
+ * longer than 12 steps; 2 on a usage error. It asserts nothing else (docs/model.md "Exploration").
+ */
+import { parseArgs } from 'node:util'
+import { exploreDefect, exploreDefectList, formatDefectTable, meetsBar, type DefectExploration } from './explore/defects'
+
+export const EXPLORE_DEFECTS_USAGE = `Usage: npm run explore:defects -- [--seed N] [--steps K] [--time-limit-s S] [--max-sequence M] [--steps-per-second R] [--defects a,b]`
+
+async function main(): Promise<number> {
+  let values
+  try {
+    values = parseArgs({ args: process.argv.slice(2), options: { seed: { type: 'string' }, steps: { type: 'string' }, 'time-limit-s': { type: 'string' }, 'max-sequence': { type: 'string' }, 'steps-per-second': { type: 'string' }, defects: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } }).values
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${EXPLORE_DEFECTS_USAGE}`)
+    return 2
+  }
+  if (values.help) {
+    console.log(EXPLORE_DEFECTS_USAGE)
+    return 0
+  }
+  const num = (name: string, v: string | undefined, fallback: number): number => {
+    if (v === undefined) return fallback
+    const n = Number(v)
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name}: expected a positive number, got '${v}'`)
+    return n
+  }
+  let options
+  try {
+    options = {
+      seed: Math.floor(num('seed', values.seed, 1)),
+      steps: Math.floor(num('steps', values.steps, 300)),
+      maxSequence: Math.floor(num('max-sequence', values['max-sequence'], 12)),
+      timeLimitMs: num('time-limit-s', values['time-limit-s'], 120) * 1000,
+      stepsPerSecond: num('steps-per-second', values['steps-per-second'], 20),
+    }
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${EXPLORE_DEFECTS_USAGE}`)
+    return 2
+  }
+  const wanted = values.defects?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
+  const all = exploreDefectList()
+  const unknown = (wanted ?? []).filter((w) => !all.some((d) => d.defect === w))
+  if (unknown.length) {
+    console.error(`--defects: not a defect of test/model/cases.ts: ${unknown.join(', ')}\n${EXPLORE_DEFECTS_USAGE}`)
+    return 2
+  }
+  const list = wanted ? all.filter((d) => wanted.includes(d.defect)) : all
+  console.log(`explore:defects: ${list.length} defects, seed ${options.seed}, ${options.steps} steps, at most ${options.timeLimitMs / 1000} s of new sequences each`)
+  const rows: DefectExploration[] = []
+  for (const entry of list) {
+    const d = await exploreDefect(entry, options)
+    rows.push(d)
+    console.log(`${d.defect.padEnd(44)} ${d.found ? `found, replay ${d.replaySteps} steps, ${d.broken.join(', ')}` : d.error ? `error: ${d.error}` : 'NOT FOUND'} (${d.stepsRun} steps, ${d.seconds.toFixed(1)} s)`)
+  }
+  console.log(`\n${formatDefectTable(rows)}`)
+  const missed = rows.filter((d) => !meetsBar(d))
+  if (missed.length) console.log(`not found with a replay of at most 12 steps: ${missed.map((d) => d.defect).join(', ')}`)
+  return missed.length ? 1 : 0
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e)
+    process.exit(2)
+  },
+)
