@@ -35,6 +35,8 @@ export interface TableQuote {
   /** The actions list once the quote rests in the state. */
   actions: string[]
   requestId?: string
+  /** The create payload (what an MTA of the issued policy starts from). */
+  payload: Record<string, unknown>
 }
 
 /**
@@ -59,7 +61,7 @@ export async function reachState(flow: SalesFlow, product: string, state: QuoteS
     await flow.unlocked(q.quoteId, `wait after ${op}`)
   }
   const actions = await flow.unlocked(q.quoteId, `the actions in ${state}`)
-  return { quoteId: q.quoteId, actions, ...(requestId ? { requestId } : {}) }
+  return { quoteId: q.quoteId, actions, payload: q.payload, ...(requestId ? { requestId } : {}) }
 }
 
 /** Sends one quote operation (the table's update, a referral comment, a decline reason). Never asserts. */

@@ -3,6 +3,12 @@ import { runningInvariants, withRunningCheck } from '../../helpers/checks/runnin
 import { getPointer } from '../../helpers/data/json-pointer'
 import { documentIdOf } from '../../helpers/sales/documents'
 import { perform, QUOTE_STATES, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation } from '../../helpers/sales/state-table'
+import { takeExpiredToken, expiryLeewaySeconds, msUntilExpired } from '../../helpers/auth/expiring-token'
+import { getPointer as at } from '../../helpers/data/json-pointer'
+import { addDays, daysBetween } from '../../helpers/policies/dates'
+import { roundMoney } from '../../helpers/policies/money'
+import { deepMerge, fillTemplate } from '../../helpers/policies/template'
+import { setPointer } from '../../helpers/sales/json-set'
 import { pick, type ExploreModel, type World } from './world'
 
 const EVENTS = ['extracted', 'export', 'validation-success'] as const
@@ -56,6 +62,18 @@ abstract class Step implements fc.AsyncCommand<ExploreModel, World> {
   }
 }
 
+/** What a step does right after its write, on the same subscription and as the same caller: nothing, read it, list, update its url. */
+const FOLLOW_UPS = ['none', 'get', 'list', 'update'] as const
+type FollowUp = (typeof FOLLOW_UPS)[number]
+
+async function followUp(w: World, id: string, then: FollowUp): Promise<void> {
+  if (then === 'get') await w.t.webhooks.call({ op: 'webhooks.subscription.get', params: { id } })
+  if (then === 'list') await w.t.webhooks.call({ op: 'webhooks.subscriptions.list' })
+  if (then === 'update') await w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { url: w.subs.url('then') } })
+}
+
+const suffix = (then: FollowUp) => (then === 'none' ? '' : `, then ${then === 'get' ? 'read it' : then === 'list' ? 'list' : 'update its url'}`)
+
 class CreateSub extends Step {
   constructor(p: StepPacing, private readonly event: string) {
     super(p)
@@ -73,39 +91,38 @@ class CreateSub extends Step {
 }
 
 class UpdateSub extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly change: string) {
+  constructor(p: StepPacing, private readonly k: number, private readonly change: string, private readonly then: FollowUp) {
     super(p)
   }
   override check(m: Readonly<ExploreModel>) {
     return m.subs > 0
   }
   toString() {
-    return `update subscription #${this.k} (${this.change})`
+    return `update subscription #${this.k} (${this.change})${suffix(this.then)}`
   }
   async act(w: World) {
     const id = pick(w.subIds, this.k)!
     const json = this.change === 'url' ? { url: w.subs.url(`moved${this.k}`) } : this.change === 'invalid' ? { event: 'no-such-event' } : { event: this.change }
     await w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json })
+    await followUp(w, id, this.then)
   }
 }
 
+/** A read or a delete of one subscription, and what follows it. */
 class SubOp extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly op: 'get' | 'delete' | 'foreign-get' | 'foreign-update' | 'foreign-delete') {
+  constructor(p: StepPacing, private readonly k: number, private readonly op: 'get' | 'delete', private readonly then: FollowUp) {
     super(p)
   }
   override check(m: Readonly<ExploreModel>) {
     return m.subs > 0
   }
   toString() {
-    return `${this.op} subscription #${this.k}`
+    return `${this.op} subscription #${this.k}${suffix(this.then)}`
   }
   async act(w: World) {
     const id = pick(w.subIds, this.k)!
-    const other = w.t.user('otherTenant')
-    const as = this.op.startsWith('foreign') ? (other ? { as: other } : undefined) : {}
-    if (!as) return
-    const op = this.op.endsWith('get') ? 'webhooks.subscription.get' : this.op.endsWith('delete') ? 'webhooks.subscription.delete' : 'webhooks.subscription.update'
-    await w.t.webhooks.call({ op, params: { id }, ...as, ...(op === 'webhooks.subscription.update' ? { json: { url: w.subs.url('foreign') } } : {}) })
+    await w.t.webhooks.call({ op: this.op === 'get' ? 'webhooks.subscription.get' : 'webhooks.subscription.delete', params: { id } })
+    await followUp(w, id, this.then)
   }
 }
 
@@ -118,7 +135,121 @@ class ListSubs extends Step {
   }
 }
 
-/** A new quote brought to a state through the API in one step (create, then calculate, referral, bind, issue as needed). */
+/**
+ * Every kind of resource the sequence made, read (and written, for subscriptions and quotes) by a user of another
+ * tenant (users.otherTenant; skipped when the profile has none): the model requires each answer to be a refusal.
+ */
+class ForeignProbe extends Step {
+  constructor(p: StepPacing, private readonly k: number) {
+    super(p)
+  }
+  override check(m: Readonly<ExploreModel>) {
+    return m.subs + m.quotes > 0
+  }
+  toString() {
+    return `another tenant tries resource #${this.k} of each kind`
+  }
+  async act(w: World) {
+    const as = w.t.user('otherTenant')
+    if (!as) return
+    const sub = pick(w.subIds, this.k)
+    if (sub !== undefined) {
+      await w.t.webhooks.call({ op: 'webhooks.subscription.get', params: { id: sub }, as })
+      await w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id: sub }, as, json: { url: w.subs.url('foreign') } })
+      await w.t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id: sub }, as })
+    }
+    const quote = pick(w.quoteIds, this.k)
+    if (quote !== undefined) {
+      await w.t.sales.call({ op: 'sales.quote.get', params: { policyId: quote }, as })
+      await w.t.sales.call({ op: 'sales.quote.update', params: { policyId: quote }, as, json: { policy: { externalReference: w.t.tag('foreign') } } })
+    }
+    const request = pick(w.requests, this.k)
+    if (request) await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: request.id }, as })
+    const doc = pick(w.documents, this.k)
+    if (doc !== undefined) await w.t.sales.call({ op: 'sales.documents.download', params: { id: doc }, headers: { accept: '*/*' }, as })
+    const policy = pick(w.policies, this.k)
+    if (policy) {
+      await w.t.sales.call({ op: 'sales.policy.links', params: { policyId: policy.id }, as })
+      await w.api.invoices(policy.id, as)
+      await w.api.totals(policy.id, as)
+    }
+  }
+}
+
+/**
+ * Reads with a token past its exp (plus the profile's leeway): the profile's users.expired, or users.shortLived once
+ * expired (no wait: skipped while it is not). The subscription list and subscription #k, the product schema, quote #k,
+ * the period totals of policy #k: the model requires each answer to be a refusal.
+ */
+class ExpiredProbe extends Step {
+  constructor(p: StepPacing, private readonly k: number) {
+    super(p)
+  }
+  toString() {
+    return `reads with an expired token (#${this.k})`
+  }
+  async act(w: World) {
+    const token = await takeExpiredToken(w.t)
+    if (!token || msUntilExpired(token, expiryLeewaySeconds(w.t)) > 0) return
+    const bearer = token.token
+    await w.t.webhooks.call({ op: 'webhooks.subscriptions.list', bearer })
+    const sub = pick(w.subIds, this.k)
+    if (sub !== undefined) await w.t.webhooks.call({ op: 'webhooks.subscription.get', params: { id: sub }, bearer })
+    await w.t.sales.call({ op: 'sales.schemes.get', params: { type: w.flow.settings.schemaType, name: w.t.config.product }, bearer })
+    const quote = pick(w.quoteIds, this.k)
+    if (quote !== undefined) await w.t.sales.call({ op: 'sales.quote.get', params: { policyId: quote }, bearer })
+    const policy = pick(w.policies, this.k)
+    if (policy) await w.t.sales.call({ op: 'sales.policy.period-totals', params: { id: policy.id }, bearer })
+  }
+}
+
+/** Brings a new quote to a state (create, then calculate, referral, bind, issue as needed) and records what it made. */
+async function newQuote(w: World, state: QuoteStateName): Promise<string> {
+  const q = await reachState(w.flow, w.t.config.product, state, `explore-${w.quoteIds.length}`)
+  w.quoteIds.push(q.quoteId)
+  w.payloads.set(q.quoteId, q.payload)
+  if (q.requestId) {
+    w.requests.push({ id: q.requestId, quoteId: q.quoteId })
+    const r = await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: q.requestId } })
+    const policyId = getPointer(r.body, w.flow.settings.policyIdPointer)
+    if (typeof policyId === 'string' || typeof policyId === 'number') w.policies.push({ id: String(policyId), quoteId: q.quoteId })
+  }
+  return q.quoteId
+}
+
+const counts = (w: World) => ({ quotes: w.quoteIds.length, requests: w.requests.length, documents: w.documents.length, policies: w.policies.length })
+
+/**
+ * One quote operation after reading the actions list (sales §3 rule 4: the model judges the operation against it);
+ * a generated document is downloaded, an issue's request followed to its end; then the actions and the quote are read
+ * back (the model judges the data, the types and the list after the operation).
+ */
+async function operate(w: World, id: string, op: TableOperation): Promise<void> {
+  await w.flow.waitActions(id)
+  const res = await perform(w.flow, id, op, w.t.config.product)
+  if (res.status >= 200 && res.status < 300) {
+    if (op === 'documents') {
+      const doc = documentIdOf(res, w.flow.settings.documentIdFrom)
+      if (doc !== undefined) {
+        w.documents.push(doc)
+        await w.t.sales.call({ op: 'sales.documents.download', params: { id: doc }, headers: { accept: '*/*' } })
+      }
+    }
+    if (op === 'issue') {
+      const requestId = w.flow.requestIdOf(res)
+      if (requestId) {
+        w.requests.push({ id: requestId, quoteId: id })
+        const r = await w.flow.waitRequest(requestId)
+        const policyId = r.outcome === 'success' ? getPointer(r.value?.body, w.flow.settings.policyIdPointer) : undefined
+        if (typeof policyId === 'string' || typeof policyId === 'number') w.policies.push({ id: String(policyId), quoteId: id })
+      }
+    }
+  }
+  await w.flow.waitActions(id)
+  await w.flow.getQuote(id)
+}
+
+/** A new quote in a state, shown in its actions list (and its request and policy when issued). */
 class NewQuote extends Step {
   constructor(p: StepPacing, private readonly state: QuoteStateName) {
     super(p)
@@ -127,22 +258,36 @@ class NewQuote extends Step {
     return `new quote in state ${this.state}`
   }
   override check(m: Readonly<ExploreModel>) {
-    return m.quotes < 3
+    return m.quotes < 6
   }
   async act(w: World) {
-    const q = await reachState(w.flow, w.t.config.product, this.state, `explore-${w.quoteIds.length}`)
-    w.quoteIds.push(q.quoteId)
-    if (!q.requestId) return
-    w.requests.push({ id: q.requestId, quoteId: q.quoteId })
-    const r = await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: q.requestId } })
-    const policyId = getPointer(r.body, w.flow.settings.policyIdPointer)
-    if (typeof policyId === 'string' || typeof policyId === 'number') w.policies.push(String(policyId))
+    await newQuote(w, this.state)
   }
   override update(m: ExploreModel, w: World) {
-    Object.assign(m, { quotes: w.quoteIds.length, requests: w.requests.length, documents: w.documents.length, policies: w.policies.length })
+    Object.assign(m, counts(w))
   }
 }
 
+/** Any quote operation in any state the API reaches: a new quote brought to the state, then the operation. */
+class OperationInState extends Step {
+  constructor(p: StepPacing, private readonly state: QuoteStateName, private readonly op: TableOperation) {
+    super(p)
+  }
+  toString() {
+    return `${this.op} a new quote in state ${this.state}`
+  }
+  override check(m: Readonly<ExploreModel>) {
+    return m.quotes < 6
+  }
+  async act(w: World) {
+    await operate(w, await newQuote(w, this.state), this.op)
+  }
+  override update(m: ExploreModel, w: World) {
+    Object.assign(m, counts(w))
+  }
+}
+
+/** Any quote operation on a quote the sequence made (whatever state earlier steps left it in). */
 class QuoteOp extends Step {
   constructor(p: StepPacing, private readonly k: number, private readonly op: TableOperation) {
     super(p)
@@ -154,94 +299,147 @@ class QuoteOp extends Step {
     return `${this.op} quote #${this.k}`
   }
   async act(w: World) {
-    const id = pick(w.quoteIds, this.k)!
-    // the actions list first (sales §3 rule 4): the model judges the operation against it
-    await w.flow.waitActions(id)
-    const res = await perform(w.flow, id, this.op, w.t.config.product)
-    if (res.status < 200 || res.status >= 300) return
-    if (this.op === 'documents') {
-      const doc = documentIdOf(res, w.flow.settings.documentIdFrom)
-      if (doc !== undefined) {
-        w.documents.push(doc)
-        await w.t.sales.call({ op: 'sales.documents.download', params: { id: doc }, headers: { accept: '*/*' } })
-      }
-    }
-    if (this.op === 'issue') {
-      const requestId = w.flow.requestIdOf(res)
-      if (!requestId) return
-      w.requests.push({ id: requestId, quoteId: id })
-      const r = await w.flow.waitRequest(requestId)
-      const policyId = r.outcome === 'success' ? getPointer(r.value?.body, w.flow.settings.policyIdPointer) : undefined
-      if (typeof policyId === 'string' || typeof policyId === 'number') w.policies.push(String(policyId))
-    }
+    await operate(w, pick(w.quoteIds, this.k)!, this.op)
   }
   override update(m: ExploreModel, w: World) {
-    Object.assign(m, { requests: w.requests.length, documents: w.documents.length, policies: w.policies.length })
+    Object.assign(m, counts(w))
   }
 }
 
-class ReadQuote extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly what: 'get' | 'foreign') {
+const READ_KINDS = ['quote', 'request', 'document', 'totals', 'invoices', 'links'] as const
+type Read = (typeof READ_KINDS)[number]
+
+/** A read of a quote (its actions, then its data), a request, a document or a policy (links, invoices, period totals). */
+class ReadOne extends Step {
+  constructor(p: StepPacing, private readonly k: number, private readonly what: Read) {
     super(p)
   }
   override check(m: Readonly<ExploreModel>) {
-    return m.quotes > 0
+    return this.what === 'quote' ? m.quotes > 0 : this.what === 'request' ? m.requests > 0 : this.what === 'document' ? m.documents > 0 : m.policies > 0
   }
   toString() {
-    return `${this.what === 'get' ? 'read' : 'read and update from another tenant'} quote #${this.k}`
+    return `read ${this.what} #${this.k}${this.what === 'invoices' ? ', then the totals' : ''}`
   }
   async act(w: World) {
-    const id = pick(w.quoteIds, this.k)!
-    if (this.what === 'get') {
+    const kind = this.what
+    if (kind === 'quote') {
+      const id = pick(w.quoteIds, this.k)!
       await w.flow.waitActions(id)
       await w.flow.getQuote(id)
-      return
     }
-    const other = w.t.user('otherTenant')
-    if (!other) return
-    await w.t.sales.call({ op: 'sales.quote.get', params: { policyId: id }, as: other })
-    await w.t.sales.call({ op: 'sales.quote.update', params: { policyId: id }, as: other, json: { policy: { externalReference: w.t.tag('foreign') } } })
+    if (kind === 'request') await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: pick(w.requests, this.k)!.id } })
+    if (kind === 'document') await w.t.sales.call({ op: 'sales.documents.download', params: { id: pick(w.documents, this.k)! }, headers: { accept: '*/*' } })
+    const policy = pick(w.policies, this.k)?.id
+    if (policy === undefined) return
+    if (kind === 'totals') await w.api.totals(policy)
+    if (kind === 'links') await w.t.sales.call({ op: 'sales.policy.links', params: { policyId: policy } })
+    if (kind === 'invoices') {
+      await w.api.invoices(policy)
+      await w.api.totals(policy) // a money read: the balance after it
+    }
   }
 }
 
-class ReadOther extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly what: 'request' | 'document' | 'totals' | 'invoices' | 'foreign-request' | 'foreign-document' | 'foreign-totals') {
+/**
+ * A money operation on a policy the sequence issued, between two reads of its period totals (the model judges the
+ * balance after every operation, PL-INV-001, and that paid and premium moved by what the operation moved, PL-INV-002):
+ * a manual termination, a payment allocated to its first invoice, a credit of that allocation, a mid-term adjustment
+ * (the profile's MTA change through a new quote: calculate, bind, issue).
+ */
+class MoneyOp extends Step {
+  constructor(p: StepPacing, private readonly k: number, private readonly op: 'terminate' | 'allocate' | 'credit' | 'mta') {
     super(p)
   }
-  override check(m: Readonly<ExploreModel>) {
-    return this.what.endsWith('request') ? m.requests > 0 : this.what.endsWith('document') ? m.documents > 0 : m.policies > 0
-  }
   toString() {
-    return `${this.what} #${this.k}`
+    return `${this.op} policy #${this.k} (a new one when the sequence has none), the totals read before and after`
+  }
+  override update(m: ExploreModel, w: World) {
+    Object.assign(m, counts(w))
   }
   async act(w: World) {
-    const foreign = this.what.startsWith('foreign')
-    const other = w.t.user('otherTenant')
-    if (foreign && !other) return
-    const as = foreign ? { as: other! } : {}
-    const kind = this.what.replace('foreign-', '')
-    if (kind === 'request') await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: pick(w.requests, this.k)!.id }, ...as })
-    if (kind === 'document') await w.t.sales.call({ op: 'sales.documents.download', params: { id: pick(w.documents, this.k)! }, headers: { accept: '*/*' }, ...as })
-    if (kind === 'totals') await w.t.sales.call({ op: 'sales.policy.period-totals', params: { id: pick(w.policies, this.k)! }, ...as })
-    if (kind === 'invoices') await w.t.sales.call({ op: 'sales.policy.invoices', params: { policyId: pick(w.policies, this.k)! } })
+    if (w.policies.length === 0) await newQuote(w, 'issued')
+    const policy = pick(w.policies, this.k)
+    if (!policy) return
+    const api = w.api
+    const s = api.s
+    await api.totals(policy.id)
+    try {
+      if (this.op === 'allocate' || this.op === 'credit') {
+        const first = api.readInvoices(await api.invoices(policy.id))?.[0]
+        if (!first || first.amount === undefined || first.invoicenumber === '') return
+        const amount = roundMoney(first.amount * 0.5)
+        const pay = await api.insertPayment(amount, new Date().toISOString().slice(0, 10))
+        const paymentId = api.paymentIdOf(pay)
+        if (paymentId === undefined) return
+        const events = api.eventIdsOf(await api.allocate(paymentId, [{ invoicenumber: first.invoicenumber, amount }])) ?? []
+        for (const e of events) w.allocations.add(e)
+        if (this.op === 'credit') {
+          await api.totals(policy.id)
+          for (const e of events) if ((await api.credit(e)).status < 300) w.allocations.delete(e)
+        }
+        return
+      }
+      const links = await api.links(policy.id)
+      const inception = at(links.body, s.links.dateInceptionPointer)
+      const expiry = at(links.body, s.links.dateExpiryPointer)
+      if (typeof inception !== 'string' || typeof expiry !== 'string') return
+      const span = Math.max(0, daysBetween(inception, expiry) - 1)
+      if (this.op === 'terminate') {
+        const premium = api.readTotals(await api.totals(policy.id)).premium
+        if (premium === undefined) return
+        await api.terminate(policy.id, { date: addDays(inception, Math.min(s.termination.afterDays, span)), sum: roundMoney(premium * 0.37) })
+        return
+      }
+      const payload = w.payloads.get(policy.quoteId)
+      if (!payload) return
+      const vars = api.vars({ policyId: policy.id, dateEffective: addDays(inception, Math.min(s.mta.effectiveAfterDays, span)) })
+      const body = structuredClone(payload)
+      for (const [ptr, v] of Object.entries(fillTemplate(s.mta.set, vars) as Record<string, unknown>)) setPointer(body, ptr, v)
+      const res = await api.mta(deepMerge(body, fillTemplate(s.mta.body, vars)))
+      const id = at(res.body, s.mta.quoteIdPointer)
+      if (res.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return
+      const mtaId = String(id)
+      w.flow.created.set(mtaId, { product: w.t.config.product, final: false })
+      for (const op of ['calculate', 'bind', 'issue'] as const) {
+        await w.flow.unlocked(mtaId, `the MTA quote before ${op}`)
+        const r = await perform(w.flow, mtaId, op, w.t.config.product)
+        if (r.status >= 300) return
+        if (op === 'issue') {
+          w.flow.markFinal(mtaId)
+          const requestId = w.flow.requestIdOf(r)
+          if (requestId) await w.flow.waitRequest(requestId)
+        }
+      }
+    } finally {
+      await api.totals(policy.id)
+    }
   }
 }
 
-/** The generated operations, each equally likely: webhooks subscriptions, quotes in every state, requests, documents, policies. */
+/**
+ * The generated operations: webhooks subscriptions (each write followed by a read, a list, an update or nothing),
+ * quotes (any operation in any state the API reaches, or on a quote an earlier step made), reads of quotes, requests,
+ * documents and policies, money operations on policies, probes from another tenant and with an expired token.
+ * The quote operations weigh most (42 operation x state pairs).
+ */
 export function stepArbitraries(pacing: StepPacing): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
   const k = fc.nat({ max: 99 })
-  // quote operations weigh more: a state defect needs a quote in the state and the operation on it
+  const then = fc.constantFrom(...FOLLOW_UPS)
+  const change = fc.oneof(fc.constantFrom('url', 'invalid'), fc.constantFrom(...EVENTS))
   const w = (arbitrary: fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>, weight: number) => ({ arbitrary, weight })
   return [
     fc.oneof(
-      w(fc.constantFrom(...EVENTS).map((e) => new CreateSub(pacing, e)), 2),
-      w(fc.tuple(k, fc.constantFrom('url', 'invalid', ...EVENTS)).map(([i, c]) => new UpdateSub(pacing, i, c)), 2),
-      w(fc.tuple(k, fc.constantFrom('get', 'delete', 'foreign-get', 'foreign-update', 'foreign-delete' as const)).map(([i, op]) => new SubOp(pacing, i, op)), 2),
+      w(fc.constantFrom(...EVENTS).map((e) => new CreateSub(pacing, e)), 3),
+      w(fc.tuple(k, change, then).map(([i, c, r]) => new UpdateSub(pacing, i, c, r)), 3),
+      w(fc.tuple(k, fc.constantFrom('get', 'delete' as const), then).map(([i, op, r]) => new SubOp(pacing, i, op, r)), 3),
       w(fc.constant(null).map(() => new ListSubs(pacing)), 1),
-      w(fc.constantFrom(...QUOTE_STATES).map((st) => new NewQuote(pacing, st)), 3),
-      w(fc.tuple(k, fc.constantFrom(...TABLE_OPERATIONS)).map(([i, op]) => new QuoteOp(pacing, i, op)), 4),
-      w(fc.tuple(k, fc.constantFrom('get', 'foreign' as const)).map(([i, x]) => new ReadQuote(pacing, i, x)), 2),
-      w(fc.tuple(k, fc.constantFrom('request', 'document', 'totals', 'invoices', 'foreign-request', 'foreign-document', 'foreign-totals' as const)).map(([i, x]) => new ReadOther(pacing, i, x)), 2),
+      w(fc.constantFrom(...QUOTE_STATES).map((st) => new NewQuote(pacing, st)), 2),
+      w(fc.tuple(fc.constantFrom(...QUOTE_STATES), fc.constantFrom(...TABLE_OPERATIONS)).map(([st, op]) => new OperationInState(pacing, st, op)), 5),
+      w(fc.tuple(k, fc.constantFrom(...TABLE_OPERATIONS)).map(([i, op]) => new QuoteOp(pacing, i, op)), 2),
+      w(fc.tuple(k, fc.constantFrom(...READ_KINDS)).map(([i, x]) => new ReadOne(pacing, i, x)), 3),
+      w(fc.tuple(k, fc.constantFrom('terminate', 'allocate', 'credit', 'mta' as const)).map(([i, op]) => new MoneyOp(pacing, i, op)), 3),
+      w(k.map((i) => new ForeignProbe(pacing, i)), 2),
+      w(k.map((i) => new ExpiredProbe(pacing, i)), 1),
     ),
   ]
 }

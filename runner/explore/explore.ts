@@ -29,6 +29,10 @@ export interface ExploreResult {
   evaluated: Record<string, number>
   seconds: number
   interrupted: boolean
+  /** Steps run when the first sequence broke an invariant (before shrinking), when one did. */
+  stepsToFailure?: number
+  /** Invariants the minimal failing sequence broke (its last step's). */
+  broken?: string[]
   /** The minimal failing sequence, replayed once more with its exchanges (redacted). */
   replay?: { path: string; steps: StepLog[] }
   /** A failure that is not an invariant (a tool error). */
@@ -58,13 +62,16 @@ export async function explore(config: TargetConfig, o: ExploreOptions): Promise<
     counters.sequences += 1
     for (const s of w.log) for (const id of s.evaluated) evaluated[id] = (evaluated[id] ?? 0) + 1
   }
-  const state = { failed: false }
+  const state: { failed: boolean; stepsToFailure?: number } = { failed: false }
   const runSequence = async (cmds: Iterable<fc.AsyncCommand<ExploreModel, World>>, keep?: (w: World) => void) => {
     const world = newWorld(config)
     try {
       await fc.asyncModelRun(() => ({ model: { subs: 0, quotes: 0, requests: 0, documents: 0, policies: 0 }, real: world }), cmds)
     } catch (e) {
-      if (e instanceof InvariantBroken) state.failed = true
+      if (e instanceof InvariantBroken && !state.failed) {
+        state.failed = true
+        state.stepsToFailure = counters.steps + world.log.length
+      }
       throw e
     } finally {
       count(world)
@@ -89,7 +96,8 @@ export async function explore(config: TargetConfig, o: ExploreOptions): Promise<
   const holder: { steps?: StepLog[] } = {}
   const [cmds] = details.counterexample!
   await runSequence(cmds, (w) => (holder.steps = w.log)).catch(() => undefined)
-  return { ok: false, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, replay: { path: details.counterexamplePath ?? '', steps: holder.steps ?? [] } }
+  const stepsToFailure = state.stepsToFailure !== undefined ? { stepsToFailure: state.stepsToFailure } : {}
+  return { ok: false, ...base, ...stepsToFailure, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, broken: error.ids, replay: { path: details.counterexamplePath ?? '', steps: holder.steps ?? [] } }
 }
 
 /** The report printed at the end: seed, steps, invariants and seconds, and the replay of a failing sequence. */
@@ -102,6 +110,7 @@ export function formatExplore(r: ExploreResult, o: ExploreOptions): string {
   if (r.ok) return [...lines, 'verdict  CONFORMS (no invariant broken)'].join('\n')
   if (r.error) return [...lines, `error: ${r.error}`, 'verdict  INCONCLUSIVE'].join('\n')
   const steps = r.replay?.steps ?? []
+  if (r.stepsToFailure !== undefined) lines.push(`first broken after ${r.stepsToFailure} steps: ${(r.broken ?? []).join(', ')}`)
   lines.push(`replay: ${steps.length} step(s); run it again with: npm run explore -- --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}  (fast-check path ${r.replay?.path})`)
   steps.forEach((s, i) => {
     lines.push(`${String(i + 1).padStart(3)}. ${s.step}`)

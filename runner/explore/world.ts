@@ -3,6 +3,8 @@ import type { Exchange } from '../../helpers/http/recorder'
 import { SalesFlow } from '../../helpers/sales/lifecycle'
 import { SubscriptionTracker } from '../../helpers/webhooks/tracker'
 import { webhookSettings } from '../../helpers/webhooks/settings'
+import { PoliciesApi } from '../../helpers/policies/api'
+import { policiesSettings } from '../../helpers/policies/settings'
 import type { Violation } from '../../helpers/model/types'
 
 /** What one step did: its name, the exchanges it made (redacted), the invariants it evaluated and broke. */
@@ -29,11 +31,16 @@ export interface ExploreModel {
 export class World {
   readonly flow: SalesFlow
   readonly subs: SubscriptionTracker
+  readonly api: PoliciesApi
   readonly subIds: string[] = []
   readonly quoteIds: string[] = []
+  /** The create payload of each quote the sequence made (an MTA starts from its policy's). */
+  readonly payloads = new Map<string, Record<string, unknown>>()
   readonly requests: { id: string; quoteId: string }[] = []
   readonly documents: string[] = []
-  readonly policies: string[] = []
+  readonly policies: { id: string; quoteId: string }[] = []
+  /** Allocation events not credited yet (credited at clean-up, best effort). */
+  readonly allocations = new Set<string>()
   readonly log: StepLog[] = []
   /** Exchanges of the step running now (the recorder's sink appends). */
   current: Exchange[] = []
@@ -41,10 +48,12 @@ export class World {
   constructor(readonly t: SuiteContext) {
     this.flow = new SalesFlow(t, 'explore')
     this.subs = new SubscriptionTracker(t, webhookSettings(t.config), 'explore')
+    this.api = new PoliciesApi(t, policiesSettings(t.config))
   }
 
   async close(): Promise<void> {
     this.current = [] // the clean-up's exchanges belong to no step
+    for (const id of this.allocations) await this.api.credit(id).catch(() => undefined)
     await this.subs.cleanup()
     await this.flow.cleanup()
     await this.t.close()
