@@ -7,7 +7,7 @@
  * longer than 12 steps; 2 on a usage error. It asserts nothing else (docs/model.md "Exploration").
  */
 import { parseArgs } from 'node:util'
-import { exploreDefect, exploreDefectList, formatDefectTable, meetsBar, type DefectExploration } from './explore/defects'
+import { exploreDefect, exploreDefectList, formatDefectTable, MAX_REPLAY, meetsBar, type DefectExploration } from './explore/defects'
 
 export const EXPLORE_DEFECTS_USAGE = `Usage: npm run explore:defects -- [--seed N] [--steps K] [--time-limit-s S] [--max-sequence M] [--steps-per-second R] [--defects a,b]`
 
@@ -59,7 +59,7 @@ async function main(): Promise<number> {
   }
   console.log(`\n${formatDefectTable(rows)}`)
   const missed = rows.filter((d) => !meetsBar(d))
-  if (missed.length) console.log(`not found with a replay of at most 12 steps: ${missed.map((d) => d.defect).join(', ')}`)
+  if (missed.length) console.log(`not found with a replay of at most ${MAX_REPLAY} steps: ${missed.map((d) => d.defect).join(', ')}`)
   return missed.length ? 1 : 0
 }
 

@@ -62,17 +62,24 @@ abstract class Step implements fc.AsyncCommand<ExploreModel, World> {
   }
 }
 
-/** What a step does right after its write, on the same subscription and as the same caller: nothing, read it, list, update its url. */
-const FOLLOW_UPS = ['none', 'get', 'list', 'update'] as const
+/**
+ * What a step does right after its write, on the same subscription and as the same caller: nothing; read it back (the
+ * subscription, then the list); read it back, then update its url and read it again.
+ */
+const FOLLOW_UPS = ['none', 'read', 'read-update'] as const
 type FollowUp = (typeof FOLLOW_UPS)[number]
 
 async function followUp(w: World, id: string, then: FollowUp): Promise<void> {
-  if (then === 'get') await w.t.webhooks.call({ op: 'webhooks.subscription.get', params: { id } })
-  if (then === 'list') await w.t.webhooks.call({ op: 'webhooks.subscriptions.list' })
-  if (then === 'update') await w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { url: w.subs.url('then') } })
+  if (then === 'none') return
+  const read = () => w.t.webhooks.call({ op: 'webhooks.subscription.get', params: { id } })
+  await read()
+  await w.t.webhooks.call({ op: 'webhooks.subscriptions.list' })
+  if (then === 'read') return
+  await w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { url: w.subs.url('then') } })
+  await read()
 }
 
-const suffix = (then: FollowUp) => (then === 'none' ? '' : `, then ${then === 'get' ? 'read it' : then === 'list' ? 'list' : 'update its url'}`)
+const suffix = (then: FollowUp) => (then === 'none' ? '' : then === 'read' ? ', then read it and list' : ', then read it, list, update its url, read it')
 
 class CreateSub extends Step {
   constructor(p: StepPacing, private readonly event: string) {
