@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process'
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { PROJECT_ROOT } from '../../helpers/config'
+import { MAX_REPLAY } from '../../scripts/explore/defects'
+
+/** One defect per area: a subscription update, an operation in a state, a money operation on a policy. */
+const SUBSET = ['webhooks-put-resets-event', 'sales-issued-can-decline', 'policies-balance-ignores-termination']
+
+/**
+ * npm run explore:defects finds each defect of the subset against the embedded reference (seed 1, 300 steps), with a
+ * replay of at most 12 steps, and exits 0; the full table is the script's (docs/model.md "Measured").
+ */
+describe('npm run explore:defects', () => {
+  it(`finds ${SUBSET.join(', ')} with replays of at most ${MAX_REPLAY} steps`, { timeout: 240_000 }, () => {
+    const tsx = resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs')
+    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' }
+    for (const k of ['SALES_BASE_URL', 'TARGET', 'TARGET_IMAGE', 'TARGET_PROFILE', 'TENANT', 'AUTH_PASSWORD', 'REFERENCE_DEFECTS', 'CONFORMANCE_SEED']) delete env[k]
+    const r = spawnSync(process.execPath, [tsx, 'scripts/explore-defects.ts', '--seed', '1', '--steps', '300', '--time-limit-s', '60', '--defects', SUBSET.join(',')], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 230_000 })
+    expect(r.status, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-1000)}`).toBe(0)
+    for (const d of SUBSET) {
+      const row = r.stdout.split('\n').find((l) => l.startsWith(`| \`${d}\``))
+      expect(row, r.stdout.slice(-3000)).toBeDefined()
+      const cells = row!.split('|').map((c) => c.trim())
+      expect(cells[3], row).toBe('yes')
+      const replay = Number(cells[4])
+      expect(replay, row).toBeGreaterThanOrEqual(1)
+      expect(replay, row).toBeLessThanOrEqual(MAX_REPLAY)
+      expect(cells[5], row).toMatch(/^(WH|SL|PL)-INV-\d{3}/)
+    }
+  })
+})
