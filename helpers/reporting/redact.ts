@@ -112,7 +112,6 @@ export class SpellingIndex {
     }
     return last === 0 ? text : out + text.slice(last)
   }
-
 }
 
 /** Sets a key on a plain object without touching its prototype (a key may be `__proto__`). */

@@ -1,4 +1,5 @@
 import type { CheckOutcome, ChecksReport } from './results'
+import { contractFindingsOf } from './matrix'
 
 /** How many checks of each kind the console lists before "and N more". */
 export const CONSOLE_LIST_LIMIT = 15
@@ -58,8 +59,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
       ` (sales ${exercised.filter((o) => o.service === 'sales').length}/27, webhooks ${exercised.filter((o) => o.service === 'webhooks').length}/6)`)
     if (never.length > 0 && !report.selection) out.push(`  never exercised: ${never.map((o) => `${o.method} ${o.path}`).join(', ')}`)
     if (report.contracts) {
-      const findings = report.checks.reduce((n, c) => n + c.deviations.filter((d) => d.id.startsWith('openapi-contract:')).length, 0)
-      out.push(`published contracts (openapi documents): ${report.contracts.validated} exchanges validated, ${findings} finding(s)`)
+      out.push(`published contracts (openapi documents): ${report.contracts.validated} exchanges validated, ${contractFindingsOf(report).length} finding(s)`)
     }
   }
   const of = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s)

@@ -57,6 +57,15 @@ function outcomeOf(calls: number, allCalls: number, checks: MatrixCheck[]): Oper
   return 'not-applicable'
 }
 
+/** The run's published-contract findings (deviations `openapi-contract:<operation>`), with the check that met each. */
+export function contractFindingsOf(report: Pick<ChecksReport, 'checks'>): ConformanceMatrix['contractFindings'] {
+  // OPENAPI_DEVIATION of helpers/contracts/openapi-sink.ts (not imported: it would load openapi-backend into the reporters)
+  const prefix = 'openapi-contract:'
+  return report.checks.flatMap((c) =>
+    (c.deviations ?? []).filter((d) => d.id.startsWith(prefix)).map((d) => ({ operationId: d.id.slice(prefix.length), check: c.id, policy: d.policy, message: d.message })),
+  )
+}
+
 /**
  * Every operation of both specs against the checks that exercised it (measured from the recorded
  * traffic, as in checks.json) and their outcome. Operations never called are kept, as such.
@@ -90,9 +99,7 @@ export function buildMatrix(report: ChecksReport, traffic: TrafficLine[] = []): 
   for (const r of rows) byOutcome[r.outcome] += 1
   const v = report.verdict ? { verdict: report.verdict, label: report.label ?? report.verdict } : computeVerdict({ totals: report.totals })
   const failedChecks = report.checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, status: c.status, section: `${c.document} ${c.section}`, requirement: c.requirement }))
-  const contractFindings = report.checks.flatMap((c) =>
-    (c.deviations ?? []).filter((d) => d.id.startsWith('openapi-contract:')).map((d) => ({ operationId: d.id.slice('openapi-contract:'.length), check: c.id, policy: d.policy, message: d.message })),
-  )
+  const contractFindings = contractFindingsOf(report)
   return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome, contractFindings, contractValidated: report.contracts?.validated ?? 0 }
 }
 
