@@ -112,8 +112,9 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     }
     failure = e
   }
-  // an answer this check received broke an invariant of the model: the check fails citing it (docs/model.md)
-  const broken = recordInvariants(ctx)
+  // an answer this check received broke an invariant the check is judged by: the check fails citing it (docs/model.md);
+  // any other broken invariant is the invariant's own failure (runner/reporting/invariants.ts), not this check's
+  const broken = recordInvariants(ctx, meta.judgedBy ?? [])
   if (failure === undefined && broken === undefined) return
   const head = `[${meta.id}] ${document} ${meta.section}\nrequirement: ${meta.requirement}\nan answer this check received broke an invariant of the model:`
   const err = new Error([...(failure !== undefined ? [formatFailure(meta, failure)] : []), ...(broken ? [`${failure === undefined ? head : 'and an answer it received broke an invariant of the model:'}\n${broken}`] : [])].join('\n\n'))
@@ -123,13 +124,17 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
   throw err
 }
 
-/** Copies the running check's invariant tally into its task meta; returns the violations' message, if any. */
-function recordInvariants(ctx: TestContext): string | undefined {
+/**
+ * Copies the running check's invariant tally into its task meta (every breach, for the invariants' own outcomes);
+ * returns the message of the breaches of the invariants the check is judged by, if any.
+ */
+function recordInvariants(ctx: TestContext, judgedBy: readonly string[] = []): string | undefined {
   const tally = runningInvariants()
   if (!tally) return undefined
   const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]) }))
   ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated }
-  return tally.violations.length > 0 ? formatViolations(tally.violations) : undefined
+  const own = tally.violations.filter((v) => judgedBy.includes(v.invariant))
+  return own.length > 0 ? formatViolations(own) : undefined
 }
 
 /**

@@ -233,20 +233,34 @@ export class SalesModel {
     }
   }
 
+  /** What the quote's past forbids its actions list to offer (SL-INV-005): per decline, bind and issue it went through. */
+  private gone(quote: QuoteState): [HttpResult, string, string[]][] {
+    const a = this.settings.actions
+    const all: [HttpResult | undefined, string, string[]][] = [
+      [quote.declined, 'declined', [a.update, a.calculate, a.referral, a.decline, a.bind, a.issue]],
+      [quote.bound, 'bound', [a.bind]],
+      [quote.issued, 'issued', [a.bind, a.issue]],
+    ]
+    return all.filter((g): g is [HttpResult, string, string[]] => g[0] !== undefined)
+  }
+
+  /**
+   * Which of these action names the quote's past forbids (SL-INV-005), each with why ("declined"): an actions list that
+   * offers one of them is no oracle for that operation (suites/sales/state-table.test.ts blocks the cell on it).
+   */
+  forbiddenActions(quoteId: string, names: readonly string[]): { name: string; because: string }[] {
+    const quote = this.quotes.get(quoteId)
+    if (!quote) return []
+    return this.gone(quote).flatMap(([, what, never]) => never.filter((n) => names.includes(n)).map((name) => ({ name, because: what })))
+  }
+
   private judgeActions(quote: QuoteState, call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
     const list = isObj(res.body) ? res.body['data'] : undefined
     if (!Array.isArray(list) || call.overlapped || quote.writesInFlight > 0) return
     const names = list.filter((a): a is string => typeof a === 'string')
     quote.actions = { list: names, actor: call.actor!, setBy: res }
     quote.settled = true
-    const a = this.settings.actions
-    const gone: [HttpResult | undefined, string, string[]][] = [
-      [quote.declined, 'declined', [a.update, a.calculate, a.referral, a.decline, a.bind, a.issue]],
-      [quote.bound, 'bound', [a.bind]],
-      [quote.issued, 'issued', [a.bind, a.issue]],
-    ]
-    for (const [by, what, never] of gone) {
-      if (!by) continue
+    for (const [by, what, never] of this.gone(quote)) {
       evaluated.add('SL-INV-005')
       const still = never.filter((n) => names.includes(n))
       if (still.length > 0) out.push({ invariant: 'SL-INV-005', expected: `the actions of a ${what} quote without ${still.join(', ')}`, actual: `[${names.join(', ')}]`, res, setBy: by })

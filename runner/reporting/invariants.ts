@@ -14,9 +14,12 @@ export const INVARIANTS_FILE = 'helpers/model/invariants.ts'
 export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[] {
   const evaluated = new Map<string, number>()
   const violated = new Map<string, { checks: Set<string>; message: string }>()
+  const failedChecks = new Set<string>()
   for (const tc of cases) {
     const inv = tc.meta().invariants
     if (!inv) continue
+    // failed on its own, or blocked by a failure (its setup's): either way not a pass the invariant contradicts
+    if (tc.result().state === 'failed' || tc.meta().blocked) failedChecks.add(tc.meta().check?.id ?? tc.name)
     for (const [id, n] of Object.entries(inv.evaluated)) evaluated.set(id, (evaluated.get(id) ?? 0) + n)
     for (const v of inv.violated) {
       const entry = violated.get(v.id) ?? { checks: new Set<string>(), message: v.message }
@@ -28,7 +31,12 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
     const n = evaluated.get(meta.id) ?? 0
     const broken = violated.get(meta.id)
     const base = { id: meta.id, document: SPEC[meta.spec], section: meta.section, requirement: meta.requirement, title: `${meta.id} ${meta.requirement}`, file: INVARIANTS_FILE, durationMs: 0, deviations: [] }
-    if (broken) return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${[...broken.checks].sort().join(', ')}`, note: `evaluated on ${n} answer(s)` }
+    if (broken) {
+      const checks = [...broken.checks].sort()
+      // every answer that broke it was received by a check that failed (or was blocked by a failure): the same finding
+      const same = checks.every((c) => failedChecks.has(c))
+      return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${checks.join(', ')}${same ? ' (each failed or was blocked as well: the same finding)' : ''}`, note: `evaluated on ${n} answer(s)`, ...(same ? { sameFindingAs: checks } : {}) }
+    }
     if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)` }
     // nothing to judge (a partial selection, a target without the feature): not applicable, with the reason; the
     // verdict does not count it as a selected check that was skipped (runner/verdict.ts)

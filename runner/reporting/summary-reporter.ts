@@ -137,6 +137,15 @@ const RULE = '─── ledger-conformance ────────────�
 const closing = (t: ChecksReport['totals']) => `conformance: ${t.passed} passed, ${t.failed} failed, ${t.skipped + t['not-applicable'] + t.blocked} skipped`
 
 /**
+ * vitest's own exit code when it is run directly (npm run conformance:container, a workflow calling vitest): a run that
+ * does not conform exits 1 even when only a model invariant failed, which vitest knows nothing of (it never fails a
+ * check that is not judged by it: helpers/checks/check.ts). vitest only ever raises process.exitCode.
+ */
+function failVitestOn(exitCode: number | undefined): void {
+  if (exitCode === 1 && !process.exitCode) process.exitCode = 1
+}
+
+/**
  * One-screen summary at the end of a conformance run, and every report of the run with its verdict (checks.json,
  * conformance.md/.html, junit.xml, Allure environment, verdict.json), whatever the outcome: a run that stopped in
  * its preflight is INCONCLUSIVE (or DOES NOT CONFORM for a §5 violation at login), never CONFORMS. In a
@@ -171,6 +180,7 @@ export default class SummaryReporter implements Reporter {
       const base = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)
       const report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete)
       writeRunReports({ dir, reports: [{ report }], overall: report, traffic })
+      failVitestOn(report.exitCode)
       const lines = ['', RULE, ...consoleLines(report, true)]
       if (!stop) lines.push(`reports  ${reportsPath}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html, verdict.json`, closing(report.totals))
       else lines.push(`reports  ${reportsPath}/verdict.json, checks.json, conformance.md, junit.xml (this run's verdict and cause)`)
@@ -186,6 +196,7 @@ export default class SummaryReporter implements Reporter {
     const v = combinedVerdict(reports.map((r) => r.report))
     const overall: ChecksReport = { ...emptyReport(run), totals: sumTotals(reports.map((r) => r.report)), verdict: v.verdict, exitCode: v.exitCode, label: v.label, ...(v.cause ? { cause: v.cause } : {}) }
     writeRunReports({ dir, reports, overall, traffic })
+    failVitestOn(v.exitCode)
     const out = ['', RULE]
     for (const { key, report } of reports) out.push(`[${key}]`, ...consoleLines(report, false).map((l) => `  ${l}`))
     out.push(`targets  ${reports.length}: ${reports.map(({ key, report }) => `${key} ${report.verdict}`).join(', ')}`)

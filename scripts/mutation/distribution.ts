@@ -1,5 +1,5 @@
 import { citesClause } from './classify'
-import type { DefectResult } from './types'
+import type { DefectResult, FailedCheck } from './types'
 
 /** How many checks one defect fails: the cascade measure of issue 13 (target p90 <= 2). */
 export interface FailureDistribution {
@@ -21,19 +21,28 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(rank, sorted.length) - 1]!
 }
 
-/** The failed checks of a defect run that do not cite the defect's clause. */
-export function offClause(d: DefectResult): string[] {
-  return d.newFailures.filter((f) => !citesClause(f, d.clause)).map((f) => f.id)
+/**
+ * The distinct findings of a defect run: its failed checks, less a model invariant broken only in the answers of
+ * failed checks of the same run (the same finding, counted as those checks: runner/reporting/invariants.ts).
+ */
+export function distinctFailures(d: DefectResult): FailedCheck[] {
+  const ids = new Set(d.newFailures.map((f) => f.id))
+  return d.newFailures.filter((f) => !(f.sameFindingAs?.length && f.sameFindingAs.every((id) => ids.has(id))))
 }
 
-/** Failed (not blocked) checks per caught defect: median, p90, max, and the `top` worst defects. */
+/** The distinct failures of a defect run that do not cite the defect's clause. */
+export function offClause(d: DefectResult): string[] {
+  return distinctFailures(d).filter((f) => !citesClause(f, d.clause)).map((f) => f.id)
+}
+
+/** Distinct failed (not blocked) checks per caught defect: median, p90, max, and the `top` worst defects. */
 export function failureDistribution(defects: readonly DefectResult[], top = 5): FailureDistribution {
   const caught = defects.filter((d) => d.verdict === 'caught')
-  const counts = caught.map((d) => d.newFailures.length).sort((a, b) => a - b)
+  const counts = caught.map((d) => distinctFailures(d).length).sort((a, b) => a - b)
   const worst = [...caught]
-    .sort((a, b) => b.newFailures.length - a.newFailures.length || a.name.localeCompare(b.name))
+    .sort((a, b) => distinctFailures(b).length - distinctFailures(a).length || a.name.localeCompare(b.name))
     .slice(0, top)
-    .map((d) => ({ name: d.name, failed: d.newFailures.length, blocked: d.blocked?.length ?? 0, offClause: offClause(d) }))
+    .map((d) => ({ name: d.name, failed: distinctFailures(d).length, blocked: d.blocked?.length ?? 0, offClause: offClause(d) }))
   return {
     defects: caught.length,
     median: percentile(counts, 50),
@@ -47,5 +56,5 @@ export function failureDistribution(defects: readonly DefectResult[], top = 5): 
 /** One line for the console and the reports. */
 export function distributionLine(x: FailureDistribution): string {
   const worst = x.worst.map((w) => `${w.name} ${w.failed}${w.blocked ? ` (+${w.blocked} blocked)` : ''}`).join(', ')
-  return `failed checks per caught defect (${x.defects} defects; blocked checks not counted): median ${x.median}, p90 ${x.p90}, max ${x.max}; every failure on the defect's clause for ${x.onClause}/${x.defects}${worst ? `; worst: ${worst}` : ''}`
+  return `failed checks per caught defect (${x.defects} defects; blocked checks and invariants failed only with failed checks not counted): median ${x.median}, p90 ${x.p90}, max ${x.max}; every failure on the defect's clause for ${x.onClause}/${x.defects}${worst ? `; worst: ${worst}` : ''}`
 }

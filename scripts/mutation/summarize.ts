@@ -62,7 +62,7 @@ export function summarize(run: ConformanceRun, startedAtEpochMs: number): RunSum
   const checks = run.report?.checks ?? []
   const blocked = checks.filter(isBlocked).map((c) => blockedOf(c))
   // an errored check (a tool error, a timeout) under a defect or a variation counts like a failed one here: the run is not green
-  const failed = checks.filter((c) => c.status === 'failed' || c.status === 'errored').map((c) => ({ id: c.id, document: c.document, section: c.section, ...(c.error ? { error: c.error.replace(ANSI, '').slice(0, 600) } : {}) }))
+  const failed = checks.filter((c) => c.status === 'failed' || c.status === 'errored').map((c) => ({ id: c.id, document: c.document, section: c.section, ...(c.error ? { error: c.error.replace(ANSI, '').slice(0, 600) } : {}), ...(c.sameFindingAs ? { sameFindingAs: c.sameFindingAs } : {}) }))
   const first = failed.length > 0 ? firstFailureMs(join(run.reportsDir, 'allure-results'), startedAtEpochMs) : undefined
   rmSync(run.reportsDir, { recursive: true, force: true })
   const stop = checks.length === 0 ? stopMessage(run.output) : undefined

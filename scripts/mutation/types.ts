@@ -30,6 +30,8 @@ export interface FailedCheck {
   section: string
   /** The start of the check's failure message (already redacted by the suite). */
   error?: string
+  /** A model invariant broken only in the answers of these failed checks: the same finding (runner/reporting/results.ts). */
+  sameFindingAs?: string[]
 }
 
 /** caught: a check failed that did not fail on the faithful reference; stopped: the run refused to start (counted as caught). */

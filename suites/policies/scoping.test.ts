@@ -1,6 +1,7 @@
 import { beforeAll, describe } from 'vitest'
 import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/auth/expiring-token'
 import { check } from '../../helpers/checks/check'
+import { given } from '../../helpers/checks/setup'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
 import type { HttpResult } from '../../helpers/http/types'
@@ -18,7 +19,7 @@ const t = useTarget()
 const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
-const policy = once(() => issuePolicy(flow, api, { label: 'policy-scope' }))
+const policy = once(() => given('an issued policy', () => issuePolicy(flow, api, { label: 'policy-scope' }), { product: t.config.product }))
 const other = t.user('otherTenant')
 const st: { token?: ExpiringToken } = {}
 
@@ -37,7 +38,7 @@ function probes(policyId: string, who: Who): Promise<HttpResult>[] {
 }
 
 describe('policies: a policy scoped to its tenant and to a live token, with its money unmoved (sales-service.md §1, §5)', () => {
-  check({ id: 'PL-SCOPE-001', spec: 'sales', section: '§5', requirement: "A policy's links, invoices, period totals and renewal data are refused (4xx) to a user of another tenant, and its money does not move." }, async (c) => {
+  check({ id: 'PL-SCOPE-001', spec: 'sales', section: '§5', requirement: "A policy's links, invoices, period totals and renewal data are refused (4xx) to a user of another tenant, and its money does not move.", judgedBy: ['PL-INV-002'] }, async (c) => {
     if (!other) c.notApplicable('the profile names no user of another tenant (users.otherTenant)')
     const p = await policy()
     expectStatus(await api.totals(p.policyId), 200)

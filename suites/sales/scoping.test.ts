@@ -1,6 +1,7 @@
 import { beforeAll, describe } from 'vitest'
 import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/auth/expiring-token'
 import { check } from '../../helpers/checks/check'
+import { given } from '../../helpers/checks/setup'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
 import type { HttpResult } from '../../helpers/http/types'
@@ -11,7 +12,7 @@ import { probesFor } from '../../helpers/probes/requests'
 /**
  * Every sales resource kind of one issued quote (the quote, its issue request, a document) probed from another tenant
  * and with an expired token (sales-service.md §5). The refusals are this file's checks; the model's invariants
- * (SL-INV-006 scoping, SL-INV-007 expiry, SL-INV-002 data unchanged) judge every answer as well.
+ * (SL-INV-006 scoping, SL-INV-007 expiry, SL-INV-002 data unchanged) judge every answer as well, each on its own id.
  */
 const t = useTarget()
 const flow = useSalesFlow(t, 'scope')
@@ -26,9 +27,9 @@ beforeAll(async () => {
   st.token = await takeExpiredToken(t)
 })
 
-/** One issued quote with its request and a document, made once for the file. */
+/** One issued quote with its request and a document, made once for the file: setup, blocking every check when it fails. */
 function resources() {
-  st.resources ??= (async () => {
+  st.resources ??= given('an issued quote with its request and a document, and a draft quote', async () => {
     // an issued quote (with its request and a document) and a draft one, which an update could change
     const [p, draft] = await Promise.all([flow.issueNewPolicy(product, { label: 'scope' }), flow.createQuote(product, { label: 'scope-draft' })])
     await flow.unlocked(draft.quoteId, 'wait after create')
@@ -37,7 +38,7 @@ function resources() {
     const documentId = documentIdOf(gen, flow.settings.documentIdFrom)
     expectThat(documentId !== undefined, { expected: `a document id (${flow.settings.documentIdFrom})`, actual: 'none', res: gen })
     return { quoteId: p.quoteId, draftId: draft.quoteId, requestId: p.requestId, documentId: documentId! }
-  })()
+  }, { product })
   return st.resources
 }
 
@@ -57,7 +58,7 @@ const probes: Record<string, (r: Awaited<ReturnType<typeof resources>>, who: Who
 describe('sales: every resource kind scoped to its tenant and to a live token (sales-service.md §5)', () => {
   const kinds = Object.keys(probes)
   kinds.forEach((kind, i) => {
-    check({ id: `SL-SCOPE-00${i + 1}`, spec: 'sales', section: '§5', requirement: `A ${kind} of one tenant is refused (4xx) to a user of another tenant, for reads and writes alike, and is unchanged afterwards.` }, async (c) => {
+    check({ id: `SL-SCOPE-00${i + 1}`, spec: 'sales', section: '§5', requirement: `A ${kind} of one tenant is refused (4xx) to a user of another tenant, for reads and writes alike (that the quotes are unchanged afterwards is judged by SL-INV-002).` }, async (c) => {
       if (!other) c.notApplicable('the profile names no user of another tenant (users.otherTenant)')
       const r = await resources()
       for (const res of await Promise.all(probes[kind]!(r, { as: other! }))) expectStatus(res, '4xx')

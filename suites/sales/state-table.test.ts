@@ -1,5 +1,6 @@
 import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
+import { given, SetupFailure } from '../../helpers/checks/setup'
 import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
 import { RequestLimiter } from '../../helpers/http/limiter'
@@ -28,6 +29,9 @@ const cells = new RequestLimiter(24)
 // refused operation that changed the quote must be blamed on its own cell
 const shared = new Map<QuoteStateName, Promise<TableQuote>>()
 const sharedTurns = new Map<QuoteStateName, RequestLimiter>()
+// the cell that was not refused, or changed the shared quote: the cells after it on that quote are blocked by it, not
+// failed (one defect, one failure: issue 13's root cause)
+const spoiledBy = new Map<QuoteStateName, string>()
 function sharedTurn(state: QuoteStateName): RequestLimiter {
   let turn = sharedTurns.get(state)
   if (!turn) sharedTurns.set(state, (turn = new RequestLimiter(1)))
@@ -35,12 +39,27 @@ function sharedTurn(state: QuoteStateName): RequestLimiter {
 }
 function sharedQuote(state: QuoteStateName): Promise<TableQuote> {
   let p = shared.get(state)
-  if (!p) shared.set(state, (p = reachState(flow, product, state, `table-${state}`)))
+  if (!p) shared.set(state, (p = given(`a quote in state ${state}`, () => reachState(flow, product, state, `table-${state}`), { product })))
   return p
 }
 
+/**
+ * The actions list is the cell's oracle; when the quote's own past forbids the operation it offers (SL-INV-005: a
+ * declined quote offers no change, a bound one no bind), it is no oracle, and the cell is blocked by that invariant.
+ */
+function oracleOf(state: QuoteStateName, q: TableQuote, op: TableOperation): boolean {
+  const name = s.actions[op]
+  const forbidden = t.model.sales.forbiddenActions(q.quoteId, [name]).filter((f) => q.actions.includes(f.name))
+  if (forbidden.length > 0) {
+    throw new SetupFailure({ reason: `the actions list of the ${state} quote offers ${name}, which a ${forbidden[0]!.because} quote never offers: it is no oracle for ${op}`, operation: 'sales.quote.actions', owner: 'SL-INV-005' })
+  }
+  return q.actions.includes(name)
+}
+
 async function offeredSucceeds(state: QuoteStateName, op: TableOperation): Promise<void> {
-  const q = await reachState(flow, product, state, `table-${state}-${op}`)
+  // reaching the state is setup: a quote that cannot be created or moved there blocks the cell, naming the check that
+  // owns the operation that failed on the way (the lifecycle's), instead of failing the cell's own requirement
+  const q = await given(`a fresh quote in state ${state}`, () => reachState(flow, product, state, `table-${state}-${op}`), { product })
   const res = await perform(flow, q.quoteId, op, product)
   expectStatus(res, '2xx')
   if (op === 'documents') {
@@ -60,15 +79,29 @@ async function offeredSucceeds(state: QuoteStateName, op: TableOperation): Promi
   expectStatus(await flow.getQuote(q.quoteId), 200)
 }
 
-async function notOfferedRefused(q: TableQuote, op: TableOperation): Promise<void> {
-  const before = await flow.getQuote(q.quoteId)
-  expectStatus(before, 200)
-  const res = await perform(flow, q.quoteId, op, product)
-  expectStatus(res, '4xx')
-  await flow.unlocked(q.quoteId, `the actions after the refused ${op}`)
-  const after = await flow.getQuote(q.quoteId)
-  expectStatus(after, 200)
-  expectEqual(quoteData(after), quoteData(before), `the quote data after the refused ${op}`, after)
+async function notOfferedRefused(state: QuoteStateName, q: TableQuote, op: TableOperation, id: string): Promise<void> {
+  const spoiler = spoiledBy.get(state)
+  if (spoiler) throw new SetupFailure({ reason: `the shared ${state} quote was changed by an operation it should have refused (${spoiler} failed)`, owner: spoiler })
+  const before = await given(
+    'the quote read before the operation',
+    async () => {
+      const res = await flow.getQuote(q.quoteId)
+      expectStatus(res, 200)
+      return res
+    },
+    { product },
+  )
+  try {
+    const res = await perform(flow, q.quoteId, op, product)
+    expectStatus(res, '4xx')
+    await flow.unlocked(q.quoteId, `the actions after the refused ${op}`)
+    const after = await flow.getQuote(q.quoteId)
+    expectStatus(after, 200)
+    expectEqual(quoteData(after), quoteData(before), `the quote data after the refused ${op}`, after)
+  } catch (e) {
+    spoiledBy.set(state, id)
+    throw e
+  }
 }
 
 describe.concurrent(`sales: every quote operation in every state, the actions list as oracle (sales-service.md §3, §4; ${product})`, () => {
@@ -80,8 +113,8 @@ describe.concurrent(`sales: every quote operation in every state, the actions li
         if (state === 'referred' && t.config.features['referral'] === false) c.notApplicable('the profile says the tenant has no referral (features.referral=false)')
         await cells.run(async () => {
           const q = await sharedQuote(state)
-          if (q.actions.includes(s.actions[op])) await offeredSucceeds(state, op)
-          else await sharedTurn(state).run(() => notOfferedRefused(q, op))
+          if (oracleOf(state, q, op)) await offeredSucceeds(state, op)
+          else await sharedTurn(state).run(() => notOfferedRefused(state, q, op, id))
         })
       })
     }

@@ -1,6 +1,7 @@
 import { beforeAll, describe } from 'vitest'
 import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/auth/expiring-token'
 import { check } from '../../helpers/checks/check'
+import { given } from '../../helpers/checks/setup'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useWebhooks } from '../../helpers/webhooks/use-webhooks'
 
@@ -17,15 +18,18 @@ beforeAll(async () => {
   st.token = await takeExpiredToken(t)
 })
 
-async function ours(label: string): Promise<string> {
-  const created = await subs.create('export', subs.url(label))
-  expectStatus(created.res, 201)
-  expectThat(created.id !== undefined, { expected: 'an id in the created subscription', actual: created.res.body, res: created.res })
-  return created.id!
+/** A subscription of ours: setup, blocking the check when it cannot be made. */
+function ours(label: string): Promise<string> {
+  return given('a subscription of ours', async () => {
+    const created = await subs.create('export', subs.url(label))
+    expectStatus(created.res, 201)
+    expectThat(created.id !== undefined, { expected: 'an id in the created subscription', actual: created.res.body, res: created.res })
+    return created.id!
+  })
 }
 
 describe('webhooks: every subscription operation scoped to its tenant and to a live token (webhook-subscriptions.md §5)', () => {
-  check({ id: 'WH-SCOPE-001', spec: 'webhooks', section: '§5', requirement: "Another tenant's user cannot read, update or delete our subscription (4xx), and the subscription is unchanged afterwards." }, async (c) => {
+  check({ id: 'WH-SCOPE-001', spec: 'webhooks', section: '§5', requirement: "Another tenant's user cannot read, update or delete our subscription (4xx), and the subscription is unchanged afterwards.", judgedBy: ['WH-INV-005'] }, async (c) => {
     if (!other) c.notApplicable('the profile names no user of another tenant (users.otherTenant)')
     const id = await ours('scope-tenant')
     expectStatus(await t.webhooks.call({ op: 'webhooks.subscription.get', params: { id }, as: other }), '4xx')

@@ -1,4 +1,3 @@
-import { QUOTE_STATES, TABLE_OPERATIONS } from '../../helpers/sales/state-table'
 
 /**
  * The defects of issue 14 (state over time, operation x state, scoping per resource, data read back, money) and the
@@ -18,7 +17,6 @@ export interface ModelCase {
 const W = (f: string) => `suites/webhooks/${f}.test.ts`
 const S = (f: string) => `suites/sales/${f}.test.ts`
 const P = (f: string) => `suites/policies/${f}.test.ts`
-const ALL_CELLS = QUOTE_STATES.flatMap((s) => TABLE_OPERATIONS.map((o) => `SL-OPS-${s.toUpperCase()}-${o.toUpperCase()}`))
 
 export const MODEL_CASES: ModelCase[] = [
   { defect: 'webhooks-list-stale-after-update', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-001', 'WH-STATE-002', 'WH-STATE-003'] },
@@ -45,9 +43,9 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'sales-draft-can-bind', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-DRAFT-BIND'] },
   { defect: 'sales-bound-actions-unchanged', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-005'] },
   { defect: 'sales-declined-actions-unchanged', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-005', 'SL-INV-004'] },
-  { defect: 'sales-update-resets-unnamed', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002', 'SL-OPS-DRAFT-UPDATE'] },
+  { defect: 'sales-update-resets-unnamed', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002'] },
   { defect: 'sales-refused-update-applied', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002'] },
-  { defect: 'sales-get-numbers-as-strings', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002', 'SL-INV-003', ...ALL_CELLS] },
+  { defect: 'sales-get-numbers-as-strings', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002', 'SL-INV-003'] },
   { defect: 'sales-request-status-regresses', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-001', 'SL-OPS-BOUND-ISSUE'] },
   { defect: 'sales-request-other-tenant', area: 'sales', file: S('scoping'), mustFail: ['SL-INV-006', 'SL-SCOPE-002'] },
   { defect: 'sales-document-other-tenant', area: 'sales', file: S('scoping'), mustFail: ['SL-INV-006', 'SL-SCOPE-003'] },

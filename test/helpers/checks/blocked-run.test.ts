@@ -6,7 +6,8 @@ import { PROJECT_ROOT } from '../../../common/project-root'
 interface Assertion {
   title: string
   status: string
-  meta?: { blocked?: { reason: string; operation?: string; status?: number | string; owner?: string } }
+  meta?: { blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }; invariants?: { violated: { id: string }[] } }
+  failureMessages?: string[]
 }
 
 /** Runs blocked.fixture.ts in a child vitest (its checks fail on purpose) and returns each check's outcome by id. */
@@ -44,5 +45,13 @@ describe('check(), lifecycle() and given(): a failed setup blocks, a failed asse
     expect(runs.get('FX-LIFE-011')).toMatchObject({ status: 'skipped', meta: { blocked: root } })
     expect(runs.get('FX-LIFE-012')).toMatchObject({ status: 'skipped', meta: { blocked: root } })
     expect(runs.get('FX-LIFE-012')!.meta!.blocked!.reason).toMatch(/^earlier step FX-LIFE-011 was blocked: /)
+  })
+
+  it('fails a check with a broken invariant only when the check is judged by it; the breach is recorded either way', () => {
+    // not judged by it: the check passes on its own assertions, the invariant's own entry fails (runner/reporting/invariants.ts)
+    expect(runs.get('FX-JUDGE-001')).toMatchObject({ status: 'passed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
+    expect(runs.get('FX-JUDGE-003')).toMatchObject({ status: 'passed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
+    expect(runs.get('FX-JUDGE-002')).toMatchObject({ status: 'failed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
+    expect(runs.get('FX-JUDGE-002')!.failureMessages!.join('\n')).toMatch(/\[SL-INV-002\]/)
   })
 })

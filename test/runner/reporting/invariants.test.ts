@@ -1,0 +1,30 @@
+import type { TestCase } from 'vitest/node'
+import { describe, expect, it } from 'vitest'
+import { invariantOutcomes } from '../../../runner/reporting/invariants'
+
+/** The part of a vitest TestCase invariantOutcomes reads: the check's id, its outcome, the invariants of its answers. */
+function tc(id: string, state: 'passed' | 'failed' | 'skipped', violated: string[], evaluated: string[] = violated, blocked?: { reason: string }): TestCase {
+  const meta = { check: { id }, ...(blocked ? { blocked } : {}), invariants: { evaluated: Object.fromEntries(evaluated.map((v) => [v, 1])), violated: violated.map((v) => ({ id: v, message: `${v} broken` })) } }
+  return { name: id, meta: () => meta, result: () => ({ state }) } as unknown as TestCase
+}
+
+describe('invariantOutcomes: each model invariant as a check of its own', () => {
+  const outcomes = invariantOutcomes([tc('SL-SCOPE-002', 'failed', ['SL-INV-006']), tc('SL-NEG-004', 'failed', ['SL-INV-002']), tc('SL-LIFE-001', 'passed', ['SL-INV-002'], ['SL-INV-002', 'SL-INV-001']), tc('SL-LIFE-004', 'skipped', ['SL-INV-008'], ['SL-INV-008'], { reason: 'earlier step failed' }), tc('SL-LIFE-003', 'failed', ['SL-INV-008'])])
+  const of = (id: string) => outcomes.find((o) => o.id === id)!
+
+  it('fails an invariant broken in any answer, naming the checks that received it', () => {
+    expect(of('SL-INV-002')).toMatchObject({ status: 'failed' })
+    expect(of('SL-INV-002').error).toMatch(/broken in the answers of: SL-LIFE-001, SL-NEG-004$/)
+    expect(of('SL-INV-001')).toMatchObject({ status: 'passed', note: 'evaluated on 1 answer(s)' })
+    expect(of('PL-INV-002').status).toBe('not-applicable')
+  })
+
+  it('names the failed checks as the same finding when every answer that broke it was in a check that failed on its own', () => {
+    expect(of('SL-INV-006')).toMatchObject({ status: 'failed', sameFindingAs: ['SL-SCOPE-002'] })
+    expect(of('SL-INV-006').error).toMatch(/\(each failed or was blocked as well: the same finding\)$/)
+    // a blocked check did not pass either
+    expect(of('SL-INV-008')).toMatchObject({ status: 'failed', sameFindingAs: ['SL-LIFE-003', 'SL-LIFE-004'] })
+    // broken in a check that passed too: a finding of its own
+    expect(of('SL-INV-002').sameFindingAs).toBeUndefined()
+  })
+})
