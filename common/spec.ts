@@ -20,13 +20,6 @@ export interface CheckMeta {
    * request says it: the conformance matrix marks only these FAILED when the check fails (docs/reports.md).
    */
   about?: string[]
-  /**
-   * The model's invariants (helpers/model/invariants.ts) that state this check's own requirement: a lifecycle whose
-   * steps read back what they wrote and leave the comparison to the model. A breach of one of these on an answer the
-   * check received fails the check; a breach of any other invariant is reported once, on the invariant's own id, and
-   * leaves the check's outcome to its own assertions (issue 13, "root cause, not cascade"; docs/model.md).
-   */
-  judgedBy?: readonly string[]
 }
 
 export function citation(meta: CheckMeta): string {

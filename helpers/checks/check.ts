@@ -112,29 +112,23 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     }
     failure = e
   }
-  // an answer this check received broke an invariant the check is judged by: the check fails citing it (docs/model.md);
-  // any other broken invariant is the invariant's own failure (runner/reporting/invariants.ts), not this check's
-  const broken = recordInvariants(ctx, meta.judgedBy ?? [])
-  if (failure === undefined && broken === undefined) return
-  const head = `[${meta.id}] ${document} ${meta.section}\nrequirement: ${meta.requirement}\nan answer this check received broke an invariant of the model:`
-  const err = new Error([...(failure !== undefined ? [formatFailure(meta, failure)] : []), ...(broken ? [`${failure === undefined ? head : 'and an answer it received broke an invariant of the model:'}\n${broken}`] : [])].join('\n\n'))
-  // a violated requirement (or invariant) is an assertion failure (Allure: failed; checks.json: failed); anything else
-  // kept the check from finishing (Allure: broken; checks.json: errored; the verdict INCONCLUSIVE)
-  err.name = broken !== undefined || violatesRequirement(failure) ? 'AssertionError' : 'CheckError'
+  // an answer this check received broke an invariant of the model: that is the invariant's failure, reported once on its
+  // own id and naming this check (runner/reporting/invariants.ts), not this check's (issue 13: one defect, one failure)
+  recordInvariants(ctx)
+  if (failure === undefined) return
+  const err = new Error(formatFailure(meta, failure))
+  // a violated requirement is an assertion failure (Allure: failed; checks.json: failed); anything else kept the check
+  // from finishing (Allure: broken; checks.json: errored; the verdict INCONCLUSIVE)
+  err.name = violatesRequirement(failure) ? 'AssertionError' : 'CheckError'
   throw err
 }
 
-/**
- * Copies the running check's invariant tally into its task meta (every breach, for the invariants' own outcomes);
- * returns the message of the breaches of the invariants the check is judged by, if any.
- */
-function recordInvariants(ctx: TestContext, judgedBy: readonly string[] = []): string | undefined {
+/** Copies the running check's invariant tally (what was judged on its answers, and broken) into its task meta. */
+function recordInvariants(ctx: TestContext): void {
   const tally = runningInvariants()
-  if (!tally) return undefined
+  if (!tally) return
   const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]) }))
   ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated }
-  const own = tally.violations.filter((v) => judgedBy.includes(v.invariant))
-  return own.length > 0 ? formatViolations(own) : undefined
 }
 
 /**

@@ -3,8 +3,8 @@ import type { CheckMeta } from '../../common/spec'
 /**
  * The invariants the model (helpers/model/) checks on every answer the run receives, in every suite. Each is a check
  * of its own: a stable id, the clause it follows from, the requirement. A violation fails the invariant's own entry in
- * checks.json, naming the checks that received the answers; it fails such a check as well only when the check is judged
- * by that invariant (CheckMeta.judgedBy): one defect, one failure, not one per check that happened to read (docs/model.md).
+ * checks.json, naming the checks that received the answers; the checks keep the outcome of their own assertions: one
+ * defect, one failure, not one per check that happened to read (docs/model.md).
  */
 export const INVARIANTS = [
   { id: 'WH-INV-001', spec: 'webhooks', section: '§4', requirement: "The subscription list shows every live subscription the run made for the caller, with its current event, url, createdAt and updatedAt." },

@@ -38,7 +38,7 @@ function probes(policyId: string, who: Who): Promise<HttpResult>[] {
 }
 
 describe('policies: a policy scoped to its tenant and to a live token, with its money unmoved (sales-service.md §1, §5)', () => {
-  check({ id: 'PL-SCOPE-001', spec: 'sales', section: '§5', requirement: "A policy's links, invoices, period totals and renewal data are refused (4xx) to a user of another tenant, and its money does not move.", judgedBy: ['PL-INV-002'] }, async (c) => {
+  check({ id: 'PL-SCOPE-001', spec: 'sales', section: '§5', requirement: "A policy's links, invoices, period totals and renewal data are refused (4xx) to a user of another tenant (that its money does not move is judged by PL-INV-002)." }, async (c) => {
     if (!other) c.notApplicable('the profile names no user of another tenant (users.otherTenant)')
     const p = await policy()
     expectStatus(await api.totals(p.policyId), 200)

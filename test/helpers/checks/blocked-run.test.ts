@@ -47,11 +47,11 @@ describe('check(), lifecycle() and given(): a failed setup blocks, a failed asse
     expect(runs.get('FX-LIFE-012')!.meta!.blocked!.reason).toMatch(/^earlier step FX-LIFE-011 was blocked: /)
   })
 
-  it('fails a check with a broken invariant only when the check is judged by it; the breach is recorded either way', () => {
-    // not judged by it: the check passes on its own assertions, the invariant's own entry fails (runner/reporting/invariants.ts)
-    expect(runs.get('FX-JUDGE-001')).toMatchObject({ status: 'passed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
-    expect(runs.get('FX-JUDGE-003')).toMatchObject({ status: 'passed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
-    expect(runs.get('FX-JUDGE-002')).toMatchObject({ status: 'failed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
-    expect(runs.get('FX-JUDGE-002')!.failureMessages!.join('\n')).toMatch(/\[SL-INV-002\]/)
+  it("records a broken invariant on the check that received the answer, which keeps the outcome of its own assertions", () => {
+    // the invariant's own entry fails, naming the check (runner/reporting/invariants.ts); the check passes on its own
+    expect(runs.get('FX-INV-001')).toMatchObject({ status: 'passed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
+    expect(runs.get('FX-INV-002')).toMatchObject({ status: 'failed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
+    expect(runs.get('FX-INV-002')!.failureMessages!.join('\n')).toMatch(/expected: status 200\nactual:   status 500/)
+    expect(runs.get('FX-INV-002')!.failureMessages!.join('\n')).not.toMatch(/\[SL-INV-002\]/)
   })
 })
