@@ -241,8 +241,8 @@ async function main(): Promise<void> {
     print(`  100 ms   wall ${s(at100.wallMs).padStart(7)}   ${cpu(at100)}   peak memory ${at100.peakRssMb.toFixed(0)} MB   ${totals(at100)}`)
     print(`           requests ${at100.traffic.length}, from the first request to the last answer ${s(chains.trafficSpanMs)}`)
     if (longest) {
-      print(`  longest dependent chain at 100 ms: ${s(longest.ms)} (${longest.exchanges} exchanges): ${longest.chain}`)
-      for (const c of chains.next) print(`    next: ${s(c.ms)} (${c.exchanges}) ${c.chain}`)
+      print(`  longest dependent chain at 100 ms: ${s(longest.ms)} (${longest.exchanges} exchanges, ${s(longest.requestMs)} of them requests): ${longest.chain}`)
+      for (const c of chains.next) print(`    next: ${s(c.ms)} (${c.exchanges}, ${s(c.requestMs)} requests) ${c.chain}`)
       print(`  wall at 100 ms / longest chain     ${(at100.wallMs / longest.ms).toFixed(2)} x   (requests only: ${(chains.trafficSpanMs / longest.ms).toFixed(2)} x)   target <= 1.3 x`)
     }
     print(`  ${chains.chains} chains; ${chains.outside} exchanges outside any check (set-up hooks) count in no chain`)

@@ -131,9 +131,15 @@ export class ServiceClient {
     const remainingMs = () => endsAt - Date.now()
     return withRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, req.method, async (attempt) => {
       try {
-        const sendOnce = () => send(this.options.dispatchers, { ...req, deadlineMs: Math.max(1, Math.min(req.deadlineMs ?? Number.POSITIVE_INFINITY, remainingMs())) })
+        // the time the attempt waited for a slot at the limiter: the suite's scheduling, not the target's (the bench's chains)
+        const queuedAt = performance.now()
+        let queuedMs = 0
+        const sendOnce = () => {
+          queuedMs = performance.now() - queuedAt
+          return send(this.options.dispatchers, { ...req, deadlineMs: Math.max(1, Math.min(req.deadlineMs ?? Number.POSITIVE_INFINITY, remainingMs())) })
+        }
         const res = await (this.options.limiter ? this.options.limiter.run(sendOnce, this.options.background?.()) : sendOnce())
-        res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt)
+        res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt, queuedMs)
         return res
       } catch (e) {
         if (e instanceof TransportError) await this.options.recorder.record(e.request, undefined, e, attempt)

@@ -20,6 +20,8 @@ export interface Exchange {
   durationMs: number
   /** Attempt number when the call was retried (1 = first). */
   attempt?: number
+  /** Milliseconds the attempt waited for a slot at the request limiter before it was sent (helpers/http/limiter.ts); absent under 1 ms. */
+  queuedMs?: number
   request: { headers: Record<string, string>; body?: string }
   response?: { headers: Record<string, string>; body: string; contentType: string }
   error?: string
@@ -51,7 +53,7 @@ export class Recorder {
     return this.options.redactor
   }
 
-  describe(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number): Exchange {
+  describe(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number): Exchange {
     const r = this.options.redactor
     const url = new URL(req.url)
     const op = matchOperation(req.method, url.pathname)
@@ -69,6 +71,7 @@ export class Recorder {
       ...(res ? { status: res.status } : {}),
       durationMs: Math.round((res?.durationMs ?? 0) * 10) / 10,
       ...(attempt !== undefined ? { attempt } : {}),
+      ...(queuedMs !== undefined && queuedMs >= 1 ? { queuedMs: Math.round(queuedMs) } : {}),
       request: { headers: r.headers(req.headers), ...(req.body !== undefined ? { body: truncate(redactBody(r, req.body)) } : {}) },
       ...(res
         ? {
@@ -83,8 +86,8 @@ export class Recorder {
     }
   }
 
-  async record(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number): Promise<Exchange> {
-    const exchange = this.describe(req, res, error, attempt)
+  async record(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number): Promise<Exchange> {
+    const exchange = this.describe(req, res, error, attempt, queuedMs)
     for (const sink of this.options.sinks) {
       try {
         await sink(exchange)

@@ -15,6 +15,8 @@ export interface TrafficLine {
   status?: number
   durationMs: number
   attempt?: number
+  /** Milliseconds it waited for a slot at the request limiter before it was sent (the bench's chains leave it out). */
+  queuedMs?: number
   error?: string
   /** Validated against the target's published documents (profile `openapi`). */
   contract?: 'validated'
@@ -42,6 +44,7 @@ export function trafficFileSink(dir: string): TrafficFileSink {
       ...(x.status !== undefined ? { status: x.status } : {}),
       durationMs: x.durationMs,
       ...(x.attempt !== undefined ? { attempt: x.attempt } : {}),
+      ...(x.queuedMs !== undefined ? { queuedMs: x.queuedMs } : {}),
       ...(x.error ? { error: x.error } : {}),
       ...(x.contract ? { contract: x.contract } : {}),
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { chainFigures } from '../../scripts/bench/chains'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 
-const line = (endMs: number, durationMs: number, chain?: string): TrafficLine => ({
+const line = (endMs: number, durationMs: number, chain?: string, queuedMs?: number): TrafficLine => ({
   at: new Date(Date.UTC(2026, 0, 1) + endMs).toISOString(),
   runId: 'r',
   method: 'GET',
@@ -10,12 +10,14 @@ const line = (endMs: number, durationMs: number, chain?: string): TrafficLine =>
   status: 200,
   durationMs,
   ...(chain ? { chain, test: `${chain} > step` } : {}),
+  ...(queuedMs ? { queuedMs } : {}),
 })
 
 describe('bench: the longest dependent chain, from the traffic', () => {
-  it("adds up each chain's exchange durations and names the longest; hook exchanges belong to no chain", () => {
+  it("measures each chain from its first request to its last answer, waits between them included; hook exchanges belong to no chain", () => {
     const f = chainFigures([
       line(100, 100, 'lifecycle'),
+      // 30 ms between the answer at 100 and this request (a poll's wait, the suite's work): part of the chain
       line(250, 120, 'lifecycle'),
       line(400, 110, 'lifecycle'),
       line(150, 140, 'probe A'),
@@ -23,11 +25,24 @@ describe('bench: the longest dependent chain, from the traffic', () => {
       line(50, 50),
     ])
     expect(f.chains).toBe(3)
-    expect(f.longest).toEqual({ chain: 'lifecycle', ms: 330, exchanges: 3 })
+    expect(f.longest).toEqual({ chain: 'lifecycle', ms: 400, requestMs: 330, exchanges: 3 })
     expect(f.next.map((c) => c.chain)).toEqual(['probe B', 'probe A'])
     expect(f.outside).toBe(1)
     // from the first request sent (the hook's, at 0) to the last answer (400)
     expect(f.trafficSpanMs).toBe(400)
+  })
+
+  it('leaves out the time a chain only waited for a slot at the limiter, not the time a request of it was in flight', () => {
+    const f = chainFigures([
+      line(100, 100, 'steps'),
+      // queued 200 ms after the first answer, then sent: 100..300 is the limiter's, not the chain's
+      line(400, 100, 'steps', 200),
+      // two requests side by side; one queued while the other was in flight: the chain was not idle
+      line(650, 250, 'side', 0),
+      line(600, 100, 'side', 100),
+    ])
+    expect(f.longest).toEqual({ chain: 'side', ms: 250, requestMs: 350, exchanges: 2 })
+    expect(f.next[0]).toEqual({ chain: 'steps', ms: 200, requestMs: 200, exchanges: 2 })
   })
 
   it('has no longest chain without traffic', () => {
