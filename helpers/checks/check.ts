@@ -34,7 +34,7 @@ declare module 'vitest' {
      * The model's invariants on the answers this check received (helpers/model/): how often each was evaluated, and
      * the ids it found broken. Reporters list each invariant as a check of its own (runner/reporting/invariants.ts).
      */
-    invariants?: { evaluated: Record<string, number>; violated: { id: string; message: string }[] }
+    invariants?: { evaluated: Record<string, number>; violated: { id: string; message: string; operation?: string }[] }
   }
 }
 
@@ -127,7 +127,7 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
 function recordInvariants(ctx: TestContext): void {
   const tally = runningInvariants()
   if (!tally) return
-  const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]) }))
+  const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}) }))
   ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated }
 }
 

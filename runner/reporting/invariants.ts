@@ -8,12 +8,13 @@ export const INVARIANTS_FILE = 'helpers/model/invariants.ts'
 
 /**
  * Each invariant of the model (helpers/model/invariants.ts) as a check of its own in checks.json: failed when an answer
- * any check received broke it (naming those checks), passed when it was evaluated and never broken, not applicable when no
+ * any check received broke it (naming those checks; `about` the operations of those answers, which the matrix then
+ * marks FAILED), passed when it was evaluated and never broken, not applicable when no
  * answer of the run gave it anything to judge.
  */
 export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[] {
   const evaluated = new Map<string, number>()
-  const violated = new Map<string, { checks: Set<string>; message: string }>()
+  const violated = new Map<string, { checks: Set<string>; message: string; operations: Set<string> }>()
   const failedChecks = new Set<string>()
   for (const tc of cases) {
     const inv = tc.meta().invariants
@@ -22,7 +23,8 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
     if (tc.result().state === 'failed' || tc.meta().blocked) failedChecks.add(tc.meta().check?.id ?? tc.name)
     for (const [id, n] of Object.entries(inv.evaluated)) evaluated.set(id, (evaluated.get(id) ?? 0) + n)
     for (const v of inv.violated) {
-      const entry = violated.get(v.id) ?? { checks: new Set<string>(), message: v.message }
+      const entry = violated.get(v.id) ?? { checks: new Set<string>(), message: v.message, operations: new Set<string>() }
+      if (v.operation) entry.operations.add(v.operation)
       entry.checks.add(tc.meta().check?.id ?? tc.name)
       violated.set(v.id, entry)
     }
@@ -35,7 +37,7 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
       const checks = [...broken.checks].sort()
       // every answer that broke it was received by a check that failed (or was blocked by a failure): the same finding
       const same = checks.every((c) => failedChecks.has(c))
-      return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${checks.join(', ')}${same ? ' (each failed or was blocked as well: the same finding)' : ''}`, note: `evaluated on ${n} answer(s)`, ...(same ? { sameFindingAs: checks } : {}) }
+      return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${checks.join(', ')}${same ? ' (each failed or was blocked as well: the same finding)' : ''}`, note: `evaluated on ${n} answer(s)`, ...(broken.operations.size > 0 ? { about: [...broken.operations].sort() } : {}), ...(same ? { sameFindingAs: checks } : {}) }
     }
     if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)` }
     // nothing to judge (a partial selection, a target without the feature): not applicable, with the reason; the

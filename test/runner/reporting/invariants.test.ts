@@ -4,7 +4,7 @@ import { invariantOutcomes } from '../../../runner/reporting/invariants'
 
 /** The part of a vitest TestCase invariantOutcomes reads: the check's id, its outcome, the invariants of its answers. */
 function tc(id: string, state: 'passed' | 'failed' | 'skipped', violated: string[], evaluated: string[] = violated, blocked?: { reason: string }): TestCase {
-  const meta = { check: { id }, ...(blocked ? { blocked } : {}), invariants: { evaluated: Object.fromEntries(evaluated.map((v) => [v, 1])), violated: violated.map((v) => ({ id: v, message: `${v} broken` })) } }
+  const meta = { check: { id }, ...(blocked ? { blocked } : {}), invariants: { evaluated: Object.fromEntries(evaluated.map((v) => [v, 1])), violated: violated.map((v) => ({ id: v, message: `${v} broken`, operation: 'sales.quote.get' })) } }
   return { name: id, meta: () => meta, result: () => ({ state }) } as unknown as TestCase
 }
 
@@ -13,7 +13,9 @@ describe('invariantOutcomes: each model invariant as a check of its own', () => 
   const of = (id: string) => outcomes.find((o) => o.id === id)!
 
   it('fails an invariant broken in any answer, naming the checks that received it', () => {
-    expect(of('SL-INV-002')).toMatchObject({ status: 'failed' })
+    // the operations of the answers that broke it: the matrix marks them FAILED (runner/reporting/matrix.ts)
+    expect(of('SL-INV-002')).toMatchObject({ status: 'failed', about: ['sales.quote.get'] })
+    expect(of('SL-INV-001').about).toBeUndefined()
     expect(of('SL-INV-002').error).toMatch(/broken in the answers of: SL-LIFE-001, SL-NEG-004$/)
     expect(of('SL-INV-001')).toMatchObject({ status: 'passed', note: 'evaluated on 1 answer(s)' })
     expect(of('PL-INV-002').status).toBe('not-applicable')
