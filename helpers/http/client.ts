@@ -127,7 +127,7 @@ export class ServiceClient {
   async exchange(req: Parameters<typeof send>[1]): Promise<HttpResult> {
     // the call (every attempt and wait) ends by its deadline, and never after the running check's
     const tracker = currentInFlight()
-    const endsAt = Math.min(Date.now() + limitsOf(this.options.dispatchers.timeouts).callDeadlineMs, tracker?.endsAt ?? Number.POSITIVE_INFINITY)
+    const endsAt = Math.min(Date.now() + limitsOf(this.options.dispatchers.timeouts).callDeadlineMs, tracker ? Date.now() + tracker.requestBudgetMs() : Number.POSITIVE_INFINITY)
     const remainingMs = () => endsAt - Date.now()
     return withRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, req.method, async (attempt) => {
       try {

@@ -1,5 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 
+/** How long after its unit's deadline a request's own timer stops it, if the unit's timer has not (InFlight.requestBudgetMs). */
+export const REQUEST_BACKSTOP_MS = 100
+
 /** A request on its way: what it is and when it was sent. */
 export interface InFlightRequest {
   label: string
@@ -25,6 +28,16 @@ export class InFlight {
   /** Milliseconds left before the unit's deadline. */
   remainingMs(now = Date.now()): number {
     return this.endsAt - now
+  }
+
+  /**
+   * How long a request of the unit may still take: until the unit's deadline and a little past it. The unit's own
+   * timer stops the request at the deadline and names it (helpers/checks/check.ts withDeadline); the request's timer
+   * is only the backstop, and must not fire first, or the request would end on its own at the same moment and the
+   * unit would finish without saying that it ran out of time.
+   */
+  requestBudgetMs(now = Date.now()): number {
+    return this.remainingMs(now) + REQUEST_BACKSTOP_MS
   }
 
   start(label: string): InFlightRequest {

@@ -30,7 +30,7 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
   const u = new URL(req.url)
   const label = requestLabel(req.method, req.url)
   const tracker = currentInFlight()
-  const deadlineMs = Math.max(1, Math.min(req.deadlineMs ?? limits.exchangeDeadlineMs, limits.exchangeDeadlineMs, tracker ? tracker.remainingMs() : Number.POSITIVE_INFINITY))
+  const deadlineMs = Math.max(1, Math.min(req.deadlineMs ?? limits.exchangeDeadlineMs, limits.exchangeDeadlineMs, tracker ? tracker.requestBudgetMs() : Number.POSITIVE_INFINITY))
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new ExchangeDeadline(deadlineMs)), deadlineMs)
   const stop = () => controller.abort(tracker?.signal.reason ?? { message: 'aborted' })

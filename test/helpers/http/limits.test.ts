@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Dispatchers } from '../../../helpers/http/dispatchers'
-import { InFlight, withInFlight } from '../../../helpers/http/in-flight'
+import { InFlight, REQUEST_BACKSTOP_MS, withInFlight } from '../../../helpers/http/in-flight'
 import { jsonDepthBeyond, send } from '../../../helpers/http/send'
 import { ResponseTooLarge, TransportError } from '../../../helpers/http/types'
 import { startTestServer, type TestServer } from '../../support/http-server'
@@ -93,6 +93,16 @@ describe('the hard limits of an exchange', () => {
     const e = await pending.then(() => undefined, (err: unknown) => err as TransportError)
     expect(e?.code).toBe('LC_ABORTED')
     expect(tracker.describe()).toBeUndefined()
+  })
+
+  it("leaves a unit's deadline to the unit: a request of it stops on its own only a backstop past that deadline", async () => {
+    const tracker = new InFlight(Date.now() + 200)
+    expect(tracker.requestBudgetMs() - tracker.remainingMs()).toBe(REQUEST_BACKSTOP_MS)
+    // nobody stops the unit here: the request's own timer ends it, after the unit's deadline, not at it
+    const began = Date.now()
+    const e = await withInFlight(tracker, () => send(dispatchers, { method: 'GET', url: `${server.url}/silent`, deadlineMs: 5000 })).then(() => undefined, (err: unknown) => err as TransportError)
+    expect(e?.code).toBe('LC_EXCHANGE_DEADLINE')
+    expect(Date.now() - began).toBeGreaterThanOrEqual(200 + REQUEST_BACKSTOP_MS - 20)
   })
 
   it('reports JSON nested past the limit as a garbage response, without parsing it', async () => {
