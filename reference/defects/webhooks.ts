@@ -14,6 +14,8 @@ export const WEBHOOKS_DEFECTS = {
   'webhooks-missing-url-accepted': { area: 'webhooks', clause: `${D} §7`, description: 'POST without url creates a subscription instead of answering 400.' },
   'webhooks-invalid-json-500': { area: 'webhooks', clause: `${D} §7`, description: 'A POST body that is not JSON answers 500 instead of 400.' },
   'webhooks-put-invalid-event-applied': { area: 'webhooks', clause: `${D} §2`, description: 'PUT with an unknown event type answers 200 and stores it.' },
+  'webhooks-put-url-only-refused': { area: 'webhooks', clause: `${D} §2`, description: 'A PUT naming only the url is refused with 400 (as if the event were required).' },
+  'webhooks-put-event-only-refused': { area: 'webhooks', clause: `${D} §2`, description: 'A PUT naming only the event is refused with 400 (as if the url were required).' },
   'webhooks-put-wipes-url': { area: 'webhooks', clause: `${D} §2`, description: 'A partial PUT with only event replaces the whole subscription and wipes url.' },
   'webhooks-created-at-changes': { area: 'webhooks', clause: `${D} §2`, description: 'PUT rewrites createdAt.' },
   'webhooks-list-not-scoped': { area: 'webhooks', clause: `${D} §5`, description: "GET /api/webhook/subscriptions lists every caller's subscriptions." },

@@ -116,6 +116,8 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
     if (body.event !== undefined && !isEventType(body.event) && !(d.has('webhooks-put-invalid-event-applied') && typeof body.event === 'string')) {
       return refuse('event must be one of extracted, export, validation-success')
     }
+    if (d.has('webhooks-put-url-only-refused') && body.event === undefined) return refuse('event is required')
+    if (d.has('webhooks-put-event-only-refused') && body.url === undefined) return refuse('url is required')
     const now = Date.now()
     if (typeof body.event === 'string') s.event = body.event
     else if (d.has('webhooks-put-resets-event')) s.event = 'extracted'

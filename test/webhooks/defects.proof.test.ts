@@ -25,6 +25,10 @@ const CASES: { defect: Defect; file: string; mustFail: string[]; only?: string }
   { defect: 'webhooks-invalid-json-500', file: 'errors', mustFail: ['WH-ERR-005'] },
   { defect: 'webhooks-put-invalid-event-applied', file: 'errors', mustFail: ['WH-ERR-009'] },
   { defect: 'webhooks-put-wipes-url', file: 'lifecycle', mustFail: ['WH-LIFE-005'] },
+  // the state steps assert their own statuses (what the answers show is the invariants'): each is seen failing here
+  { defect: 'webhooks-put-url-only-refused', file: 'state', mustFail: ['WH-STATE-002'] },
+  { defect: 'webhooks-put-event-only-refused', file: 'state', mustFail: ['WH-STATE-003'] },
+  { defect: 'webhooks-put-invalid-event-applied', file: 'state', mustFail: ['WH-STATE-004'] },
   { defect: 'webhooks-created-at-changes', file: 'lifecycle', mustFail: ['WH-LIFE-004'] },
   { defect: 'webhooks-list-not-scoped', file: 'isolation', mustFail: ['WH-ISO-001'] },
   { defect: 'webhooks-get-not-scoped', file: 'isolation', mustFail: ['WH-ISO-002'] },
