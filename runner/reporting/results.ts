@@ -40,9 +40,8 @@ export interface CheckOutcome {
   deviations: { id: string; message: string; policy: string }[]
   /**
    * A failed model invariant whose every breach was in the answers of checks that failed (or were blocked by a failure):
-   * the same finding
-   * as those checks (their ids), not another requirement broken. Counted once, as those checks, by the mutation
-   * harness's failures-per-defect (scripts/mutation/distribution.ts); the verdict counts it as any failure.
+   * the same finding as those checks (their ids), not another requirement broken. Counted once, as those checks, by the
+   * mutation harness's failures-per-defect (scripts/mutation/distribution.ts); the verdict counts it as any failure.
    */
   sameFindingAs?: string[]
 }

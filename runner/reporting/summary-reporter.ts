@@ -138,8 +138,8 @@ const closing = (t: ChecksReport['totals']) => `conformance: ${t.passed} passed,
 
 /**
  * vitest's own exit code when it is run directly (npm run conformance:container, a workflow calling vitest): a run that
- * does not conform exits 1 even when only a model invariant failed, which vitest knows nothing of (it never fails a
- * check that is not judged by it: helpers/checks/check.ts). vitest only ever raises process.exitCode.
+ * does not conform exits 1 even when only a model invariant failed, which vitest knows nothing of (a broken invariant
+ * fails no vitest test: helpers/checks/check.ts). vitest only ever raises process.exitCode.
  */
 function failVitestOn(exitCode: number | undefined): void {
   if (exitCode === 1 && !process.exitCode) process.exitCode = 1

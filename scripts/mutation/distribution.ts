@@ -38,11 +38,12 @@ export function offClause(d: DefectResult): string[] {
 /** Distinct failed (not blocked) checks per caught defect: median, p90, max, and the `top` worst defects. */
 export function failureDistribution(defects: readonly DefectResult[], top = 5): FailureDistribution {
   const caught = defects.filter((d) => d.verdict === 'caught')
-  const counts = caught.map((d) => distinctFailures(d).length).sort((a, b) => a - b)
+  const failed = new Map(caught.map((d) => [d, distinctFailures(d).length]))
+  const counts = [...failed.values()].sort((a, b) => a - b)
   const worst = [...caught]
-    .sort((a, b) => distinctFailures(b).length - distinctFailures(a).length || a.name.localeCompare(b.name))
+    .sort((a, b) => failed.get(b)! - failed.get(a)! || a.name.localeCompare(b.name))
     .slice(0, top)
-    .map((d) => ({ name: d.name, failed: distinctFailures(d).length, blocked: d.blocked?.length ?? 0, offClause: offClause(d) }))
+    .map((d) => ({ name: d.name, failed: failed.get(d)!, blocked: d.blocked?.length ?? 0, offClause: offClause(d) }))
   return {
     defects: caught.length,
     median: percentile(counts, 50),
