@@ -26,12 +26,20 @@ export function registerAuthGuard(app: FastifyInstance, ctx: ReferenceContext): 
       return reply.code(401).header('www-authenticate', 'Bearer').send(errorBody('a bearer token is required'))
     }
     const verified = await ctx.tokens.verify(match[1]!, expiryLeeway(ctx, sales))
+    if (!verified.ok && verified.reason === 'malformed' && ctx.defects.has('auth-malformed-token-accepted')) {
+      req.principal = { tenant: String(req.headers[TENANT_HEADER] ?? 'acme'), username: 'anonymous', rights: ['schemes:full', 'sales:write', 'webhooks:write'] }
+      return
+    }
+    if (webhooks && verified.ok && ctx.defects.has('auth-webhooks-login-token-refused')) {
+      return reply.code(401).header('www-authenticate', `Bearer error="invalid_token"`).send(errorBody('invalid token (audience)'))
+    }
     if (!verified.ok) {
       return reply.code(401).header('www-authenticate', `Bearer error="invalid_token"`).send(errorBody(`invalid token (${verified.reason})`))
     }
     req.principal = verified.principal
     if (sales) {
       const tenant = req.headers[TENANT_HEADER]
+      if ((typeof tenant !== 'string' || tenant === '') && ctx.defects.has('auth-tenant-header-optional')) return
       if (typeof tenant !== 'string' || tenant === '') return reply.code(400).send(errorBody('the X-TENANT-ID header is required'))
       if (tenant !== verified.principal.tenant) {
         if (ctx.defects.has('auth-tenant-header-trusted')) req.principal = { ...verified.principal, tenant }

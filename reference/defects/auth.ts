@@ -47,4 +47,29 @@ export const AUTH_DEFECTS = {
     clause: 'webhook-subscriptions.md §5',
     description: 'Webhook routes are served without a bearer token.',
   },
+  'auth-login-unknown-user-accepted': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'A login for a user the tenant does not have succeeds and returns a token for that name.',
+  },
+  'auth-login-token-expired': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'Login returns a JWT whose exp has already passed.',
+  },
+  'auth-malformed-token-accepted': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'A bearer that is not a JWT at all is served as an anonymous caller instead of being refused with 401.',
+  },
+  'auth-tenant-header-optional': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: "A sales request without the tenant header is served in the token's tenant instead of being refused.",
+  },
+  'auth-webhooks-login-token-refused': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: "The webhook service refuses the identity service's own tokens (401): it expects another audience.",
+  },
 } as const satisfies Record<string, DefectInfo>

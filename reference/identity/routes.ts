@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { errorBody, type ReferenceContext } from '../context'
-import { findTenant } from '../demo-data'
+import { findTenant, type Right } from '../demo-data'
 
 export const IDENTITY_PREFIX = '/api/v1/identifier'
 
@@ -14,13 +14,16 @@ export function registerIdentity(app: FastifyInstance, ctx: ReferenceContext): v
         return reply.code(400).send(errorBody('username and password are required'))
       }
       const tenant = findTenant(req.params.tenant)
-      const user = tenant?.users.find((u) => u.username === username)
+      const known = tenant?.users.find((u) => u.username === username)
+      // defect auth-login-unknown-user-accepted: a name the tenant does not have logs in, with the fewest rights
+      const user = known ?? (tenant && ctx.defects.has('auth-login-unknown-user-accepted') ? { username, password, rights: [] as Right[] } : undefined)
       const passwordOk = user !== undefined && (user.password === password || ctx.defects.has('auth-login-wrong-password-accepted'))
       if (!tenant || !user || !passwordOk) return reply.code(401).send(errorBody('invalid credentials'))
-      if (user.challenge) {
+      if ('challenge' in user && user.challenge) {
         return reply.send({ challenge_name: user.challenge, challenge_parameters: { USER_ID_FOR_SRP: user.username }, session: 'challenge-session' })
       }
-      const t = await ctx.tokens.issue({ tenant: tenant.tag, username: user.username, rights: user.rights }, user.tokenTtlSeconds ?? ctx.options.tokenTtlSeconds)
+      const ttl = 'tokenTtlSeconds' in user && user.tokenTtlSeconds !== undefined ? user.tokenTtlSeconds : ctx.options.tokenTtlSeconds
+      const t = await ctx.tokens.issue({ tenant: tenant.tag, username: user.username, rights: user.rights }, ctx.defects.has('auth-login-token-expired') ? -60 : ttl)
       const access_token = ctx.defects.has('auth-login-token-not-jwt') ? t.refresh_token : t.access_token
       return reply.send({ authentication_result: { access_token, token_type: 'Bearer', expires_in: t.expires_in, refresh_token: t.refresh_token } })
     },

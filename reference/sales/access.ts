@@ -3,6 +3,7 @@ import { errorBody, principalOf, type ReferenceContext } from '../context'
 import type { Ledger } from './ledger'
 import type { IdFactory } from '../ids'
 import type { QuoteRecord } from './records'
+import { isDefectName } from '../defects/catalogue'
 import { SCHEMA_TYPE } from './schemes'
 import { actionsOf, allowed, type QuoteOperation } from './states'
 
@@ -62,12 +63,19 @@ export function writableQuote(ledger: Ledger, ctx: ReferenceContext, req: Fastif
     (op === 'referral' && quote.state === 'referred' && d('sales-referred-can-referral')) ||
     (op === 'update' && quote.state === 'bound' && d('sales-bound-accepts-update')) ||
     (op === 'decline' && quote.state === 'issued' && d('sales-issued-can-decline')) ||
-    (op === 'bind' && quote.state === 'draft' && d('sales-draft-can-bind'))
-  if (!allowed(quote.state, op) && !bypass) {
+    (op === 'bind' && quote.state === 'draft' && d('sales-draft-can-bind')) ||
+    cellDefect(ctx, `sales-${quote.state}-accepts-${op}`)
+  // offered (the actions list still names it) and refused all the same: one cell of the table each
+  if ((!allowed(quote.state, op) && !bypass) || (allowed(quote.state, op) && cellDefect(ctx, `sales-${quote.state}-${op}-refused`))) {
     notAllowedReply(reply, quote, op)
     return undefined
   }
   return quote
+}
+
+/** A defect of one cell of the operation x state table, by its name (reference/defects/sales.ts). */
+function cellDefect(ctx: ReferenceContext, name: string): boolean {
+  return isDefectName(name) && ctx.defects.has(name)
 }
 
 /** "policy/regular/home/1": the schema the quote follows. */

@@ -32,7 +32,21 @@ const CASES: { defect: string; files: string[]; mustFail: RegExp; mustPass?: str
   { defect: 'auth-webhooks-expiry-leeway-hour', files: ['suites/auth'], mustFail: /^AUTH-TOKEN-001$/, mustPass: 'AUTH-TOKEN-002' },
   { defect: 'auth-login-wrong-password-accepted', files: ['suites/auth'], mustFail: /^AUTH-LOGIN-002$/ },
   { defect: 'auth-tenant-header-trusted', files: ['suites/auth'], mustFail: /^AUTH-TENANT-001$/ },
+  { defect: 'auth-tenant-header-optional', files: ['suites/auth'], mustFail: /^AUTH-TENANT-002$/ },
+  { defect: 'auth-login-unknown-user-accepted', files: ['suites/auth'], mustFail: /^AUTH-LOGIN-003$/ },
+  { defect: 'auth-webhooks-login-token-refused', files: ['suites/auth'], mustFail: /^AUTH-LOGIN-004$/ },
+  { defect: 'auth-malformed-token-accepted', files: ['suites/security'], mustFail: /^SEC-MALFORMED-/ },
+  { defect: 'auth-malformed-token-accepted', files: ['suites/security', '-t', 'SEC-MALFORMED-webhooks.subscription.delete '], mustFail: /^SEC-MALFORMED-webhooks\.subscription\.delete$/ },
 ]
+
+/** A login whose token is unusable stops the run in preflight, naming the requirement (runner/preflight.ts). */
+const AT_LOGIN: { defect: string; names: string; reason: RegExp }[] = [
+  { defect: 'auth-login-token-not-jwt', names: 'AUTH-LOGIN-005', reason: /not a usable JWT \(a JWT has 3 dot-separated parts/ },
+  { defect: 'auth-login-token-expired', names: 'AUTH-LOGIN-001', reason: /not a usable JWT \(the token expired at/ },
+]
+
+/** The probes of suites/security come from one template per class (SEC-NOTOKEN, SEC-MALFORMED, ...). */
+const classOf = (id: string) => /^SEC-[A-Z]+-/.exec(id)?.[0] ?? id
 
 describe('auth defects are caught by the suite', () => {
   it('the suites are green against the faithful reference', async () => {
@@ -40,6 +54,14 @@ describe('auth defects are caught by the suite', () => {
     expect(run.failedIds, run.output.slice(-3000)).toEqual([])
     expect(run.exitCode).toBe(0)
     expect(run.report?.totals.passed).toBeGreaterThan(150)
+    // every check of these suites is shown failing by a case here: by its id, by the requirement a preflight stop
+    // names, or (a security probe) by a member of its class, the same template over another operation
+    // (the model's invariants, evaluated in every run, are shown failing by test/model/cases.ts)
+    const ids = run.report?.checks.filter((c) => c.status === 'passed' && !c.id.includes('-INV-')).map((c) => c.id) ?? []
+    const byCase = (id: string) => CASES.some((c) => c.mustFail.test(id))
+    const shownClasses = new Set(ids.filter(byCase).map(classOf))
+    const shown = (id: string) => byCase(id) || AT_LOGIN.some((a) => a.names === id) || (id.startsWith('SEC-') && shownClasses.has(classOf(id)))
+    expect(ids.filter((id) => !shown(id))).toEqual([])
   })
 
   it('a service that accepts a token a few seconds past exp (the expiry-leeway variation) is a deviation, not a failure', async () => {
@@ -61,10 +83,13 @@ describe('auth defects are caught by the suite', () => {
     })
   }
 
-  it('a login token that is not a JWT stops the run in preflight as a §5 violation: DOES NOT CONFORM, not "could not run"', async () => {
-    const run = await runConformance({ files: ['suites/auth'], defects: ['auth-login-token-not-jwt'] })
-    expect(run.exitCode).not.toBe(0)
-    expect(run.output).toMatch(/sales-service\.md §5 violated at login: .*not a usable JWT/)
-    expect(run.verdict).toMatchObject({ verdict: 'DOES NOT CONFORM', exitCode: 1 })
-  })
+  for (const a of AT_LOGIN) {
+    it(`${a.defect} stops the run in preflight as a §5 violation naming ${a.names}: DOES NOT CONFORM, not "could not run"`, async () => {
+      const run = await runConformance({ files: ['suites/auth'], defects: [a.defect] })
+      expect(run.exitCode).not.toBe(0)
+      expect(run.output).toMatch(new RegExp(`sales-service\\.md §5 violated at login \\(${a.names}\\): .*${a.reason.source}`))
+      expect(run.verdict).toMatchObject({ verdict: 'DOES NOT CONFORM', exitCode: 1 })
+      expect(run.verdict?.cause).toContain(a.names)
+    })
+  }
 })
