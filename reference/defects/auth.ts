@@ -60,7 +60,7 @@ export const AUTH_DEFECTS = {
   'auth-malformed-token-accepted': {
     area: 'auth',
     clause: 'sales-service.md §5',
-    description: 'A bearer that is not a JWT at all is served as an anonymous caller instead of being refused with 401.',
+    description: 'A bearer that does not even have the three parts of a JWT is served as an anonymous caller instead of being refused with 401.',
   },
   'auth-tenant-header-optional': {
     area: 'auth',
