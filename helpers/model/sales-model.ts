@@ -36,6 +36,21 @@ export interface QuoteState {
   issued?: HttpResult
   /** The policy an MTA quote changes. */
   mtaOf?: string
+  /** A write of another tenant's caller succeeded: the next clean read says what the quote holds (not judged). */
+  follow?: boolean
+  /** The forbidden actions last reported for this quote (SL-INV-005): the same list again is the same breach. */
+  reportedOffers?: string
+  /** Wrong values already reported since the last write (SL-INV-002): shown again, they are not a new breach. */
+  reported?: Set<string>
+}
+
+/** Whether this wrong value is new for the resource since its last write (and remember it): one breach, one report. */
+function firstShown(r: { reported?: Set<string> }, what: string, value: unknown): boolean {
+  const key = `${what}|${show(value)}`
+  r.reported ??= new Set()
+  if (r.reported.has(key)) return false
+  r.reported.add(key)
+  return true
 }
 
 export interface RequestState {
@@ -43,6 +58,8 @@ export interface RequestState {
   quoteId: string
   tenant: string
   terminal?: { status: string; policyId: unknown; setBy: HttpResult }
+  /** Other statuses already reported after the terminal one (SL-INV-001). */
+  reported?: Set<string>
 }
 
 export interface DocumentState {
@@ -51,6 +68,8 @@ export interface DocumentState {
   tenant: string
   hash?: string
   setBy: HttpResult
+  /** Other bytes already reported (SL-INV-008). */
+  reported?: Set<string>
 }
 
 export interface PolicyRef {
@@ -170,6 +189,8 @@ export class SalesModel {
         return this.judgeRequest(call, res, evaluated, out)
     }
     const op = QUOTE_OPS[call.op]
+    // another tenant's write that succeeded (SL-INV-006 reports it): it happened, so the model follows the target
+    if (quote && op && call.tenant !== quote.tenant && ok(res)) quote.follow = true
     if (!quote || !op || call.tenant !== quote.tenant) return
     this.judgeOffered(quote, op, call, res, evaluated, out)
     if (!ok(res)) return
@@ -179,6 +200,7 @@ export class SalesModel {
         quote.leaves = applyPatch(quote.leaves, patch)
         quote.leavesSetBy = res
       } else delete quote.leaves
+      delete quote.reported
     }
     if (op === 'documents') {
       const id = documentIdOf(res, this.settings.documentIdFrom)
@@ -215,16 +237,22 @@ export class SalesModel {
   private judgeRead(quote: QuoteState, call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
     if (call.overlapped || !quote.settled || quote.writesInFlight > 0 || !isObj(res.body)) return
     const data = res.body['data']
-    if (quote.leaves) {
+    // the target's answer becomes the expectation: after another tenant's write, or once a breach is reported (one
+    // breach, one report: the later reads are judged against what the target holds, not blamed for it again)
+    if (quote.leaves && quote.follow) {
+      quote.leaves = new Map([...quote.leaves.keys()].map((pointer) => [pointer, getPointer(data, pointer)]))
+      quote.leavesSetBy = res
+    } else if (quote.leaves) {
       evaluated.add('SL-INV-002')
       for (const [pointer, value] of quote.leaves) {
         const got = getPointer(data, pointer)
-        if (!same(got, value)) {
-          out.push({ invariant: 'SL-INV-002', expected: `data${pointer} = ${show(value)} (as last written)`, actual: `data${pointer} = ${show(got)}`, res, ...(quote.leavesSetBy ? { setBy: quote.leavesSetBy } : {}) })
-          break
-        }
+        if (same(got, value)) continue
+        // the same wrong value read again is the breach already reported (reported once, on the first answer showing it)
+        if (firstShown(quote, `data${pointer}`, got)) out.push({ invariant: 'SL-INV-002', expected: `data${pointer} = ${show(value)} (as last written)`, actual: `data${pointer} = ${show(got)}`, res, ...(quote.leavesSetBy ? { setBy: quote.leavesSetBy } : {}) })
+        break
       }
     }
+    delete quote.follow
     const schema = quote.product !== undefined ? this.schemas.get(quote.product) : undefined
     if (schema !== undefined) {
       evaluated.add('SL-INV-003')
@@ -260,11 +288,17 @@ export class SalesModel {
     const names = list.filter((a): a is string => typeof a === 'string')
     quote.actions = { list: names, actor: call.actor!, setBy: res }
     quote.settled = true
+    const offers: string[] = []
     for (const [by, what, never] of this.gone(quote)) {
       evaluated.add('SL-INV-005')
       const still = never.filter((n) => names.includes(n))
-      if (still.length > 0) out.push({ invariant: 'SL-INV-005', expected: `the actions of a ${what} quote without ${still.join(', ')}`, actual: `[${names.join(', ')}]`, res, setBy: by })
+      if (still.length === 0) continue
+      offers.push(`${what}:${still.join(',')}`)
+      // the same list offering the same forbidden actions again is the breach already reported, not a new one
+      if (quote.reportedOffers?.includes(`${what}:${still.join(',')}`)) continue
+      out.push({ invariant: 'SL-INV-005', expected: `the actions of a ${what} quote without ${still.join(', ')}`, actual: `[${names.join(', ')}]`, res, setBy: by })
     }
+    quote.reportedOffers = offers.join(' ')
   }
 
   private judgeOffered(quote: QuoteState, op: QuoteOperation, call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
@@ -286,7 +320,9 @@ export class SalesModel {
     const hash = createHash('sha256').update(res.raw).digest('hex')
     evaluated.add('SL-INV-008')
     if (doc.hash !== undefined) {
-      if (doc.hash !== hash) out.push({ invariant: 'SL-INV-008', expected: `the ${res.raw.length > 0 ? '' : ''}bytes document ${doc.id} answered before (sha256 ${doc.hash.slice(0, 16)}…)`, actual: `sha256 ${hash.slice(0, 16)}… (${res.raw.length} bytes)`, res, setBy: doc.setBy })
+      if (doc.hash !== hash && firstShown(doc, 'bytes', hash)) {
+        out.push({ invariant: 'SL-INV-008', expected: `the bytes document ${doc.id} answered before (sha256 ${doc.hash.slice(0, 16)}…)`, actual: `sha256 ${hash.slice(0, 16)}… (${res.raw.length} bytes)`, res, setBy: doc.setBy })
+      }
       return
     }
     const other = [...this.documents.values()].find((d) => d.hash === hash && d.quoteId !== doc.quoteId)
@@ -302,7 +338,7 @@ export class SalesModel {
     const policyId = getPointer(res.body, this.settings.policyIdPointer)
     if (r.terminal) {
       evaluated.add('SL-INV-001')
-      if (status !== r.terminal.status || !same(policyId, r.terminal.policyId)) {
+      if ((status !== r.terminal.status || !same(policyId, r.terminal.policyId)) && firstShown(r, 'status', [status, policyId])) {
         out.push({ invariant: 'SL-INV-001', expected: `status ${r.terminal.status}${r.terminal.policyId !== undefined ? ` with policy ${show(r.terminal.policyId)}` : ''}, as already reported`, actual: `status ${show(res.body['status'])}${policyId !== undefined ? ` with policy ${show(policyId)}` : ''}`, res, setBy: r.terminal.setBy })
       }
       return

@@ -23,10 +23,11 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /**
  * The distinct findings of a defect run: its failed checks, less a model invariant broken only in the answers of
- * failed checks of the same run (the same finding, counted as those checks: runner/reporting/invariants.ts).
+ * checks that failed or were blocked in the same run (the same finding, counted as those checks or as the failures
+ * that blocked them: runner/reporting/invariants.ts says the same of a run's own report).
  */
 export function distinctFailures(d: DefectResult): FailedCheck[] {
-  const ids = new Set(d.newFailures.map((f) => f.id))
+  const ids = new Set([...d.newFailures.map((f) => f.id), ...(d.blocked ?? []).map((b) => b.id)])
   return d.newFailures.filter((f) => !(f.sameFindingAs?.length && f.sameFindingAs.every((id) => ids.has(id))))
 }
 

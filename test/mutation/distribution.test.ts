@@ -37,6 +37,9 @@ describe('failed checks per defect', () => {
     const alone = defect('z', 0, { newFailures: [fc('SL-NEG-004'), { ...same, sameFindingAs: ['SL-SCOPE-009'] }] })
     expect(distinctFailures(alone).map((f) => f.id)).toEqual(['SL-NEG-004', 'SL-INV-006'])
     expect(offClause(alone)).toEqual(['SL-INV-006'])
+    // a check blocked in this run (by a failure counted on its own) is the same finding too
+    const blocked = defect('w', 0, { newFailures: [fc('SL-NEG-004'), { ...same, sameFindingAs: ['SL-NEG-004', 'SL-OPS-BOUND-BIND'] }], blocked: [{ id: 'SL-OPS-BOUND-BIND', owner: 'SL-NEG-004' }] })
+    expect(distinctFailures(blocked).map((f) => f.id)).toEqual(['SL-NEG-004'])
   })
 
   it("names the failures that do not cite the defect's clause", () => {

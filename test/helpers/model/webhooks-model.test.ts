@@ -60,3 +60,32 @@ describe('the webhooks model', () => {
     expect(resolutionMs(T0)).toBe(1)
   })
 })
+
+describe('the webhooks model reports a breach once per view, on the first answer showing it', () => {
+  const as = (url: string, createdAt = T0, updatedAt = T0) => ({ id: 's1', event: 'export', url, createdAt, updatedAt })
+
+  it('a read with another url breaks WH-INV-005 once; a list showing it breaks WH-INV-001 once; the right value breaks nothing', () => {
+    const m = created()
+    expect(judge(m, 'webhooks.subscription.get', 200, as('http://z'), { id: 's1' }).ids).toEqual(['WH-INV-005'])
+    expect(judge(m, 'webhooks.subscription.get', 200, as('http://z'), { id: 's1' }).ids).toEqual([])
+    expect(judge(m, 'webhooks.subscriptions.list', 200, [as('http://z')]).ids).toEqual(['WH-INV-001'])
+    expect(judge(m, 'webhooks.subscriptions.list', 200, [as('http://z')]).ids).toEqual([])
+    // the expectation stays what was written: a list (or read) showing it is never blamed for what another view showed
+    expect(judge(m, 'webhooks.subscriptions.list', 200, [as('http://a')]).ids).toEqual([])
+    expect(judge(m, 'webhooks.subscription.get', 200, as('http://a'), { id: 's1' }).ids).toEqual([])
+  })
+
+  it('after a successful update, a wrong value is a new breach even if it was reported before', () => {
+    const m = created()
+    expect(judge(m, 'webhooks.subscription.get', 200, as('http://z'), { id: 's1' }).ids).toEqual(['WH-INV-005'])
+    judge(m, 'webhooks.subscription.update', 200, as('http://b', T0, '2026-01-01T10:00:05.000Z'), { id: 's1', json: { url: 'http://b' } })
+    expect(judge(m, 'webhooks.subscription.get', 200, as('http://z', T0, '2026-01-01T10:00:05.000Z'), { id: 's1' }).ids).toEqual(['WH-INV-005'])
+  })
+
+  it("another tenant's successful update leaves the owner's next read unjudged (it says what the subscription holds)", () => {
+    const m = created()
+    expect(judge(m, 'webhooks.subscription.update', 200, {}, { id: 's1', owner: 'globex/broker@globex.test', json: { url: 'http://x' } }).ids).toEqual(['WH-INV-006'])
+    expect(judge(m, 'webhooks.subscription.get', 200, as('http://x'), { id: 's1' }).ids).toEqual([])
+    expect(judge(m, 'webhooks.subscription.get', 200, as('http://y'), { id: 's1' }).ids).toEqual(['WH-INV-005'])
+  })
+})
