@@ -79,4 +79,7 @@ export const SALES_DEFECTS = {
   'sales-declined-accepts-decline': d('§3', 'A declined quote can be declined again, although its actions list offers nothing.'),
   'sales-bound-accepts-bind': d('§3', 'A bound quote can be bound again, although its actions list does not offer bind.'),
   'sales-issued-accepts-bind': d('§3', 'An issued quote can be bound again, although its actions list does not offer bind.'),
+  'sales-declined-accepts-documents': d('§3', 'A declined quote still generates documents, although its actions list offers nothing.'),
+  'sales-bound-accepts-calculate': d('§3', 'A bound quote can be calculated again, although its actions list does not offer calculate.'),
+  'sales-issued-accepts-calculate': d('§3', 'An issued quote can be calculated again, although its actions list does not offer calculate.'),
 } as const satisfies Record<string, DefectInfo>

@@ -44,16 +44,16 @@ function sharedQuote(state: QuoteStateName): Promise<TableQuote> {
 }
 
 /**
- * The actions list is the cell's oracle; when the quote's own past forbids the operation it offers (SL-INV-005: a
- * declined quote offers no change, a bound one no bind), it is no oracle, and the cell is blocked by that invariant.
+ * The actions list is the cell's oracle. A list that offers what the quote's own past forbids (SL-INV-005: a declined
+ * quote offers no change, a bound one no bind) is shown wrong, and is no oracle for any operation of that state: the
+ * cells of the state are blocked by that invariant instead of each failing on a list already known to be wrong.
  */
 function oracleOf(state: QuoteStateName, q: TableQuote, op: TableOperation): boolean {
-  const name = s.actions[op]
-  const forbidden = t.model.sales.forbiddenActions(q.quoteId, [name]).filter((f) => q.actions.includes(f.name))
+  const forbidden = t.model.sales.forbiddenActions(q.quoteId, TABLE_OPERATIONS.map((o) => s.actions[o])).filter((f) => q.actions.includes(f.name))
   if (forbidden.length > 0) {
-    throw new SetupFailure({ reason: `the actions list of the ${state} quote offers ${name}, which a ${forbidden[0]!.because} quote never offers: it is no oracle for ${op}`, operation: 'sales.quote.actions', owner: 'SL-INV-005' })
+    throw new SetupFailure({ reason: `the actions list of the ${state} quote offers ${forbidden[0]!.name}, which a ${forbidden[0]!.because} quote never offers: a list shown wrong is no oracle for ${op}`, operation: 'sales.quote.actions', owner: 'SL-INV-005' })
   }
-  return q.actions.includes(name)
+  return q.actions.includes(s.actions[op])
 }
 
 async function offeredSucceeds(state: QuoteStateName, op: TableOperation): Promise<void> {

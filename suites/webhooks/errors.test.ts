@@ -16,8 +16,9 @@ const UNKNOWN_ID = 'unknown-id-404'
 /**
  * Sends a POST that must be refused and returns the new list entries that it may have created:
  * entries absent before the POST whose url is the one sent, or missing or empty (other clients'
- * subscriptions made meanwhile carry their own url and are ignored). A subscription this run made by another create
- * the target answered (the model knows it) is not this POST's, even when an update emptied its url meanwhile.
+ * subscriptions made meanwhile carry their own url and are ignored). A subscription this file made by another create
+ * the target answered (the model knows it), or one of another event than the POST sent, is not this POST's, even when
+ * an update emptied its url meanwhile.
  */
 async function refusedCreate(label: string, request: Pick<CallOptions, 'json' | 'body' | 'headers'>, url: string | undefined) {
   const first = await t.webhooks.call({ op: 'webhooks.subscriptions.list' })
@@ -28,7 +29,11 @@ async function refusedCreate(label: string, request: Pick<CallOptions, 'json' | 
   expectStatus(after, 200)
   const own = (res.body as { id?: unknown } | undefined)?.id
   const othersOfRun = (id: unknown) => id !== own && t.model.webhooks.subscriptions.has(String(id))
-  const stray = listed(after).filter((s) => !before.has(s.id) && !othersOfRun(s.id) && (s.url === url || s.url === undefined || s.url === null || s.url === ''))
+  // what the POST would have made carries the event it sent (or none): another file's subscription of another event,
+  // whose url an update emptied meanwhile, is not this POST's
+  const sent = (request.json as { event?: unknown } | undefined)?.event
+  const itsEvent = (e: unknown) => sent === undefined || e === undefined || e === null || e === sent
+  const stray = listed(after).filter((s) => !before.has(s.id) && !othersOfRun(s.id) && itsEvent(s.event) && (s.url === url || s.url === undefined || s.url === null || s.url === ''))
   for (const s of stray) if (typeof s.id === 'string') subs.track(s.id)
   return { res, after, stray, label }
 }
