@@ -7,6 +7,7 @@
  * longer than 12 steps; 2 on a usage error. It asserts nothing else (docs/model.md "Exploration").
  */
 import { parseArgs } from 'node:util'
+import { EXPLORE_OPTIONS, exploreOptionsFrom } from './explore/options'
 import { exploreDefect, exploreDefectList, formatDefectTable, MAX_REPLAY, meetsBar, type DefectExploration } from './explore/defects'
 
 export const EXPLORE_DEFECTS_USAGE = `Usage: npm run explore:defects -- [--seed N] [--steps K] [--time-limit-s S] [--max-sequence M] [--steps-per-second R] [--defects a,b]`
@@ -14,7 +15,7 @@ export const EXPLORE_DEFECTS_USAGE = `Usage: npm run explore:defects -- [--seed 
 async function main(): Promise<number> {
   let values
   try {
-    values = parseArgs({ args: process.argv.slice(2), options: { seed: { type: 'string' }, steps: { type: 'string' }, 'time-limit-s': { type: 'string' }, 'max-sequence': { type: 'string' }, 'steps-per-second': { type: 'string' }, defects: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } }).values
+    values = parseArgs({ args: process.argv.slice(2), options: { ...EXPLORE_OPTIONS, defects: { type: 'string', multiple: true } } }).values
   } catch (e) {
     console.error(`${(e as Error).message}\n${EXPLORE_DEFECTS_USAGE}`)
     return 2
@@ -23,21 +24,9 @@ async function main(): Promise<number> {
     console.log(EXPLORE_DEFECTS_USAGE)
     return 0
   }
-  const num = (name: string, v: string | undefined, fallback: number): number => {
-    if (v === undefined) return fallback
-    const n = Number(v)
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name}: expected a positive number, got '${v}'`)
-    return n
-  }
   let options
   try {
-    options = {
-      seed: Math.floor(num('seed', values.seed, 1)),
-      steps: Math.floor(num('steps', values.steps, 300)),
-      maxSequence: Math.floor(num('max-sequence', values['max-sequence'], 12)),
-      timeLimitMs: num('time-limit-s', values['time-limit-s'], 120) * 1000,
-      stepsPerSecond: num('steps-per-second', values['steps-per-second'], 20),
-    }
+    options = exploreOptionsFrom(values, { timeLimitS: 120 })
   } catch (e) {
     console.error(`${(e as Error).message}\n${EXPLORE_DEFECTS_USAGE}`)
     return 2

@@ -11,6 +11,7 @@ import { loadTargetConfig, withEmbeddedOrigin } from '../helpers/config'
 import { startReference, type RunningReference } from '../reference/server'
 import { DefectSet } from '../reference/defects/catalogue'
 import { explore, formatExplore, type ExploreOptions } from '../runner/explore/explore'
+import { EXPLORE_OPTIONS, exploreOptionsFrom } from './explore/options'
 import { EXIT } from '../runner/verdict'
 
 export const EXPLORE_USAGE = `Usage: npm run explore -- [--seed N] [--steps K] [--max-sequence M] [--time-limit-s S] [--steps-per-second R]
@@ -22,28 +23,15 @@ export const EXPLORE_USAGE = `Usage: npm run explore -- [--seed N] [--steps K] [
 Target: the profile and environment of npm run conformance (TARGET_PROFILE, SALES_BASE_URL, ...; REFERENCE_DEFECTS for the embedded one).
 Exit codes: 0 no invariant broken, 1 an invariant broken (replay printed), 2 usage or configuration error, 3 the exploration could not run.`
 
-function positive(name: string, v: string | undefined, fallback: number): number {
-  if (v === undefined) return fallback
-  const n = Number(v)
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name}: expected a positive number, got '${v}'`)
-  return n
-}
-
 async function main(): Promise<number> {
   let options: ExploreOptions
   try {
-    const { values } = parseArgs({ args: process.argv.slice(2), options: { seed: { type: 'string' }, steps: { type: 'string' }, 'max-sequence': { type: 'string' }, 'time-limit-s': { type: 'string' }, 'steps-per-second': { type: 'string' }, help: { type: 'boolean', short: 'h' } } })
+    const { values } = parseArgs({ args: process.argv.slice(2), options: EXPLORE_OPTIONS })
     if (values.help) {
       console.log(EXPLORE_USAGE)
       return EXIT.conforms
     }
-    options = {
-      seed: Math.floor(positive('seed', values.seed ?? process.env.CONFORMANCE_SEED, 1)),
-      steps: Math.floor(positive('steps', values.steps, 300)),
-      maxSequence: Math.floor(positive('max-sequence', values['max-sequence'], 12)),
-      timeLimitMs: positive('time-limit-s', values['time-limit-s'], 240) * 1000,
-      stepsPerSecond: positive('steps-per-second', values['steps-per-second'], 20),
-    }
+    options = exploreOptionsFrom(values, { timeLimitS: 240, ...(process.env.CONFORMANCE_SEED ? { seed: process.env.CONFORMANCE_SEED } : {}) })
   } catch (e) {
     console.error(`${(e as Error).message}\n${EXPLORE_USAGE}`)
     return EXIT.usage
