@@ -5,6 +5,7 @@ import type { HttpResult } from '../http/types'
 import { documentIdOf } from '../sales/documents'
 import type { SalesActionNames, SalesSettings } from '../sales/settings'
 import type { InvariantId } from './invariants'
+import { firstShown } from './reported'
 import { applyPatch, leavesOf, type Leaves } from './leaves'
 import { typeProblems } from './schema-types'
 import type { Violation } from './types'
@@ -38,19 +39,10 @@ export interface QuoteState {
   mtaOf?: string
   /** A write of another tenant's caller succeeded: the next clean read says what the quote holds (not judged). */
   follow?: boolean
-  /** The forbidden actions last reported for this quote (SL-INV-005): the same list again is the same breach. */
-  reportedOffers?: string
+  /** The forbidden actions the last actions list offered (SL-INV-005): the same again is the breach already reported. */
+  reportedOffers?: Set<string>
   /** Wrong values already reported since the last write (SL-INV-002): shown again, they are not a new breach. */
   reported?: Set<string>
-}
-
-/** Whether this wrong value is new for the resource since its last write (and remember it): one breach, one report. */
-function firstShown(r: { reported?: Set<string> }, what: string, value: unknown): boolean {
-  const key = `${what}|${show(value)}`
-  r.reported ??= new Set()
-  if (r.reported.has(key)) return false
-  r.reported.add(key)
-  return true
 }
 
 export interface RequestState {
@@ -237,8 +229,8 @@ export class SalesModel {
   private judgeRead(quote: QuoteState, call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
     if (call.overlapped || !quote.settled || quote.writesInFlight > 0 || !isObj(res.body)) return
     const data = res.body['data']
-    // the target's answer becomes the expectation: after another tenant's write, or once a breach is reported (one
-    // breach, one report: the later reads are judged against what the target holds, not blamed for it again)
+    // after another tenant's write that succeeded, this read says what the quote holds: it becomes the expectation,
+    // unjudged (the write was SL-INV-006's breach, not this read's)
     if (quote.leaves && quote.follow) {
       quote.leaves = new Map([...quote.leaves.keys()].map((pointer) => [pointer, getPointer(data, pointer)]))
       quote.leavesSetBy = res
@@ -288,17 +280,18 @@ export class SalesModel {
     const names = list.filter((a): a is string => typeof a === 'string')
     quote.actions = { list: names, actor: call.actor!, setBy: res }
     quote.settled = true
-    const offers: string[] = []
+    const offers = new Set<string>()
     for (const [by, what, never] of this.gone(quote)) {
       evaluated.add('SL-INV-005')
       const still = never.filter((n) => names.includes(n))
       if (still.length === 0) continue
-      offers.push(`${what}:${still.join(',')}`)
+      const offer = `${what}:${still.join(',')}`
+      offers.add(offer)
       // the same list offering the same forbidden actions again is the breach already reported, not a new one
-      if (quote.reportedOffers?.includes(`${what}:${still.join(',')}`)) continue
+      if (quote.reportedOffers?.has(offer)) continue
       out.push({ invariant: 'SL-INV-005', expected: `the actions of a ${what} quote without ${still.join(', ')}`, actual: `[${names.join(', ')}]`, res, setBy: by })
     }
-    quote.reportedOffers = offers.join(' ')
+    quote.reportedOffers = offers
   }
 
   private judgeOffered(quote: QuoteState, op: QuoteOperation, call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {

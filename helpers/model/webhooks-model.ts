@@ -1,5 +1,6 @@
 import type { HttpResult } from '../http/types'
 import type { InvariantId } from './invariants'
+import { firstShown } from './reported'
 import type { Violation } from './types'
 
 /** One subscription as the run made it: what its reads must show. */
@@ -29,19 +30,6 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
 const show = (v: unknown) => JSON.stringify(v)
 const tenantOf = (owner: string) => owner.split('/')[0]
-
-/**
- * Whether this wrong value of `field`, shown by `view`, is new for the subscription (and remember it): a breach is
- * reported on the first answer that shows it. The model's expectation stays what was written: another view that
- * shows the right value is never blamed for what a wrong one showed.
- */
-function firstShown(s: Pick<SubscriptionState, 'reported'>, view: string, field: string, value: unknown): boolean {
-  const key = `${view}|${field}|${show(value)}`
-  s.reported ??= new Set()
-  if (s.reported.has(key)) return false
-  s.reported.add(key)
-  return true
-}
 
 /** Resolution of a timestamp: a second when it has no fraction, else a millisecond. */
 export function resolutionMs(stamp: unknown): number {
@@ -169,7 +157,7 @@ export class WebhooksModel {
         continue
       }
       for (const f of ['event', 'url', 'createdAt', 'updatedAt'] as const) {
-        if (item[f] !== s[f] && firstShown(s, 'list', f, item[f])) out.push({ invariant: 'WH-INV-001', expected: `subscription ${s.id} listed with ${f} ${show(s[f])}`, actual: `${f} ${show(item[f])}`, res, setBy: s.setBy })
+        if (item[f] !== s[f] && firstShown(s, `list|${f}`, item[f])) out.push({ invariant: 'WH-INV-001', expected: `subscription ${s.id} listed with ${f} ${show(s[f])}`, actual: `${f} ${show(item[f])}`, res, setBy: s.setBy })
       }
     }
   }
@@ -183,7 +171,7 @@ export class WebhooksModel {
     }
     evaluated.add('WH-INV-003').add('WH-INV-005')
     if (what === 'read') evaluated.add('WH-INV-004')
-    const first = (f: string) => firstShown(known, what, f, body[f])
+    const first = (f: string) => firstShown(known, `${what}|${f}`, body[f])
     for (const f of ['event', 'url'] as const) if (body[f] !== s[f] && first(f)) out.push({ invariant: 'WH-INV-005', expected: `${f} ${show(s[f])}`, actual: `${f} ${show(body[f])}`, res, setBy: s.setBy })
     if (body['createdAt'] !== s.createdAt && first('createdAt')) out.push({ invariant: 'WH-INV-003', expected: `createdAt ${show(s.createdAt)}`, actual: `createdAt ${show(body['createdAt'])}`, res, setBy: s.setBy })
     if (what === 'read' && body['updatedAt'] !== s.updatedAt && first('updatedAt')) out.push({ invariant: 'WH-INV-004', expected: `updatedAt ${show(s.updatedAt)} (no successful update since)`, actual: `updatedAt ${show(body['updatedAt'])}`, res, setBy: s.setBy })
