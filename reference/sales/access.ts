@@ -54,16 +54,14 @@ export function writableQuote(ledger: Ledger, ctx: ReferenceContext, req: Fastif
   const bypass =
     (op === 'bind' && quote.state === 'declined' && d('sales-declined-can-bind')) ||
     (op === 'issue' && quote.state === 'declined' && d('sales-declined-can-issue')) ||
-    (op === 'update' && quote.state === 'declined' && d('sales-declined-accepts-update')) ||
-    (op === 'update' && quote.state === 'referred' && d('sales-referred-accepts-update')) ||
     (op === 'issue' && quote.state === 'calculated' && d('sales-issue-unbound')) ||
     (op === 'issue' && quote.state === 'issued' && d('sales-issued-reissue')) ||
     (op === 'calculate' && quote.state === 'declined' && d('sales-declined-can-calculate')) ||
     (op === 'calculate' && quote.state === 'referred' && d('sales-referred-can-calculate')) ||
     (op === 'referral' && quote.state === 'referred' && d('sales-referred-can-referral')) ||
-    (op === 'update' && quote.state === 'bound' && d('sales-bound-accepts-update')) ||
     (op === 'decline' && quote.state === 'issued' && d('sales-issued-can-decline')) ||
     (op === 'bind' && quote.state === 'draft' && d('sales-draft-can-bind')) ||
+    // sales-<state>-accepts-<op>: sales-bound-accepts-update, sales-bound-accepts-bind, ...
     cellDefect(ctx, `sales-${quote.state}-accepts-${op}`)
   // offered (the actions list still names it) and refused all the same: one cell of the table each
   if ((!allowed(quote.state, op) && !bypass) || (allowed(quote.state, op) && cellDefect(ctx, `sales-${quote.state}-${op}-refused`))) {
