@@ -138,7 +138,7 @@ async function loginOf(config: TargetConfig, ctx: ReturnType<typeof createSuiteC
     if (o.kind === 'invalid-token' && o.pointer) {
       // the requirement it breaks, by its check's id (suites/auth/login.test.ts): a token already expired is
       // AUTH-LOGIN-001's (a JWT with a future exp), any other unusable token AUTH-LOGIN-005's (a well-formed JWT)
-      const check = /^the token expired/.test(o.reason) ? 'AUTH-LOGIN-001' : 'AUTH-LOGIN-005'
+      const check = o.expired ? 'AUTH-LOGIN-001' : 'AUTH-LOGIN-005'
       return new PreflightError(`sales-service.md §5 violated at login (${check}): POST ${url} for ${who} answered a token at ${o.pointer} that is not a usable JWT (${safeText(o.reason)}). No check was run.`, 'violation')
     }
     const res = o.result

@@ -5,7 +5,8 @@ export interface JwtInfo {
   exp: number
 }
 
-export type JwtInspection = { ok: true; jwt: JwtInfo } | { ok: false; reason: string }
+/** expired: a well-formed JWT whose exp has passed (any other reason: not a well-formed JWT). */
+export type JwtInspection = { ok: true; jwt: JwtInfo } | { ok: false; reason: string; expired?: true }
 
 const B64URL = /^[A-Za-z0-9_-]+$/
 
@@ -35,6 +36,6 @@ export function inspectJwt(token: unknown, nowSeconds = Date.now() / 1000): JwtI
   const payload = decodePart(parts[1]!, 'payload')
   if (typeof payload === 'string') return { ok: false, reason: payload }
   if (typeof payload.exp !== 'number') return { ok: false, reason: 'the payload has no numeric exp' }
-  if (payload.exp <= nowSeconds) return { ok: false, reason: `the token expired at ${new Date(payload.exp * 1000).toISOString()}` }
+  if (payload.exp <= nowSeconds) return { ok: false, reason: `the token expired at ${new Date(payload.exp * 1000).toISOString()}`, expired: true }
   return { ok: true, jwt: { header, payload, exp: payload.exp } }
 }

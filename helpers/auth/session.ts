@@ -8,7 +8,7 @@ export type LoginOutcome =
   | { kind: 'token'; token: string; jwt: JwtInfo; pointer: string; result: HttpResult }
   | { kind: 'challenge'; challenge: string; result: HttpResult }
   | { kind: 'rejected'; result: HttpResult }
-  | { kind: 'invalid-token'; reason: string; pointer?: string; result: HttpResult }
+  | { kind: 'invalid-token'; reason: string; pointer?: string; expired?: true; result: HttpResult }
 
 /** Login did not give a usable token. The message names the user, never the password. */
 export class AuthError extends Error {
@@ -64,7 +64,7 @@ export class AuthSession {
       if (token === undefined) continue
       this.options.redactor.addSecret(token)
       const check = inspectJwt(token, this.now())
-      if (!check.ok) return { kind: 'invalid-token', reason: check.reason, pointer, result }
+      if (!check.ok) return { kind: 'invalid-token', reason: check.reason, pointer, ...(check.expired ? { expired: true as const } : {}), result }
       const refresh = getPointer(body, pointer.replace(/access_token$/, 'refresh_token'))
       this.options.redactor.addSecret(refresh)
       return { kind: 'token', token: token as string, jwt: check.jwt, pointer, result }

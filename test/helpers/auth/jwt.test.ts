@@ -23,5 +23,7 @@ describe('inspectJwt', () => {
     const r = inspectJwt(value, 1000)
     expect(r.ok).toBe(false)
     expect(r.ok ? '' : r.reason).toMatch(reason)
+    // only a well-formed JWT past its exp is marked expired (the preflight names AUTH-LOGIN-001 for it, else -005)
+    expect(r.ok ? undefined : r.expired).toBe(String(reason) === String(/expired at/) ? true : undefined)
   })
 })
