@@ -20,6 +20,12 @@ export interface CheckMeta {
    * request says it: the conformance matrix marks only these FAILED when the check fails (docs/reports.md).
    */
   about?: string[]
+  /**
+   * The product a per-product check (SL-LIFE-004-home) or a single-product check (the state table) works on: the
+   * owner of an operation it fails on is that product's (fixtures/operations.json `{product}`), and the same check of
+   * another product failing the same way is the same finding (runner/reporting/findings.ts).
+   */
+  product?: string
 }
 
 export function citation(meta: CheckMeta): string {

@@ -1,10 +1,10 @@
 import { beforeAll, test, describe, type TestContext } from 'vitest'
 import * as allure from 'allure-js-commons'
-import { ConformanceFailure, evidence, formatFailure, formatViolations } from './failure'
+import { ConformanceFailure, evidence, formatFailure, formatViolations, maskedExpectation, type Finding } from './failure'
 import { selectedChecks } from '../../common/selection'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
 import { runningInvariants, withFindings, withRunningCheck, type ExchangeFinding } from './running'
-import { blockedMessage, SetupFailure, type BlockedInfo } from './setup'
+import { blockedMessage, ownerOf, SetupFailure, type BlockedInfo } from './setup'
 import { safeText } from '../reporting/redact'
 import { attachEvidence } from '../reporting/evidence'
 import { InFlight, withInFlight } from '../http/in-flight'
@@ -35,6 +35,8 @@ declare module 'vitest' {
      * the ids it found broken. Reporters list each invariant as a check of its own (runner/reporting/invariants.ts).
      */
     invariants?: { evaluated: Record<string, number>; violated: { id: string; message: string; operation?: string }[] }
+    /** What the check's failure was (operation, status, expectation, owner): reporters tell one finding from several by it. */
+    finding?: Finding
   }
 }
 
@@ -116,11 +118,28 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
   // own id and naming this check (runner/reporting/invariants.ts), not this check's (issue 13: one defect, one failure)
   recordInvariants(ctx)
   if (failure === undefined) return
+  const finding = findingOf(meta, failure)
+  if (finding) ctx.task.meta.finding = finding
   const err = new Error(formatFailure(meta, failure))
   // a violated requirement is an assertion failure (Allure: failed; checks.json: failed); anything else kept the check
   // from finishing (Allure: broken; checks.json: errored; the verdict INCONCLUSIVE)
   err.name = violatesRequirement(failure) ? 'AssertionError' : 'CheckError'
   throw err
+}
+
+/**
+ * The finding of a failed requirement: the operation that answered, its status, the expectation (a status failure is
+ * "status", whatever status was expected) and the check that owns the requirement when it is another
+ * (runner/reporting/findings.ts). None for a failure without an answer of a known operation.
+ */
+export function findingOf(meta: CheckMeta, e: unknown): Finding | undefined {
+  if (!(e instanceof ConformanceFailure)) return undefined
+  const res = e.detail.res
+  const operation = res?.exchange?.operationId
+  if (!res || !operation) return undefined
+  const statusFailure = /^status /.test(e.detail.expected)
+  const owner = e.detail.owner ?? (statusFailure ? ownerOf(operation, meta.product) : undefined)
+  return { operation, status: res.status, expected: statusFailure ? 'status' : maskedExpectation(e.detail.expected), ...(owner && owner !== meta.id ? { owner } : {}) }
 }
 
 /** Copies the running check's invariant tally (what was judged on its answers, and broken) into its task meta. */

@@ -16,10 +16,13 @@ function describeStatus(e: StatusExpectation): string {
   return `status ${e}`
 }
 
-/** The response has the expected status (and, for JSON, a body that parses). */
-export function expectStatus(res: HttpResult, expected: StatusExpectation): void {
+/**
+ * The response has the expected status. `owner`: the check whose own requirement this status is, when it is not the
+ * owner of the operation (FailureDetail.owner): the same answer failing both is one finding.
+ */
+export function expectStatus(res: HttpResult, expected: StatusExpectation, o: { owner?: string } = {}): void {
   if (!statusMatches(res.status, expected)) {
-    throw new ConformanceFailure({ expected: describeStatus(expected), actual: `status ${res.status}`, res })
+    throw new ConformanceFailure({ expected: describeStatus(expected), actual: `status ${res.status}`, res, ...(o.owner ? { owner: o.owner } : {}) })
   }
 }
 

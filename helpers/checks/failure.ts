@@ -10,6 +10,29 @@ export interface FailureDetail {
   /** The exchange that produced the evidence. */
   res?: HttpResult
   note?: string
+  /**
+   * The check whose own requirement this failure breaks as well (e.g. a state-table cell's issue request that does not
+   * succeed is SL-LIFE-010's requirement): when that check failed the same way, this is the same finding. A status
+   * failure defaults to the owner of the operation that answered (fixtures/operations.json).
+   */
+  owner?: string
+}
+
+/**
+ * What a failure was, for telling one finding from several (runner/reporting/findings.ts): the operation that
+ * answered, its status, and what was expected (a status, or the expectation with ids and numbers masked).
+ */
+export interface Finding {
+  operation: string
+  status: number
+  expected: string
+  /** The check that owns this requirement, when it is another check (FailureDetail.owner, or the operation's owner). */
+  owner?: string
+}
+
+/** An expectation with the values of one run (ids, numbers) masked, so that two checks' expectations compare. */
+export function maskedExpectation(expected: string): string {
+  return expected.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '#').replace(/\d+(\.\d+)?/g, '#')
 }
 
 /** A broken requirement, with the evidence. Formatted by the check that catches it. */

@@ -10,8 +10,11 @@ export async function reportPoll(result: PollResult<unknown>): Promise<void> {
   await allure.parameter(safeText(`poll ${result.name}`), `${result.outcome}, ${result.attempts.length} attempts, ${result.elapsedMs} ms`)
 }
 
-/** Polling ended in success; otherwise the failure names what was last seen. */
-export async function expectPollSuccess<T>(result: PollResult<T>, what: string): Promise<T> {
+/**
+ * Polling ended in success; otherwise the failure names what was last seen. `owner`: the check whose requirement that
+ * success is, when it is another check's (FailureDetail.owner).
+ */
+export async function expectPollSuccess<T>(result: PollResult<T>, what: string, o: { owner?: string } = {}): Promise<T> {
   await reportPoll(result)
   if (result.outcome !== 'success') {
     const res = (result.last?.value as { res?: import('../http/types').HttpResult } | undefined)?.res
@@ -19,6 +22,7 @@ export async function expectPollSuccess<T>(result: PollResult<T>, what: string):
       expected: `${what} to reach success`,
       actual: `${result.outcome} after ${result.attempts.length} attempt(s) in ${result.elapsedMs} ms; last seen: ${result.last?.seen ?? 'nothing'}`,
       ...(res ? { res } : {}),
+      ...(o.owner ? { owner: o.owner } : {}),
     })
   }
   return result.value as T

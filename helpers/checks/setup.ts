@@ -71,6 +71,8 @@ export interface GivenOptions {
   product?: string
   /** Operation to blame when the error does not say (e.g. a value read from an earlier answer). */
   operation?: string
+  /** The check that owns what the setup needs, when it is not the operation's owner (an update of the event only: WH-LIFE-005). */
+  owner?: string
 }
 
 /**
@@ -84,7 +86,7 @@ export function asSetupFailure(e: unknown, what: string, o: GivenOptions = {}): 
   if (!ev) return undefined
   const operation = ev.operation ?? ev.res?.exchange?.operationId ?? o.operation
   const status = ev.status ?? ev.res?.status
-  const owner = ev.owner ?? ownerOf(operation, ev.product ?? o.product)
+  const owner = ev.owner ?? o.owner ?? ownerOf(operation, ev.product ?? o.product)
   const detail = (e as Error).message.split('\n')[0]
   return new SetupFailure(
     { reason: `setup '${what}' failed: ${detail}`, ...(operation ? { operation } : {}), ...(status !== undefined ? { status } : {}), ...(owner ? { owner } : {}) },

@@ -1,5 +1,6 @@
 import type { CheckOutcome, ChecksReport } from './results'
 import { contractFindingsOf } from './matrix'
+import { distinctFindings } from './findings'
 
 /** How many checks of each kind the console lists before "and N more". */
 export const CONSOLE_LIST_LIMIT = 15
@@ -36,7 +37,8 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
     out.push(`tenant   ${run.tenant || '-'}  user ${run.user || '-'}  run ${run.runId}  seed ${run.seed}${run.defects.length ? `  defects ${run.defects.join(',')}` : ''}`)
   }
   if (report.checks.length > 0 || !report.cause) {
-    out.push(`checks   ${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.blocked} blocked, ${t['not-applicable']} not applicable, ${t.skipped} skipped, ${t.deviations} deviation(s)`)
+    const findings = distinctFindings(report.checks.filter((c) => c.status === 'failed'), report.checks.filter((c) => c.status === 'blocked').map((c) => c.id)).length
+    out.push(`checks   ${t.passed} passed, ${t.failed} failed${findings < t.failed ? ` (${findings} distinct finding(s))` : ''}, ${t.errored} errored, ${t.blocked} blocked, ${t['not-applicable']} not applicable, ${t.skipped} skipped, ${t.deviations} deviation(s)`)
   }
   if (areas && report.checks.length > 0) {
     const area = new Map<string, { passed: number; failed: number; other: number }>()
@@ -63,7 +65,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
     }
   }
   const of = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s)
-  out.push(...listed('FAILED', of('failed'), (c) => `${c.id} ${c.document} ${c.section}: ${c.requirement}`))
+  out.push(...listed('FAILED', of('failed'), (c) => `${c.id} ${c.document} ${c.section}: ${c.requirement}${c.sameFindingAs ? ` (the same finding as ${c.sameFindingAs.join(', ')})` : ''}`))
   out.push(...listed('ERRORED', of('errored'), (c) => `${c.id}: ${(c.error ?? '').split('\n').find((l) => l.startsWith('error:')) ?? (c.error ?? '').split('\n')[0]}`))
   out.push(...listed('BLOCKED', of('blocked'), (c) => `${c.id}: ${blockedReason(c)}`))
   for (const [reason, list] of byReason(of('not-applicable'), (c) => (c.note ?? '').replace(/^not applicable:\s*/, ''))) out.push(`  NOT APPLICABLE (${list.length}) ${reason}: ${ids(list)}`)

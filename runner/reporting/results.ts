@@ -39,9 +39,12 @@ export interface CheckOutcome {
   about?: string[]
   deviations: { id: string; message: string; policy: string }[]
   /**
-   * A failed model invariant whose every breach was in the answers of checks that failed (or were blocked by a failure):
-   * the same finding as those checks (their ids), not another requirement broken. Counted once, as those checks, by the
-   * mutation harness's failures-per-defect (scripts/mutation/distribution.ts); the verdict counts it as any failure.
+   * A failure that is the same finding as these failed checks (their ids), not another requirement broken:
+   * - a model invariant whose every breach was in the answers of checks that failed (or were blocked by a failure);
+   * - a check that failed on the same answer as the check owning that requirement, or as the same check of another
+   *   product (runner/reporting/findings.ts).
+   * Counted once, as those checks, by the mutation harness's failures-per-defect (scripts/mutation/distribution.ts);
+   * the verdict counts it as any failure.
    */
   sameFindingAs?: string[]
 }

@@ -31,6 +31,7 @@ function statusOf(tc: TestCase): CheckStatus | undefined {
   return 'skipped'
 }
 import { invariantOutcomes } from './invariants'
+import { sameFindings, type FailedFinding } from './findings'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
   const meta = tc.meta()
@@ -78,12 +79,28 @@ function filteredOut(cases: ReadonlyArray<TestCase>): number {
   return cases.filter((tc) => tc.meta().check && (tc.options.mode === 'skip' || tc.options.mode === 'todo')).length
 }
 
+/** The failed checks whose failure is another failed check's say so (runner/reporting/findings.ts). */
+function withSameFindings(cases: ReadonlyArray<TestCase>, outcomes: CheckOutcome[]): CheckOutcome[] {
+  const failed = new Set(outcomes.filter((c) => c.status === 'failed').map((c) => c.id))
+  const found: FailedFinding[] = []
+  for (const tc of cases) {
+    const { check, finding } = tc.meta()
+    if (check && finding && failed.has(check.id)) found.push({ id: check.id, ...(check.product ? { product: check.product } : {}), finding })
+  }
+  const same = sameFindings(found)
+  if (same.size === 0) return outcomes
+  return outcomes.map((c) => {
+    const s = c.status === 'failed' ? same.get(c.id) : undefined
+    return s ? { ...c, error: `${c.error ?? ''}\nthe same finding as ${s.as}: ${s.why}`, sameFindingAs: [s.as] } : c
+  })
+}
+
 /**
  * The outcome of every check among `cases`, then of each of the model's invariants, which are checks of their own judged
  * on the answers of every other check (docs/model.md). The same list feeds checks.json, JUnit and the Allure results.
  */
 export function checkOutcomes(cases: ReadonlyArray<TestCase>, root: string): CheckOutcome[] {
-  const own = cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c)
+  const own = withSameFindings(cases, cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c))
   return own.length > 0 ? [...own, ...invariantOutcomes(cases)] : own
 }
 

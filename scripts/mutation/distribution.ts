@@ -1,4 +1,5 @@
 import { citesClause } from './classify'
+import { distinctFindings } from '../../runner/reporting/findings'
 import type { DefectResult, FailedCheck } from './types'
 
 /** How many checks one defect fails: the cascade measure of issue 13 (target p90 <= 2). */
@@ -22,13 +23,12 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 /**
- * The distinct findings of a defect run: its failed checks, less a model invariant broken only in the answers of
- * checks that failed or were blocked in the same run (the same finding, counted as those checks or as the failures
- * that blocked them: runner/reporting/invariants.ts says the same of a run's own report).
+ * The distinct findings of a defect run: its failed checks, less those that are the same finding as checks that failed
+ * or were blocked in the same run (runner/reporting/findings.ts): a model invariant broken only in the answers of such
+ * checks, a check failed on the same answer as the check that owns that requirement or as its other product's variant.
  */
 export function distinctFailures(d: DefectResult): FailedCheck[] {
-  const ids = new Set([...d.newFailures.map((f) => f.id), ...(d.blocked ?? []).map((b) => b.id)])
-  return d.newFailures.filter((f) => !(f.sameFindingAs?.length && f.sameFindingAs.every((id) => ids.has(id))))
+  return distinctFindings(d.newFailures, (d.blocked ?? []).map((b) => b.id))
 }
 
 /** The distinct failures of a defect run that do not cite the defect's clause. */

@@ -22,7 +22,7 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
   for (const product of t.config.products) {
     lifecycle(`${product}: schema, quote, calculation, documents, bind, issue, policy`, (step) => {
       const st: { quoteId?: string; payload?: Record<string, unknown>; quoteData?: unknown; premium?: number; requestId?: string; policyId?: string } = {}
-      const meta = (n: string, section: string, requirement: string) => ({ id: `SL-LIFE-${n}-${product}`, spec: 'sales' as const, section, requirement })
+      const meta = (n: string, section: string, requirement: string) => ({ id: `SL-LIFE-${n}-${product}`, spec: 'sales' as const, section, requirement, product })
       // the partial update of step 004; the created quote never holds all of it already, or an ignored update would pass
       const updateOf = () => flow.payloadOverrides(product).update ?? { '/policy/paymentFrequency': 'annual' }
 

@@ -21,7 +21,7 @@ const unknown = probes.settings.unknownId
 describe('sales: refused requests (sales-service.md §4, §7)', () => {
   for (const product of t.config.products) {
     check(
-      { id: `SL-NEG-001-${product}`, spec: 'sales', section: '§4', requirement: `Creating a ${product} quote with a payload that violates the schema is refused with 422 {message, errors} naming the field.` },
+      { id: `SL-NEG-001-${product}`, spec: 'sales', product, section: '§4', requirement: `Creating a ${product} quote with a payload that violates the schema is refused with 422 {message, errors} naming the field.` },
       async () => {
         const { schema, payload } = await given(`a valid ${product} payload`, async () => ({ schema: await flow.schema(product), payload: (await flow.buildPayload(product, { label: 'invalid' })).payload }), { product })
         const bad = invalidCase(flow.payloadOverrides(product), schema)

@@ -14,7 +14,7 @@ const flow = new SalesFlow(t, 'payloads')
 describe('sales: payloads generated from the product schema (sales-service.md §4)', () => {
   for (const product of t.config.products) {
     check(
-      { id: `SL-PAY-001-${product}`, spec: 'sales', section: '§4', requirement: `A ${product} quote payload can be generated from the published schema: required fields, enums, formats and bounds respected, reproducible from the seed.` },
+      { id: `SL-PAY-001-${product}`, spec: 'sales', product, section: '§4', requirement: `A ${product} quote payload can be generated from the published schema: required fields, enums, formats and bounds respected, reproducible from the seed.` },
       async () => {
         const schema = await given(`the ${product} schema`, () => flow.schema(product), { product })
         const built = await flow.buildPayload(product, { label: 'payload-check', seed: t.config.seed })

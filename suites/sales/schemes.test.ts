@@ -16,7 +16,7 @@ function getSchema(product: string, as?: Parameters<typeof t.sales.call>[0]['as'
 describe('sales: product schemes (sales-service.md §4, §5)', () => {
   for (const product of t.config.products) {
     check(
-      { id: `SL-SCH-001-${product}`, spec: 'sales', section: '§4', requirement: `The ${product} schema from GET /schemes/{type}/regular/{name} is a valid JSON Schema (meta-schema) that compiles.` },
+      { id: `SL-SCH-001-${product}`, spec: 'sales', product, section: '§4', requirement: `The ${product} schema from GET /schemes/{type}/regular/{name} is a valid JSON Schema (meta-schema) that compiles.` },
       async () => {
         const res = await getSchema(product)
         expectStatus(res, 200)
@@ -31,7 +31,7 @@ describe('sales: product schemes (sales-service.md §4, §5)', () => {
     )
 
     check(
-      { id: `SL-SCH-002-${product}`, spec: 'sales', section: '§5', requirement: `The ${product} schema is filtered by the caller's rights: a restricted user receives a strict subset of the full schema.` },
+      { id: `SL-SCH-002-${product}`, spec: 'sales', product, section: '§5', requirement: `The ${product} schema is filtered by the caller's rights: a restricted user receives a strict subset of the full schema.` },
       async (c) => {
         const restricted = t.user('restricted')
         if (!restricted) c.notApplicable(t.missingUser('restricted'))

@@ -135,7 +135,12 @@ lifecycle('webhooks: signed delivery (webhook-subscriptions.md §6)', (step) => 
       ...EVENTS.map((e) => subscribe(e, `to-${e}`)),
     ])
     // state changes before the events: a moved url, a changed event type, a deleted subscription (WH-DLV-006..008)
-    await Promise.all([update(moved!, { name: 'moved-to' }), update(retyped!, { event: 'validation-success' }), remove(gone!)])
+    // setup: an update or delete refused blocks the deliveries, owner the lifecycle check of that update or delete
+    await Promise.all([
+      given('the url of a subscription moved', () => update(moved!, { name: 'moved-to' })),
+      given('the event of a subscription changed', () => update(retyped!, { event: 'validation-success' }), { owner: 'WH-LIFE-005' }),
+      given('a subscription deleted', () => remove(gone!)),
+    ])
     await Promise.all(EVENTS.map((e) => emit(e)))
     const plain = EVENTS.map((e) => subs.label(`to-${e}`))
     const r = await waitForNotifications(state.receiver, plain, d.deadlineMs)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../../helpers/checks/expect'
 import { ConformanceFailure, formatFailure } from '../../../helpers/checks/failure'
+import { findingOf } from '../../../helpers/checks/check'
 import type { CheckMeta } from '../../../common/spec'
 import type { HttpResult } from '../../../helpers/http/types'
 
@@ -69,5 +70,38 @@ describe('assertions and failure messages', () => {
   it('expectThat passes through and fails with the detail', () => {
     expect(() => expectThat(true, { expected: 'x', actual: 'y' })).not.toThrow()
     expect(failureOf(() => expectThat(false, { expected: 'a sorted list', actual: [3, 1], note: 'due dates' }))).toMatch(/actual:   \[3,1\]\nnote:     due dates/)
+  })
+})
+
+describe('findingOf: what a failure was, to tell one finding from several', () => {
+  const op = (status: number) => {
+    const r = res(status, {})
+    return { ...r, exchange: { ...r.exchange!, operationId: 'sales.quote.update' } }
+  }
+  const caught = (fn: () => void) => {
+    try {
+      fn()
+    } catch (e) {
+      return e
+    }
+    throw new Error('expected a failure')
+  }
+
+  it('names the operation that answered, its status, and the owner of that operation for a status failure', () => {
+    const cell: CheckMeta = { id: 'SL-OPS-DRAFT-UPDATE', spec: 'sales', section: '§3', requirement: 'r', product: 'home' }
+    expect(findingOf(cell, caught(() => expectStatus(op(409), '2xx')))).toEqual({ operation: 'sales.quote.update', status: 409, expected: 'status', owner: 'SL-LIFE-004-home' })
+    // the owner itself has no other owner
+    expect(findingOf({ ...cell, id: 'SL-LIFE-004-home' }, caught(() => expectStatus(op(409), '2xx')))?.owner).toBeUndefined()
+    // no product: a per-product owner is not known
+    expect(findingOf({ ...cell, product: undefined }, caught(() => expectStatus(op(409), '2xx')))?.owner).toBeUndefined()
+  })
+
+  it('masks the run\'s ids and numbers in any other expectation, and takes the owner the assertion names', () => {
+    const e = new ConformanceFailure({ expected: 'issue request 8fb816f7-a657-4a58-b20c-bc8fc0c3643a to reach success', actual: 'failure', res: op(200), owner: 'SL-LIFE-010-home' })
+    expect(findingOf(meta, e)).toEqual({ operation: 'sales.quote.update', status: 200, expected: 'issue request # to reach success', owner: 'SL-LIFE-010-home' })
+    expect(findingOf(meta, caught(() => expectEqual(3, 4, 'premium of quote 100028', op(200))))?.expected).toBe('premium of quote # = #')
+    // no answer, or not a violated requirement: no finding
+    expect(findingOf(meta, new ConformanceFailure({ expected: 'x', actual: 'y' }))).toBeUndefined()
+    expect(findingOf(meta, new Error('tool'))).toBeUndefined()
   })
 })

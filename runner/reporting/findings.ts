@@ -1,0 +1,72 @@
+import type { Finding } from '../../helpers/checks/failure'
+
+/** A failed check, as the reconciliation of findings sees it. */
+export interface FailedFinding {
+  id: string
+  /** The product of a per-product check (CheckMeta.product), when it has one. */
+  product?: string
+  finding: Finding
+}
+
+/** The check whose failure is the root of another's: the other is the same finding (CheckOutcome.sameFindingAs). */
+export interface SameFinding {
+  as: string
+  /** One line for the reports: why it is the same finding. */
+  why: string
+}
+
+const sameAnswer = (a: Finding, b: Finding) => a.operation === b.operation && a.status === b.status
+const same = (a: Finding, b: Finding) => sameAnswer(a, b) && a.expected === b.expected
+
+/** The id of a per-product check without its product (SL-LIFE-004-home -> SL-LIFE-004); undefined for another check. */
+function variantBase(f: FailedFinding): string | undefined {
+  return f.product && f.id.endsWith(`-${f.product}`) ? f.id.slice(0, -f.product.length - 1) : undefined
+}
+
+/**
+ * One defect, one finding (issue 13): among a run's failed checks, those whose failure is another failed check's.
+ * - The owner's: a check failed where the check that owns that requirement (Finding.owner: the operation's owner for
+ *   a status failure, or the one the assertion names) failed with the same answer (operation, status) and the same
+ *   expectation. A state-table cell refused the update the lifecycle's SL-LIFE-004-home was refused as well.
+ * - Another product's: the same per-product check (SL-LIFE-004-travel and -home) failed on the same operation with
+ *   the same status. The expectation may differ, as the products' data do.
+ * The root is followed to the check that is no other's (the first product's, by id). The checks stay failed, and the
+ * verdict counts them; the reports say which finding they share, and the mutation harness counts it once.
+ */
+export function sameFindings(failed: readonly FailedFinding[]): Map<string, SameFinding> {
+  const byId = new Map(failed.map((f) => [f.id, f]))
+  const direct = new Map<string, SameFinding>()
+  for (const f of failed) {
+    const owner = f.finding.owner ? byId.get(f.finding.owner) : undefined
+    if (owner && same(owner.finding, f.finding)) {
+      direct.set(f.id, { as: owner.id, why: `the requirement of ${owner.id}, which failed on the same answer (${f.finding.operation} -> ${f.finding.status})` })
+      continue
+    }
+    const base = variantBase(f)
+    if (!base) continue
+    const first = failed.filter((g) => variantBase(g) === base && sameAnswer(g.finding, f.finding)).sort((a, b) => a.id.localeCompare(b.id))[0]
+    if (first && first.id !== f.id) direct.set(f.id, { as: first.id, why: `${first.id} for another product, which failed on the same answer (${f.finding.operation} -> ${f.finding.status})` })
+  }
+  // to the root: the check that is no other's finding (a chain stops at a check already seen)
+  const out = new Map<string, SameFinding>()
+  for (const [id, s] of direct) {
+    let root = s
+    const seen = new Set([id])
+    for (let next = direct.get(root.as); next && !seen.has(root.as); next = direct.get(root.as)) {
+      seen.add(root.as)
+      root = { as: next.as, why: `${s.why}; ${root.as} is the same finding as ${next.as}` }
+    }
+    if (root.as !== id) out.set(id, root)
+  }
+  return out
+}
+
+/**
+ * The failures that are findings of their own: less those that are the same finding as checks that failed or were
+ * blocked in the same run (CheckOutcome.sameFindingAs). The console's count and the mutation harness's
+ * failures-per-defect (scripts/mutation/distribution.ts) both use it.
+ */
+export function distinctFindings<T extends { id: string; sameFindingAs?: string[] }>(failed: readonly T[], blocked: Iterable<string> = []): T[] {
+  const ids = new Set([...failed.map((f) => f.id), ...blocked])
+  return failed.filter((f) => !(f.sameFindingAs?.length && f.sameFindingAs.every((id) => ids.has(id))))
+}

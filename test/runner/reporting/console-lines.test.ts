@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { consoleLines } from '../../../runner/reporting/console-lines'
+import { emptyTotals, type CheckOutcome, type ChecksReport } from '../../../runner/reporting/results'
+
+const outcome = (id: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({ id, document: 'sales-service.md', section: '§3', requirement: `requirement of ${id}`, title: id, file: 'f', status, durationMs: 0, deviations: [], ...extra })
+
+function report(checks: CheckOutcome[]): ChecksReport {
+  const totals = emptyTotals()
+  for (const c of checks) totals[c.status] += 1
+  return { run: undefined, totals, checks, operations: [] }
+}
+
+describe('console lines: failures that are one finding', () => {
+  it('counts the distinct findings among the failed checks, and names the finding a failure shares', () => {
+    const lines = consoleLines(report([
+      outcome('SL-LIFE-004-home', 'failed'),
+      outcome('SL-LIFE-004-travel', 'failed', { sameFindingAs: ['SL-LIFE-004-home'] }),
+      outcome('SL-OPS-DRAFT-UPDATE', 'failed', { sameFindingAs: ['SL-LIFE-004-home'] }),
+      outcome('SL-LIFE-005-home', 'blocked', { blocked: { reason: 'earlier step failed', owner: 'SL-LIFE-004-home' } }),
+    ]), false)
+    expect(lines).toContain('checks   0 passed, 3 failed (1 distinct finding(s)), 0 errored, 1 blocked, 0 not applicable, 0 skipped, 0 deviation(s)')
+    expect(lines).toContain('  FAILED SL-OPS-DRAFT-UPDATE sales-service.md §3: requirement of SL-OPS-DRAFT-UPDATE (the same finding as SL-LIFE-004-home)')
+    expect(lines).toContain('  FAILED SL-LIFE-004-home sales-service.md §3: requirement of SL-LIFE-004-home')
+  })
+
+  it('says nothing of findings when every failure is one of its own', () => {
+    const lines = consoleLines(report([outcome('SL-NEG-002', 'failed'), outcome('SL-NEG-003', 'failed')]), false)
+    expect(lines[0]).toBe('checks   0 passed, 2 failed, 0 errored, 0 blocked, 0 not applicable, 0 skipped, 0 deviation(s)')
+  })
+})

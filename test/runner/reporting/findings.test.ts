@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { sameFindings, type FailedFinding } from '../../../runner/reporting/findings'
+
+const refused = { operation: 'sales.quote.update', status: 409, expected: 'status' }
+const f = (id: string, finding: FailedFinding['finding'], product?: string): FailedFinding => ({ id, finding, ...(product ? { product } : {}) })
+
+describe('sameFindings: one defect, one finding', () => {
+  it('counts a cell refused like the lifecycle step that owns the operation, and the other product\'s step, as that step', () => {
+    const same = sameFindings([
+      f('SL-LIFE-004-home', refused, 'home'),
+      f('SL-LIFE-004-travel', refused, 'travel'),
+      f('SL-OPS-DRAFT-UPDATE', { ...refused, owner: 'SL-LIFE-004-home' }, 'home'),
+    ])
+    expect(same.get('SL-LIFE-004-home')).toBeUndefined()
+    expect(same.get('SL-LIFE-004-travel')?.as).toBe('SL-LIFE-004-home')
+    expect(same.get('SL-OPS-DRAFT-UPDATE')).toMatchObject({ as: 'SL-LIFE-004-home', why: expect.stringContaining('sales.quote.update -> 409') })
+  })
+
+  it('keeps a failure of its own when the owner passed, failed on another answer or another expectation', () => {
+    expect(sameFindings([f('SL-OPS-DRAFT-UPDATE', { ...refused, owner: 'SL-LIFE-004-home' }, 'home')]).size).toBe(0)
+    expect(sameFindings([f('SL-LIFE-004-home', { ...refused, status: 500 }, 'home'), f('SL-OPS-DRAFT-UPDATE', { ...refused, owner: 'SL-LIFE-004-home' }, 'home')]).size).toBe(0)
+    const poll = { operation: 'sales.requests.get', status: 200 }
+    expect(sameFindings([f('SL-LIFE-010-home', { ...poll, expected: 'issue request # to reach success' }, 'home'), f('SL-ISS-001', { ...poll, expected: 'the request to end in failure', owner: 'SL-LIFE-010-home' })]).size).toBe(0)
+  })
+
+  it('counts the same check of another product as one finding only on the same operation and status', () => {
+    const wrongData = (field: string) => ({ operation: 'sales.quote.get', status: 200, expected: `data/policy/${field} after the update = "x"` })
+    // the products' data differ: the expectation may as well
+    expect(sameFindings([f('SL-LIFE-004-travel', wrongData('paymentFrequency'), 'travel'), f('SL-LIFE-004-home', wrongData('salesChannel'), 'home')]).get('SL-LIFE-004-travel')?.as).toBe('SL-LIFE-004-home')
+    expect(sameFindings([f('SL-LIFE-004-travel', refused, 'travel'), f('SL-LIFE-004-home', wrongData('salesChannel'), 'home')]).size).toBe(0)
+    // not a variant: checks without a product, or of another step
+    expect(sameFindings([f('SL-LIFE-005-travel', refused, 'travel'), f('SL-LIFE-004-home', refused, 'home'), f('SL-NEG-002', refused), f('SL-NEG-003', refused)]).size).toBe(0)
+  })
+
+  it('follows a chain to its root, and leaves a cycle with no root counted', () => {
+    const same = sameFindings([f('A', { ...refused, owner: 'B' }), f('B', { ...refused, owner: 'C' }), f('C', refused)])
+    expect(same.get('A')?.as).toBe('C')
+    expect(same.get('B')?.as).toBe('C')
+    expect(sameFindings([f('A', { ...refused, owner: 'B' }), f('B', { ...refused, owner: 'A' })]).size).toBe(0)
+  })
+})
