@@ -45,7 +45,7 @@ export function sameFindings(failed: readonly FailedFinding[]): Map<string, Same
     const base = variantBase(f)
     if (!base) continue
     const first = failed.filter((g) => variantBase(g) === base && sameAnswer(g.finding, f.finding)).sort((a, b) => a.id.localeCompare(b.id))[0]
-    if (first && first.id !== f.id) direct.set(f.id, { as: first.id, why: `${first.id} for another product, which failed on the same answer (${f.finding.operation} -> ${f.finding.status})` })
+    if (first && first.id !== f.id) direct.set(f.id, { as: first.id, why: `the same check for another product, which failed on the same operation with the same status (${f.finding.operation} -> ${f.finding.status})` })
   }
   // to the root: the check that is no other's finding (a chain stops at a check already seen)
   const out = new Map<string, SameFinding>()

@@ -9,6 +9,8 @@ export interface FailureDistribution {
   median: number
   p90: number
   max: number
+  /** Every failed check counted, each finding shared or not (CheckOutcome.sameFindingAs): what the verdict counts. */
+  everyFailure?: { median: number; p90: number; max: number }
   /** Defects whose every failed check cites the defect's clause. */
   onClause: number
   /** The defects with the most failed checks, most first (ties by name). */
@@ -36,7 +38,7 @@ export function offClause(d: DefectResult): string[] {
   return distinctFailures(d).filter((f) => !citesClause(f, d.clause)).map((f) => f.id)
 }
 
-/** Distinct failed (not blocked) checks per caught defect: median, p90, max, and the `top` worst defects. */
+/** Distinct failed (not blocked) checks per caught defect: median, p90, max (and of every failed check), and the `top` worst defects. */
 export function failureDistribution(defects: readonly DefectResult[], top = 5): FailureDistribution {
   const caught = defects.filter((d) => d.verdict === 'caught')
   const failed = new Map(caught.map((d) => [d, distinctFailures(d).length]))
@@ -45,11 +47,13 @@ export function failureDistribution(defects: readonly DefectResult[], top = 5): 
     .sort((a, b) => failed.get(b)! - failed.get(a)! || a.name.localeCompare(b.name))
     .slice(0, top)
     .map((d) => ({ name: d.name, failed: failed.get(d)!, blocked: d.blocked?.length ?? 0, offClause: offClause(d) }))
+  const every = caught.map((d) => d.newFailures.length).sort((a, b) => a - b)
   return {
     defects: caught.length,
     median: percentile(counts, 50),
     p90: percentile(counts, 90),
     max: counts.at(-1) ?? 0,
+    everyFailure: { median: percentile(every, 50), p90: percentile(every, 90), max: every.at(-1) ?? 0 },
     onClause: caught.filter((d) => offClause(d).length === 0).length,
     worst,
   }
@@ -58,5 +62,6 @@ export function failureDistribution(defects: readonly DefectResult[], top = 5): 
 /** One line for the console and the reports. */
 export function distributionLine(x: FailureDistribution): string {
   const worst = x.worst.map((w) => `${w.name} ${w.failed}${w.blocked ? ` (+${w.blocked} blocked)` : ''}`).join(', ')
-  return `failed checks per caught defect (${x.defects} defects; blocked checks and invariants failed only with failed checks not counted): median ${x.median}, p90 ${x.p90}, max ${x.max}; every failure on the defect's clause for ${x.onClause}/${x.defects}${worst ? `; worst: ${worst}` : ''}`
+  const every = x.everyFailure ? ` (every failed check counted, shared findings too: median ${x.everyFailure.median}, p90 ${x.everyFailure.p90}, max ${x.everyFailure.max})` : ''
+  return `failed checks per caught defect (${x.defects} defects; blocked checks not counted, a failure that is the same finding as another failed or blocked check counted once): median ${x.median}, p90 ${x.p90}, max ${x.max}${every}; every failure on the defect's clause for ${x.onClause}/${x.defects}${worst ? `; worst: ${worst}` : ''}`
 }

@@ -25,7 +25,7 @@ describe('failed checks per defect', () => {
     const x = failureDistribution(ds, 2)
     expect(x).toMatchObject({ defects: 4, median: 1, p90: 5, max: 5, onClause: 4 })
     expect(x.worst).toEqual([{ name: 'd', failed: 5, blocked: 0, offClause: [] }, { name: 'c', failed: 2, blocked: 2, offClause: [] }])
-    expect(distributionLine(x)).toBe("failed checks per caught defect (4 defects; blocked checks and invariants failed only with failed checks not counted): median 1, p90 5, max 5; every failure on the defect's clause for 4/4; worst: d 5, c 2 (+2 blocked)")
+    expect(distributionLine(x)).toBe("failed checks per caught defect (4 defects; blocked checks not counted, a failure that is the same finding as another failed or blocked check counted once): median 1, p90 5, max 5 (every failed check counted, shared findings too: median 1, p90 5, max 5); every failure on the defect's clause for 4/4; worst: d 5, c 2 (+2 blocked)")
   })
 
   it('counts an invariant broken only in the answers of failed checks as those checks, one broken elsewhere on its own', () => {
@@ -33,6 +33,7 @@ describe('failed checks per defect', () => {
     const d = defect('y', 0, { newFailures: [fc('SL-NEG-004'), fc('SL-SCOPE-002', '§5'), same] })
     expect(distinctFailures(d).map((f) => f.id)).toEqual(['SL-NEG-004', 'SL-SCOPE-002'])
     expect(failureDistribution([d]).max).toBe(2)
+    expect(failureDistribution([d]).everyFailure).toEqual({ median: 3, p90: 3, max: 3 })
     // the checks it names did not all fail in this run (one also failed on the faithful reference): it counts
     const alone = defect('z', 0, { newFailures: [fc('SL-NEG-004'), { ...same, sameFindingAs: ['SL-SCOPE-009'] }] })
     expect(distinctFailures(alone).map((f) => f.id)).toEqual(['SL-NEG-004', 'SL-INV-006'])
