@@ -128,8 +128,8 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
 }
 
 /**
- * The finding of a failed requirement: the operation that answered, its status, the expectation (a status failure is
- * "status", whatever status was expected) and the check that owns the requirement when it is another
+ * The finding of a failed requirement: the operation that answered, its status, the expectation (a status failure by
+ * the classes it expected: "status 2xx") and the check that owns the requirement when it is another
  * (runner/reporting/findings.ts). None for a failure without an answer of a known operation.
  */
 export function findingOf(meta: CheckMeta, e: unknown): Finding | undefined {
@@ -139,7 +139,16 @@ export function findingOf(meta: CheckMeta, e: unknown): Finding | undefined {
   if (!res || !operation) return undefined
   const statusFailure = /^status /.test(e.detail.expected)
   const owner = e.detail.owner ?? (statusFailure ? ownerOf(operation, meta.product) : undefined)
-  return { operation, status: res.status, expected: statusFailure ? 'status' : maskedExpectation(e.detail.expected), ...(owner && owner !== meta.id ? { owner } : {}) }
+  return { operation, status: res.status, expected: statusFailure ? statusClasses(e.detail.expected) : maskedExpectation(e.detail.expected), ...(owner && owner !== meta.id ? { owner } : {}) }
+}
+
+/**
+ * A status expectation by its classes: "status 200", "status 2xx" and "status 200 or 201" are all "status 2xx" (a
+ * success was expected), "status 403 or 404" is "status 4xx". A refusal expected and a success expected differ.
+ */
+function statusClasses(expected: string): string {
+  const classes = [...new Set((expected.match(/\b[1-5](?:\d\d|xx)\b/g) ?? []).map((c) => c[0]))].sort()
+  return `status ${classes.map((c) => `${c}xx`).join(' or ')}`
 }
 
 /** Copies the running check's invariant tally (what was judged on its answers, and broken) into its task meta. */

@@ -16,7 +16,26 @@ export interface SameFinding {
 }
 
 const sameAnswer = (a: Finding, b: Finding) => a.operation === b.operation && a.status === b.status
-const same = (a: Finding, b: Finding) => sameAnswer(a, b) && a.expected === b.expected
+
+/** The status classes a status expectation names ("status 2xx or 4xx" -> ['2', '4']); undefined for another expectation. */
+function statusClasses(expected: string): string[] | undefined {
+  return /^status /.test(expected) ? (expected.match(/\b[1-5]xx\b/g) ?? []).map((c) => c[0]!) : undefined
+}
+
+/**
+ * The same answer failing the same expectation. Two status expectations that differ are one finding only when the
+ * answer is of a class neither expected: a 501 to every referral fails the check that expects the referral to succeed
+ * and the cell that expects it refused alike, while a 200 to an invalid subscription (a refusal expected) is not the
+ * finding of a 200 where a 201 was expected.
+ */
+function same(a: Finding, b: Finding): boolean {
+  if (!sameAnswer(a, b)) return false
+  if (a.expected === b.expected) return true
+  const ca = statusClasses(a.expected)
+  const cb = statusClasses(b.expected)
+  const got = String(a.status)[0]!
+  return !!ca && !!cb && !ca.includes(got) && !cb.includes(got)
+}
 
 /** The id of a per-product check without its product (SL-LIFE-004-home -> SL-LIFE-004); undefined for another check. */
 function variantBase(f: FailedFinding): string | undefined {

@@ -89,7 +89,11 @@ describe('findingOf: what a failure was, to tell one finding from several', () =
 
   it('names the operation that answered, its status, and the owner of that operation for a status failure', () => {
     const cell: CheckMeta = { id: 'SL-OPS-DRAFT-UPDATE', spec: 'sales', section: '§3', requirement: 'r', product: 'home' }
-    expect(findingOf(cell, caught(() => expectStatus(op(409), '2xx')))).toEqual({ operation: 'sales.quote.update', status: 409, expected: 'status', owner: 'SL-LIFE-004-home' })
+    expect(findingOf(cell, caught(() => expectStatus(op(409), '2xx')))).toEqual({ operation: 'sales.quote.update', status: 409, expected: 'status 2xx', owner: 'SL-LIFE-004-home' })
+    // a status expectation by its classes: a success expected is one expectation, a refusal expected another
+    expect(findingOf(cell, caught(() => expectStatus(op(409), [200, 201])))?.expected).toBe('status 2xx')
+    expect(findingOf(cell, caught(() => expectStatus(op(200), [403, 404])))?.expected).toBe('status 4xx')
+    expect(findingOf(cell, caught(() => expectStatus(op(500), 404)))?.expected).toBe('status 4xx')
     // the owner itself has no other owner
     expect(findingOf({ ...cell, id: 'SL-LIFE-004-home' }, caught(() => expectStatus(op(409), '2xx')))?.owner).toBeUndefined()
     // no product: a per-product owner is not known

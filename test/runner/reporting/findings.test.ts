@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { sameFindings, type FailedFinding } from '../../../runner/reporting/findings'
 
-const refused = { operation: 'sales.quote.update', status: 409, expected: 'status' }
+const refused = { operation: 'sales.quote.update', status: 409, expected: 'status 2xx' }
 const f = (id: string, finding: FailedFinding['finding'], product?: string): FailedFinding => ({ id, finding, ...(product ? { product } : {}) })
 
 describe('sameFindings: one defect, one finding', () => {
@@ -19,6 +19,12 @@ describe('sameFindings: one defect, one finding', () => {
   it('keeps a failure of its own when the owner passed, failed on another answer or another expectation', () => {
     expect(sameFindings([f('SL-OPS-DRAFT-UPDATE', { ...refused, owner: 'SL-LIFE-004-home' }, 'home')]).size).toBe(0)
     expect(sameFindings([f('SL-LIFE-004-home', { ...refused, status: 500 }, 'home'), f('SL-OPS-DRAFT-UPDATE', { ...refused, owner: 'SL-LIFE-004-home' }, 'home')]).size).toBe(0)
+    // the same answer, but the owner expected a success and the other a refusal: two findings (create answered 200)
+    const created = { operation: 'webhooks.subscription.create', status: 200 }
+    expect(sameFindings([f('WH-LIFE-001', { ...created, expected: 'status 2xx' }), f('WH-ERR-001', { ...created, expected: 'status 4xx', owner: 'WH-LIFE-001' })]).size).toBe(0)
+    // an answer neither expected (a 501 to every referral): the one finding of both
+    const referral = { operation: 'sales.quote.referral', status: 501 }
+    expect(sameFindings([f('SL-REF-001', { ...referral, expected: 'status 2xx' }), f('SL-OPS-BOUND-REFERRAL', { ...referral, expected: 'status 4xx', owner: 'SL-REF-001' })]).get('SL-OPS-BOUND-REFERRAL')?.as).toBe('SL-REF-001')
     const poll = { operation: 'sales.requests.get', status: 200 }
     expect(sameFindings([f('SL-LIFE-010-home', { ...poll, expected: 'issue request # to reach success' }, 'home'), f('SL-ISS-001', { ...poll, expected: 'the request to end in failure', owner: 'SL-LIFE-010-home' })]).size).toBe(0)
   })
