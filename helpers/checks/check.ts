@@ -1,6 +1,6 @@
 import { beforeAll, test, describe, type TestContext } from 'vitest'
 import * as allure from 'allure-js-commons'
-import { ConformanceFailure, evidence, formatFailure, formatViolations, maskedExpectation, type Finding } from './failure'
+import { ConformanceFailure, evidence, formatFailure, formatViolations, maskedExpectation, statusClassesOf, type Finding } from './failure'
 import { selectedChecks } from '../../common/selection'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
 import { runningInvariants, withFindings, withRunningCheck, type ExchangeFinding } from './running'
@@ -137,18 +137,10 @@ export function findingOf(meta: CheckMeta, e: unknown): Finding | undefined {
   const res = e.detail.res
   const operation = res?.exchange?.operationId
   if (!res || !operation) return undefined
-  const statusFailure = /^status /.test(e.detail.expected)
-  const owner = e.detail.owner ?? (statusFailure ? ownerOf(operation, meta.product) : undefined)
-  return { operation, status: res.status, expected: statusFailure ? statusClasses(e.detail.expected) : maskedExpectation(e.detail.expected), ...(owner && owner !== meta.id ? { owner } : {}) }
-}
-
-/**
- * A status expectation by its classes: "status 200", "status 2xx" and "status 200 or 201" are all "status 2xx" (a
- * success was expected), "status 403 or 404" is "status 4xx". A refusal expected and a success expected differ.
- */
-function statusClasses(expected: string): string {
-  const classes = [...new Set((expected.match(/\b[1-5](?:\d\d|xx)\b/g) ?? []).map((c) => c[0]))].sort()
-  return `status ${classes.map((c) => `${c}xx`).join(' or ')}`
+  // a status expectation by its classes: "status 200", "status 2xx" and "status 200 or 201" are all "status 2xx"
+  const classes = statusClassesOf(e.detail.expected)
+  const owner = e.detail.owner ?? (classes ? ownerOf(operation, meta.product) : undefined)
+  return { operation, status: res.status, expected: classes ? `status ${classes.map((c) => `${c}xx`).join(' or ')}` : maskedExpectation(e.detail.expected), ...(owner && owner !== meta.id ? { owner } : {}) }
 }
 
 /** Copies the running check's invariant tally (what was judged on its answers, and broken) into its task meta. */

@@ -30,6 +30,15 @@ export interface Finding {
   owner?: string
 }
 
+/**
+ * The status classes a status expectation names, sorted: "status 200 or 201" and "status 2xx" -> ['2'], "status 403
+ * or 404" -> ['4']. Undefined for an expectation that is not a status (expectStatus writes "status ...").
+ */
+export function statusClassesOf(expected: string): string[] | undefined {
+  if (!/^status /.test(expected)) return undefined
+  return [...new Set((expected.match(/\b[1-5](?:\d\d|xx)\b/g) ?? []).map((c) => c[0]!))].sort()
+}
+
 /** An expectation with the values of one run (ids, numbers) masked, so that two checks' expectations compare. */
 export function maskedExpectation(expected: string): string {
   return expected.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '#').replace(/\d+(\.\d+)?/g, '#')

@@ -1,4 +1,4 @@
-import type { Finding } from '../../helpers/checks/failure'
+import { statusClassesOf, type Finding } from '../../helpers/checks/failure'
 
 /** A failed check, as the reconciliation of findings sees it. */
 export interface FailedFinding {
@@ -17,11 +17,6 @@ export interface SameFinding {
 
 const sameAnswer = (a: Finding, b: Finding) => a.operation === b.operation && a.status === b.status
 
-/** The status classes a status expectation names ("status 2xx or 4xx" -> ['2', '4']); undefined for another expectation. */
-function statusClasses(expected: string): string[] | undefined {
-  return /^status /.test(expected) ? (expected.match(/\b[1-5]xx\b/g) ?? []).map((c) => c[0]!) : undefined
-}
-
 /**
  * The same answer failing the same expectation. Two status expectations that differ are one finding only when the
  * answer is of a class neither expected: a 501 to every referral fails the check that expects the referral to succeed
@@ -31,8 +26,8 @@ function statusClasses(expected: string): string[] | undefined {
 function same(a: Finding, b: Finding): boolean {
   if (!sameAnswer(a, b)) return false
   if (a.expected === b.expected) return true
-  const ca = statusClasses(a.expected)
-  const cb = statusClasses(b.expected)
+  const ca = statusClassesOf(a.expected)
+  const cb = statusClassesOf(b.expected)
   const got = String(a.status)[0]!
   return !!ca && !!cb && !ca.includes(got) && !cb.includes(got)
 }
