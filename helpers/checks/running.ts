@@ -56,6 +56,16 @@ export function runningChain(): string | undefined {
   return running.getStore()?.chain
 }
 
+/**
+ * Runs `body` as work other checks wait for (a quote several checks share, their turns on it): its requests go in
+ * line with the dependent chains' at the request limiter (helpers/http/limiter.ts), not behind them, even when the
+ * check that runs it is independent of its siblings. Same check, same chain, same tally: only the priority changes.
+ */
+export function awaitedByOthers<T>(body: () => T): T {
+  const store = running.getStore()
+  return store && store.independent ? running.run({ ...store, independent: false }, body) : body()
+}
+
 /** Whether the check running here is independent of its siblings (false outside a check: hooks set up for others). */
 export function runningIndependently(): boolean {
   return running.getStore()?.independent ?? false
