@@ -8,7 +8,8 @@
  *      (TARGET_PROFILES; median of 3, alternated with the 1-tenant runs), and as 4 separate runs started together
  *   4. what users feel: one tenant against a standalone reference directly and through a proxy that adds 100 ms to
  *      every answer (scripts/bench/latency-proxy.ts): wall time at 0 and 100 ms, the longest dependent chain at
- *      100 ms (scripts/bench/chains.ts) and the ratio, CPU seconds and peak memory of each run
+ *      100 ms (scripts/bench/chains.ts) and the ratio, CPU seconds and peak memory of each run; the runs' phases
+ *      (start, requests, end), the floor they set, the request limit's bound, and the 100 ms run at twice the limit
  *   5. CPU seconds and peak memory of a full run (embedded reference), median of 3, and with `--baseline <checkout>`
  *      the same for another checkout of the project (e.g. a worktree of main), the runs alternated
  *   6. a hostile target answering a 500 MB body (test/hostile/server.ts): wall time and peak memory of the run
@@ -16,7 +17,7 @@
  *   npm run bench [-- --parts full,polling,tenants,latency,cpu,hostile] [--baseline <dir>] [--runs 3]
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { loadTargetConfig, PROJECT_ROOT } from '../helpers/config'
@@ -26,7 +27,7 @@ import type { TimelineEntry } from '../reference/chaos/stats'
 import { startReference, type RunningReference } from '../reference/server'
 import { percentile, pollingFigures } from './bench/lag'
 import { requestsPerFile } from './bench/per-file'
-import { chainFigures } from './bench/chains'
+import { chainFigures, limitBoundMs, runPhases } from './bench/chains'
 import { startLatencyProxy } from './bench/latency-proxy'
 import { parseArgs } from 'node:util'
 import { CANARY_PASSWORD, HUGE_BYTES, startHostileTarget } from '../test/hostile/server'
@@ -36,6 +37,9 @@ const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT',
 interface SuiteRun {
   exitCode: number | null
   wallMs: number
+  /** When the run's process was started and when it ended (epoch ms): with the traffic, the run's phases. */
+  startedAt: number
+  endedAt: number
   peakRssMb: number
   /** CPU seconds of the run's process (user + system, every thread), when measured. */
   cpuS?: number
@@ -87,12 +91,14 @@ async function runSuite(env: Record<string, string> = {}, reportsDir: string = n
   rmSync(usageFile, { force: true })
   Object.assign(childEnv, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1', LC_BENCH_USAGE_FILE: usageFile, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${USAGE_PROBE}`.trim() }, env)
   const started = performance.now()
+  const startedAt = Date.now()
   const child = spawn(process.execPath, [resolve(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts', ...files], { cwd: root, env: childEnv, stdio: 'ignore' })
   let peak = 0
   const sampler = setInterval(() => (peak = Math.max(peak, child.pid ? peakRss(child.pid) : 0)), 100)
   const exitCode = await new Promise<number | null>((r) => child.on('close', (code) => r(code)))
   clearInterval(sampler)
   const wallMs = performance.now() - started
+  const endedAt = Date.now()
   const file = join(reportsDir, 'checks.json')
   const perTarget = Object.values(readTargetReports(join(reportsDir, 'targets')))
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : perTarget.length > 0 ? sumReports(perTarget) : undefined
@@ -104,7 +110,7 @@ async function runSuite(env: Record<string, string> = {}, reportsDir: string = n
   } catch {
     usage = undefined
   }
-  return { exitCode, wallMs, peakRssMb: Math.max(peak, usage?.maxRssMb ?? 0), ...(usage ?? {}), ...(report ? { report } : {}), traffic }
+  return { exitCode, wallMs, startedAt, endedAt, peakRssMb: Math.max(peak, usage?.maxRssMb ?? 0), ...(usage ?? {}), ...(report ? { report } : {}), traffic }
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
@@ -114,6 +120,16 @@ const totals = (r: SuiteRun) => (r.report ? `${r.report.totals.passed} passed, $
 const tenantProfile = (tenant: string) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${tenant}.json`)
 
 const external = (ref: Pick<RunningReference, 'url'>, extra: Record<string, string> = {}) => ({ SALES_BASE_URL: ref.url, AUTH_URL: `${ref.url}/api/v1/identifier`, WEBHOOK_BASE_URL: ref.url, ...extra })
+
+/** Twice the default request limit, for the latency part's second 100 ms run. */
+const WIDER_LIMIT = 32
+
+/** The shipped reference profile with another request limit (a profile that extends it), in a folder removed at the end. */
+function widerLimitProfile(limit: number): string {
+  const file = join(newReportsDir(), 'profile.json')
+  writeFileSync(file, JSON.stringify({ extends: resolve(PROJECT_ROOT, 'fixtures/targets/reference.json'), http: { maxInFlight: limit } }))
+  return file
+}
 
 const PARTS = ['full', 'polling', 'tenants', 'latency', 'cpu', 'hostile'] as const
 
@@ -227,6 +243,8 @@ async function main(): Promise<void> {
     await runSuite(external(ref))
     const at0 = await runSuite(external(ref))
     const at100 = await runSuite(external(proxy))
+    // the same at 100 ms with twice the default request limit: what the scheduling gives when the target allows more
+    const wider = await runSuite(external(proxy, { TARGET_PROFILE: widerLimitProfile(WIDER_LIMIT) }))
     const timeline = ((await (await fetch(`${ref.url}/__reference/timeline`)).json()) as { entries: TimelineEntry[] }).entries
     await proxy.close()
     await ref.close()
@@ -244,6 +262,20 @@ async function main(): Promise<void> {
       print(`  longest dependent chain at 100 ms: ${s(longest.ms)} (${longest.exchanges} exchanges, ${s(longest.requestMs)} of them requests): ${longest.chain}`)
       for (const c of chains.next) print(`    next: ${s(c.ms)} (${c.exchanges}, ${s(c.requestMs)} requests) ${c.chain}`)
       print(`  wall at 100 ms / longest chain     ${(at100.wallMs / longest.ms).toFixed(2)} x   (requests only: ${(chains.trafficSpanMs / longest.ms).toFixed(2)} x)   target <= 1.3 x`)
+      for (const [label, r] of [['0 ms', at0], ['100 ms', at100]] as const) {
+        const p = runPhases(r.traffic, r.startedAt, r.endedAt)
+        if (p) print(`  phases at ${label.padEnd(6)}  start to the first request ${s(p.startMs)}, requests ${s(p.requestsMs)}, last answer to exit ${s(p.endMs)}`)
+      }
+      const p100 = runPhases(at100.traffic, at100.startedAt, at100.endedAt)
+      if (p100) {
+        const floor = p100.startMs + longest.ms + p100.endMs
+        print(`  floor at 100 ms: start + longest chain + end = ${s(floor)} = ${(floor / longest.ms).toFixed(2)} x the chain (no scheduling of the requests goes below it)`)
+      }
+      const limit = loadTargetConfig({}).http.maxInFlight
+      const bound = limitBoundMs(at100.traffic, limit)
+      print(`  request limit: ${at100.traffic.length} requests of ${bound.meanMs.toFixed(0)} ms on average at ${limit} in flight (http.maxInFlight) need at least ${s(bound.boundMs)}`)
+      const w = chainFigures(wider.traffic)
+      if (w.longest) print(`  http.maxInFlight ${WIDER_LIMIT} at 100 ms: wall ${s(wider.wallMs)}, requests ${s(w.trafficSpanMs)}, longest chain ${s(w.longest.ms)}: ${(wider.wallMs / w.longest.ms).toFixed(2)} x (requests only: ${(w.trafficSpanMs / w.longest.ms).toFixed(2)} x)   ${totals(wider)}`)
     }
     print(`  ${chains.chains} chains; ${chains.outside} exchanges outside any check (set-up hooks) count in no chain`)
     print(`  polls of one resource at 100 ms  max ${poll.maxPollsPerSecond} in any 1 s window   target <= 10/s`)

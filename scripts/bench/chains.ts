@@ -97,3 +97,32 @@ export function chainFigures(traffic: TrafficLine[]): ChainFigures {
     outside,
   }
 }
+
+/** A run's phases: from its start to its first request sent, the requests (first sent to last answer), last answer to exit. */
+export interface RunPhases {
+  startMs: number
+  requestsMs: number
+  endMs: number
+}
+
+/** The phases of a run started at `startedAt` and ended at `endedAt` (epoch ms) that sent `traffic`; none without traffic. */
+export function runPhases(traffic: readonly TrafficLine[], startedAt: number, endedAt: number): RunPhases | undefined {
+  if (traffic.length === 0) return undefined
+  let first = Infinity
+  let last = -Infinity
+  for (const t of traffic) {
+    const end = Date.parse(t.at)
+    first = Math.min(first, end - t.durationMs)
+    last = Math.max(last, end)
+  }
+  return { startMs: first - startedAt, requestsMs: last - first, endMs: endedAt - last }
+}
+
+/**
+ * What the request limit alone makes the requests take at least: all of them, at their mean duration, `limit` at a
+ * time (http.maxInFlight), packed without a gap.
+ */
+export function limitBoundMs(traffic: readonly TrafficLine[], limit: number): { meanMs: number; boundMs: number } {
+  const meanMs = traffic.length === 0 ? 0 : traffic.reduce((a, t) => a + t.durationMs, 0) / traffic.length
+  return { meanMs, boundMs: (traffic.length * meanMs) / limit }
+}

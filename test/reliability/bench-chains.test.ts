@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chainFigures } from '../../scripts/bench/chains'
+import { chainFigures, limitBoundMs, runPhases } from '../../scripts/bench/chains'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 
 const line = (endMs: number, durationMs: number, chain?: string, queuedMs?: number): TrafficLine => ({
@@ -47,5 +47,20 @@ describe('bench: the longest dependent chain, from the traffic', () => {
 
   it('has no longest chain without traffic', () => {
     expect(chainFigures([])).toEqual({ chains: 0, next: [], trafficSpanMs: 0, outside: 0 })
+  })
+})
+
+describe('bench: the phases of a run and the request limit bound', () => {
+  it('splits a run into its start, its requests and its end, from the traffic', () => {
+    const t0 = Date.UTC(2026, 0, 1)
+    // the first request is sent at 100 ms (it ends at 200 after 100 ms), the last answer comes at 900
+    expect(runPhases([line(200, 100, 'a'), line(900, 300, 'b'), line(500, 50)], t0 - 3000, t0 + 1400)).toEqual({ startMs: 3100, requestsMs: 800, endMs: 500 })
+    expect(runPhases([], t0, t0 + 10)).toBeUndefined()
+  })
+
+  it('bounds the requests by their number, mean duration and the limit', () => {
+    const traffic = [line(100, 100), line(200, 120), line(300, 140), line(400, 120)]
+    expect(limitBoundMs(traffic, 2)).toEqual({ meanMs: 120, boundMs: 240 })
+    expect(limitBoundMs([], 16)).toEqual({ meanMs: 0, boundMs: 0 })
   })
 })
