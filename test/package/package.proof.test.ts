@@ -43,7 +43,15 @@ beforeAll(() => {
   installedAt = Date.now()
 }, 660_000)
 afterAll(() => {
-  reference?.kill('SIGTERM')
+  // npx runs the package's bin, which runs the reference under tsx: the whole process group goes, not npx alone
+  // (killing npx left the reference listening after the tests)
+  if (reference?.pid !== undefined && reference.exitCode === null) {
+    try {
+      process.kill(-reference.pid, 'SIGTERM')
+    } catch {
+      reference.kill('SIGTERM')
+    }
+  }
   rmSync(work, { recursive: true, force: true })
 })
 
@@ -73,7 +81,7 @@ describe('the package, installed into an empty folder', () => {
   })
 
   it('against a URL: the reference started by the package, a profile written by init and checked by validate', async () => {
-    reference = spawn('npx', ['--no-install', 'ledger-conformance', 'reference', '--port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    reference = spawn('npx', ['--no-install', 'ledger-conformance', 'reference', '--port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     const url = await new Promise<string>((done, fail) => {
       let out = ''
       reference!.stdout!.on('data', (d: Buffer) => {
