@@ -90,7 +90,7 @@ export function readProfile(path: string): RawProfile {
   const label = `TARGET_PROFILE (${path})`
   const data = readProfileData(path, label)
   // compiled once per process, not once per profile (a multi-target run reads one per target)
-  const validate = new SchemaCompiler().compile(JSON.parse(readFileSync(PROFILE_SCHEMA, 'utf8')) as object)
+  const validate = new SchemaCompiler().compile(JSON.parse(readFileSync(PROFILE_SCHEMA, 'utf8')) as object, { shipped: true })
   if (!validate(data)) {
     throw new ConfigError(formatAjvErrors(validate.errors).map((m) => `${label} ${m}`))
   }

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv'
 import { createAjvFor } from '../../common/ajv'
+import { cachedValidator } from './validator-cache'
 
 /**
  * Compiled validators by schema text, shared by every suite context of a worker. This is the suite's one
@@ -17,14 +18,18 @@ const compiled = new Map<string, ValidateFunction>()
 export class SchemaCompiler {
   private readonly byObject = new WeakMap<object, ValidateFunction>()
 
-  compile(schema: object): ValidateFunction {
+  /**
+   * `shipped`: the schema is one the project ships (the profile schema, a fixture's): its validator comes from the
+   * disk cache of generated code (helpers/contracts/validator-cache.ts) instead of being compiled at every run.
+   */
+  compile(schema: object, o: { shipped?: boolean } = {}): ValidateFunction {
     const known = this.byObject.get(schema)
     if (known) return known
     const text = JSON.stringify(schema)
     let v = compiled.get(text)
     if (!v) {
       // a fresh ajv per schema: two schemas that share an $id never clash
-      v = createAjvFor(schema, { validateSchema: false }).compile(schema)
+      v = o.shipped ? cachedValidator(schema, text) : createAjvFor(schema, { validateSchema: false }).compile(schema)
       compiled.set(text, v)
     }
     this.byObject.set(schema, v)

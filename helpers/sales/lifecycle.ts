@@ -114,7 +114,7 @@ export class SalesFlow {
   payloadOverrides(product: string): PayloadOverrides {
     let o = this.overrides.get(product)
     if (!o) {
-      o = loadPayloadOverrides(product, undefined, (s) => this.t.schemas.compile(s))
+      o = loadPayloadOverrides(product, undefined, (s) => this.t.schemas.compile(s, { shipped: true }))
       this.overrides.set(product, o)
     }
     return o
