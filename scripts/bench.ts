@@ -27,7 +27,7 @@ import type { TimelineEntry } from '../reference/chaos/stats'
 import { startReference, type RunningReference } from '../reference/server'
 import { percentile, pollingFigures } from './bench/lag'
 import { requestsPerFile } from './bench/per-file'
-import { chainFigures, limitBoundMs, runPhases } from './bench/chains'
+import { chainFigures, limitBoundMs, runPhases, trafficSpan } from './bench/chains'
 import { startLatencyProxy } from './bench/latency-proxy'
 import { parseArgs } from 'node:util'
 import { CANARY_PASSWORD, HUGE_BYTES, startHostileTarget } from '../test/hostile/server'
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
     await ref.close()
     const chains = chainFigures(at100.traffic)
     const longest = chains.longest
-    const from = Math.min(...at100.traffic.map((t) => Date.parse(t.at) - t.durationMs))
+    const from = trafficSpan(at100.traffic)?.first ?? Infinity
     const poll = pollingFigures(timeline.filter((e) => e.receivedAt >= from - 1000), at100.traffic)
     const cpu = (r: SuiteRun) => (r.cpuS === undefined ? 'n/a' : `${r.cpuS.toFixed(1)} CPU s`)
     print('')
@@ -262,11 +262,11 @@ async function main(): Promise<void> {
       print(`  longest dependent chain at 100 ms: ${s(longest.ms)} (${longest.exchanges} exchanges, ${s(longest.requestMs)} of them requests): ${longest.chain}`)
       for (const c of chains.next) print(`    next: ${s(c.ms)} (${c.exchanges}, ${s(c.requestMs)} requests) ${c.chain}`)
       print(`  wall at 100 ms / longest chain     ${(at100.wallMs / longest.ms).toFixed(2)} x   (requests only: ${(chains.trafficSpanMs / longest.ms).toFixed(2)} x)   target <= 1.3 x`)
-      for (const [label, r] of [['0 ms', at0], ['100 ms', at100]] as const) {
-        const p = runPhases(r.traffic, r.startedAt, r.endedAt)
+      const p0 = runPhases(at0.traffic, at0.startedAt, at0.endedAt)
+      const p100 = runPhases(at100.traffic, at100.startedAt, at100.endedAt)
+      for (const [label, p] of [['0 ms', p0], ['100 ms', p100]] as const) {
         if (p) print(`  phases at ${label.padEnd(6)}  start to the first request ${s(p.startMs)}, requests ${s(p.requestsMs)}, last answer to exit ${s(p.endMs)}`)
       }
-      const p100 = runPhases(at100.traffic, at100.startedAt, at100.endedAt)
       if (p100) {
         const floor = p100.startMs + longest.ms + p100.endMs
         print(`  floor at 100 ms: start + longest chain + end = ${s(floor)} = ${(floor / longest.ms).toFixed(2)} x the chain (no scheduling of the requests goes below it)`)

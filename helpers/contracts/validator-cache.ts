@@ -9,7 +9,7 @@ import { linearRegExp } from '../../common/linear-regexp'
 import { INSTALLED, PROJECT_ROOT, userCacheDir } from '../../common/project-root'
 
 /**
- * Validators of the project's own schemas (the profile schema, the suite classes), compiled once and kept on disk as
+ * Validators of the project's own schemas (the profile schema, the suite classes, the payload overrides), compiled once and kept on disk as
  * ajv standalone code: compiling the profile schema is a quarter of a CPU second on the main thread before the run's
  * first request, evaluating its generated code a few milliseconds (docs/reliability.md#speed). Only schemas the
  * project ships go here: a schema a target serves is compiled in memory (helpers/contracts/compiler.ts), so no target

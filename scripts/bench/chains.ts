@@ -67,13 +67,9 @@ export function criticalPathMs(intervals: readonly Interval[]): number {
 export function chainFigures(traffic: TrafficLine[]): ChainFigures {
   const chains = new Map<string, { intervals: Interval[]; requestMs: number; exchanges: number }>()
   let outside = 0
-  let first = Infinity
-  let last = -Infinity
   for (const t of traffic) {
     const end = Date.parse(t.at)
     const start = end - t.durationMs
-    first = Math.min(first, start)
-    last = Math.max(last, end)
     if (!t.chain) {
       outside += 1
       continue
@@ -85,6 +81,7 @@ export function chainFigures(traffic: TrafficLine[]): ChainFigures {
     c.exchanges += 1
     chains.set(t.chain, c)
   }
+  const span = trafficSpan(traffic)
   const round = (ms: number) => Math.round(ms * 10) / 10
   const sorted = [...chains.entries()]
     .map(([chain, c]) => ({ chain, ms: round(criticalPathMs(c.intervals)), requestMs: round(c.requestMs), exchanges: c.exchanges }))
@@ -93,7 +90,7 @@ export function chainFigures(traffic: TrafficLine[]): ChainFigures {
     chains: sorted.length,
     ...(sorted[0] ? { longest: sorted[0] } : {}),
     next: sorted.slice(1, 4),
-    trafficSpanMs: traffic.length > 0 ? last - first : 0,
+    trafficSpanMs: span ? span.last - span.first : 0,
     outside,
   }
 }
@@ -107,6 +104,12 @@ export interface RunPhases {
 
 /** The phases of a run started at `startedAt` and ended at `endedAt` (epoch ms) that sent `traffic`; none without traffic. */
 export function runPhases(traffic: readonly TrafficLine[], startedAt: number, endedAt: number): RunPhases | undefined {
+  const span = trafficSpan(traffic)
+  return span && { startMs: span.first - startedAt, requestsMs: span.last - span.first, endMs: endedAt - span.last }
+}
+
+/** The first request sent and the last answer received (epoch ms); none without traffic. */
+export function trafficSpan(traffic: readonly TrafficLine[]): { first: number; last: number } | undefined {
   if (traffic.length === 0) return undefined
   let first = Infinity
   let last = -Infinity
@@ -115,7 +118,7 @@ export function runPhases(traffic: readonly TrafficLine[], startedAt: number, en
     first = Math.min(first, end - t.durationMs)
     last = Math.max(last, end)
   }
-  return { startMs: first - startedAt, requestsMs: last - first, endMs: endedAt - last }
+  return { first, last }
 }
 
 /**
