@@ -53,7 +53,7 @@ export interface SuiteContext {
 }
 
 /** Builds a context for a target (no vitest hooks: usable from scripts and tests). */
-export function createSuiteContext(config: TargetConfig, options: { allure?: boolean; trafficFile?: boolean; target?: string; sinks?: ExchangeSink[]; lane?: boolean } = {}): SuiteContext {
+export function createSuiteContext(config: TargetConfig, options: { allure?: boolean; trafficFile?: boolean; contracts?: boolean; target?: string; sinks?: ExchangeSink[]; lane?: boolean } = {}): SuiteContext {
   // in a multi-target run, vitest's global current test may belong to another target's block (hooks run outside
   // any check's scope): only a name within this target's block is taken
   const ownBlock = (name: string | undefined) => (name !== undefined && (options.target === undefined || name.startsWith(`${options.target} > `)) ? name : undefined)
@@ -61,7 +61,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
   for (const u of Object.values(config.users)) redactor.addSecret(u?.password)
   const sinks: ExchangeSink[] = [...(options.sinks ?? [])]
   // the contract sink first: it marks what it validated, which the traffic file keeps (the run's contract coverage)
-  const contracts = openApiSink(config)
+  const contracts = options.contracts ?? true ? openApiSink(config) : undefined
   if (contracts) sinks.push(contracts)
   const traffic = options.trafficFile ?? true ? trafficFileSink(trafficDir()) : undefined
   if (traffic) sinks.push(traffic)

@@ -10,8 +10,7 @@ import type { ContainerRun } from './container/container-run'
 import { containerTargetFromEnv, ContainerTargetError } from './container/target-env'
 import { guardRun } from './guard/run-guard'
 import { preflight, PreflightError } from './preflight'
-import { OpenApiContracts, OpenApiDocumentError } from '../helpers/contracts/openapi'
-import { openApiSources } from '../helpers/contracts/openapi-sink'
+import { definitionsOf, OpenApiDocumentError, openApiSources, readDocuments } from '../helpers/contracts/openapi-documents'
 import { chaosFromEnv } from '../reference/chaos/env'
 import { reportsDir, targetReportsDir, trafficDir } from '../helpers/reporting/paths'
 import { earlyRunInfo, runInfo, type RunInfo } from './reporting/run-info'
@@ -131,14 +130,17 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
     config = withReferenceContract(withEmbeddedOrigin(config, reference.url))
   }
   // the reference's own document, named by no profile but by withReferenceContract: test/reference/openapi.test.ts
-  // proves it a valid 3.1 document, so it is loaded without the strict pass (about 1.5 CPU s of ajv before any check)
+  // proves it a valid 3.1 document that openapi-backend loads, so it is only read here (no strict pass: about 1.5 CPU
+  // s of ajv; and no openapi-backend in this thread: 0.2 s before the first request; docs/contracts.md "Cost")
   const ownDocument = namedByProfile === undefined && config.openapi !== undefined
   const info = { ...runInfo(config), ...(container ? { embedded: false, container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
   rec.update(info)
   let openapiDocuments: Record<string, unknown> = {}
   try {
     // the target's published documents (profile openapi) load and are valid, or the run stops as misconfigured
-    openapiDocuments = (await OpenApiContracts.load(openApiSources(config), { quick: ownDocument, deadlineMs: config.http.preflightDeadlineMs, maxBytes: config.http.maxResponseBytes })).definitions
+    const reading = { deadlineMs: config.http.preflightDeadlineMs, maxBytes: config.http.maxResponseBytes }
+    if (ownDocument) openapiDocuments = definitionsOf(await readDocuments(openApiSources(config), reading))
+    else openapiDocuments = (await (await import('../helpers/contracts/openapi')).OpenApiContracts.load(openApiSources(config), reading)).definitions
   } catch (e) {
     await reference?.close()
     await container?.release()

@@ -28,7 +28,9 @@ export class PreflightError extends Error {
  * goes on with: an optional user that could not log in is left out, with the reason (its checks: not applicable).
  */
 export async function preflight(config: TargetConfig): Promise<TargetConfig> {
-  const ctx = createSuiteContext(config, { allure: false, trafficFile: false })
+  // no check runs here: no report, and no published-contract validation (the global setup has not handed the
+  // documents over yet, and loading them here would load openapi-backend on the path to the first request)
+  const ctx = createSuiteContext(config, { allure: false, trafficFile: false, contracts: false })
   const ms = config.http.preflightDeadlineMs
   const tracker = new InFlight(Date.now() + ms)
   let timer: NodeJS.Timeout | undefined

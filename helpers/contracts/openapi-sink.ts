@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto'
-import { dirname } from 'node:path'
 import type { TargetConfig } from '../config/types'
 import type { ExchangeSink } from '../http/recorder'
 import { reportFinding } from '../checks/running'
-import { OpenApiContracts, resolveSource } from './openapi'
+import type { OpenApiContracts } from './openapi'
+import { openApiSources } from './openapi-documents'
 
 /** The deviation name of published-contract findings; the profile's deviations['openapi-contract'] says warn or fail. */
 export const OPENAPI_DEVIATION = 'openapi-contract'
-
-/** The target's documents as loadable sources ({salesBaseUrl} filled in, files absolute). */
-export function openApiSources(config: Pick<TargetConfig, 'openapi' | 'services' | 'profilePath'>): string[] {
-  const vars = { salesBaseUrl: config.services.salesBaseUrl, webhookBaseUrl: config.services.webhookBaseUrl, profileDir: dirname(config.profilePath) }
-  return (config.openapi ?? []).map((s) => resolveSource(s, vars))
-}
 
 /**
  * The documents' loaded validators, by content: the sources and the JSON the global setup loaded. The project's
@@ -27,7 +21,8 @@ function loadOnce(sources: string[], definitions: Record<string, unknown> | unde
   const key = createHash('sha256').update(JSON.stringify({ sources, definitions: definitions ?? null })).digest('hex')
   let loaded = LOADED.get(key)
   if (!loaded) {
-    loaded = OpenApiContracts.load(sources, { quick: true, ...(definitions ? { definitions } : {}) })
+    // imported on the first exchange to validate: a thread that validates none (the main thread) never loads openapi-backend
+    loaded = import('./openapi').then(({ OpenApiContracts }) => OpenApiContracts.load(sources, { quick: true, ...(definitions ? { definitions } : {}) }))
     loaded.catch(() => LOADED.delete(key))
     LOADED.set(key, loaded)
   }

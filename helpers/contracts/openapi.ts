@@ -1,21 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
 import OpenAPIBackend, { type Operation } from 'openapi-backend'
 import type { Ajv, ErrorObject } from 'ajv'
+import { definitionsOf, OpenApiDocumentError, readDocuments } from './openapi-documents'
+
+export { OpenApiDocumentError, resolveSource } from './openapi-documents'
 
 /**
  * Published-contract checks (docs/contracts.md "Published contracts"): the target's own OpenAPI documents
  * (profile field `openapi`, 3.0 or 3.1, files or URLs), loaded and validated with openapi-backend, against which
  * every exchange of a positive flow (a 2xx answer) is validated, request and response.
  */
-
-/** A document that cannot be loaded or is not a valid OpenAPI document: a configuration error (exit 2). */
-export class OpenApiDocumentError extends Error {
-  constructor(readonly source: string, problem: string) {
-    super(`openapi: ${source}: ${problem}`)
-    this.name = 'OpenApiDocumentError'
-  }
-}
 
 /** One mismatch between an exchange and the document. */
 export interface ContractFinding {
@@ -38,13 +31,6 @@ export interface ExchangeForContract {
   responseHeaders?: Record<string, string>
   responseBody?: string
   contentType?: string
-}
-
-/** `{salesBaseUrl}` / `{webhookBaseUrl}` in a source are the target's base URLs; a relative file is relative to the profile. */
-export function resolveSource(source: string, vars: { salesBaseUrl: string; webhookBaseUrl: string; profileDir: string }): string {
-  const filled = source.replace(/\{salesBaseUrl\}/g, vars.salesBaseUrl).replace(/\{webhookBaseUrl\}/g, vars.webhookBaseUrl)
-  if (/^https?:\/\//i.test(filled)) return filled
-  return isAbsolute(filled) ? filled : resolve(vars.profileDir, filled)
 }
 
 function escapePointer(s: string): string {
@@ -117,24 +103,9 @@ export class OpenApiContracts {
   /** Loads and validates every document (strict): throws OpenApiDocumentError naming the source and the problem. */
   static async load(sources: readonly string[], options: { quick?: boolean; definitions?: Record<string, unknown>; deadlineMs?: number; maxBytes?: number } = {}): Promise<OpenApiContracts> {
     const documents: LoadedDocument[] = []
-    const definitions: Record<string, unknown> = {}
-    for (const source of sources) {
-      let definition: unknown
-      const given = options.definitions?.[source]
-      if (typeof given === 'object' && given !== null) {
-        definition = structuredClone(given)
-      } else if (/^https?:\/\//i.test(source)) {
-        definition = await fetchDocument(source, options.deadlineMs ?? 30_000, options.maxBytes ?? 16 * 1024 * 1024)
-      } else {
-        if (!existsSync(source)) throw new OpenApiDocumentError(source, 'file not found')
-        const text = readFileSync(source, 'utf8')
-        definition = /\.json$/i.test(source) ? parseJson(source, text) : source
-      }
-      const version = typeof definition === 'object' && definition !== null ? (definition as { openapi?: unknown }).openapi : undefined
-      if (typeof definition === 'object' && (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version))) {
-        throw new OpenApiDocumentError(source, `is not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(version ?? null)})`)
-      }
-      if (typeof definition === 'object') definitions[source] = structuredClone(definition)
+    const read = await readDocuments(sources, options)
+    const definitions = definitionsOf(read)
+    for (const [source, definition] of read) {
       const api = new OpenAPIBackend({ definition: definition as never, strict: true, validate: true, quick: options.quick ?? false, ignoreTrailingSlashes: false, ajvOpts: { strict: false, ...(options.quick ? { validateSchema: false } : {}) }, customizeAjv: sharedAjv() })
       try {
         await api.init()
@@ -181,50 +152,6 @@ export class OpenApiContracts {
       return out
     }
     return undefined
-  }
-}
-
-/**
- * A document by URL, within a deadline and a size cap (a target that never answers, or answers without end, is a
- * clear configuration error, not a hang or a full memory: docs/reliability.md).
- */
-async function fetchDocument(source: string, deadlineMs: number, maxBytes: number): Promise<unknown> {
-  const signal = AbortSignal.timeout(deadlineMs)
-  let text = ''
-  try {
-    const res = await fetch(source, { headers: { accept: 'application/json' }, signal })
-    if (!res.ok) {
-      await res.body?.cancel()
-      throw new OpenApiDocumentError(source, `cannot be fetched (HTTP ${res.status})`)
-    }
-    const chunks: Buffer[] = []
-    let size = 0
-    for await (const chunk of res.body ?? []) {
-      size += (chunk as Uint8Array).byteLength
-      if (size > maxBytes) {
-        await res.body?.cancel().catch(() => undefined)
-        throw new OpenApiDocumentError(source, `is larger than ${maxBytes} bytes (http.maxResponseBytes)`)
-      }
-      chunks.push(Buffer.from(chunk as Uint8Array))
-    }
-    text = Buffer.concat(chunks).toString('utf8')
-  } catch (e) {
-    if (e instanceof OpenApiDocumentError) throw e
-    if (signal.aborted) throw new OpenApiDocumentError(source, `cannot be fetched (no complete answer within ${deadlineMs} ms)`)
-    throw new OpenApiDocumentError(source, `cannot be fetched (${(e as Error).message})`)
-  }
-  try {
-    return JSON.parse(text)
-  } catch {
-    throw new OpenApiDocumentError(source, 'is not JSON')
-  }
-}
-
-function parseJson(source: string, text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch (e) {
-    throw new OpenApiDocumentError(source, `is not JSON (${(e as Error).message})`)
   }
 }
 
