@@ -61,7 +61,8 @@ export default defineConfig({
     reporters: [
       // first: what the others print or write has been redacted (runner/reporting/redacting-reporter.ts)
       './runner/reporting/redacting-reporter.ts',
-      'default',
+      // vitest's default console, without its noise around a run the global setup stopped
+      './runner/reporting/console-reporter.ts',
       // junit.xml is written by the summary reporter, with the verdict and the reasons of skipped checks
       ['./runner/reporting/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],
       './runner/reporting/summary-reporter.ts',

@@ -19,7 +19,7 @@ import { restrictReports } from './reporting/redacting-reporter'
 import { runRedactor } from '../helpers/reporting/redact'
 import { guardStackTraces } from './stack-guard'
 import { loadTargets, type NamedTarget } from './targets/load'
-import type { RunStop } from './verdict'
+import { runStopError, type RunStop } from './verdict'
 
 /**
  * Where this run records itself (reports/run.json) from its first moment, so that a run that stops (configuration,
@@ -42,9 +42,7 @@ class RunRecord {
   stop(kind: RunStop['kind'], message: string): never {
     this.info = { ...this.info, stop: { kind, cause: message } }
     this.write()
-    const e = new Error(message)
-    e.stack = message
-    throw e
+    throw runStopError(message)
   }
 
   private write(): void {

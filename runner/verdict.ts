@@ -33,6 +33,22 @@ export interface RunStop {
   cause: string
 }
 
+/** The name of the error that ends a run the global setup stopped (after recording the stop in run.json). */
+const RUN_STOPPED = 'RunStopped'
+
+/** The error that ends a stopped run: its message is the cause, and no stack of the suite's internals. */
+export function runStopError(cause: string): Error {
+  const e = new Error(cause)
+  e.name = RUN_STOPPED
+  e.stack = cause
+  return e
+}
+
+/** Whether an error is the one that ends a stopped run (runner/reporting/console-reporter.ts does not print it twice). */
+export function isRunStop(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === RUN_STOPPED
+}
+
 /** The checks the run was asked to run, when fewer than the whole catalogue. */
 export interface Selection {
   /** How it was asked for, e.g. "--check SL-LIFE" or "read-only suites (smoke)". */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { computeVerdict, EXIT, exitCodeOf } from '../../runner/verdict'
+import { computeVerdict, EXIT, exitCodeOf, isRunStop, runStopError } from '../../runner/verdict'
 
 const totals = (t: Partial<Record<'passed' | 'failed' | 'errored' | 'blocked' | 'skipped' | 'not-applicable', number>>) => ({ passed: 0, failed: 0, errored: 0, blocked: 0, skipped: 0, 'not-applicable': 0, ...t })
 
@@ -59,5 +59,12 @@ describe('computeVerdict()', () => {
 
   it('maps each verdict to its exit code', () => {
     expect([exitCodeOf('CONFORMS'), exitCodeOf('DOES NOT CONFORM'), exitCodeOf('INCONCLUSIVE')]).toEqual([0, 1, 3])
+  })
+
+  it('the error that ends a stopped run is its cause alone, and is known as such (the console does not print it twice)', () => {
+    const e = runStopError('Target unreachable: SALES_BASE_URL=http://127.0.0.1:1')
+    expect([e.message, e.stack]).toEqual(['Target unreachable: SALES_BASE_URL=http://127.0.0.1:1', 'Target unreachable: SALES_BASE_URL=http://127.0.0.1:1'])
+    expect(isRunStop(e)).toBe(true)
+    expect([isRunStop(new Error('Target unreachable')), isRunStop(undefined), isRunStop({ message: 'x' })]).toEqual([false, false, false])
   })
 })

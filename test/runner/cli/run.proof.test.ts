@@ -55,6 +55,17 @@ describe('ledger-conformance run: verdicts and exit codes', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/errors="1"/)
   }, 240_000)
 
+  it('a password the embedded reference refuses (the stop is in the global setup): exit 2, the cause said once, in the verdict, with no vitest noise', async () => {
+    const dir = staleReports()
+    const r = await cli(['run'], { AUTH_PASSWORD: 'not-the-password', REPORTS_DIR: dir, CONFORMANCE_RUN_ID: 'proof-refused' })
+    const all = r.out + r.err
+    expect(r.code, all).toBe(2)
+    expect(all).toMatch(/verdict {2}INCONCLUSIVE \(configuration error: .*cannot log in: POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/identifier\/login\/acme answered 401/)
+    expect(all.match(/cannot log in/g)).toHaveLength(1)
+    expect(all).not.toMatch(/No test files found|Unhandled Error|include: /)
+    expectOnlyThisRun(dir, 'proof-refused')
+  }, 240_000)
+
   it('the same stop inside vitest (the harness runs vitest directly) is reported as this run, never the earlier one', async () => {
     const dir = staleReports()
     const run = await runConformance({ files: ['suites/auth'], env: { SALES_BASE_URL: 'http://127.0.0.1:1' }, reportsDir: dir, keepReports: true })

@@ -1,0 +1,32 @@
+import type { SerializedError } from 'vitest'
+import { DefaultReporter, type TestModule, type Vitest } from 'vitest/node'
+import { reportsDir } from '../../helpers/reporting/paths'
+import { isRunStop } from '../verdict'
+import { readRunInfo } from './results'
+
+/**
+ * vitest's default console, quiet about a run that its global setup stopped and recorded (a profile a target refuses,
+ * a password that cannot log in, an embedded reference that cannot start): the summary reporter prints that stop as
+ * the run's verdict, with its cause. vitest would add "No test files found" (no file ran, though files were found)
+ * and the cause again as an "Unhandled Error" with a banner. A stop the global setup did not record (it failed before
+ * it could) still gets vitest's own output: the summary then says to look at it.
+ */
+export default class ConsoleReporter extends DefaultReporter {
+  override onInit(vitest: Vitest): void {
+    super.onInit(vitest)
+    const logger = vitest.logger
+    const printError = logger.printError.bind(logger)
+    logger.printError = (err, options) => (isRunStop(err) ? undefined : printError(err, options))
+  }
+
+  override onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: Parameters<DefaultReporter['onTestRunEnd']>[2]): void {
+    if (recordedStop()) return
+    super.onTestRunEnd(modules, errors, reason)
+  }
+}
+
+/** Whether this run's run.json records a stop. */
+function recordedStop(): boolean {
+  const run = readRunInfo(reportsDir())
+  return run?.stop !== undefined && (process.env.CONFORMANCE_RUN_ID === undefined || run.runId === process.env.CONFORMANCE_RUN_ID)
+}
