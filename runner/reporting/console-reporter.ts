@@ -16,7 +16,11 @@ export default class ConsoleReporter extends DefaultReporter {
     super.onInit(vitest)
     const logger = vitest.logger
     const printError = logger.printError.bind(logger)
-    logger.printError = (err, options) => (isRunStop(err) ? undefined : printError(err, options))
+    const error = logger.error.bind(logger)
+    // vitest follows the error it prints with two empty lines: not printed after a stop that was not printed either
+    let stopped = false
+    logger.printError = (err, options) => (isRunStop(err) ? void (stopped = true) : printError(err, options))
+    logger.error = (...args) => (stopped && args.length === 1 && args[0] === '\n\n' ? void (stopped = false) : error(...args))
   }
 
   override onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: Parameters<DefaultReporter['onTestRunEnd']>[2]): void {
