@@ -70,9 +70,13 @@ async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof creat
   }
   const primary = await loginOf(config, ctx, 'primary', config.users.primary)
   if (primary) throw primary
-  // every other configured user, side by side; the challenge and expired users' logins are abnormal by design
+  // every other configured user, side by side, and beside them the tenant header with the primary user's token (one
+  // round trip less against a distant target); the challenge and expired users' logins are abnormal by design. The
+  // outcomes are judged in this order: the logins, then the tenant header.
   const others = Object.entries(config.users).filter(([role, u]) => role !== 'primary' && u && !LOGIN_EXEMPT.has(role)) as [string, UserCredentials][]
+  const tenantHeader = checkTenantHeader(config, ctx).then(() => undefined, (e: unknown) => e)
   const failures = await Promise.all(others.map(async ([role, u]) => ({ role, error: await loginOf(config, ctx, role, u) })))
+  const refused = await tenantHeader
   const unavailable: Record<string, string> = { ...config.unavailableUsers }
   const users: Record<string, UserCredentials | undefined> = { ...config.users }
   for (const { role, error } of failures) {
@@ -84,7 +88,7 @@ async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof creat
     }
     throw error
   }
-  await checkTenantHeader(config, ctx)
+  if (refused !== undefined) throw refused
   return { ...config, users: users as TargetConfig['users'], unavailableUsers: unavailable }
 }
 
