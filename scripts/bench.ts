@@ -9,7 +9,8 @@
  *   4. what users feel: one tenant against a standalone reference directly and through a proxy that adds 100 ms to
  *      every answer (scripts/bench/latency-proxy.ts): wall time at 0 and 100 ms, the longest dependent chain at
  *      100 ms (scripts/bench/chains.ts) and the ratio, CPU seconds and peak memory of each run; the runs' phases
- *      (start, requests, end), the floor they set, the request limit's bound, and the 100 ms run at twice the limit
+ *      (start, requests, end), the floor they set, the request limit's bound, the 100 ms run at twice the limit, and
+ *      the 100 ms run as users start it (`npm run conformance`: the CLI, then vitest), wall time
  *   5. CPU seconds and peak memory of a full run (embedded reference), median of 3, and with `--baseline <checkout>`
  *      the same for another checkout of the project (e.g. a worktree of main), the runs alternated
  *   6. a hostile target answering a 500 MB body (test/hostile/server.ts): wall time and peak memory of the run
