@@ -2,7 +2,7 @@ import type { SerializedError } from 'vitest'
 import { DefaultReporter, type TestModule, type Vitest } from 'vitest/node'
 import { reportsDir } from '../../helpers/reporting/paths'
 import { isRunStop } from '../verdict'
-import { readRunInfo } from './results'
+import { readOwnRunInfo } from './results'
 
 /**
  * vitest's default console, quiet about a run that its global setup stopped and recorded (a profile a target refuses,
@@ -31,6 +31,5 @@ export default class ConsoleReporter extends DefaultReporter {
 
 /** Whether this run's run.json records a stop. */
 function recordedStop(): boolean {
-  const run = readRunInfo(reportsDir())
-  return run?.stop !== undefined && (process.env.CONFORMANCE_RUN_ID === undefined || run.runId === process.env.CONFORMANCE_RUN_ID)
+  return readOwnRunInfo(reportsDir(), process.env.CONFORMANCE_RUN_ID)?.stop !== undefined
 }

@@ -65,6 +65,12 @@ export function readRunInfo(dir: string): RunInfo | undefined {
   return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as RunInfo) : undefined
 }
 
+/** run.json when it is this run's (its id is `runId`, or no id is given), else undefined: never an earlier run's. */
+export function readOwnRunInfo(dir: string, runId: string | undefined): RunInfo | undefined {
+  const run = readRunInfo(dir)
+  return run && (!runId || run.runId === runId) ? run : undefined
+}
+
 /** All traffic lines of a run, measured (reports/traffic/*.jsonl). */
 export function readTraffic(dir: string, runId?: string): TrafficLine[] {
   if (!existsSync(dir)) return []

@@ -6,7 +6,7 @@ import type { Reporter } from 'vitest/reporters'
 import { OPERATIONS } from '../../common/operations'
 import { suiteFileOf } from '../targets/entries'
 import { reportsDir, targetReportsDir, trafficDir } from '../../helpers/reporting/paths'
-import { emptyTotals, linesOfRun, readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
+import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
 import { selectionFromEnv } from '../selection/env'
@@ -145,8 +145,8 @@ function runErrorsOf(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArra
 
 /** This run's run.json, or a stop that says why there is none (it is never an earlier run's). */
 function thisRun(dir: string, runId: string | undefined): { run: RunInfo | undefined; stop: RunStop | undefined } {
-  const run = readRunInfo(dir)
-  if (run && (!runId || run.runId === runId)) return { run, stop: run.stop }
+  const run = readOwnRunInfo(dir, runId)
+  if (run) return { run, stop: run.stop }
   return { run: undefined, stop: { kind: 'inconclusive', cause: 'the run stopped before its global setup recorded it (see the output above); no check was run' } }
 }
 
