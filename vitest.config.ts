@@ -44,7 +44,7 @@ export default defineConfig({
   test: {
     include: run.include,
     globalSetup: ['runner/global-setup.ts'],
-    setupFiles: ['allure-vitest/setup', 'runner/worker-console.ts'],
+    setupFiles: ['allure-vitest/setup', 'runner/worker-console.ts', 'runner/selected-blocks.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'threads',

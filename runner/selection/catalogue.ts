@@ -6,6 +6,7 @@ import { SELECTED_CHECKS_ENV } from '../../common/selection'
 import type { TargetConfig } from '../../helpers/config/types'
 import { suiteFileOf } from '../targets/entries'
 import { aboutOperations } from './about'
+import type { TestCase, TestModule, TestSuite } from 'vitest/node'
 
 /** One check of the catalogue, as its suite file defines it (nothing is run to know it). */
 export interface CatalogueEntry {
@@ -27,9 +28,66 @@ export interface CatalogueEntry {
  * would, since some suites define one check per product of the profile. Order: file, then definition order.
  */
 export async function collectCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): Promise<CatalogueEntry[]> {
+  return withCollectedSuites(target, files, undefined, (testModules) => {
+    const out: CatalogueEntry[] = []
+    const seen = new Set<string>()
+    for (const m of [...testModules].sort((a, b) => a.moduleId.localeCompare(b.moduleId))) {
+      for (const tc of m.children.allTests()) {
+        const check = tc.meta().check as (CheckMeta & { document: string; lifecycle?: string }) | undefined
+        if (!check || seen.has(check.id)) continue
+        seen.add(check.id)
+        out.push({
+          id: check.id,
+          document: check.document,
+          section: check.section,
+          requirement: check.requirement,
+          about: aboutOperations(check),
+          file: suiteFileOf(relative(PROJECT_ROOT, m.moduleId).split('\\').join('/')),
+          ...(check.lifecycle ? { lifecycle: check.lifecycle } : {}),
+        })
+      }
+    }
+    // the model's invariants (helpers/model/invariants.ts) are checks of their own, judged on every answer of the run
+    if (out.length > 0) {
+      for (const inv of INVARIANTS) out.push({ id: inv.id, document: SPEC[inv.spec], section: inv.section, requirement: inv.requirement, about: [], file: 'helpers/model/invariants.ts' })
+    }
+    return out
+  })
+}
+
+/** One block (describe) of a collected suite file: its checks' ids in definition order and its inner blocks. */
+export interface CollectedBlock {
+  name: string
+  /** One entry per test the block defines directly: the check's id, or undefined for a test that is not a check. */
+  tests: (string | undefined)[]
+  blocks: CollectedBlock[]
+}
+
+/**
+ * The test tree of the suite files as vitest collects them (nothing run, no request), per suite file: what the
+ * selection proof (test/runner/selection/every-id.proof.test.ts) compares each selection's filter with. `selected`:
+ * collect as a run with that selection would (common/selection.ts), else every check.
+ */
+export async function collectSuiteTree(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = [], selected?: string[]): Promise<Map<string, CollectedBlock>> {
+  return withCollectedSuites(target, files, selected, (testModules) => {
+    const block = (name: string, children: Iterable<TestCase | TestSuite>): CollectedBlock => {
+      const out: CollectedBlock = { name, tests: [], blocks: [] }
+      for (const c of children) {
+        if (c.type === 'test') out.tests.push((c.meta().check as { id?: string } | undefined)?.id)
+        else out.blocks.push(block(c.name, c.children))
+      }
+      return out
+    }
+    return new Map(testModules.map((m) => [suiteFileOf(relative(PROJECT_ROOT, m.moduleId).split('\\').join('/')), block(relative(PROJECT_ROOT, m.moduleId), m.children)]))
+  })
+}
+
+/** Collects the suite files with vitest (no global setup, no set-up files, nothing run) and hands the modules to `read`. */
+async function withCollectedSuites<T>(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[], selected: string[] | undefined, read: (modules: TestModule[]) => T): Promise<T> {
   const { createVitest } = await import('vitest/node')
   const saved = process.env[SELECTED_CHECKS_ENV]
-  delete process.env[SELECTED_CHECKS_ENV]
+  if (selected) process.env[SELECTED_CHECKS_ENV] = selected.join(',')
+  else delete process.env[SELECTED_CHECKS_ENV]
   const quiet = process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING
   process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING = 'true'
   // one file per suite (no lane, runner/targets/lanes.ts): each check is collected from its own suite file
@@ -54,32 +112,11 @@ export async function collectCatalogue(target: { target?: TargetConfig; targets?
     if (unhandledErrors.length > 0 || broken.length > 0) {
       throw new Error(`the suites could not be collected: ${[...broken, ...unhandledErrors.map((e) => (e as Error).message)].join('; ')}`)
     }
-    const out: CatalogueEntry[] = []
-    const seen = new Set<string>()
-    for (const m of [...testModules].sort((a, b) => a.moduleId.localeCompare(b.moduleId))) {
-      for (const tc of m.children.allTests()) {
-        const check = tc.meta().check as (CheckMeta & { document: string; lifecycle?: string }) | undefined
-        if (!check || seen.has(check.id)) continue
-        seen.add(check.id)
-        out.push({
-          id: check.id,
-          document: check.document,
-          section: check.section,
-          requirement: check.requirement,
-          about: aboutOperations(check),
-          file: suiteFileOf(relative(PROJECT_ROOT, m.moduleId).split('\\').join('/')),
-          ...(check.lifecycle ? { lifecycle: check.lifecycle } : {}),
-        })
-      }
-    }
-    // the model's invariants (helpers/model/invariants.ts) are checks of their own, judged on every answer of the run
-    if (out.length > 0) {
-      for (const inv of INVARIANTS) out.push({ id: inv.id, document: SPEC[inv.spec], section: inv.section, requirement: inv.requirement, about: [], file: 'helpers/model/invariants.ts' })
-    }
-    return out
+    return read([...testModules])
   } finally {
     await vitest.close()
     if (saved !== undefined) process.env[SELECTED_CHECKS_ENV] = saved
+    else delete process.env[SELECTED_CHECKS_ENV]
     if (quiet === undefined) delete process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING
     if (lanes === undefined) delete process.env.CONFORMANCE_LANES
     else process.env.CONFORMANCE_LANES = lanes
