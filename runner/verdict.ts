@@ -55,8 +55,15 @@ export interface Selection {
   label: string
   /** Checks selected (what the run was meant to run). */
   selected: number
-  /** Checks in the whole catalogue. */
+  /** Checks in the whole catalogue (0: not known, vitest run directly with --shard). */
   catalogue: number
+  /** Why the run is partial when it is not a selection of the CLI's (e.g. "vitest shard 1/4"); else "selection <label>". */
+  why?: string
+}
+
+/** "selection --check SL-LIFE", "vitest shard 1/4; selection --check SL-LIFE": why a run holds part of the catalogue. */
+export function partialWhy(selection: Selection): string {
+  return selection.why ?? `selection ${selection.label}`
 }
 
 /** What a verdict is computed from: the counts of the run's checks, the stop (if any) and the selection. */
@@ -88,10 +95,14 @@ const names = (ids: string[] | undefined, n: number): string => {
   return `: ${list.slice(0, 5).join(', ')}${n > 5 ? ` and ${n - 5} more` : ''}`
 }
 
-/** "partial: 22 of 299 checks; selection --check SL-LIFE" when the selection is not the whole catalogue. */
+/**
+ * "partial: 22 of 299 checks; selection --check SL-LIFE" (or "; vitest shard 1/4") when the run holds less than the
+ * whole catalogue. A shard's share is partial even when its count is not known to be smaller (docs/reports.md).
+ */
 export function partialNote(selection: Selection | undefined): string | undefined {
-  if (!selection || selection.selected >= selection.catalogue) return undefined
-  return `partial: ${selection.selected} of ${selection.catalogue} checks; selection ${selection.label}`
+  if (!selection || (selection.selected >= selection.catalogue && !selection.why)) return undefined
+  const of = selection.catalogue > 0 ? ` of ${selection.catalogue}` : ''
+  return `partial: ${selection.selected}${of} checks; ${partialWhy(selection)}`
 }
 
 /**

@@ -21,7 +21,7 @@ export function verdictProperties(report: ChecksReport): Record<string, string> 
     'verdict.line': report.label ?? report.verdict ?? 'INCONCLUSIVE',
     exitCode: String(report.exitCode ?? 3),
     ...(report.cause ? { cause: report.cause } : {}),
-    ...(report.selection ? { selection: `${report.selection.label} (${report.selection.selected} of ${report.selection.catalogue} checks)` } : {}),
+    ...(report.selection ? { selection: `${report.selection.why ?? report.selection.label} (${report.selection.selected}${report.selection.catalogue > 0 ? ` of ${report.selection.catalogue}` : ''} checks)` } : {}),
     ...(run ? { runId: run.runId, target: `${run.profile} ${run.salesBaseUrl}`, tenant: run.tenant } : {}),
   }
 }

@@ -9,7 +9,7 @@ import { reportsDir, targetReportsDir, trafficDir } from '../../helpers/reportin
 import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
-import { selectionFromEnv } from '../selection/env'
+import { catalogueSizeFromEnv, selectionFromEnv } from '../selection/env'
 import type { RunInfo } from './run-info'
 import type { RunStop, Selection } from '../verdict'
 import { aboutOperations } from '../selection/about'
@@ -77,6 +77,16 @@ export function casesByTarget(modules: ReadonlyArray<TestModule>): Map<string | 
 /** Test cases a filter left out (-t, .skip): the run's catalogue is larger than its selection. */
 function filteredOut(cases: ReadonlyArray<TestCase>): number {
   return cases.filter((tc) => tc.meta().check && (tc.options.mode === 'skip' || tc.options.mode === 'todo')).length
+}
+
+/**
+ * The share of one vitest shard: "partial: 47 of 374 checks; vitest shard 1/4" (with the CLI's selection when there is
+ * one). The catalogue's size comes from the CLI (runner/cli/commands/run.ts collects it for a sharded run); vitest run
+ * directly with --shard does not know it: "partial: 47 checks; vitest shard 1/4".
+ */
+export function shardSelection(shard: { index: number; count: number }, ran: number, selection: Selection | undefined, catalogue: number | undefined): Selection {
+  const why = `vitest shard ${shard.index}/${shard.count}${selection ? `; selection ${selection.label}` : ''}`
+  return { label: selection?.label ?? `--shard=${shard.index}/${shard.count}`, selected: ran, catalogue: selection?.catalogue ?? catalogue ?? 0, why }
 }
 
 /** The failed checks whose failure is another failed check's say so (runner/reporting/findings.ts). */
@@ -171,9 +181,12 @@ function failVitestOn(exitCode: number | undefined): void {
  */
 export default class SummaryReporter implements Reporter {
   private root = process.cwd()
+  private shard: { index: number; count: number } | undefined
 
-  onInit(vitest: { config: { root: string } }): void {
+  onInit(vitest: { config: { root: string; shard?: { index: number; count: number } } }): void {
     this.root = vitest.config.root
+    // a vitest shard runs its share of the suite files: its verdict is partial (the merge of every shard is whole)
+    this.shard = vitest.config.shard && vitest.config.shard.count > 1 ? { index: vitest.config.shard.index, count: vitest.config.shard.count } : undefined
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError> = []): void {
@@ -187,6 +200,7 @@ export default class SummaryReporter implements Reporter {
     const runErrors = stop ? [] : runErrorsOf(modules, unhandledErrors)
     const incomplete = stop ? [] : (run?.shardStops ?? [])
     const selectionOf = (cases: TestCase[], report: ChecksReport): Selection | undefined => {
+      if (this.shard) return shardSelection(this.shard, report.checks.length, selection, catalogueSizeFromEnv(process.env))
       if (selection) return selection
       const left = filteredOut(cases)
       return left > 0 ? { label: 'vitest filter (-t or .skip)', selected: report.checks.length, catalogue: report.checks.length + left } : undefined

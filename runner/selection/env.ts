@@ -15,3 +15,11 @@ export function selectionFromEnv(env: NodeJS.ProcessEnv): Selection | undefined 
     return undefined
   }
 }
+
+/** The variable through which the CLI tells a sharded run how many checks the whole catalogue holds. */
+export const CATALOGUE_SIZE_ENV = 'LEDGER_CATALOGUE_CHECKS'
+
+export function catalogueSizeFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const n = Number(env[CATALOGUE_SIZE_ENV])
+  return Number.isInteger(n) && n > 0 ? n : undefined
+}

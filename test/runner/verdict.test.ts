@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { shardSelection } from '../../runner/reporting/summary-reporter'
 import { computeVerdict, EXIT, exitCodeOf, isRunStop, runStopError } from '../../runner/verdict'
 
 const totals = (t: Partial<Record<'passed' | 'failed' | 'errored' | 'blocked' | 'skipped' | 'not-applicable', number>>) => ({ passed: 0, failed: 0, errored: 0, blocked: 0, skipped: 0, 'not-applicable': 0, ...t })
@@ -14,6 +15,15 @@ describe('computeVerdict()', () => {
     expect(v.label).toBe('CONFORMS (partial: 22 of 299 checks; selection --check SL-LIFE)')
     expect(v.exitCode).toBe(EXIT.conforms)
     expect(computeVerdict({ totals: totals({ passed: 299 }), selection: { label: 'x', selected: 299, catalogue: 299 } }).label).toBe('CONFORMS')
+  })
+
+  it('a vitest shard is partial, with its share and the catalogue; with a selection, both are said', () => {
+    const shard = shardSelection({ index: 1, count: 4 }, 65, undefined, 374)
+    expect(computeVerdict({ totals: totals({ passed: 65 }), selection: shard }).label).toBe('CONFORMS (partial: 65 of 374 checks; vitest shard 1/4)')
+    const both = shardSelection({ index: 2, count: 4 }, 3, { label: '--check SL-LIFE', selected: 22, catalogue: 374 }, 374)
+    expect(computeVerdict({ totals: totals({ passed: 3 }), selection: both }).label).toBe('CONFORMS (partial: 3 of 374 checks; vitest shard 2/4; selection --check SL-LIFE)')
+    // vitest run directly with --shard does not know the catalogue: still partial, never a whole verdict
+    expect(computeVerdict({ totals: totals({ passed: 65 }), selection: shardSelection({ index: 1, count: 4 }, 65, undefined, undefined) }).label).toBe('CONFORMS (partial: 65 checks; vitest shard 1/4)')
   })
 
   it('DOES NOT CONFORM when a requirement failed, even with errored or blocked checks beside it', () => {

@@ -14,7 +14,7 @@ import { clearRunReports } from '../../reporting/results'
 import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
 import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
 import { collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
-import { SELECTION_ENV } from '../../selection/env'
+import { CATALOGUE_SIZE_ENV, SELECTION_ENV } from '../../selection/env'
 import { hasCriteria, listLine, selectChecks, SelectionError, type Criteria } from '../../selection/select'
 import { loadTargets } from '../../targets/load'
 import { EXIT, type RunStop, type Selection } from '../../verdict'
@@ -168,6 +168,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
   delete env[SELECTED_CHECKS_ENV]
   delete env[SELECTION_ENV]
+  delete env[CATALOGUE_SIZE_ENV]
   if (args.profile) env.TARGET_PROFILE = isAbsolute(args.profile) ? args.profile : resolve(process.cwd(), args.profile)
   if (args.allowWrites) env.ALLOW_WRITES = '1'
   const dir = resolve(process.cwd(), args.reports ?? env.REPORTS_DIR ?? 'reports')
@@ -195,7 +196,9 @@ export async function runConformance(argv: string[]): Promise<number> {
 
   let selection: Selection | undefined
   let files = [...args.criteria.files ?? []]
-  if (hasCriteria(args.criteria) || args.list) {
+  // a vitest shard runs part of the suite files: its verdict says "partial: N of M" (the reporter counts N, M is here)
+  const sharded = args.vitestArgs.some((a) => a === '--shard' || a.startsWith('--shard='))
+  if (hasCriteria(args.criteria) || args.list || sharded) {
     let catalogue: CatalogueEntry[]
     try {
       catalogue = await collectCatalogue(targets)
@@ -203,6 +206,7 @@ export async function runConformance(argv: string[]): Promise<number> {
       if (args.list) throw e
       return stopRun(dir, run, { kind: 'inconclusive', cause: `tool error: ${(e as Error).message}` })
     }
+    env[CATALOGUE_SIZE_ENV] = String(catalogue.length)
     let result
     try {
       result = selectChecks(catalogue, args.criteria)

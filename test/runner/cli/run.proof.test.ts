@@ -97,6 +97,20 @@ describe('ledger-conformance run: verdicts and exit codes', () => {
     expect(own.length).toBe(Number(line![2]))
   }, 240_000)
 
+  it('-- --shard=1/4 is partial everywhere: console, verdict.json, the matrix (job summary), JUnit properties', async () => {
+    const r = await cli(['run', '--', '--shard=1/4'])
+    expect(r.code, r.out + r.err).toBe(0)
+    const line = /verdict\s+(CONFORMS \(partial: \d+ of (\d+) checks; vitest shard 1\/4\))/.exec(r.out)
+    expect(line, r.out).not.toBeNull()
+    expect(Number(line![2])).toBeGreaterThanOrEqual(299)
+    const dir = join(r.cwd, 'reports')
+    expect(JSON.parse(readFileSync(join(dir, 'verdict.json'), 'utf8'))).toMatchObject({ label: line![1], selection: { why: 'vitest shard 1/4' } })
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain(line![1])
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8')
+    expect(junit).toContain(`name="verdict.line" value="${line![1]}"`)
+    expect(junit).toMatch(/name="selection" value="vitest shard 1\/4 \(\d+ of \d+ checks\)"/)
+  }, 240_000)
+
   it('--list lists every check (>= 299), one line each, without a target or a request', async () => {
     const r = await cli(['--list'], { SALES_BASE_URL: 'http://127.0.0.1:1' })
     expect(r.code, r.err).toBe(0)
