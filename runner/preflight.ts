@@ -6,6 +6,7 @@ import { createSuiteContext } from '../helpers/context'
 import { InFlight, withInFlight } from '../helpers/http/in-flight'
 import { TransportError } from '../helpers/http/types'
 import { safeText } from '../helpers/reporting/redact'
+import { missingTokenFault, saysUnavailable } from './login-faults'
 
 /**
  * The run cannot go on; one clear message instead of every check failing. `kind` is what it means for the verdict:
@@ -126,9 +127,11 @@ export function loginHint(res: HttpResult | undefined, config: TargetConfig): st
 /**
  * Logs one configured user in. Resolves to undefined when it got a JWT, or to the stop it means:
  * - a token that is not a JWT: sales §5 violated by the target (DOES NOT CONFORM)
- * - refused (4xx), a challenge, no token where the profile says, an answer that is not the login: the profile
- *   is wrong for this target (a configuration error naming the user's field), unless the user is optional
- * - 5xx or no answer: the target cannot be tested now (INCONCLUSIVE)
+ * - a 2xx with no access_token anywhere in its JSON, JSON labelled with a non-JSON type, a 5xx other than 503: the
+ *   target's fault, sales §5.2 (DOES NOT CONFORM, naming AUTH-LOGIN-001; runner/login-faults.ts)
+ * - refused (4xx), a challenge, the token at another place than the profile says, an answer that is not the login:
+ *   the profile is wrong for this target (a configuration error naming the user's field), unless the user is optional
+ * - 503 or 429 (the service says it is unavailable), or no answer: the target cannot be tested now (INCONCLUSIVE)
  */
 async function loginOf(config: TargetConfig, ctx: ReturnType<typeof createSuiteContext>, role: string, user: UserCredentials): Promise<PreflightError | undefined> {
   const field = fieldOf(config, role)
@@ -149,12 +152,22 @@ async function loginOf(config: TargetConfig, ctx: ReturnType<typeof createSuiteC
     }
     const res = o.result
     const hint = loginHint(res, config)
-    if (o.kind === 'rejected' && (res.status >= 500 || res.status === 429)) {
-      return new PreflightError(`Login of ${who} at ${url} answered ${res.status}: the identity service cannot be tested now. No check was run.`)
+    const unavailable = o.kind === 'rejected' ? saysUnavailable(res) : undefined
+    if (unavailable) {
+      return new PreflightError(`Login of ${who} at ${url} answered ${unavailable}: the identity service says it is unavailable, so it cannot be tested now. No check was run.`)
+    }
+    if (o.kind === 'rejected' && res.status >= 500) {
+      // the identity service failed on a login it must serve: the target's fault, not the profile's (issue 27)
+      return new PreflightError(`sales-service.md §5 violated at login (AUTH-LOGIN-001): POST ${url} for ${who} answered ${res.status} (a server error, not a refusal of the credentials): a login returns an access_token (§5.2). No check was run.`, 'violation')
     }
     if (o.kind === 'rejected') {
       return new PreflightError(`Configuration: ${who} cannot log in: POST ${url} answered ${res.status}.${hint || ` Check ${field} and TENANT${role === 'primary' ? '' : `, or mark users.${role}.optional: true`}.`} No check was run.`, 'configuration')
     }
+    const fault = o.kind === 'invalid-token' ? missingTokenFault(res) : undefined
+    if (fault?.kind === 'violation') {
+      return new PreflightError(`sales-service.md §5 violated at login (AUTH-LOGIN-001): POST ${url} for ${who} ${fault.reason}; a login returns an access_token field (§5.2). No check was run.`, 'violation')
+    }
+    if (fault) return new PreflightError(`Configuration: the login of ${who} at ${url} answered ${res.status}, ${fault.reason}. No check was run.`, 'configuration')
     if (o.kind === 'challenge') {
       return new PreflightError(`Configuration: ${who} logs in with a challenge (${safeText(o.challenge)}) instead of a token; name a user without MFA in ${field}. No check was run.`, 'configuration')
     }

@@ -27,6 +27,16 @@ export const AUTH_DEFECTS = {
     clause: 'sales-service.md §5',
     description: 'Login returns an access_token that is not a JWT.',
   },
+  'auth-login-no-access-token': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'Login answers 200 with the token under another casing (AccessToken): no access_token field anywhere.',
+  },
+  'auth-login-json-as-text-plain': {
+    area: 'auth',
+    clause: 'sales-service.md §5',
+    description: 'Login answers its JSON with Content-Type: text/plain.',
+  },
   'auth-tenant-header-trusted': {
     area: 'auth',
     clause: 'sales-service.md §5',

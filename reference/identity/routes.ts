@@ -25,7 +25,13 @@ export function registerIdentity(app: FastifyInstance, ctx: ReferenceContext): v
       const ttl = 'tokenTtlSeconds' in user && user.tokenTtlSeconds !== undefined ? user.tokenTtlSeconds : ctx.options.tokenTtlSeconds
       const t = await ctx.tokens.issue({ tenant: tenant.tag, username: user.username, rights: user.rights }, ctx.defects.has('auth-login-token-expired') ? -60 : ttl)
       const access_token = ctx.defects.has('auth-login-token-not-jwt') ? t.refresh_token : t.access_token
-      return reply.send({ authentication_result: { access_token, token_type: 'Bearer', expires_in: t.expires_in, refresh_token: t.refresh_token } })
+      // defect auth-login-no-access-token: the token under another casing, no access_token field anywhere (§5.2)
+      const result = ctx.defects.has('auth-login-no-access-token')
+        ? { AccessToken: access_token, TokenType: 'Bearer', ExpiresIn: t.expires_in, RefreshToken: t.refresh_token }
+        : { access_token, token_type: 'Bearer', expires_in: t.expires_in, refresh_token: t.refresh_token }
+      // defect auth-login-json-as-text-plain: the same JSON, labelled text/plain
+      if (ctx.defects.has('auth-login-json-as-text-plain')) return reply.type('text/plain; charset=utf-8').send(JSON.stringify({ authentication_result: result }))
+      return reply.send({ authentication_result: result })
     },
   )
 

@@ -43,6 +43,9 @@ const CASES: { defect: string; files: string[]; mustFail: RegExp; mustPass?: str
 const AT_LOGIN: { defect: string; names: string; reason: RegExp }[] = [
   { defect: 'auth-login-token-not-jwt', names: 'AUTH-LOGIN-005', reason: /not a usable JWT \(a JWT has 3 dot-separated parts/ },
   { defect: 'auth-login-token-expired', names: 'AUTH-LOGIN-001', reason: /not a usable JWT \(the token expired at/ },
+  // the target's fault, not a configuration error (issue 27): exit 1 with the clause, never exit 2
+  { defect: 'auth-login-no-access-token', names: 'AUTH-LOGIN-001', reason: /answered 200 with no access_token field anywhere in its JSON \(keys: \/authentication_result, \/authentication_result\/AccessToken/ },
+  { defect: 'auth-login-json-as-text-plain', names: 'AUTH-LOGIN-001', reason: /answered 200 with a JSON body labelled Content-Type 'text\/plain; charset=utf-8', not a JSON type/ },
 ]
 
 /** The probes of suites/security come from one template per class (SEC-NOTOKEN, SEC-MALFORMED, ...). */
