@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { HttpResult } from '../http/types'
 import { ConformanceFailure, show } from './failure'
+import { saysComeBackLater, TargetUnavailable } from './unavailable'
 
 export type StatusExpectation = number | number[] | '2xx' | '4xx' | '5xx'
 
@@ -22,6 +23,8 @@ function describeStatus(e: StatusExpectation): string {
  */
 export function expectStatus(res: HttpResult, expected: StatusExpectation, o: { owner?: string } = {}): void {
   if (!statusMatches(res.status, expected)) {
+    // 503/429 with Retry-After: the target said it is unavailable; the requirement was not judged (INCONCLUSIVE)
+    if (saysComeBackLater(res)) throw new TargetUnavailable(res)
     throw new ConformanceFailure({ expected: describeStatus(expected), actual: `status ${res.status}`, res, ...(o.owner ? { owner: o.owner } : {}) })
   }
 }
