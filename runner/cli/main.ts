@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { PROJECT_ROOT } from '../../common/project-root'
 import { EXIT } from '../verdict'
 import { EXIT_CODES_HELP, type Command } from './command'
 import { COMMANDS } from './commands/index'
@@ -16,6 +19,11 @@ ledger-conformance <command> --help shows a command's options and environment va
 ${EXIT_CODES_HELP}`
 }
 
+/** The version of this package (its package.json, installed or in a clone). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
+}
+
 /**
  * ledger-conformance [command] [options]: dispatches to the command (the first of COMMANDS when the first argument
  * is an option or absent) and resolves to its exit code.
@@ -28,7 +36,7 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     return EXIT.conforms
   }
   if (first === '--version') {
-    process.stdout.write('ledger-conformance\n')
+    process.stdout.write(`ledger-conformance ${packageVersion()}\n`)
     return EXIT.conforms
   }
   const command = first && !first.startsWith('-') ? commands.find((c) => c.name === first) : commands[0]

@@ -65,6 +65,24 @@ describe('CI workflows', () => {
     }
   })
 
+  it('every step that pipes fails when any command of the pipe fails (pipefail), in every workflow', () => {
+    // GitHub's default shell is bash -e without pipefail: `false | tee x` succeeds, and a failed run would pass
+    const pipe = /(^|[^|])\|(?!\|)/
+    const missing: string[] = []
+    for (const name of readdirSync(resolve(PROJECT_ROOT, '.github/workflows')).filter((f) => /\.ya?ml$/.test(f))) {
+      const { doc } = workflow(name)
+      for (const [id, job] of Object.entries(doc.jobs)) {
+        for (const [i, step] of job.steps.entries()) {
+          const run = (step.run ?? '').replace(/'[^']*'/g, "''").replace(/\|\|/g, '').replace(/[\w*.-]+(\|[\w*.-]+)+\)/g, 'pattern)') // quoted text, ||, case patterns a|b)
+          if (!pipe.test(run)) continue
+          const shell = (step as { shell?: string }).shell ?? ''
+          if (!/set -[a-z]*o pipefail|set -o pipefail|set -euo pipefail/.test(step.run ?? '') && !/pipefail/.test(shell)) missing.push(`${name} ${id} step ${i + 1}: ${run.split('\n').find((l) => pipe.test(l))?.trim()}`)
+        }
+      }
+    }
+    expect(missing).toEqual([])
+  })
+
   it('tenant acceptance passes the tenant through the environment, not into the shell', () => {
     const { doc, text } = workflow('tenant-acceptance.yml')
     expect(doc.jobs.acceptance!.env?.TENANT_KEY).toBe('${{ inputs.tenant }}')

@@ -37,6 +37,17 @@ describe('ledger-conformance main()', () => {
     }
   })
 
+  it('--version prints the package version', async () => {
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+    try {
+      expect(await main(['--version'], [fake('run')])).toBe(0)
+      const { version } = JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }
+      expect(String(out.mock.calls.at(-1)?.[0])).toBe(`ledger-conformance ${version}\n`)
+    } finally {
+      out.mockRestore()
+    }
+  })
+
   it('every command documents its options, environment variables and exit codes', () => {
     const run = COMMANDS.find((c) => c.name === 'run')!
     for (const word of ['--check', '--section', '--operation', '--list', '--read-only', 'TARGET_PROFILE', 'REPORTS_DIR', 'Exit codes', '  3  INCONCLUSIVE']) expect(run.help).toContain(word)
