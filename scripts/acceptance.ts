@@ -4,17 +4,19 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { conformanceConfigArgs, dependencyFile } from '../common/project-root'
-import { ConfigError, PROJECT_ROOT, readProfile } from '../helpers/config'
+import { ConfigError, loadTargetConfig, PROJECT_ROOT, readProfile } from '../helpers/config'
 import { reportsDir } from '../helpers/reporting/paths'
 import { clearRunReports, type ChecksReport } from '../runner/reporting/results'
 import { readVerdictFile } from '../runner/reporting/run-reports'
-import { acceptanceVerdict, knownFeatures, type AcceptanceReport } from './acceptance/verdict'
+import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './acceptance/verdict'
 
-const USAGE = `Usage: npm run acceptance -- --profile FILE [--suites suites/auth,suites/sales,...]
+const USAGE = `Usage: npm run acceptance -- --profile FILE [--suites suites/auth,suites/sales,...] [--allow-reference]
   Runs the suites a new tenant must pass against the target of the profile, and says ACCEPTED or REJECTED
   (with each failed requirement and its evidence). Checks of features the tenant lacks (profile "features")
   are not applicable, with the reason. Writes <reports>/acceptance.json, with the run's conformance verdict.
-  ACCEPTED only when the run CONFORMS. Exit codes (the run's): 0 ACCEPTED (CONFORMS), 1 REJECTED because a
+  ACCEPTED only when the run CONFORMS. Acceptance is about a tenant's deployment: a profile that resolves to the
+  embedded reference service (no sales URL) is refused with exit 2, unless --allow-reference (a demonstration; the
+  verdict then says "ACCEPTED (embedded reference, not a tenant deployment)"). Exit codes (the run's): 0 ACCEPTED (CONFORMS), 1 REJECTED because a
   requirement failed (DOES NOT CONFORM), 2 usage or configuration error, 3 REJECTED because the run could not test
   (INCONCLUSIVE).`
 
@@ -26,10 +28,24 @@ function usage(message: string): never {
   process.exit(2)
 }
 
+/**
+ * Refuses the acceptance before anything is started (exit 2): acceptance.json says REJECTED with the cause, so that a
+ * CI job summary built from it always carries the cause.
+ */
+function refuse(profilePath: string, name: string, cause: string): never {
+  const dir = reportsDir()
+  mkdirSync(dir, { recursive: true })
+  clearRunReports(dir)
+  const report = refusedAcceptance({ profile: name, profilePath, tenant: process.env.TENANT ?? '', cause })
+  writeFileSync(join(dir, 'acceptance.json'), `${JSON.stringify(report, null, 2)}\n`)
+  process.stderr.write(`ledger-conformance acceptance: ${cause}\nverdict  ${report.label}; exit ${report.exitCode} (configuration: nothing was started or sent)\n`)
+  process.exit(report.exitCode)
+}
+
 async function main(): Promise<void> {
   let values
   try {
-    values = parseArgs({ options: { profile: { type: 'string' }, suites: { type: 'string' }, help: { type: 'boolean' } } }).values
+    values = parseArgs({ options: { profile: { type: 'string' }, suites: { type: 'string' }, 'allow-reference': { type: 'boolean' }, help: { type: 'boolean' } } }).values
   } catch (e) {
     usage((e as Error).message)
   }
@@ -42,6 +58,21 @@ async function main(): Promise<void> {
   } catch (e) {
     if (e instanceof ConfigError) usage(e.message)
     throw e
+  }
+  // the target the run would test: a profile without URLs (or extending reference.json) is the embedded reference
+  let embedded: boolean
+  try {
+    embedded = loadTargetConfig({ ...process.env, TARGET_PROFILE: profilePath }).embedded
+  } catch (e) {
+    if (e instanceof ConfigError) refuse(profilePath, profile.name, e.message)
+    throw e
+  }
+  if (embedded && !values['allow-reference']) {
+    refuse(
+      profilePath,
+      profile.name,
+      `the profile ${relative(process.cwd(), profilePath)} resolves to the embedded reference service, not a tenant's deployment: it names no services.salesBaseUrl (nor SALES_BASE_URL). Put the tenant's URLs in the profile (docs/ci.md "Tenant acceptance"), or give --allow-reference for a demonstration against the reference`,
+    )
   }
   const suites = values.suites ? values.suites.split(',').map((s) => s.trim()).filter(Boolean) : ACCEPTANCE_SUITES.filter((s) => existsSync(join(PROJECT_ROOT, s)))
   const features = knownFeatures(profile.features ?? {})
@@ -79,10 +110,11 @@ async function main(): Promise<void> {
     exitCode,
     checks: fresh ? checks : undefined,
     output: tail,
+    ...(embedded ? { embeddedReference: true } : {}),
   })
   writeFileSync(join(dir, 'acceptance.json'), `${JSON.stringify(report, null, 2)}\n`)
   const out: string[] = ['', '─── tenant acceptance ────────────────────────────────────────────']
-  out.push(`${report.verdict}  tenant ${report.tenant}  profile ${report.profile}  run ${report.runId}`)
+  out.push(`${report.label}  tenant ${report.tenant}  profile ${report.profile}  run ${report.runId}`)
   out.push(`verdict  ${report.conformance.label}`)
   if (report.totals) out.push(`checks   ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals['not-applicable']} not applicable, ${report.totals.skipped} skipped`)
   for (const r of report.reasons) out.push(`  ${r}`)

@@ -13,6 +13,10 @@ export interface FeatureSet {
 
 export interface AcceptanceReport {
   verdict: 'ACCEPTED' | 'REJECTED'
+  /** The verdict's line: "ACCEPTED", "REJECTED", or "ACCEPTED (embedded reference, not a tenant deployment)". */
+  label: string
+  /** Set when the target was the embedded reference service (allowed by --allow-reference, for a demonstration). */
+  embeddedReference?: true
   /** The run's conformance verdict, as in every other report of the run (runner/verdict.ts). */
   conformance: Pick<RunVerdict, 'verdict' | 'exitCode' | 'label'> & { cause?: string }
   /** The exit code of the acceptance: the run's (0 only when ACCEPTED). */
@@ -52,6 +56,8 @@ export interface VerdictInput {
   features: FeatureSet
   suites: string[]
   exitCode: number | null
+  /** The run was against the embedded reference service (--allow-reference). */
+  embeddedReference?: boolean
   /** This run's checks.json; undefined when the run stopped before writing it. */
   checks: ChecksReport | undefined
   /** The end of the run's output, for a run that stopped before any check. */
@@ -68,10 +74,11 @@ export function acceptanceVerdict(i: VerdictInput): AcceptanceReport {
   if (!c) {
     const lines = i.output.split('\n').map((l) => l.trim()).filter(Boolean)
     const why = lines.find((l) => /Invalid target configuration|Preflight|failed to start|unreachable|Login failed|Target container|refused/i.test(l)) ?? lines.at(-1) ?? 'no output'
-    reasons.push(`the run stopped before any check (exit ${i.exitCode}): ${why}`)
+    // the exit code the acceptance ends with (the run's verdict's), not vitest's own
+    reasons.push(`the run stopped before any check (exit ${i.conformance?.exitCode ?? i.exitCode}): ${why}`)
   } else {
     if (c.totals.passed === 0) reasons.push('no check passed: nothing was accepted')
-    if (c.totals.failed === 0 && i.exitCode !== 0) reasons.push(`the run failed outside the checks (exit ${i.exitCode}); see the console output`)
+    if (c.totals.failed === 0 && i.exitCode !== 0) reasons.push(`the run failed outside the checks (exit ${i.conformance?.exitCode ?? i.exitCode}); see the console output`)
   }
   const failed = (c?.checks ?? [])
     .filter((x) => x.status === 'failed')
@@ -92,8 +99,11 @@ export function acceptanceVerdict(i: VerdictInput): AcceptanceReport {
   if (conformance.verdict !== 'CONFORMS' && conformance.cause && !reasons.includes(conformance.cause) && failed.length === 0) reasons.push(conformance.cause)
   const accepted = !!c && failed.length === 0 && reasons.length === 0 && conformance.verdict === 'CONFORMS'
   const exitCode: ExitCode = accepted ? EXIT.conforms : conformance.exitCode === EXIT.conforms ? EXIT.inconclusive : conformance.exitCode
+  const verdict = accepted ? 'ACCEPTED' : 'REJECTED'
   return {
-    verdict: accepted ? 'ACCEPTED' : 'REJECTED',
+    verdict,
+    label: i.embeddedReference ? `${verdict} (embedded reference, not a tenant deployment)` : verdict,
+    ...(i.embeddedReference ? { embeddedReference: true as const } : {}),
     conformance,
     exitCode,
     tenant: i.profile.tenant,
@@ -108,6 +118,27 @@ export function acceptanceVerdict(i: VerdictInput): AcceptanceReport {
     failed,
     notApplicable: [...byReason.entries()].map(([reason, checks]) => ({ reason, checks })),
     deviations,
+    generatedAt: new Date().toISOString(),
+  }
+}
+
+/** The acceptance refused before anything ran (a profile that is not a tenant's deployment, a bad profile): exit 2. */
+export function refusedAcceptance(o: { profile: string; profilePath: string; tenant: string; cause: string }): AcceptanceReport {
+  return {
+    verdict: 'REJECTED',
+    label: `REJECTED (configuration error: ${o.cause})`,
+    conformance: { verdict: 'INCONCLUSIVE', exitCode: EXIT.usage, label: `INCONCLUSIVE (configuration error: ${o.cause})`, cause: `configuration error: ${o.cause}` },
+    exitCode: EXIT.usage,
+    tenant: o.tenant,
+    profile: o.profile,
+    profilePath: o.profilePath,
+    runId: '(not started)',
+    suites: [],
+    features: { present: [], absent: [] },
+    reasons: [`configuration error: ${o.cause}`],
+    failed: [],
+    notApplicable: [],
+    deviations: [],
     generatedAt: new Date().toISOString(),
   }
 }

@@ -34,9 +34,10 @@ const SUITES = '--suites=suites/auth,suites/policies/customer-view.test.ts'
 
 describe('npm run acceptance', () => {
   it('ACCEPTED for a conforming target; checks of a feature the tenant lacks are not applicable, with the reason', () => {
-    const r = acceptance(join(work, 'ok'), {}, '--profile', tenantProfile(), SUITES)
+    const r = acceptance(join(work, 'ok'), {}, '--profile', tenantProfile(), SUITES, '--allow-reference')
     expect(r.status, r.stdout.slice(-3000)).toBe(0)
-    expect(r.stdout).toContain('ACCEPTED  tenant acme  profile tenant-without-customer-identity')
+    expect(r.stdout).toContain('ACCEPTED (embedded reference, not a tenant deployment)  tenant acme  profile tenant-without-customer-identity')
+    expect(r.report).toMatchObject({ label: 'ACCEPTED (embedded reference, not a tenant deployment)', embeddedReference: true })
     expect(r.report.verdict).toBe('ACCEPTED')
     expect(r.report.features.absent).toContain('customer_identity')
     expect(r.report.features.present).toContain('referral')
@@ -47,9 +48,19 @@ describe('npm run acceptance', () => {
     expect(r.report.conformance).toMatchObject({ verdict: 'CONFORMS', exitCode: 0 })
   })
 
+  it('a tenant profile that resolves to the embedded reference is refused, exit 2, naming it; nothing is started', () => {
+    const r = acceptance(join(work, 'reference'), {}, '--profile', resolve(PROJECT_ROOT, 'fixtures/targets/tenants/acme.json'))
+    expect(r.status, r.stderr).toBe(2)
+    expect(r.stderr).toMatch(/resolves to the embedded reference service, not a tenant's deployment: it names no services\.salesBaseUrl/)
+    expect(r.stderr).toContain('exit 2')
+    expect(r.stdout).not.toContain('RUN')
+    expect(r.report).toMatchObject({ verdict: 'REJECTED', exitCode: 2, conformance: { exitCode: 2 } })
+    expect(r.report.reasons[0]).toMatch(/embedded reference/)
+  })
+
   it('a run that could not test is REJECTED and INCONCLUSIVE (exit 3), with this run\'s id and target, never an earlier one\'s', () => {
     const dir = join(work, 'stale')
-    acceptance(dir, {}, '--profile', tenantProfile(), '--suites=suites/auth')
+    acceptance(dir, {}, '--profile', tenantProfile(), '--suites=suites/auth', '--allow-reference')
     const earlier = JSON.parse(readFileSync(join(dir, 'acceptance.json'), 'utf8')) as AcceptanceReport
     const r = acceptance(dir, { SALES_BASE_URL: 'http://127.0.0.1:1', CONFORMANCE_RUN_ID: 'acceptance-now' }, '--profile', tenantProfile(), '--suites=suites/auth')
     expect(r.status, r.stdout.slice(-2000)).toBe(3)
@@ -59,7 +70,7 @@ describe('npm run acceptance', () => {
   })
 
   it('REJECTED with the failed requirement and its evidence when the target breaks one', () => {
-    const r = acceptance(join(work, 'bad'), { REFERENCE_DEFECTS: 'auth-login-wrong-password-accepted' }, '--profile', tenantProfile(), '--suites=suites/auth')
+    const r = acceptance(join(work, 'bad'), { REFERENCE_DEFECTS: 'auth-login-wrong-password-accepted' }, '--profile', tenantProfile(), '--suites=suites/auth', '--allow-reference')
     expect(r.status).toBe(1)
     expect(r.stdout).toContain('REJECTED')
     expect(r.report.conformance.verdict).toBe('DOES NOT CONFORM')

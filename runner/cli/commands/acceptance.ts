@@ -11,6 +11,8 @@ of features the tenant lacks (profile "features") are not applicable, with the r
 Options:
   --profile FILE       the tenant's target profile, anywhere (e.g. ./ci/acme.jsonc); required
   --suites LIST        comma-separated suite folders or files instead of the default set
+  --allow-reference    accept a profile that resolves to the embedded reference service (a demonstration; the
+                       verdict says "ACCEPTED (embedded reference, not a tenant deployment)"); without it, exit 2
   -h, --help           this help
 
 Environment:
@@ -23,7 +25,8 @@ Environment:
 Exit codes:
   0  ACCEPTED: the run CONFORMS
   1  REJECTED: a requirement failed (DOES NOT CONFORM)
-  2  usage or configuration error: no --profile, a bad profile (the field is named); nothing was sent
+  2  usage or configuration error: no --profile, a bad profile (the field is named), a profile that resolves to
+     the embedded reference without --allow-reference; nothing was sent
   3  REJECTED: the run could not test (INCONCLUSIVE; the cause is printed)
   (the run's conformance verdict, also in acceptance.json "conformance")`
 
