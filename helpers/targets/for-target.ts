@@ -1,11 +1,5 @@
 import { describe, TestRunner } from 'vitest'
-
-declare module 'vitest' {
-  interface TaskMeta {
-    /** The target (TARGET_PROFILES key) a check of a multi-target run belongs to. */
-    target?: string
-  }
-}
+import type {} from '../checks/task-meta' // TaskMeta.target
 
 /**
  * In a generated multi-target entry (runner/targets/entries.ts): the suite `file` for target `key`.

@@ -15,7 +15,7 @@ import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
 import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
 import { collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
 import { SELECTION_ENV } from '../../selection/env'
-import { hasCriteria, listLine, selectChecks, SelectionError, type Criteria } from '../../selection/select'
+import { hasCriteria, listLine, selectChecks, whereOf, SelectionError, type Criteria } from '../../selection/select'
 import { loadTargets } from '../../targets/load'
 import { EXIT, type RunStop, type Selection } from '../../verdict'
 import { EXIT_CODES_HELP, type Command } from '../command'
@@ -64,7 +64,7 @@ Options:
   --read-only        only the read-only suites (fixtures/suite-classes.json): what npm run smoke runs
   --allow-writes     consent to run the suites that create and change data on a target whose profile is not
                      nonProduction (sets ALLOW_WRITES=1)
-  --list             print the selected checks (id  document §section  requirement) and exit; nothing is sent
+  --list             print the selected checks (id  document §section  file:line  requirement) and exit; nothing is sent
   -h, --help         this help
 
 ${SELECTION_HELP}
@@ -224,7 +224,8 @@ export async function runConformance(argv: string[]): Promise<number> {
     }
     if (args.list) {
       const width = Math.max(...result.selected.map((e) => e.id.length))
-      process.stdout.write(`${result.selected.map((e) => listLine(e, width)).join('\n')}\n`)
+      const where = Math.max(...result.selected.map((e) => whereOf(e).length))
+      process.stdout.write(`${result.selected.map((e) => listLine(e, width, where)).join('\n')}\n`)
       const note = result.addedSteps.length ? `; with ${result.addedSteps.length} earlier lifecycle step(s) the selected steps need` : ''
       process.stderr.write(`${result.selected.length} of ${catalogue.length} checks${result.label ? ` (selection ${result.label})` : ''}${note}\n`)
       return EXIT.conforms
