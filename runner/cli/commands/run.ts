@@ -1,3 +1,4 @@
+import { envHelp } from '../../../common/env-vars'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { isAbsolute, resolve } from 'node:path'
@@ -42,15 +43,7 @@ const SELECTION_HELP = `Selection (any of them; values of one option add up, dif
   with the nearest matches. A selection smaller than the catalogue is said everywhere:
   "CONFORMS (partial: 22 of 299 checks; selection --check SL-LIFE)".`
 
-const ENV_HELP = `Environment variables:
-  TARGET_PROFILE     the target profile (default fixtures/targets/reference.json: the embedded reference service)
-  TARGET_PROFILES    several profiles, comma-separated: one run, a verdict per target (docs/targets.md)
-  SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL, TENANT, AUTH_USERNAME, AUTH_PASSWORD, PRODUCT
-                     override the profile (README "Pointing it at a real deployment")
-  CONFORMANCE_RUN_ID, CONFORMANCE_SEED   the run id (tags created data) and the seed of generated data
-  REPORTS_DIR        where reports go (default ./reports in the current directory)
-  ALLOW_WRITES=1     same as --allow-writes
-  REFERENCE_DEFECTS  defects of the embedded reference (mutation testing)`
+const ENV_HELP = envHelp('run', { title: 'Environment variables' })
 
 export const RUN_HELP = `Usage: ledger-conformance run [options] [suite files or folders] [-- vitest options]
        npm run conformance -- [options]
