@@ -25,6 +25,8 @@ export interface EnvVar {
   readonly meaning: string
   /** What holds when it is unset. */
   readonly default?: string
+  /** The field of the target profile it overrides (docs/targets.md). */
+  readonly overrides?: string
   readonly readBy: readonly EnvReader[]
   /** Changes what a conformance run checks or where it reports: a harness starting a clean run removes it (RUN_VARS). */
   readonly configuresRun?: true
@@ -35,13 +37,13 @@ const TARGET_READERS = ['run', 'list', 'validate', 'acceptance', 'explore'] as c
 export const ENV_VARS = [
   { name: 'TARGET_PROFILE', group: 'target', meaning: 'path of the target profile (.json or .jsonc)', default: 'fixtures/targets/reference.json: the embedded reference service', readBy: [...TARGET_READERS, 'npm run conformance:sharded'], configuresRun: true },
   { name: 'TARGET_PROFILES', group: 'target', meaning: 'several profile paths, comma-separated: one run checks every target at once, with a verdict per target (docs/targets.md)', readBy: ['run', 'list'], configuresRun: true },
-  { name: 'SALES_BASE_URL', group: 'target', meaning: 'base URL of the sales service; when set, no embedded reference service is started', default: "the profile's salesBaseUrl", readBy: [...TARGET_READERS, 'npm run conformance:sharded'], configuresRun: true },
-  { name: 'AUTH_URL', group: 'target', meaning: 'base URL of the identity service; login is {AUTH_URL}/login/{tenant}', default: "the profile's authUrl", readBy: TARGET_READERS, configuresRun: true },
-  { name: 'WEBHOOK_BASE_URL', group: 'target', meaning: 'base URL of the webhook subscription service', default: "the profile's webhookBaseUrl", readBy: TARGET_READERS, configuresRun: true },
-  { name: 'TENANT', group: 'target', meaning: 'tenant tag of the primary user', default: "the profile's tenant", readBy: [...TARGET_READERS, 'npm run conformance:sharded'], configuresRun: true },
-  { name: 'AUTH_USERNAME', group: 'target', meaning: 'username of the primary user', default: "the profile's user", readBy: TARGET_READERS, configuresRun: true },
-  { name: 'AUTH_PASSWORD', group: 'target', meaning: "password of the primary user (never put one in the profile); the profile's passwordEnv names further variables", readBy: TARGET_READERS, configuresRun: true },
-  { name: 'PRODUCT', group: 'target', meaning: 'product (schema name) of the main scenarios', default: "the profile's products", readBy: TARGET_READERS, configuresRun: true },
+  { name: 'SALES_BASE_URL', group: 'target', meaning: 'base URL of the sales service; when set, no embedded reference service is started', overrides: 'services.salesBaseUrl', default: 'the embedded reference service', readBy: [...TARGET_READERS, 'npm run conformance:sharded'], configuresRun: true },
+  { name: 'AUTH_URL', group: 'target', meaning: 'base URL of the identity service; login is POST {AUTH_URL}/login/{tenant}', overrides: 'services.authUrl', default: '{SALES_BASE_URL}/api/v1/identifier', readBy: TARGET_READERS, configuresRun: true },
+  { name: 'WEBHOOK_BASE_URL', group: 'target', meaning: 'base URL of the webhook subscription service', overrides: 'services.webhookBaseUrl', default: 'SALES_BASE_URL', readBy: TARGET_READERS, configuresRun: true },
+  { name: 'TENANT', group: 'target', meaning: 'tenant tag of the primary user', overrides: 'tenant', readBy: [...TARGET_READERS, 'npm run conformance:sharded'], configuresRun: true },
+  { name: 'AUTH_USERNAME', group: 'target', meaning: 'username of the primary user', overrides: 'credentials', readBy: TARGET_READERS, configuresRun: true },
+  { name: 'AUTH_PASSWORD', group: 'target', meaning: "password of the primary user (never put one in the profile); the profile's passwordEnv names further variables", overrides: 'credentials', readBy: TARGET_READERS, configuresRun: true },
+  { name: 'PRODUCT', group: 'target', meaning: 'product (schema name) of the main scenarios', overrides: 'product', readBy: TARGET_READERS, configuresRun: true },
   { name: 'REFERENCE_DEFECTS', group: 'target', meaning: 'comma-separated defects of the embedded reference service (mutation testing; npm run reference -- --list-defects)', default: 'none', readBy: ['run', 'validate', 'explore'], configuresRun: true },
   { name: 'REFERENCE_CHAOS', group: 'target', meaning: 'faults of the embedded reference service, e.g. "503=0.05,latency=0-200,seed=7" (docs/reliability.md)', default: 'none', readBy: ['run', 'reference service'], configuresRun: true },
   { name: 'CONFORMANCE_SEED', group: 'run', meaning: 'integer seed of generated data (and of explore)', default: 'a new seed, printed in the summary', readBy: ['run', 'validate', 'explore', 'npm run conformance:sharded'] },
@@ -104,6 +106,6 @@ export function envHelp(reader: EnvReader, o: { title?: string; width?: number }
   const vars = ENV_VARS.filter((v) => (v.readBy as readonly string[]).includes(reader) && v.group !== 'tool' && v.group !== 'standard')
   if (vars.length === 0) return `${o.title ?? 'Environment'}: none read.`
   const col = Math.max(...vars.map((v) => v.name.length)) + 4
-  const lines = vars.map((v) => `  ${v.name.padEnd(col - 2)}${wrap(`${v.meaning}${'default' in v ? ` (default: ${v.default})` : ''}`, col, o.width ?? 118)}`)
+  const lines = vars.map((v) => `  ${v.name.padEnd(col - 2)}${wrap(`${v.meaning}${'overrides' in v ? ` (overrides the profile's ${v.overrides})` : ''}${'default' in v ? ` (default: ${v.default})` : ''}`, col, o.width ?? 118)}`)
   return `${o.title ?? 'Environment'}:\n${lines.join('\n')}`
 }

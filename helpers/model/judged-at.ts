@@ -11,7 +11,7 @@ const MODEL = 'helpers/model/'
 
 /**
  * The rule of the model that judged a violation: among the frames of `stack` in helpers/model/, the first whose source
- * line names the invariant (`out.push({ invariant: 'WH-INV-002', ...` or a relay such as `v('WH-INV-002', ...)`), else
+ * line names the invariant (`out.push({ invariant: <id>, ...` or a relay such as `v(<id>, ...)`, the id quoted), else
  * the first frame in the model. Read only when an invariant is broken: a passing answer costs nothing.
  */
 export function ruleLocation(invariant: string, stack: string, read: (file: string) => string = (f) => readFileSync(join(PROJECT_ROOT, f), 'utf8')): SourceLocation | undefined {
