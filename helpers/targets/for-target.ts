@@ -1,5 +1,4 @@
 import { describe, TestRunner } from 'vitest'
-import type {} from '../checks/task-meta' // TaskMeta.target
 
 /**
  * In a generated multi-target entry (runner/targets/entries.ts): the suite `file` for target `key`.

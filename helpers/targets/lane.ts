@@ -1,5 +1,4 @@
 import { beforeAll, describe, TestRunner } from 'vitest'
-import type {} from '../checks/task-meta' // TaskMeta.suiteFile
 
 /**
  * In a generated lane entry (runner/targets/lanes.ts): the suite `file`, in a block of its own named by the file.
