@@ -20,14 +20,7 @@ import { ServiceModel } from './model/service-model'
 import { collectingInLane } from './targets/lane'
 import { openApiSink } from './contracts/openapi-sink'
 
-declare module 'vitest' {
-  interface ProvidedContext {
-    /** The target of a single-target run. */
-    target: TargetConfig
-    /** The targets of a multi-target run (TARGET_PROFILES), by key. */
-    targets: Record<string, TargetConfig>
-  }
-}
+import type {} from './checks/task-meta' // ProvidedContext: target, targets
 
 /** Everything a suite file needs to talk to the target. One per test file. */
 export interface SuiteContext {

@@ -32,8 +32,10 @@ import { chainFigures, limitBoundMs, runPhases, trafficSpan } from './bench/chai
 import { startLatencyProxy } from './bench/latency-proxy'
 import { parseArgs } from 'node:util'
 import { CANARY_PASSWORD, HUGE_BYTES, startHostileTarget } from '../test/hostile/server'
+import { RUN_VARS } from '../common/env-vars'
 
-const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'TARGET_PROFILES', 'REFERENCE_DEFECTS', 'REFERENCE_CHAOS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'ALLOW_WRITES']
+/** What configures a run (common/env-vars.ts): removed, so the caller's environment never leaks into it. */
+const TARGET_VARS = RUN_VARS
 
 interface SuiteRun {
   exitCode: number | null

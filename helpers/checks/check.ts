@@ -9,36 +9,12 @@ import { safeText } from '../reporting/redact'
 import { attachEvidence } from '../reporting/evidence'
 import { InFlight, withInFlight } from '../http/in-flight'
 import { SPEC, type CheckMeta } from '../../common/spec'
+import type { CheckTaskMeta, Deviation } from './task-meta'
+import { callerOutside, type SourceLocation } from '../../common/source-location'
 
 export type { CheckMeta } from '../../common/spec'
 
-/** What a deviation is: a documented difference the profile may accept (warn) or not (fail). */
-export interface Deviation {
-  id: string
-  message: string
-  policy: 'warn' | 'fail'
-}
-
-declare module 'vitest' {
-  interface TaskMeta {
-    /** Set at definition (so a collection without running knows the catalogue), and again when the check runs. */
-    check?: CheckMeta & { document: string; lifecycle?: string }
-    deviations?: Deviation[]
-    notApplicable?: string
-    /**
-     * The check could not reach its assertion: its setup failed. Not a failure of its own requirement; the
-     * check that owns the failing operation's requirement is named when known (issue 13, "root cause").
-     */
-    blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }
-    /**
-     * The model's invariants on the answers this check received (helpers/model/): how often each was evaluated, and
-     * the ids it found broken. Reporters list each invariant as a check of its own (runner/reporting/invariants.ts).
-     */
-    invariants?: { evaluated: Record<string, number>; violated: { id: string; message: string; operation?: string }[] }
-    /** What the check's failure was (operation, status, expectation, owner): reporters tell one finding from several by it. */
-    finding?: Finding
-  }
-}
+export type { Deviation } from './task-meta'
 
 export interface CheckContext {
   /** The vitest test context. */
@@ -56,7 +32,8 @@ export interface CheckOptions {
 /** Records which check this test is, for the reports (also for a step skipped as blocked). */
 function attachMeta(meta: CheckMeta, ctx: TestContext): string {
   const document = SPEC[meta.spec]
-  ctx.task.meta.check = { ...meta, document }
+  // what the definition recorded (its lifecycle, where it is declared) is kept
+  ctx.task.meta.check = { ...ctx.task.meta.check, ...meta, document }
   return document
 }
 
@@ -147,7 +124,7 @@ export function findingOf(meta: CheckMeta, e: unknown): Finding | undefined {
 function recordInvariants(ctx: TestContext): void {
   const tally = runningInvariants()
   if (!tally) return
-  const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}) }))
+  const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}), ...(v.at ? { at: v.at } : {}) }))
   ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated }
 }
 
@@ -215,15 +192,23 @@ function title(meta: CheckMeta): string {
  * collecting the suites without running them. `undefined` when the check is not in the run's selection: it is then
  * not defined at all (common/selection.ts).
  */
-function testOptions(meta: CheckMeta, options: CheckOptions, lifecycle?: string): { timeout?: number; meta: { check: CheckMeta & { document: string; lifecycle?: string } } } | undefined {
+function testOptions(meta: CheckMeta, options: CheckOptions, at: SourceLocation | undefined, lifecycle?: string): { timeout?: number; meta: { check: CheckTaskMeta } } | undefined {
   const selected = selectedChecks()
   if (selected && !selected.has(meta.id)) return undefined
-  return { ...(options.timeout ? { timeout: options.timeout } : {}), meta: { check: { ...meta, document: SPEC[meta.spec], ...(lifecycle ? { lifecycle } : {}) } } }
+  return { ...(options.timeout ? { timeout: options.timeout } : {}), meta: { check: { ...meta, document: SPEC[meta.spec], ...(lifecycle ? { lifecycle } : {}), ...(at ? { at } : {}) } } }
+}
+
+/** This module: a declaration is attributed to the first frame outside it (the suite's `check(` or `step(` call). */
+const CHECK_MODULE = 'helpers/checks/check.ts'
+
+/** Where the check being declared is declared: the suite file and line of its `check(...)` or `step(...)` call. */
+function declaredAt(): SourceLocation | undefined {
+  return callerOutside([CHECK_MODULE])
 }
 
 /** One check: one behaviour, one stable id, one cited clause. */
 export function check(meta: CheckMeta, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
-  const opts = testOptions(meta, options)
+  const opts = testOptions(meta, options, declaredAt())
   if (opts) test(title(meta), opts, (ctx) => runCheck(meta, ctx, body))
 }
 
@@ -239,7 +224,7 @@ export function lifecycle(name: string, define: (step: StepFn) => void): void {
     // the first step that did not pass (failed or blocked) blocks every later one, with the root cause as owner
     const state: { blockedBy?: BlockedInfo } = {}
     define((meta, body, options = {}) => {
-      const opts = testOptions(meta, options, name)
+      const opts = testOptions(meta, options, declaredAt(), name)
       if (!opts) return
       test(title(meta), opts, async (ctx) => {
         // blocked is a skip with its reason, not "not applicable": the target may well have the feature

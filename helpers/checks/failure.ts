@@ -1,3 +1,4 @@
+import { formatLocation } from '../../common/source-location'
 import type { HttpResult } from '../http/types'
 import { runRedactor, safeText } from '../reporting/redact'
 import { citation, type CheckMeta } from '../../common/spec'
@@ -112,6 +113,7 @@ export function formatViolations(violations: readonly Violation[]): string {
       return [
         `[${meta.id}] ${citation(meta)} (invariant of the model, checked on every answer)`,
         `requirement: ${meta.requirement}`,
+        ...(v.at ? [`judged by: ${formatLocation(v.at)} (the model's rule)`] : []),
         `expected: ${safeText(v.expected)}`,
         `actual:   ${safeText(v.actual)}`,
         ...(v.note ? [`note:     ${safeText(v.note)}`] : []),

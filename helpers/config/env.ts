@@ -1,20 +1,10 @@
-/** The environment variables the suite reads, and how each is checked. */
-export const ENV_VARS = {
-  TARGET_PROFILE: 'path of a target profile (.json or .jsonc)',
-  TARGET_PROFILES: 'comma-separated profile paths: one run checks every target at once (docs/targets.md)',
-  SALES_BASE_URL: 'base URL of the sales service (no embedded service is started when set)',
-  AUTH_URL: 'base URL of the identity service; login is {AUTH_URL}/login/{tenant}',
-  WEBHOOK_BASE_URL: 'base URL of the webhook service',
-  TENANT: 'tenant tag',
-  AUTH_USERNAME: 'username of the primary user',
-  AUTH_PASSWORD: 'password of the primary user',
-  PRODUCT: 'product (schema name) for the main scenarios',
-  REFERENCE_DEFECTS: 'comma-separated defects for the embedded reference service',
-  CONFORMANCE_SEED: 'integer seed for generated data',
-  CONFORMANCE_RUN_ID: 'run id used to tag created data',
-} as const
+import type { EnvNameOf } from '../../common/env-vars'
 
-export type EnvName = keyof typeof ENV_VARS
+/**
+ * The variables the profile loader reads (helpers/config.ts): the target's, the seed and the run id. Their meanings and
+ * defaults are in the one list of the project's variables, common/env-vars.ts (docs/environment.md is generated from it).
+ */
+export type EnvName = EnvNameOf<'target'> | 'CONFORMANCE_SEED' | 'CONFORMANCE_RUN_ID'
 
 export function isHttpUrl(value: string): boolean {
   try {

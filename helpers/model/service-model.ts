@@ -8,6 +8,7 @@ import { MONEY_WRITES, MoneyModel } from './money-model'
 import { QUOTE_WRITES, SalesModel } from './sales-model'
 import { actorKey, actorTenant, type CallHandle, type CallInfo, type ExchangeObserver, type Verdict, type Violation } from './types'
 import { WebhooksModel } from './webhooks-model'
+import { violationList } from './judged-at'
 
 const WEBHOOK_WRITES = new Set(['webhooks.subscription.create', 'webhooks.subscription.update', 'webhooks.subscription.delete'])
 
@@ -78,7 +79,7 @@ export class ServiceModel implements ExchangeObserver {
       end: (res: HttpResult | undefined): Verdict => {
         const overlapped = this.flights.end(keys, flight, write)
         const evaluated = new Set<InvariantId>()
-        const violations: Violation[] = []
+        const violations = violationList()
         if (!res) {
           // no answer: a write may or may not have happened
           if (op.startsWith('sales.')) this.sales.lost({ op, params: call.params, overlapped })

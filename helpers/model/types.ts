@@ -1,5 +1,6 @@
 import type { HttpResult } from '../http/types'
 import type { InvariantId } from './invariants'
+import type { SourceLocation } from '../../common/source-location'
 
 /** Who sent a request, as the client knows it (never the token itself). */
 export type Actor =
@@ -29,6 +30,8 @@ export interface Violation {
   /** The earlier answer the expectation comes from. */
   setBy?: HttpResult
   note?: string
+  /** The rule of the model that judged it (file and line; stamped by helpers/model/judged-at.ts). */
+  at?: SourceLocation
 }
 
 /** What one answer was checked against: the invariants evaluated and those broken. */

@@ -1,12 +1,5 @@
 import { describe, TestRunner } from 'vitest'
 
-declare module 'vitest' {
-  interface TaskMeta {
-    /** The target (TARGET_PROFILES key) a check of a multi-target run belongs to. */
-    target?: string
-  }
-}
-
 /**
  * In a generated multi-target entry (runner/targets/entries.ts): the suite `file` for target `key`.
  * The block of each target runs concurrently with the other targets' blocks; inside it, the suite's checks keep

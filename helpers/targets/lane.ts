@@ -1,12 +1,5 @@
 import { beforeAll, describe, TestRunner } from 'vitest'
 
-declare module 'vitest' {
-  interface TaskMeta {
-    /** The suite file (suites/...) a check belongs to, when the run's suites share one entry file (a lane). */
-    suiteFile?: string
-  }
-}
-
 /**
  * In a generated lane entry (runner/targets/lanes.ts): the suite `file`, in a block of its own named by the file.
  * The block scopes the suite's hooks (its beforeAll and its target's close) and carries the file for the reports;

@@ -1,3 +1,5 @@
+import type { EnvNameOf } from '../../common/env-vars'
+
 /** The default image of the reference service (built by .ci/steps/20-docker.sh from the project's Dockerfile). */
 export const REFERENCE_IMAGE = 'ledger-conformance/reference:local'
 
@@ -13,15 +15,8 @@ export interface ContainerTarget {
   startupTimeoutMs: number
 }
 
-/** Variables that select a container target, with what each means. */
-export const CONTAINER_ENV_VARS = {
-  TARGET: "'container': run the suite against the reference image (REFERENCE_IMAGE or the default)",
-  TARGET_IMAGE: 'image of the service under test, started as a container for the run',
-  REFERENCE_IMAGE: `image of the reference service (default ${REFERENCE_IMAGE})`,
-  TARGET_PORT: 'port the service listens on inside the container (default 4010)',
-  TARGET_HEALTH_PATH: 'route answering 200 when the service is ready (default /health)',
-  TARGET_STARTUP_TIMEOUT_MS: 'how long to wait for the health route (default 60000)',
-} as const
+/** Variables that select a container target (their meanings: common/env-vars.ts, group 'container'). */
+export type ContainerEnvName = EnvNameOf<'container'>
 
 export class ContainerTargetError extends Error {
   constructor(readonly problems: string[]) {
@@ -30,7 +25,7 @@ export class ContainerTargetError extends Error {
   }
 }
 
-function value(env: NodeJS.ProcessEnv, name: keyof typeof CONTAINER_ENV_VARS): string | undefined {
+function value(env: NodeJS.ProcessEnv, name: ContainerEnvName): string | undefined {
   const v = env[name]?.trim()
   return v ? v : undefined
 }

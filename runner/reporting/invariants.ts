@@ -1,10 +1,27 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { TestCase } from 'vitest/node'
+import { PROJECT_ROOT } from '../../common/project-root'
 import { INVARIANTS } from '../../helpers/model/invariants'
 import { SPEC } from '../../common/spec'
 import type { CheckOutcome } from './results'
 
 /** The file a model invariant's outcome names: where the invariants are defined (they belong to no suite file). */
 export const INVARIANTS_FILE = 'helpers/model/invariants.ts'
+
+/**
+ * The line of each invariant's declaration in INVARIANTS_FILE (its id, clause and requirement), read from the source the
+ * package ships: where `list` and checks.json point for an invariant. The rule that judged a broken answer is named in
+ * the failure itself (`judged by helpers/model/...:line`).
+ */
+export function invariantLines(source: string = readFileSync(join(PROJECT_ROOT, INVARIANTS_FILE), 'utf8')): Map<string, number> {
+  const out = new Map<string, number>()
+  source.split('\n').forEach((l, i) => {
+    const m = /\bid:\s*'([A-Z]+-INV-\d+)'/.exec(l)
+    if (m && !out.has(m[1]!)) out.set(m[1]!, i + 1)
+  })
+  return out
+}
 
 /**
  * Each invariant of the model (helpers/model/invariants.ts) as a check of its own in checks.json: failed when an answer
@@ -29,10 +46,12 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
       violated.set(v.id, entry)
     }
   }
+  const lines = invariantLines()
   return INVARIANTS.map((meta) => {
     const n = evaluated.get(meta.id) ?? 0
     const broken = violated.get(meta.id)
-    const base = { id: meta.id, document: SPEC[meta.spec], section: meta.section, requirement: meta.requirement, title: `${meta.id} ${meta.requirement}`, file: INVARIANTS_FILE, durationMs: 0, deviations: [] }
+    const line = lines.get(meta.id)
+    const base = { id: meta.id, document: SPEC[meta.spec], section: meta.section, requirement: meta.requirement, title: `${meta.id} ${meta.requirement}`, file: INVARIANTS_FILE, ...(line ? { line } : {}), durationMs: 0, deviations: [] }
     if (broken) {
       const checks = [...broken.checks].sort()
       // every answer that broke it was received by a check that failed (or was blocked by a failure): the same finding

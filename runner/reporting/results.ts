@@ -29,6 +29,8 @@ export interface CheckOutcome {
   requirement: string
   title: string
   file: string
+  /** The line of the check's `check(...)` or `step(...)` call in `file` (an invariant: of its declaration). */
+  line?: number
   status: CheckStatus
   durationMs: number
   error?: string

@@ -42,6 +42,7 @@ function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
   const r = tc.result()
   const diag = tc.diagnostic()
   const note = r.state === 'skipped' ? r.note : undefined
+  const file = meta.suiteFile ?? suiteFileOf(relative(root, tc.module.moduleId))
   const blocked = status === 'blocked' ? (meta.blocked ?? { reason: (note ?? 'setup failed').replace(/^blocked:\s*/i, '') }) : undefined
   return {
     id: check.id,
@@ -49,7 +50,8 @@ function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
     section: check.section,
     requirement: check.requirement,
     title: tc.name,
-    file: meta.suiteFile ?? suiteFileOf(relative(root, tc.module.moduleId)),
+    file,
+    ...(check.at?.file === file ? { line: check.at.line } : {}),
     status,
     durationMs: Math.round(diag?.duration ?? 0),
     ...(r.state === 'failed' && r.errors?.[0] ? { error: r.errors[0].message } : {}),

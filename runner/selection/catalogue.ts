@@ -1,12 +1,13 @@
 import { relative, resolve } from 'node:path'
 import { INSTALLED, PROJECT_ROOT } from '../../common/project-root'
-import { SPEC, type CheckMeta } from '../../common/spec'
+import { SPEC } from '../../common/spec'
 import { INVARIANTS } from '../../helpers/model/invariants'
 import { SELECTED_CHECKS_ENV } from '../../common/selection'
 import type { TargetConfig } from '../../helpers/config/types'
 import { suiteFileOf } from '../targets/entries'
 import { aboutOperations } from './about'
 import type { TestCase, TestModule, TestSuite } from 'vitest/node'
+import { INVARIANTS_FILE, invariantLines } from '../reporting/invariants'
 
 /** One check of the catalogue, as its suite file defines it (nothing is run to know it). */
 export interface CatalogueEntry {
@@ -17,6 +18,8 @@ export interface CatalogueEntry {
   about: string[]
   /** Suite file, relative to the project. */
   file: string
+  /** The line of its `check(...)` or `step(...)` call in `file` (for an invariant: its rule's line in the model). */
+  line?: number
   /** The full name of the lifecycle (ordered steps) it is a step of; its earlier steps must run before it. */
   lifecycle?: string
 }
@@ -33,23 +36,26 @@ export async function collectCatalogue(target: { target?: TargetConfig; targets?
     const seen = new Set<string>()
     for (const m of [...testModules].sort((a, b) => a.moduleId.localeCompare(b.moduleId))) {
       for (const tc of m.children.allTests()) {
-        const check = tc.meta().check as (CheckMeta & { document: string; lifecycle?: string }) | undefined
+        const check = tc.meta().check
         if (!check || seen.has(check.id)) continue
         seen.add(check.id)
+        const file = suiteFileOf(relative(PROJECT_ROOT, m.moduleId).split('\\').join('/'))
         out.push({
           id: check.id,
           document: check.document,
           section: check.section,
           requirement: check.requirement,
           about: aboutOperations(check),
-          file: suiteFileOf(relative(PROJECT_ROOT, m.moduleId).split('\\').join('/')),
+          file,
+          ...(check.at?.file === file ? { line: check.at.line } : {}),
           ...(check.lifecycle ? { lifecycle: check.lifecycle } : {}),
         })
       }
     }
     // the model's invariants (helpers/model/invariants.ts) are checks of their own, judged on every answer of the run
     if (out.length > 0) {
-      for (const inv of INVARIANTS) out.push({ id: inv.id, document: SPEC[inv.spec], section: inv.section, requirement: inv.requirement, about: [], file: 'helpers/model/invariants.ts' })
+      const lines = invariantLines()
+      for (const inv of INVARIANTS) out.push({ id: inv.id, document: SPEC[inv.spec], section: inv.section, requirement: inv.requirement, about: [], file: INVARIANTS_FILE, ...(lines.has(inv.id) ? { line: lines.get(inv.id)! } : {}) })
     }
     return out
   })

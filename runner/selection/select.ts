@@ -167,7 +167,12 @@ export function selectChecks(catalogue: CatalogueEntry[], c: Criteria): Selectio
   return { selected, label: selectionLabel(c), addedSteps: added, nearest: selected.length === 0 ? nearest(catalogue, c) : [] }
 }
 
-/** One line of --list: `id  document §section  requirement`. */
-export function listLine(e: CatalogueEntry, idWidth: number): string {
-  return `${e.id.padEnd(idWidth)}  ${`${e.document} ${e.section}`.padEnd(34)}  ${e.requirement}`
+/** One line of --list: `id  document §section  file:line  requirement` (file:line: where the check is declared). */
+export function listLine(e: CatalogueEntry, idWidth: number, whereWidth = 0): string {
+  return `${e.id.padEnd(idWidth)}  ${`${e.document} ${e.section}`.padEnd(34)}  ${whereOf(e).padEnd(whereWidth)}  ${e.requirement}`
+}
+
+/** `file:line` of a catalogue entry (the file alone when its line is unknown). */
+export function whereOf(e: CatalogueEntry): string {
+  return e.line ? `${e.file}:${e.line}` : e.file
 }

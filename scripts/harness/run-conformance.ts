@@ -6,6 +6,7 @@ import { dependencyFile } from '../../common/project-root'
 import { PROJECT_ROOT } from '../../helpers/config'
 import { clearRunReports, readTargetReports, type ChecksReport } from '../../runner/reporting/results'
 import { readVerdictFile, type VerdictFile } from '../../runner/reporting/run-reports'
+import { RUN_VARS } from '../../common/env-vars'
 
 export interface ConformanceRunOptions {
   /** Suite files or folders (relative to the project); default: every suite. */
@@ -36,7 +37,8 @@ export interface ConformanceRun {
   reportsDir: string
 }
 
-const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'TARGET_PROFILE', 'TARGET_PROFILES', 'REFERENCE_DEFECTS', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'TARGET', 'TARGET_IMAGE', 'REFERENCE_CHAOS', 'ALLOW_WRITES', 'LEDGER_SELECTED_CHECKS', 'LEDGER_SELECTION']
+/** What configures a run (common/env-vars.ts): removed, so the caller's environment never leaks into it. */
+const TARGET_VARS = RUN_VARS
 
 /**
  * Runs `vitest run --config vitest.config.ts` as a child process (embedded reference unless

@@ -1,3 +1,4 @@
+import { envHelp } from '../../../common/env-vars'
 import { runProjectScript } from '../caller'
 import type { Command } from '../command'
 
@@ -15,12 +16,8 @@ Options:
                        verdict says "ACCEPTED (embedded reference, not a tenant deployment)"); without it, exit 2
   -h, --help           this help
 
-Environment:
-  REPORTS_DIR          the reports folder (default ./reports of the current directory)
-  AUTH_PASSWORD, and the variables the profile names in passwordEnv
-                       passwords (never put one in the profile)
-  SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL, TENANT, AUTH_USERNAME, PRODUCT
-                       override the profile's fields (ledger-conformance run --help lists every variable)
+${envHelp('acceptance')}
+  (and the variables the profile names in passwordEnv: passwords, never put one in the profile)
 
 Exit codes:
   0  ACCEPTED: the run CONFORMS

@@ -1,3 +1,4 @@
+import { envHelp } from '../../../common/env-vars'
 import { EXIT } from '../../verdict'
 import { runProjectScript } from '../caller'
 import type { Command } from '../command'
@@ -18,8 +19,8 @@ Options:
   --steps-per-second R  at most R steps per second (default 20); polls inside a step follow the profile's polling
   -h, --help            this help
 
-Environment: the target as for a conformance run (TARGET_PROFILE, SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL,
-TENANT, AUTH_USERNAME, AUTH_PASSWORD; the embedded reference when no URL is set, with REFERENCE_DEFECTS).
+${envHelp('explore')}
+  (the target as for a conformance run: the embedded reference when no URL is set)
 
 ${EXIT_CODES_HELP}`
 

@@ -1,3 +1,4 @@
+import { envHelp } from '../../../common/env-vars'
 import { parseArgs } from 'node:util'
 import { readRequirements, REQUIREMENTS_FILE, coverage } from '../../../common/requirements'
 import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/config'
@@ -21,8 +22,8 @@ Requirements view:
                      shipped in the package): id, document, section, a one-line paraphrase, and the checks that
                      cover each; --ids prints every check id instead of the first eight; --json the same as JSON
 
-Environment:
-  TARGET_PROFILE     whose products decide the per-product checks (default: the reference profile)
+${envHelp('list')}
+  (the profile's products decide the per-product checks)
 
 Exit codes:
   0  the list was printed

@@ -1,3 +1,4 @@
+import { envHelp } from '../../../common/env-vars'
 import { EXIT } from '../../verdict'
 import { runProjectScript } from '../caller'
 import type { Command } from '../command'
@@ -21,10 +22,7 @@ Options:
                        error or missing numbers (needs Chromium: CHROMIUM_PATH or /usr/bin/chromium)
   -h, --help           this help
 
-Environment:
-  REPORTS_DIR          the reports folder (default ./reports of the current directory)
-  ALLURE_HISTORY       default of --history
-  CHROMIUM_PATH        the browser of --check
+${envHelp('report')}
 
 Exit codes:
   0  the report was written (with --check: both pages loaded and showed the run's numbers)

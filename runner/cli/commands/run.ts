@@ -1,3 +1,4 @@
+import { envHelp } from '../../../common/env-vars'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { isAbsolute, resolve } from 'node:path'
@@ -15,7 +16,7 @@ import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
 import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
 import { collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
 import { CATALOGUE_SIZE_ENV, SELECTION_ENV } from '../../selection/env'
-import { hasCriteria, listLine, selectChecks, SelectionError, type Criteria } from '../../selection/select'
+import { hasCriteria, listLine, selectChecks, whereOf, SelectionError, type Criteria } from '../../selection/select'
 import { loadTargets } from '../../targets/load'
 import { EXIT, type RunStop, type Selection } from '../../verdict'
 import { EXIT_CODES_HELP, type Command } from '../command'
@@ -42,15 +43,7 @@ const SELECTION_HELP = `Selection (any of them; values of one option add up, dif
   with the nearest matches. A selection smaller than the catalogue is said everywhere:
   "CONFORMS (partial: 22 of 299 checks; selection --check SL-LIFE)".`
 
-const ENV_HELP = `Environment variables:
-  TARGET_PROFILE     the target profile (default fixtures/targets/reference.json: the embedded reference service)
-  TARGET_PROFILES    several profiles, comma-separated: one run, a verdict per target (docs/targets.md)
-  SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL, TENANT, AUTH_USERNAME, AUTH_PASSWORD, PRODUCT
-                     override the profile (README "Pointing it at a real deployment")
-  CONFORMANCE_RUN_ID, CONFORMANCE_SEED   the run id (tags created data) and the seed of generated data
-  REPORTS_DIR        where reports go (default ./reports in the current directory)
-  ALLOW_WRITES=1     same as --allow-writes
-  REFERENCE_DEFECTS  defects of the embedded reference (mutation testing)`
+const ENV_HELP = envHelp('run', { title: 'Environment variables' })
 
 export const RUN_HELP = `Usage: ledger-conformance run [options] [suite files or folders] [-- vitest options]
        npm run conformance -- [options]
@@ -64,7 +57,7 @@ Options:
   --read-only        only the read-only suites (fixtures/suite-classes.json): what npm run smoke runs
   --allow-writes     consent to run the suites that create and change data on a target whose profile is not
                      nonProduction (sets ALLOW_WRITES=1)
-  --list             print the selected checks (id  document §section  requirement) and exit; nothing is sent
+  --list             print the selected checks (id  document §section  file:line  requirement) and exit; nothing is sent
   -h, --help         this help
 
 ${SELECTION_HELP}
@@ -228,7 +221,8 @@ export async function runConformance(argv: string[]): Promise<number> {
     }
     if (args.list) {
       const width = Math.max(...result.selected.map((e) => e.id.length))
-      process.stdout.write(`${result.selected.map((e) => listLine(e, width)).join('\n')}\n`)
+      const where = Math.max(...result.selected.map((e) => whereOf(e).length))
+      process.stdout.write(`${result.selected.map((e) => listLine(e, width, where)).join('\n')}\n`)
       const note = result.addedSteps.length ? `; with ${result.addedSteps.length} earlier lifecycle step(s) the selected steps need` : ''
       process.stderr.write(`${result.selected.length} of ${catalogue.length} checks${result.label ? ` (selection ${result.label})` : ''}${note}\n`)
       return EXIT.conforms

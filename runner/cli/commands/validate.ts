@@ -1,3 +1,4 @@
+import { envHelp } from '../../../common/env-vars'
 import { isAbsolute, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadTargetConfig, readProfile } from '../../../helpers/config'
@@ -15,12 +16,8 @@ Options:
                        an unset password variable is only noted.
   -h, --help           this help
 
-Environment:
-  SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL, TENANT, AUTH_USERNAME, AUTH_PASSWORD, PRODUCT,
-  CONFORMANCE_SEED, CONFORMANCE_RUN_ID, REFERENCE_DEFECTS
-                       checked too, since they override the profile in a run
-  passwordEnv variables
-                       see --env
+${envHelp('validate')}
+  (checked too, since they override the profile in a run; the passwordEnv variables: see --env)
 
 Exit codes:
   0  every profile is valid

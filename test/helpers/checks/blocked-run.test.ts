@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../../common/project-root'
@@ -6,7 +7,7 @@ import { PROJECT_ROOT } from '../../../common/project-root'
 interface Assertion {
   title: string
   status: string
-  meta?: { blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }; invariants?: { violated: { id: string }[] } }
+  meta?: { blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }; invariants?: { violated: { id: string }[] }; check?: { at?: { file: string; line: number } } }
   failureMessages?: string[]
 }
 
@@ -53,5 +54,19 @@ describe('check(), lifecycle() and given(): a failed setup blocks, a failed asse
     expect(runs.get('FX-INV-002')).toMatchObject({ status: 'failed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
     expect(runs.get('FX-INV-002')!.failureMessages!.join('\n')).toMatch(/expected: status 200\nactual:   status 500/)
     expect(runs.get('FX-INV-002')!.failureMessages!.join('\n')).not.toMatch(/\[SL-INV-002\]/)
+  })
+
+  it('records where each check is declared: the line of its check(...) or step(...) call, also in a loop and a blocked step', () => {
+    const file = 'test/helpers/checks/fixtures/blocked.fixture.ts'
+    const lines = readFileSync(resolve(PROJECT_ROOT, file), 'utf8').split('\n')
+    const lineOf = (text: string) => lines.findIndex((l) => l.includes(text)) + 1
+    expect(runs.get('FX-SETUP-001')!.meta!.check!.at).toEqual({ file, line: lineOf("check(meta('FX-SETUP-001')") })
+    // a lifecycle's steps, the blocked ones too (they never run their body)
+    expect(runs.get('FX-LIFE-001')!.meta!.check!.at).toEqual({ file, line: lineOf("step(meta('FX-LIFE-001')") })
+    expect(runs.get('FX-LIFE-003')!.meta!.check!.at).toEqual({ file, line: lineOf("step(meta('FX-LIFE-003')") })
+    // one check per product from one call: both at that call
+    const loop = lineOf('check({ ...meta(`FX-LOC-${product}`)')
+    expect(loop).toBeGreaterThan(0)
+    for (const p of ['home', 'travel']) expect(runs.get(`FX-LOC-${p}`)!.meta!.check!.at).toEqual({ file, line: loop })
   })
 })

@@ -30,3 +30,32 @@ describe('invariantOutcomes: each model invariant as a check of its own', () => 
     expect(of('SL-INV-002').sameFindingAs).toBeUndefined()
   })
 })
+
+describe('where an invariant is: the line of its declaration (checks.json, list)', () => {
+  it('every invariant of the model has its line in helpers/model/invariants.ts, the line that declares its id', async () => {
+    const { readFileSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    const { PROJECT_ROOT } = await import('../../../common/project-root')
+    const { INVARIANTS } = await import('../../../helpers/model/invariants')
+    const { INVARIANTS_FILE, invariantLines } = await import('../../../runner/reporting/invariants')
+    const source = readFileSync(join(PROJECT_ROOT, INVARIANTS_FILE), 'utf8').split('\n')
+    const outcomes = invariantOutcomes([])
+    for (const inv of INVARIANTS) {
+      const line = invariantLines().get(inv.id)!
+      expect(source[line - 1], inv.id).toContain(`id: '${inv.id}'`)
+      expect(outcomes.find((o) => o.id === inv.id)).toMatchObject({ file: INVARIANTS_FILE, line })
+    }
+    expect(invariantLines("const X = [\n  { id: 'ZZ-INV-001', spec: 'sales' },\n]").get('ZZ-INV-001')).toBe(2)
+  })
+})
+
+describe("checks.json: a check's outcome carries the line of its declaration", () => {
+  it('file and line from the check meta, the line only when it is in the file reported', async () => {
+    const { checkOutcomes } = await import('../../../runner/reporting/summary-reporter')
+    const fake = (id: string, at: { file: string; line: number }): TestCase =>
+      ({ name: `${id} r`, module: { moduleId: `${process.cwd()}/suites/sales/negatives.test.ts` }, options: { mode: 'run' }, diagnostic: () => ({ duration: 1 }), meta: () => ({ check: { id, spec: 'sales', section: '§4', document: 'sales-service.md', requirement: 'r', at } }), result: () => ({ state: 'passed' }) }) as unknown as TestCase
+    const out = checkOutcomes([fake('SL-NEG-001', { file: 'suites/sales/negatives.test.ts', line: 42 }), fake('SL-NEG-002', { file: 'helpers/elsewhere.ts', line: 7 })], process.cwd())
+    expect(out.find((o) => o.id === 'SL-NEG-001')).toMatchObject({ file: 'suites/sales/negatives.test.ts', line: 42 })
+    expect(out.find((o) => o.id === 'SL-NEG-002')!.line).toBeUndefined()
+  })
+})

@@ -59,3 +59,13 @@ describe('selectChecks()', () => {
     expect(() => selectChecks(catalogue, { sections: ['billing §4'] })).toThrow(/unknown document/)
   })
 })
+
+describe('listLine(): one line of list, with where the check is declared', () => {
+  it('prints id, document and section, file:line, then the requirement; the file alone when the line is unknown', async () => {
+    const { listLine, whereOf } = await import('../../../runner/selection/select')
+    const withLine = e('SL-NEG-001', '§3', { file: 'suites/sales/negatives.test.ts', line: 42 })
+    expect(whereOf(withLine)).toBe('suites/sales/negatives.test.ts:42')
+    expect(whereOf(e('SL-NEG-002', '§3'))).toBe('suites/x.test.ts')
+    expect(listLine(withLine, 12, 34)).toMatch(/^SL-NEG-001 {4}sales-service\.md §3 +suites\/sales\/negatives\.test\.ts:42 {3}req SL-NEG-001$/)
+  })
+})

@@ -1,0 +1,66 @@
+import type { CheckMeta } from '../../common/spec'
+import type { TargetConfig } from '../config/types'
+import type { Finding } from './failure'
+import type { BlockedInfo } from './setup'
+import type { SourceLocation } from '../../common/source-location'
+
+/**
+ * What vitest carries for the check library: the one declaration of every field the checks write into a task's meta
+ * and the reporters (runner/reporting/) read back, and of what the global setup provides to the workers.
+ * test/layout/task-meta.test.ts keeps this the only `declare module 'vitest'` of the project.
+ */
+
+/** What a deviation is: a documented difference the profile may accept (warn) or not (fail). */
+export interface Deviation {
+  id: string
+  message: string
+  policy: 'warn' | 'fail'
+}
+
+/** A check as its definition describes it, with the document it cites and where it is declared. */
+export type CheckTaskMeta = CheckMeta & {
+  document: string
+  /** The full name of the lifecycle (ordered steps) it is a step of. */
+  lifecycle?: string
+  /** The `check(...)` or `step(...)` call that declares it (suites/..., line): printed by `list`, kept in checks.json. */
+  at?: SourceLocation
+}
+
+/** The model's invariants on the answers a check received: how often each was evaluated, and those it found broken. */
+export interface InvariantsTaskMeta {
+  evaluated: Record<string, number>
+  /** `at`: the rule of the model that judged the answer (helpers/model/..., line). */
+  violated: { id: string; message: string; operation?: string; at?: SourceLocation }[]
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** The target of a single-target run. */
+    target: TargetConfig
+    /** The targets of a multi-target run (TARGET_PROFILES), by key. */
+    targets: Record<string, TargetConfig>
+  }
+
+  interface TaskMeta {
+    /** Set at definition (so a collection without running knows the catalogue), and again when the check runs. */
+    check?: CheckTaskMeta
+    deviations?: Deviation[]
+    notApplicable?: string
+    /**
+     * The check could not reach its assertion: its setup failed. Not a failure of its own requirement; the
+     * check that owns the failing operation's requirement is named when known (issue 13, "root cause").
+     */
+    blocked?: BlockedInfo
+    /**
+     * The model's invariants on the answers this check received (helpers/model/): how often each was evaluated, and
+     * the ids it found broken. Reporters list each invariant as a check of its own (runner/reporting/invariants.ts).
+     */
+    invariants?: InvariantsTaskMeta
+    /** What the check's failure was (operation, status, expectation, owner): reporters tell one finding from several by it. */
+    finding?: Finding
+    /** The target (TARGET_PROFILES key) a check of a multi-target run belongs to (helpers/targets/for-target.ts). */
+    target?: string
+    /** The suite file (suites/...) a check belongs to, when the run's suites share one entry file (a lane; helpers/targets/lane.ts). */
+    suiteFile?: string
+  }
+}

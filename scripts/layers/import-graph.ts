@@ -1,0 +1,170 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+
+/**
+ * The import graph among the parts of the check library (helpers/): each top-level entry of helpers/ (a folder, or a
+ * file such as context.ts) is a part; an arrow is "part A imports part B" (any number of import lines). Measured by
+ * `npm run imports:graph` (scripts/import-graph.ts) so the layer move of issue 28 (client, oracle, checks) can be
+ * tracked: arrows, arrows pointing back up the planned layers, cycles (strongly connected parts), with and without
+ * type-only imports. docs/architecture.md records the figures.
+ */
+
+export interface ImportEdge {
+  from: string
+  to: string
+  /** Every import of `from` into `to` is `import type` (erased at run time). */
+  typeOnly: boolean
+}
+
+/** The planned layer of each part (docs/architecture.md): an arrow from a lower layer to a higher one points back up. */
+export const PLANNED_LAYER: Record<string, { layer: number; name: string }> = {
+  data: { layer: 0, name: 'base' },
+  fs: { layer: 0, name: 'base' },
+  config: { layer: 1, name: 'client' },
+  'config.ts': { layer: 1, name: 'client' },
+  http: { layer: 1, name: 'client' },
+  auth: { layer: 1, name: 'client' },
+  polling: { layer: 1, name: 'client' },
+  contracts: { layer: 1, name: 'client' },
+  reporting: { layer: 1, name: 'client' },
+  model: { layer: 2, name: 'oracle' },
+  checks: { layer: 3, name: 'checks' },
+  sales: { layer: 3, name: 'checks' },
+  policies: { layer: 3, name: 'checks' },
+  webhooks: { layer: 3, name: 'checks' },
+  probes: { layer: 3, name: 'checks' },
+  targets: { layer: 3, name: 'checks' },
+  'context.ts': { layer: 3, name: 'checks' },
+}
+
+/** `{ type A, type B } from`: every name imported is a type (an import erased at run time, like `import type`). */
+function namesOnlyTypes(clause: string): boolean {
+  const m = /^\{([^}]*)\}\s*from\s*$/.exec(clause.trim())
+  if (!m) return false
+  const names = m[1]!.split(',').map((n) => n.trim()).filter(Boolean)
+  return names.length > 0 && names.every((n) => n.startsWith('type '))
+}
+
+/** The import specifiers of a source text, each with whether the statement is type-only. */
+export function importsOf(text: string): { spec: string; typeOnly: boolean }[] {
+  const out: { spec: string; typeOnly: boolean }[] = []
+  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?([^'";]*?\bfrom\s*)?['"]([^'"]+)['"]/gm)) out.push({ spec: m[4]!, typeOnly: !!m[2] || namesOnlyTypes(m[3] ?? '') })
+  for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[1]!, typeOnly: false })
+  return out
+}
+
+function tsFiles(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n)
+    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : []
+  })
+}
+
+/** The part of helpers/ a path is in (its first segment under helpers/), undefined outside helpers/. */
+export function partOf(root: string, file: string): string | undefined {
+  const rel = relative(join(root, 'helpers'), file).split(sep)
+  if (rel[0] === '..' || rel.length === 0) return undefined
+  return rel.length === 1 ? (rel[0]!.endsWith('.ts') ? rel[0]! : `${rel[0]!}.ts`) : rel[0]!
+}
+
+/** The arrows among the parts of helpers/ (self-imports left out). */
+export function helperEdges(root: string): ImportEdge[] {
+  const edges = new Map<string, ImportEdge>()
+  for (const f of tsFiles(join(root, 'helpers'))) {
+    const from = partOf(root, f)!
+    for (const i of importsOf(readFileSync(f, 'utf8'))) {
+      if (!i.spec.startsWith('.')) continue
+      const target = resolve(dirname(f), i.spec)
+      const to = partOf(root, existsSync(target) && statSync(target).isDirectory() ? join(target, 'index.ts') : target.endsWith('.ts') ? target : `${target}.ts`)
+      if (!to || to === from) continue
+      const key = `${from}->${to}`
+      const e = edges.get(key)
+      edges.set(key, { from, to, typeOnly: (e ? e.typeOnly : true) && i.typeOnly })
+    }
+  }
+  return [...edges.values()].sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to))
+}
+
+/** The strongly connected groups of more than one part (Tarjan): each is a cycle of imports. */
+export function cycles(edges: readonly ImportEdge[]): string[][] {
+  const nodes = [...new Set(edges.flatMap((e) => [e.from, e.to]))].sort()
+  const next = new Map(nodes.map((n) => [n, edges.filter((e) => e.from === n).map((e) => e.to)]))
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const out: string[][] = []
+  let counter = 0
+  const visit = (v: string): void => {
+    index.set(v, counter)
+    low.set(v, counter)
+    counter += 1
+    stack.push(v)
+    onStack.add(v)
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = []
+      let w: string
+      do {
+        w = stack.pop()!
+        onStack.delete(w)
+        group.push(w)
+      } while (w !== v)
+      if (group.length > 1) out.push(group.sort())
+    }
+  }
+  for (const n of nodes) if (!index.has(n)) visit(n)
+  return out.sort((a, b) => b.length - a.length)
+}
+
+/** Arrows from a lower planned layer to a higher one. Parts without a planned layer are left out. */
+export function backArrows(edges: readonly ImportEdge[], layers: Record<string, { layer: number }> = PLANNED_LAYER): ImportEdge[] {
+  return edges.filter((e) => layers[e.from] && layers[e.to] && layers[e.from]!.layer < layers[e.to]!.layer)
+}
+
+/** runner/ files that start scripts/*.ts by path, and scripts/ files importing runner/ or test/ (a cycle tools cannot see). */
+export function runnerScriptLinks(root: string): { runnerStartsScripts: string[]; scriptsImportRunner: number; scriptsImportTest: string[] } {
+  const rel = (f: string) => relative(root, f).split(sep).join('/')
+  const runnerStartsScripts = tsFiles(join(root, 'runner')).filter((f) => /['"`]scripts\/[\w/-]+\.ts['"`]/.test(readFileSync(f, 'utf8'))).map(rel).sort()
+  let scriptsImportRunner = 0
+  const scriptsImportTest = new Set<string>()
+  for (const f of tsFiles(join(root, 'scripts'))) {
+    for (const i of importsOf(readFileSync(f, 'utf8'))) {
+      if (!i.spec.startsWith('.')) continue
+      const top = relative(root, resolve(dirname(f), i.spec)).split(sep)[0]
+      if (top === 'runner') scriptsImportRunner += 1
+      if (top === 'test') scriptsImportTest.add(rel(f))
+    }
+  }
+  return { runnerStartsScripts, scriptsImportRunner, scriptsImportTest: [...scriptsImportTest].sort() }
+}
+
+export interface GraphFigures {
+  parts: number
+  arrows: number
+  backArrows: string[]
+  cycles: string[][]
+  /** The same without type-only arrows (what runs). */
+  runtime: { arrows: number; backArrows: number; cycles: string[][] }
+  runnerScripts: ReturnType<typeof runnerScriptLinks>
+}
+
+export function figures(root: string): GraphFigures {
+  const edges = helperEdges(root)
+  const runtime = edges.filter((e) => !e.typeOnly)
+  const parts = new Set(tsFiles(join(root, 'helpers')).map((f) => partOf(root, f)!))
+  return {
+    parts: parts.size,
+    arrows: edges.length,
+    backArrows: backArrows(edges).map((e) => `${e.from} -> ${e.to}${e.typeOnly ? ' (type)' : ''}`),
+    cycles: cycles(edges),
+    runtime: { arrows: runtime.length, backArrows: backArrows(runtime).length, cycles: cycles(runtime) },
+    runnerScripts: runnerScriptLinks(root),
+  }
+}
