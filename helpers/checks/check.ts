@@ -34,7 +34,7 @@ declare module 'vitest' {
      * The model's invariants on the answers this check received (helpers/model/): how often each was evaluated, and
      * the ids it found broken. Reporters list each invariant as a check of its own (runner/reporting/invariants.ts).
      */
-    invariants?: { evaluated: Record<string, number>; violated: { id: string; message: string; operation?: string }[] }
+    invariants?: { evaluated: Record<string, number>; violated: { id: string; message: string; operation?: string }[]; sent?: Record<string, number> }
     /** What the check's failure was (operation, status, expectation, owner): reporters tell one finding from several by it. */
     finding?: Finding
   }
@@ -148,7 +148,7 @@ function recordInvariants(ctx: TestContext): void {
   const tally = runningInvariants()
   if (!tally) return
   const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}) }))
-  ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated }
+  ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated, ...(tally.sent ? { sent: { ...tally.sent } } : {}) }
 }
 
 /**

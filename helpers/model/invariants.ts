@@ -22,6 +22,7 @@ export const INVARIANTS = [
   { id: 'SL-INV-006', spec: 'sales', section: '§5', requirement: "A quote, request, document or policy of one tenant is never answered 2xx to a caller of another tenant." },
   { id: 'SL-INV-007', spec: 'sales', section: '§5', requirement: 'A request with an expired token (past exp plus the profile\'s leeway) is never answered 2xx.' },
   { id: 'SL-INV-008', spec: 'sales', section: '§4', requirement: 'A document answers the same bytes every time, never the bytes of a document generated for another quote.' },
+  { id: 'SL-INV-009', spec: 'sales', section: '§4', requirement: 'Real-world quote data read back is byte for byte what was written: non-ASCII text (accents, CJK, right-to-left, emoji), strings at their maxLength, amounts with cents, values at the schema\'s bounds and boundary dates (29 February, the 31st, 31 December).' },
   { id: 'PL-INV-001', spec: 'sales', section: '§4', requirement: 'Period totals are numbers and balance = premium + fees - paid, after every operation.' },
   { id: 'PL-INV-002', spec: 'sales', section: '§1', requirement: 'Money follows the money-moving operations: between two reads of the period totals, paid moves by exactly the allocations minus the credits, and the premium by the manual return premium of a termination; nothing else moves money.' },
 ] as const satisfies readonly CheckMeta[]

@@ -8,6 +8,7 @@ import { MONEY_WRITES, MoneyModel } from './money-model'
 import { QUOTE_WRITES, SalesModel } from './sales-model'
 import { actorKey, actorTenant, type CallHandle, type CallInfo, type ExchangeObserver, type Verdict, type Violation } from './types'
 import { WebhooksModel } from './webhooks-model'
+import type { RealWorldClass } from '../sales/real-world'
 
 const WEBHOOK_WRITES = new Set(['webhooks.subscription.create', 'webhooks.subscription.update', 'webhooks.subscription.delete'])
 
@@ -92,8 +93,10 @@ export class ServiceModel implements ExchangeObserver {
         } else if (op.startsWith('sales.')) {
           const actor = actorKey(call.actor)
           const tenant = call.tenantHeader ?? actorTenant(call.actor)
-          this.sales.observe({ op, params: call.params, json: call.json, ...(actor ? { actor } : {}), ...(tenant ? { tenant } : {}), overlapped, actionsBefore }, res, evaluated, violations)
+          const sent: RealWorldClass[] = []
+          this.sales.observe({ op, params: call.params, json: call.json, ...(actor ? { actor } : {}), ...(tenant ? { tenant } : {}), overlapped, actionsBefore }, res, evaluated, violations, sent)
           this.money.observe(op, call.params, call.json, res, overlapped, evaluated, violations)
+          if (sent.length > 0) return { evaluated: [...evaluated], violations, sent }
         }
         return { evaluated: [...evaluated], violations }
       },
