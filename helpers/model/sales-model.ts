@@ -107,7 +107,11 @@ export class SalesModel {
     private readonly settings: SalesSettings,
     private readonly statuses: StatusSpellings,
     /** Called when a policy id becomes known, or an MTA's request ends (money follows). */
-    private readonly hooks: { policyIssued(p: PolicyRef): void; mtaIssued(policyId: string, done: boolean): void },
+    private readonly hooks: {
+      policyIssued(p: PolicyRef, from: { quoteId: string; leaves?: Leaves; leavesSetBy?: HttpResult; schema?: unknown }, res: HttpResult): void
+      /** done: the request ended (success: it succeeded). */
+      mtaIssued(policyId: string, done: boolean, quoteId: string, success: boolean): void
+    },
   ) {}
 
   quoteIdOf(op: string, params: Record<string, string>): string | undefined {
@@ -213,7 +217,7 @@ export class SalesModel {
     if (op === 'issue') {
       const id = idOf(getPointer(res.body, this.settings.requestIdPointer))
       if (id !== undefined) this.requests.set(id, { id, quoteId: quote.id, tenant: quote.tenant })
-      if (quote.mtaOf !== undefined) this.hooks.mtaIssued(quote.mtaOf, false)
+      if (quote.mtaOf !== undefined) this.hooks.mtaIssued(quote.mtaOf, false, quote.id, false)
     }
   }
 
@@ -363,9 +367,10 @@ export class SalesModel {
       if (id !== undefined && quote?.mtaOf === undefined) {
         const ref = { id, tenant: r.tenant, quoteId: r.quoteId }
         this.policies.set(id, ref)
-        this.hooks.policyIssued(ref)
+        const schema = quote?.product !== undefined ? this.schemas.get(quote.product) : undefined
+        this.hooks.policyIssued(ref, { quoteId: r.quoteId, ...(quote?.leaves && quote.writesInFlight === 0 ? { leaves: quote.leaves } : {}), ...(quote?.leavesSetBy ? { leavesSetBy: quote.leavesSetBy } : {}), ...(schema !== undefined ? { schema } : {}) }, res)
       }
     }
-    if (quote?.mtaOf !== undefined) this.hooks.mtaIssued(quote.mtaOf, true)
+    if (quote?.mtaOf !== undefined) this.hooks.mtaIssued(quote.mtaOf, true, quote.id, this.statuses.success.includes(status))
   }
 }
