@@ -32,7 +32,7 @@ export interface PolicyState extends Reported {
   requestNumber?: { value: string; setBy: HttpResult }
   number?: Seen
   inception?: Seen
-  /** The product data as issued (the issuing quote's leaves as last written), changed by technical changes; dropped by an MTA. */
+  /** The product data as issued (the issuing quote's leaves as last written), changed by technical changes; dropped by an MTA or a termination. */
   leaves?: Leaves
   leavesSetBy?: HttpResult
   /** The product schema, to tell real-world values (SL-INV-009's) from the others. */
@@ -171,7 +171,8 @@ export class PolicyModel {
   private judgeLinks(p: PolicyState, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
     const L = this.settings.links
     const number = idOf(getPointer(res.body, LINKS_NUMBER))
-    if (p.requestNumber && number !== undefined) {
+    // the number the request named is the one the policy shows when first read; PL-INV-005 keeps it afterwards
+    if (p.requestNumber && number !== undefined && !p.number) {
       evaluated.add('PL-INV-003')
       if (number !== p.requestNumber.value && firstShown(p, 'number-vs-request', number)) {
         out.push({ invariant: 'PL-INV-003', expected: `policy number ${p.requestNumber.value}, as the success of its issue request named it`, actual: `${LINKS_NUMBER} = ${show(number)}`, res, setBy: p.requestNumber.setBy })
@@ -183,10 +184,13 @@ export class PolicyModel {
       for (const [pointer, value] of p.leaves) {
         // what the issued policy carries of its quote: customer, insured objects and the period (not the quote's own
         // reference fields); a real-world value is judged once, on the quote (SL-INV-009)
-        if (!/^\/(customer|objects)\//.test(pointer) && pointer !== '/policy/dateInception' && pointer !== '/policy/dateExpiry') continue
+        if (pointer.startsWith('/schema/')) continue
         if (classesOf(value, p.schema !== undefined ? schemaAt(p.schema, pointer) : undefined).length > 0) continue
         const got = getPointer(data, pointer)
-        if (same(got, value)) continue
+        // the view must show the customer, insured objects and period (the anchors' policy view); other policy fields
+        // of the quote (payment frequency, channel, reference) are judged where the view shows them
+        const required = /^\/(customer|objects)\//.test(pointer) || pointer === '/policy/dateInception' || pointer === '/policy/dateExpiry'
+        if (same(got, value) || (got === undefined && !required)) continue
         if (firstShown(p, `data${pointer}`, got)) out.push({ invariant: 'PL-INV-003', expected: `${L.dataPointer}${pointer} = ${show(value)}, as the quote it was issued from last wrote it (or a technical change since)`, actual: `${show(got)}`, res, ...(p.leavesSetBy ? { setBy: p.leavesSetBy } : {}) })
         break
       }

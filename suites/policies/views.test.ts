@@ -9,6 +9,7 @@ import { addDays, daysBetween } from '../../helpers/policies/dates'
 import { policiesSettings } from '../../helpers/policies/settings'
 import { resolveDateToken } from '../../helpers/sales/date-tokens'
 import { setPointer } from '../../helpers/sales/json-set'
+import { schemaAt } from '../../helpers/sales/real-world'
 import { SalesFlowError, useSalesFlow } from '../../helpers/sales/lifecycle'
 
 /**
@@ -48,11 +49,22 @@ async function readEveryView(policyId: string, quoteId: string): Promise<void> {
 check(
   { id: 'PL-VIEW-001', spec: 'sales', section: '§4', requirement: "Every view of a quote and of the policy it becomes is answered (200) after each operation: the calculation and schedule before and after a change and a new calculation, and the policy's links, invoices, totals, custom view, calculation and schedule after issue, after a renewal preparation and after a termination premium quote." },
   async () => {
-    const q = await given('a calculated quote', () => flow.calculatedQuote(product, { label: 'views', unlike: flow.payloadOverrides(product).update ?? {} }), { product })
+    const update = flow.payloadOverrides(product).update ?? { '/policy/paymentFrequency': 'annual' }
+    const q = await given('a calculated quote', async () => {
+      // created with another value at every enumerated field of the update, so that the change moves the calculation
+      const schema = await flow.schema(product)
+      const set: Record<string, unknown> = {}
+      for (const [pointer, value] of Object.entries(update)) {
+        const options = (schemaAt(schema, pointer) as { enum?: unknown[] } | undefined)?.enum
+        const other = options?.find((o) => o !== resolveDateToken(value, new Date()))
+        if (other !== undefined) set[pointer] = other
+      }
+      return flow.calculatedQuote(product, { label: 'views', set, unlike: update })
+    }, { product })
     for (const res of [await flow.calculation(q.quoteId), await flow.installments(q.quoteId)]) expectStatus(res, 200)
     await given('the quote changed and calculated again', async () => {
       const json: Record<string, unknown> = {}
-      for (const [pointer, value] of Object.entries(flow.payloadOverrides(product).update ?? { '/policy/paymentFrequency': 'annual' })) setPointer(json, pointer, resolveDateToken(value, new Date()))
+      for (const [pointer, value] of Object.entries(update)) setPointer(json, pointer, resolveDateToken(value, new Date()))
       need(await flow.update(q.quoteId, json), 'update')
       await flow.unlocked(q.quoteId, 'wait after update')
       need(await flow.calculate(q.quoteId), 'calculate')
