@@ -26,6 +26,8 @@ export interface ReferenceOptions {
   statusSpelling: { pending: string; success: string; failure: string }
   /** How ids are written (reference/ids.ts): JSON integers as the public documents type them (default), numeric strings, or UUIDs. */
   idStyle: IdStyle
+  /** Text of quote data stored normalised to this Unicode form (the unicode-nfc variation). Default: as sent. */
+  unicodeNormalisation?: 'NFC'
   /** Fault injection (reference/chaos): latency, transient 503s, resets, slow and garbage bodies. Off when absent. */
   chaos?: ChaosOptions
   /** Benign variations switched on (reference/variations): wire rewrites a conforming service may show. */

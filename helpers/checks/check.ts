@@ -125,7 +125,7 @@ function recordInvariants(ctx: TestContext): void {
   const tally = runningInvariants()
   if (!tally) return
   const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}), ...(v.at ? { at: v.at } : {}) }))
-  ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated }
+  ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated, ...(tally.sent ? { sent: { ...tally.sent } } : {}) }
 }
 
 /**

@@ -6,6 +6,8 @@ export interface InvariantTally {
   /** Invariant id -> answers it was evaluated on. */
   evaluated: Record<string, number>
   violations: Violation[]
+  /** Real-world data class -> leaves of that class the check's requests wrote (helpers/sales/real-world.ts). */
+  sent?: Record<string, number>
 }
 
 interface RunningCheck {
@@ -44,6 +46,10 @@ export function noteVerdict(verdict: Verdict): void {
   if (!tally) return
   for (const id of verdict.evaluated) tally.evaluated[id] = (tally.evaluated[id] ?? 0) + 1
   tally.violations.push(...verdict.violations)
+  for (const c of verdict.sent ?? []) {
+    tally.sent ??= {}
+    tally.sent[c] = (tally.sent[c] ?? 0) + 1
+  }
 }
 
 /** The invariants evaluated and broken so far by the running check. */

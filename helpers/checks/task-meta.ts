@@ -31,6 +31,8 @@ export interface InvariantsTaskMeta {
   evaluated: Record<string, number>
   /** `at`: the rule of the model that judged the answer (helpers/model/..., line). */
   violated: { id: string; message: string; operation?: string; at?: SourceLocation }[]
+  /** The real-world data classes (helpers/sales/real-world.ts) the check's requests carried, by class. */
+  sent?: Record<string, number>
 }
 
 declare module 'vitest' {

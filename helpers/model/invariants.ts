@@ -22,8 +22,12 @@ export const INVARIANTS = [
   { id: 'SL-INV-006', spec: 'sales', section: '§5', requirement: "A quote, request, document or policy of one tenant is never answered 2xx to a caller of another tenant." },
   { id: 'SL-INV-007', spec: 'sales', section: '§5', requirement: 'A request with an expired token (past exp plus the profile\'s leeway) is never answered 2xx.' },
   { id: 'SL-INV-008', spec: 'sales', section: '§4', requirement: 'A document answers the same bytes every time, never the bytes of a document generated for another quote.' },
+  { id: 'SL-INV-009', spec: 'sales', section: '§4', requirement: 'Real-world quote data read back is byte for byte what was written: non-ASCII text (accents, CJK, right-to-left, emoji), strings at their maxLength, amounts with cents, values at the schema\'s bounds and boundary dates (29 February, the 31st, 31 December).' },
   { id: 'PL-INV-001', spec: 'sales', section: '§4', requirement: 'Period totals are numbers and balance = premium + fees - paid, after every operation.' },
   { id: 'PL-INV-002', spec: 'sales', section: '§1', requirement: 'Money follows the money-moving operations: between two reads of the period totals, paid moves by exactly the allocations minus the credits, and the premium by the manual return premium of a termination; nothing else moves money.' },
+  { id: 'PL-INV-003', spec: 'sales', section: '§3, §4', requirement: "The policy issued from a quote carries that quote's customer, insured objects and period as last written (and the technical changes since), and the success of its issue request names the number the policy shows." },
+  { id: 'PL-INV-004', spec: 'sales', section: '§4', requirement: "A quote's views agree: its calculation's installments sum to its period premium, and its calculation and installments schedule show the same installments (after a change and a new calculation, both the new one's)." },
+  { id: 'PL-INV-005', spec: 'sales', section: '§4', requirement: "An operation changes only what it is for: a policy's number and inception date never change; its financials, quotes and documents do not change with reads (renewal data, termination quote, links, invoices, totals, custom view) or a technical change." },
 ] as const satisfies readonly CheckMeta[]
 
 export type InvariantId = (typeof INVARIANTS)[number]['id']

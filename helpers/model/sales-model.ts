@@ -8,6 +8,7 @@ import type { InvariantId } from './invariants'
 import { firstShown } from './reported'
 import { applyPatch, leavesOf, type Leaves } from './leaves'
 import { typeProblems } from './schema-types'
+import { classesOf, realWorldLeaves, schemaAt, type RealWorldClass } from '../sales/real-world'
 import type { Violation } from './types'
 
 type Json = Record<string, unknown>
@@ -106,7 +107,11 @@ export class SalesModel {
     private readonly settings: SalesSettings,
     private readonly statuses: StatusSpellings,
     /** Called when a policy id becomes known, or an MTA's request ends (money follows). */
-    private readonly hooks: { policyIssued(p: PolicyRef): void; mtaIssued(policyId: string, done: boolean): void },
+    private readonly hooks: {
+      policyIssued(p: PolicyRef, from: { quoteId: string; leaves?: Leaves; leavesSetBy?: HttpResult; schema?: unknown }, res: HttpResult): void
+      /** done: the request ended (success: it succeeded). */
+      mtaIssued(policyId: string, done: boolean, quoteId: string, success: boolean): void
+    },
   ) {}
 
   quoteIdOf(op: string, params: Record<string, string>): string | undefined {
@@ -158,9 +163,18 @@ export class SalesModel {
     }
   }
 
-  observe(call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
+  /**
+   * @param sent receives the real-world classes (helpers/sales/real-world.ts) of the quote data a successful create or
+   *   update wrote, one entry per leaf and class: the run's tally of what it sent.
+   */
+  observe(call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[], sent: RealWorldClass[] = []): void {
     const q = this.quoteIdOf(call.op, call.params)
     const quote = q !== undefined ? this.quotes.get(q) : undefined
+    if ((call.op === 'sales.quote.create' || call.op === 'sales.quote.update') && ok(res) && isObj(call.json)) {
+      const name = call.op === 'sales.quote.create' ? (isObj(call.json['schema']) ? call.json['schema']['name'] : undefined) : quote?.product
+      const productSchema = typeof name === 'string' ? this.schemas.get(name) : undefined
+      for (const classes of realWorldLeaves(call.json, productSchema).values()) sent.push(...classes)
+    }
     if (quote && QUOTE_WRITES.has(call.op)) quote.writesInFlight -= 1
     switch (call.op) {
       case 'sales.schemes.get':
@@ -203,7 +217,7 @@ export class SalesModel {
     if (op === 'issue') {
       const id = idOf(getPointer(res.body, this.settings.requestIdPointer))
       if (id !== undefined) this.requests.set(id, { id, quoteId: quote.id, tenant: quote.tenant })
-      if (quote.mtaOf !== undefined) this.hooks.mtaIssued(quote.mtaOf, false)
+      if (quote.mtaOf !== undefined) this.hooks.mtaIssued(quote.mtaOf, false, quote.id, false)
     }
   }
 
@@ -235,13 +249,21 @@ export class SalesModel {
       quote.leaves = new Map([...quote.leaves.keys()].map((pointer) => [pointer, getPointer(data, pointer)]))
       quote.leavesSetBy = res
     } else if (quote.leaves) {
-      evaluated.add('SL-INV-002')
+      // real-world values (non-ASCII text, maxLength, cents, bounds, boundary dates) are SL-INV-009's; the others SL-INV-002's
+      const productSchema = quote.product !== undefined ? this.schemas.get(quote.product) : undefined
+      const broken = new Set<InvariantId>()
       for (const [pointer, value] of quote.leaves) {
+        const classes = classesOf(value, productSchema !== undefined ? schemaAt(productSchema, pointer) : undefined)
+        const id: InvariantId = classes.length > 0 ? 'SL-INV-009' : 'SL-INV-002'
+        evaluated.add(id)
+        if (broken.has(id)) continue
         const got = getPointer(data, pointer)
         if (same(got, value)) continue
+        broken.add(id)
         // the same wrong value read again is the breach already reported (reported once, on the first answer showing it)
-        if (firstShown(quote, `data${pointer}`, got)) out.push({ invariant: 'SL-INV-002', expected: `data${pointer} = ${show(value)} (as last written)`, actual: `data${pointer} = ${show(got)}`, res, ...(quote.leavesSetBy ? { setBy: quote.leavesSetBy } : {}) })
-        break
+        if (!firstShown(quote, `data${pointer}`, got)) continue
+        const what = id === 'SL-INV-009' ? ` (${classes.join(', ')}; byte for byte)` : ' (as last written)'
+        out.push({ invariant: id, expected: `data${pointer} = ${show(value)}${what}`, actual: `data${pointer} = ${show(got)}`, res, ...(quote.leavesSetBy ? { setBy: quote.leavesSetBy } : {}) })
       }
     }
     delete quote.follow
@@ -345,9 +367,10 @@ export class SalesModel {
       if (id !== undefined && quote?.mtaOf === undefined) {
         const ref = { id, tenant: r.tenant, quoteId: r.quoteId }
         this.policies.set(id, ref)
-        this.hooks.policyIssued(ref)
+        const schema = quote?.product !== undefined ? this.schemas.get(quote.product) : undefined
+        this.hooks.policyIssued(ref, { quoteId: r.quoteId, ...(quote?.leaves && quote.writesInFlight === 0 ? { leaves: quote.leaves } : {}), ...(quote?.leavesSetBy ? { leavesSetBy: quote.leavesSetBy } : {}), ...(schema !== undefined ? { schema } : {}) }, res)
       }
     }
-    if (quote?.mtaOf !== undefined) this.hooks.mtaIssued(quote.mtaOf, true)
+    if (quote?.mtaOf !== undefined) this.hooks.mtaIssued(quote.mtaOf, true, quote.id, this.statuses.success.includes(status))
   }
 }

@@ -1,15 +1,20 @@
 import type { TargetConfig } from '../config/types'
+import { getPointer } from '../data/json-pointer'
 import type { HttpResult } from '../http/types'
 import { policiesSettings } from '../policies/settings'
 import { salesSettings } from '../sales/settings'
 import { Flights } from './flights'
 import type { InvariantId } from './invariants'
 import { MONEY_WRITES, MoneyModel } from './money-model'
+import { PolicyModel } from './policy-model'
 import { QUOTE_WRITES, SalesModel } from './sales-model'
 import { actorKey, actorTenant, type CallHandle, type CallInfo, type ExchangeObserver, type Verdict, type Violation } from './types'
 import { WebhooksModel } from './webhooks-model'
 import { violationList } from './judged-at'
+import type { RealWorldClass } from '../sales/real-world'
 
+const POLICY_WRITES = new Set(['sales.policy.data-change', 'sales.quote.mta'])
+const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
 const WEBHOOK_WRITES = new Set(['webhooks.subscription.create', 'webhooks.subscription.update', 'webhooks.subscription.delete'])
 
 /** A token the run used, as far as the client knows it: whose, and until when (never the token itself). */
@@ -36,15 +41,23 @@ export class ServiceModel implements ExchangeObserver {
   readonly webhooks = new WebhooksModel()
   readonly money: MoneyModel
   readonly sales: SalesModel
+  readonly policy: PolicyModel
   readonly tokens = new Map<string, TokenState>()
   private readonly flights = new Flights()
   private readonly leewayMs: number
 
   constructor(config: TargetConfig, options: ServiceModelOptions = {}) {
     this.money = new MoneyModel(policiesSettings(config))
+    this.policy = new PolicyModel(policiesSettings(config))
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
-      policyIssued: (p) => this.money.policyIssued(p.id, p.tenant),
-      mtaIssued: (policyId, done) => this.money.mtaIssued(policyId, done),
+      policyIssued: (p, from, res) => {
+        this.money.policyIssued(p.id, p.tenant)
+        this.policy.issued(p.id, p.tenant, from, res)
+      },
+      mtaIssued: (policyId, done, quoteId, success) => {
+        this.money.mtaIssued(policyId, done)
+        if (success) this.policy.mtaIssued(policyId, quoteId)
+      },
     })
     const configured = (config.auth as { expiryLeewaySeconds?: unknown }).expiryLeewaySeconds
     this.leewayMs = 1000 * (options.expiryLeewaySeconds ?? (typeof configured === 'number' ? configured : 0))
@@ -63,9 +76,13 @@ export class ServiceModel implements ExchangeObserver {
     if (q !== undefined) keys.push(`quote:${q}`)
     if (op === 'sales.requests.get') keys.push(`request:${p['requestId']}`)
     if (op === 'sales.documents.download') keys.push(`document:${p['id']}`)
-    const money = MONEY_WRITES.has(op) || op === 'sales.policy.period-totals'
+    const money = MONEY_WRITES.has(op) || op === 'sales.policy.period-totals' || op === 'sales.policy.links'
     if (money) keys.push('money')
-    return { keys, write: QUOTE_WRITES.has(op) || MONEY_WRITES.has(op) }
+    // a policy's views and the operations that change it (PolicyModel): technical change, termination, a new MTA quote
+    const policyId = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : op.startsWith('sales.policy.') || op.startsWith('sales.termination.') || op === 'sales.customers.custom-view' ? (p['policyId'] ?? p['id']) : undefined
+    if (policyId !== undefined) keys.push(`policy:${policyId}`)
+    if (op === 'sales.documents.generate' || op === 'sales.policy.links') keys.push('documents')
+    return { keys, write: QUOTE_WRITES.has(op) || MONEY_WRITES.has(op) || POLICY_WRITES.has(op) }
   }
 
   begin(call: CallInfo): CallHandle {
@@ -83,7 +100,10 @@ export class ServiceModel implements ExchangeObserver {
         if (!res) {
           // no answer: a write may or may not have happened
           if (op.startsWith('sales.')) this.sales.lost({ op, params: call.params, overlapped })
-          if (write) this.money.forget()
+          if (write) {
+            this.money.forget()
+            this.policy.forget()
+          }
           return { evaluated: [], violations }
         }
         this.judgeAccess(call, res, beganAt, evaluated, violations)
@@ -93,8 +113,13 @@ export class ServiceModel implements ExchangeObserver {
         } else if (op.startsWith('sales.')) {
           const actor = actorKey(call.actor)
           const tenant = call.tenantHeader ?? actorTenant(call.actor)
-          this.sales.observe({ op, params: call.params, json: call.json, ...(actor ? { actor } : {}), ...(tenant ? { tenant } : {}), overlapped, actionsBefore }, res, evaluated, violations)
+          const sent: RealWorldClass[] = []
+          this.sales.observe({ op, params: call.params, json: call.json, ...(actor ? { actor } : {}), ...(tenant ? { tenant } : {}), overlapped, actionsBefore }, res, evaluated, violations, sent)
           this.money.observe(op, call.params, call.json, res, overlapped, evaluated, violations)
+          const q = this.sales.quoteIdOf(op, call.params)
+          const settled = q !== undefined && (this.sales.quotes.get(q)?.settled ?? false)
+          this.policy.observe(op, call.params, call.json, tenant, res, overlapped, settled, evaluated, violations)
+          if (sent.length > 0) return { evaluated: [...evaluated], violations, sent }
         }
         return { evaluated: [...evaluated], violations }
       },

@@ -38,6 +38,8 @@ export interface Violation {
 export interface Verdict {
   evaluated: InvariantId[]
   violations: Violation[]
+  /** Real-world data classes the request wrote (helpers/sales/real-world.ts), one entry per leaf and class. */
+  sent?: string[]
 }
 
 /** The handle of one call in flight: ended with its answer (or undefined when no answer came). */

@@ -7,6 +7,7 @@ import { getPointer } from '../data/json-pointer'
 import { resolveDateToken } from './date-tokens'
 import { assertWithinLimits, SCHEMA_LIMITS, withinDeadline, type SchemaLimits } from './schema-limits'
 import { setPointer } from './json-set'
+import { withRealWorldData } from './real-world'
 
 // The package's main entry loads every locale (about 100 ms per worker); the English build carries the same class
 // and the English definitions, which is all a payload needs.
@@ -80,6 +81,11 @@ export function generatePayload(
     unlike?: Record<string, unknown>
     /** Bounds on the target's schema and its generation (profile `schemaLimits`); the defaults when not given. */
     limits?: SchemaLimits
+    /**
+     * Real-world values where the schema leaves room (helpers/sales/real-world.ts; default true): non-ASCII text,
+     * strings at maxLength, cents, bounds, boundary dates. A payload they would make invalid is generated without them.
+     */
+    realWorld?: boolean
   },
 ): GeneratedPayload {
   const limits = o.limits ?? SCHEMA_LIMITS
@@ -87,19 +93,23 @@ export function generatePayload(
   const unlike = Object.entries(o.unlike ?? {}).map(([pointer, v]) => [pointer, JSON.stringify(resolveDateToken(v, now))] as const)
   // the schema is the target's: bounded before generation, and the generation stopped at a deadline
   assertWithinLimits(schema, 'the product schema', limits)
-  const g = withinDeadline('generating a payload from the product schema', limits.generatorDeadlineMs, () => {
-    let p = generateOnce(schema, o.seed, o.set, now, limits)
-    for (let n = 1; n <= 20 && unlike.length > 0 && unlike.every(([ptr, v]) => JSON.stringify(getPointer(p, ptr)) === v); n += 1) {
-      p = generateOnce(schema, mixSeed(o.seed, `unlike:${n}`), o.set, now, limits)
-    }
-    return p
-  })
+  const generate = (realWorld: boolean) =>
+    withinDeadline('generating a payload from the product schema', limits.generatorDeadlineMs, () => {
+      let p = generateOnce(schema, o.seed, o.set, now, limits, realWorld)
+      for (let n = 1; n <= 20 && unlike.length > 0 && unlike.every(([ptr, v]) => JSON.stringify(getPointer(p, ptr)) === v); n += 1) {
+        p = generateOnce(schema, mixSeed(o.seed, `unlike:${n}`), o.set, now, limits, realWorld)
+      }
+      return p
+    })
   const validate = o.compile ? o.compile(schema) : createAjvFor(schema).compile(schema)
+  let g = generate(o.realWorld ?? true)
+  // a schema whose combinators the real-world values do not fit: the payload as json-schema-faker made it
+  if (!validate(g) && (o.realWorld ?? true)) g = generate(false)
   const errors = validate(g) ? [] : formatAjvErrors(validate.errors)
   return { payload: g, seed: o.seed, errors }
 }
 
-function generateOnce(schema: object, seed: number, set: Record<string, unknown> | undefined, now: Date, limits: SchemaLimits): Record<string, unknown> {
+function generateOnce(schema: object, seed: number, set: Record<string, unknown> | undefined, now: Date, limits: SchemaLimits, realWorld: boolean): Record<string, unknown> {
   const random = seededRandom(seed)
   const faker = new FakerClass({ locale: [englishFaker.rawDefinitions], seed })
   const refDate = new Date(Date.UTC(2026, 0, 1))
@@ -124,7 +134,9 @@ function generateOnce(schema: object, seed: number, set: Record<string, unknown>
   JSONSchemaFaker.format('email', () => faker.internet.email().toLowerCase())
   JSONSchemaFaker.format('date', () => faker.date.between({ from: '1950-01-01', to: '2025-12-31' }).toISOString().slice(0, 10))
   JSONSchemaFaker.format('uuid', () => faker.string.uuid())
-  const payload = JSONSchemaFaker.generate(withoutReadOnly(schema) as Schema) as Record<string, unknown>
+  const writable = withoutReadOnly(schema)
+  const payload = JSONSchemaFaker.generate(writable as Schema) as Record<string, unknown>
+  if (realWorld) withRealWorldData(payload, writable, seededRandom(mixSeed(seed, 'real-world')))
   for (const [pointer, value] of Object.entries(set ?? {})) setPointer(payload, pointer, resolveDateToken(value, now))
   return payload
 }

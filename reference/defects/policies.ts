@@ -55,4 +55,9 @@ export const POLICIES_DEFECTS = {
   'policies-invoices-read-moves-premium': d('Every read of the invoices adds 1.00 to the premium of the period totals: money moves without a money-moving operation (PL-INV-002).', 'sales-service.md §1, §4'),
   'policies-links-other-tenant': d("A policy's links (its data and financials) are served to a caller of another tenant (SL-INV-006).", 'sales-service.md §4, §5'),
   'policies-totals-other-tenant': d("A policy's period totals are served to a caller of another tenant (SL-INV-006).", 'sales-service.md §4, §5'),
+  // the policy across its views (issue 29): each caught by an invariant of the model (PL-INV-003..005) or a generic flow
+  'policies-renewal-adds-quote': d('Preparing renewal data (a read) adds a renewal quote to the policy links (PL-INV-005).'),
+  'policies-data-change-renumbers': d('A technical change gives the policy a new policy number (PL-INV-005).'),
+  'policies-mta-moves-inception': d("Issuing an MTA moves the policy's inception date to the MTA's effective date (PL-INV-005)."),
+  'policies-termination-quote-moves-financials': d("A termination premium quote (a read) lowers the policy's period premium in its financials by the quoted return (PL-INV-005)."),
 } as const satisfies Record<string, DefectInfo>

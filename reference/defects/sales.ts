@@ -82,4 +82,18 @@ export const SALES_DEFECTS = {
   'sales-declined-accepts-documents': d('§3', 'A declined quote still generates documents, although its actions list offers nothing.'),
   'sales-bound-accepts-calculate': d('§3', 'A bound quote can be calculated again, although its actions list does not offer calculate.'),
   'sales-issued-accepts-calculate': d('§3', 'An issued quote can be calculated again, although its actions list does not offer calculate.'),
+  // real-world data read back (issue 29): each caught by SL-INV-009 on the generated payloads' real-world values
+  'sales-text-mojibake': d('§4', 'Quote text is stored as its UTF-8 bytes read as Latin-1: non-ASCII text comes back as mojibake (Ã¼ for ü).'),
+  'sales-text-nfd': d('§4', 'Quote text is stored decomposed (Unicode NFD): accented letters come back as other bytes than sent.'),
+  'sales-emoji-stripped': d('§4', 'Characters outside the Basic Multilingual Plane (emoji) are dropped from quote text (a 3-byte UTF-8 column).'),
+  'sales-long-text-truncated': d('§4', 'Quote text is cut at 100 characters although the schema allows more (a narrower column).'),
+  'sales-cents-truncated': d('§4', 'Decimal numbers of quote data lose their cents (stored as whole units).'),
+  'sales-amounts-float32': d('§4', 'Decimal numbers of quote data are stored as 32-bit floats and come back as 41.220001220703125 for 41.22.'),
+  'sales-leap-day-rolled': d('§4', 'A date on 29 February is stored as 1 March (a date library rolling the day over).'),
+  // the quote's views and the policy it becomes (issue 29): caught by PL-INV-003/004 or the views flow (PL-VIEW-001)
+  'sales-calculation-stale': d('§4', "The calculation endpoint keeps answering the quote's first calculation after the quote was changed and calculated again."),
+  'sales-schedule-stale': d('§4', "The installments schedule keeps answering the quote's first schedule after the quote was changed and calculated again."),
+  'sales-calculation-gone-after-recalculation': d('§4', 'After a change of a calculated quote and a new calculation, the calculation endpoint answers 409 (not calculated).'),
+  'sales-issue-uses-created-data': d('§3', "The policy is issued with the quote's data as created, without the updates made since."),
+  'sales-request-policy-number-wrong': d('§3', "The success of the issue request names another policy number than the policy's own."),
 } as const satisfies Record<string, DefectInfo>

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { principalOf } from '../context'
 import { findPolicy, notFound, routeOf } from './common'
 import { addDaysIso, addMonthsIso } from './pricing'
 import type { PoliciesStore } from './store'
@@ -57,6 +58,10 @@ export function registerDataRoutes(app: FastifyInstance, store: PoliciesStore): 
       data['policy'] = { ...block, ...next, ...(defects.has('policies-renewal-invalid-data') ? { id: policy.id, policyNo: policy.policyNo } : {}) }
       if (defects.has('policies-renewal-drops-objects')) delete data['objects']
       const prepared = { schema: { type: 'policy', name: policy.product }, ...data }
+      if (defects.has('policies-renewal-adds-quote')) {
+        const owner = principalOf(req).username
+        policy.quoteIds.push(store.ledger.createQuote({ tenant: policy.tenant, owner, product: policy.product, kind: 'renewal', policyId: policy.id, data: structuredClone(data) }).id)
+      }
       const meta = { schemaPath: `policy/regular/${policy.product}`, renewalOf: policy.id, policyNo: policy.policyNo }
       if (defects.has('policies-renewal-unwrapped')) return { ...prepared, meta }
       return { data: prepared, meta }

@@ -57,6 +57,7 @@ export function registerMtaRoutes(app: FastifyInstance, store: PoliciesStore): v
       policy.financials = structuredClone(quote.financials)
       policy.installments = structuredClone(quote.installments)
       policy.quoteIds.push(quote.id)
+      if (defects.has('policies-mta-moves-inception')) policy.dateInception = date
       if (!defects.has('policies-mta-totals-unchanged')) {
         store.addInvoice(policy, { duedate: date, premium, adminfee: 0, mgacomm: 0, brokercomm: 0, source: 'mta' })
       }

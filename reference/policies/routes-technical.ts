@@ -68,6 +68,7 @@ export function registerTechnicalChangeRoutes(app: FastifyInstance, store: Polic
         const q = store.ledger.createQuote({ tenant: principal.tenant, owner: principal.username, product: policy.product, kind: 'mta', policyId: policy.id, data: merged })
         policy.quoteIds.push(q.id)
       }
+      if (defects.has('policies-data-change-renumbers')) policy.policyNo = `${policy.policyNo}-${policy.version}`
       store.ledger.policyChanged(policy, 'data-change')
       return { data: { policyId: store.ctx.ids.wire(policy.id), version: policy.version, changed: Object.keys(body) } }
     },

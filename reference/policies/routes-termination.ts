@@ -72,6 +72,7 @@ export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesS
       if (terminated(policy)) return reply.code(409).send(errorBody('the policy is already terminated'))
       const { input, errors } = readInput(req.body, policy, QUOTE_TYPES, store.ctx.defects)
       if (!input) return invalid(reply, errors)
+      if (store.ctx.defects.has('policies-termination-quote-moves-financials')) policy.financials = { ...policy.financials, periodPremium: cents(policy.financials.periodPremium - returnPremium(store, policy, input)) }
       return {
         data: {
           policyId: store.ctx.ids.wire(policy.id),

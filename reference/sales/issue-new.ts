@@ -27,7 +27,7 @@ export const newPolicyIssueHandler: IssueHandler = (quote, ledger) => {
     tenant: quote.tenant,
     owner: quote.owner,
     product: quote.product,
-    data: structuredClone(quote.data),
+    data: structuredClone(ledger.ctx.defects.has('sales-issue-uses-created-data') ? (ledger.createdData.get(quote.id) ?? quote.data) : quote.data),
     dateIssue: now.toISOString().slice(0, 10),
     dateInception: shiftDays(str(policyBlock['dateInception']), shift),
     dateExpiry: shiftDays(str(policyBlock['dateExpiry']), shift),

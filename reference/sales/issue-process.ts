@@ -64,5 +64,6 @@ export function finishIssue(ledger: Ledger, ctx: ReferenceContext, request: Requ
   quote.issuedPolicyId = result.policy.id
   ledger.setState(quote, 'issued', `policy ${result.policy.id}`)
   request.status = 'success'
-  request.data = { policyId: ctx.ids.wire(result.policy.id), policyNo: result.policy.policyNo, quoteId: ctx.ids.wire(quote.id), ...(result.data ?? {}) }
+  const policyNo = ctx.defects.has('sales-request-policy-number-wrong') ? result.policy.policyNo.replace(/\d+$/, (n) => String(Number(n) + 1).padStart(n.length, '0')) : result.policy.policyNo
+  request.data = { policyId: ctx.ids.wire(result.policy.id), quoteId: ctx.ids.wire(quote.id), ...(result.data ?? {}), policyNo }
 }

@@ -52,6 +52,8 @@ export class Ledger {
   readonly policies = new Map<string, PolicyRecord>()
   readonly requests = new Map<string, RequestRecord>()
   readonly documents = new Map<string, DocumentRecord>()
+  /** Each quote's data as created (the sales-issue-uses-created-data defect issues it). */
+  readonly createdData = new Map<string, Record<string, unknown>>()
   /** Issue handlers per quote kind. 'new' is registered by the sales area; others (e.g. 'mta') by their areas. */
   readonly issueHandlers = new Map<QuoteKind, IssueHandler>()
   /** Called after a policy is created or changed (e.g. to create invoices from installments). */
@@ -96,6 +98,7 @@ export class Ledger {
       history: [],
     }
     this.quotes.set(quote.id, quote)
+    if (this.ctx.defects.has('sales-issue-uses-created-data')) this.createdData.set(quote.id, structuredClone(input.data))
     this.lock(quote, this.ctx.options.lockMs, 'create')
     return quote
   }

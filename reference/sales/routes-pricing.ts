@@ -12,6 +12,10 @@ function notCalculated(quote: QuoteRecord): Record<string, unknown> {
 
 /** Calculate, financials and the installments schedule. */
 export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
+  /** The first calculation of each quote (the sales-calculation-stale and sales-schedule-stale defects serve it). */
+  const first = new Map<string, Pick<QuoteRecord, 'financials' | 'installments'>>()
+  /** A calculation after the quote's data changed since an earlier one (sales-calculation-gone-after-recalculation). */
+  const changedAndRecalculated = (quote: QuoteRecord) => quote.history.some((h) => h.note === 'data changed' && h.from === 'calculated')
   app.post<{ Params: { id: string } }>(`${SALES_PREFIX}/sales/policies/:id/calculate`, async (req, reply) => {
     const quote = writableQuote(ledger, ctx, req, reply, req.params.id, 'calculate')
     if (!quote) return reply
@@ -23,6 +27,7 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
     if (ctx.defects.has('sales-installments-sum-wrong')) schedule[schedule.length - 1]!.premium = round2(schedule[schedule.length - 1]!.premium + 1)
     quote.financials = financialsOf(quote.product, quote.data, premium, schedule.length)
     quote.installments = schedule
+    if (!first.has(quote.id)) first.set(quote.id, { financials: structuredClone(quote.financials), installments: structuredClone(schedule) })
     if (quote.state !== 'calculated') ledger.setState(quote, 'calculated', 'calculated')
     ledger.lock(quote, ctx.options.lockMs, 'calculate')
     return reply.send({ data: quoteDocument(quote, ctx.ids), meta: { status: quote.state, schemaPath: schemaPath(quote), warnings: [], errors: [] } })
@@ -32,15 +37,17 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
     const quote = findQuote(ledger, ctx, req, req.params.id)
     if (!quote) return notFound(reply, 'quote', req.params.id)
     if (!quote.financials || !quote.installments) return reply.code(409).send(notCalculated(quote))
+    if (ctx.defects.has('sales-calculation-gone-after-recalculation') && changedAndRecalculated(quote)) return reply.code(409).send(notCalculated(quote))
+    const shown = ctx.defects.has('sales-calculation-stale') ? (first.get(quote.id) ?? quote) : quote
     return reply.send({
-      data: quote.financials,
+      data: shown.financials,
       fields: [
         { name: 'periodPremium', title: 'Premium' },
         { name: 'tax', title: 'Insurance premium tax' },
         { name: 'adminFeeSum', title: 'Administration fee' },
         { name: 'total', title: 'Total payable' },
       ],
-      installments: quote.installments,
+      installments: shown.installments,
     })
   })
 
@@ -48,6 +55,6 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
     const quote = findQuote(ledger, ctx, req, req.params.policyId)
     if (!quote) return notFound(reply, 'quote', req.params.policyId)
     if (!quote.financials || !quote.installments) return reply.code(409).send(notCalculated(quote))
-    return reply.send({ instalments: quote.installments })
+    return reply.send({ instalments: ctx.defects.has('sales-schedule-stale') ? (first.get(quote.id)?.installments ?? quote.installments) : quote.installments })
   })
 }

@@ -6,6 +6,7 @@ import type { Ledger } from './ledger'
 import { assignObjectIds, mergeQuoteData } from './merge'
 import { isProduct, SCHEMA_TYPE, type ValidationErrors } from './schemes'
 import { actionsOf, allowed } from './states'
+import { storedForm } from './stored-form'
 
 type Json = Record<string, unknown>
 
@@ -40,8 +41,9 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
       const errors = ledger.schemes.validate(product, body, principal.rights)
       if (errors) return reply.code(422).send(invalid(errors, ctx))
     }
-    assignObjectIds(data, () => ledger.id())
-    const quote = ledger.createQuote({ tenant: principal.tenant, owner: principal.username, product, kind: 'new', data })
+    const stored = storedForm(data, ctx)
+    assignObjectIds(stored, () => ledger.id())
+    const quote = ledger.createQuote({ tenant: principal.tenant, owner: principal.username, product, kind: 'new', data: stored })
     return reply.code(200).send(quoteDocument(quote, ctx.ids))
   })
 
@@ -68,7 +70,7 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const patch = req.body
     if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return reply.code(422).send(invalid({ data: ['The body must be a JSON object.'] }, ctx))
     const { schema: _ignored, ...rest } = patch as Json
-    const merged = mergeQuoteData(quote.data, rest, () => ledger.id())
+    const merged = mergeQuoteData(quote.data, storedForm(rest, ctx), () => ledger.id())
     const namedChannel = isPlainObject(rest['policy']) && 'salesChannel' in rest['policy']
     if (ctx.defects.has('sales-update-resets-unnamed') && !namedChannel && isPlainObject(merged['policy'])) merged['policy'] = { ...merged['policy'], salesChannel: 'broker' }
     const errors = !isProduct(quote.product) ? null : ledger.schemes.validate(quote.product, { schema: { type: SCHEMA_TYPE, name: quote.product }, ...merged }, principalOf(req).rights)

@@ -109,6 +109,11 @@ export const VARIATIONS = {
     allowedBecause: 'webhooks §6.4: retry behaviour and delivery timing are not shown; one notification per event, however late, is what §6 asks.',
     options: { webhooks: { notificationDelayMs: 1500 } },
   },
+  'unicode-nfc': {
+    description: 'Text of quote data is stored normalised to Unicode NFC (composed characters), as many databases and frameworks do.',
+    allowedBecause: 'NFC is the canonical composed form (Unicode UAX #15): canonically equivalent text; the suite sends its real-world text in NFC (docs/model.md), so the bytes read back are those sent.',
+    options: { unicodeNormalisation: 'NFC' },
+  },
   'short-lived-tokens': {
     description: 'Access tokens live 40 s, so a run renews its tokens on the way.',
     allowedBecause: 'sales §5.5: token lifetime and refresh are not shown.',

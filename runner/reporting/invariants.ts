@@ -4,6 +4,7 @@ import type { TestCase } from 'vitest/node'
 import { PROJECT_ROOT } from '../../common/project-root'
 import { INVARIANTS } from '../../helpers/model/invariants'
 import { SPEC } from '../../common/spec'
+import { REAL_WORLD_CLASSES } from '../../helpers/sales/real-world'
 import type { CheckOutcome } from './results'
 
 /** The file a model invariant's outcome names: where the invariants are defined (they belong to no suite file). */
@@ -47,8 +48,11 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
     }
   }
   const lines = invariantLines()
+  const sent = realWorldDataSent(cases)
   return INVARIANTS.map((meta) => {
     const n = evaluated.get(meta.id) ?? 0
+    // SL-INV-009 says which real-world data classes the run wrote (helpers/sales/real-world.ts)
+    const extra = meta.id === 'SL-INV-009' ? `; ${realWorldLine(sent)}` : ''
     const broken = violated.get(meta.id)
     const line = lines.get(meta.id)
     const base = { id: meta.id, document: SPEC[meta.spec], section: meta.section, requirement: meta.requirement, title: `${meta.id} ${meta.requirement}`, file: INVARIANTS_FILE, ...(line ? { line } : {}), durationMs: 0, deviations: [] }
@@ -56,11 +60,25 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
       const checks = [...broken.checks].sort()
       // every answer that broke it was received by a check that failed (or was blocked by a failure): the same finding
       const same = checks.every((c) => failedChecks.has(c))
-      return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${checks.join(', ')}${same ? ' (each failed or was blocked as well: the same finding)' : ''}`, note: `evaluated on ${n} answer(s)`, ...(broken.operations.size > 0 ? { about: [...broken.operations].sort() } : {}), ...(same ? { sameFindingAs: checks } : {}) }
+      return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${checks.join(', ')}${same ? ' (each failed or was blocked as well: the same finding)' : ''}`, note: `evaluated on ${n} answer(s)${extra}`, ...(broken.operations.size > 0 ? { about: [...broken.operations].sort() } : {}), ...(same ? { sameFindingAs: checks } : {}) }
     }
-    if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)` }
+    if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)${extra}` }
     // nothing to judge (a partial selection, a target without the feature): not applicable, with the reason; the
     // verdict does not count it as a selected check that was skipped (runner/verdict.ts)
-    return { ...base, status: 'not-applicable' as const, note: 'not applicable: no answer of this run gave it anything to judge' }
+    return { ...base, status: 'not-applicable' as const, note: `not applicable: no answer of this run gave it anything to judge${extra}` }
   })
+}
+
+/** Real-world data class -> leaves of that class the run's requests wrote (every class listed, 0 when none was). */
+export function realWorldDataSent(cases: ReadonlyArray<TestCase>): Record<string, number> {
+  const out: Record<string, number> = Object.fromEntries(REAL_WORLD_CLASSES.map((c) => [c, 0]))
+  for (const tc of cases) for (const [c, k] of Object.entries(tc.meta().invariants?.sent ?? {})) out[c] = (out[c] ?? 0) + k
+  return out
+}
+
+/** "Real-world data sent: accents 12, cjk 4, ...; not sent: emoji." */
+export function realWorldLine(sent: Record<string, number>): string {
+  const some = Object.entries(sent).filter(([, k]) => k > 0)
+  const none = Object.entries(sent).filter(([, k]) => k === 0).map(([c]) => c)
+  return `Real-world data sent (leaves written): ${some.length > 0 ? some.map(([c, k]) => `${c} ${k}`).join(', ') : 'none'}${none.length > 0 ? `; not sent: ${none.join(', ')}` : ''}.`
 }

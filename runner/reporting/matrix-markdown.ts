@@ -1,3 +1,4 @@
+import { realWorldLine } from './invariants'
 import { checkCounts, OUTCOME_LABEL, statusList, type ConformanceMatrix, type MatrixRow } from './matrix'
 
 const MAX_IDS = 8
@@ -34,6 +35,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
     }
     out.push('')
   }
+  if (m.realWorldData) out.push(realWorldLine(m.realWorldData), '')
   if (m.contractValidated > 0) out.push(`Published contracts: ${m.contractValidated} exchanges validated against the profile's OpenAPI documents, ${m.contractFindings.length} finding(s).`, '')
   if (m.contractFindings.length > 0) {
     out.push(`## Published-contract findings (${m.contractFindings.length})`, '', '| operation | check | policy | finding (with the document\'s pointer) |', '|---|---|---|---|')

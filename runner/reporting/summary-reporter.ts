@@ -30,7 +30,7 @@ function statusOf(tc: TestCase): CheckStatus | undefined {
   if (r.state === 'skipped' && /^blocked\b/i.test(r.note ?? '')) return 'blocked'
   return 'skipped'
 }
-import { invariantOutcomes } from './invariants'
+import { invariantOutcomes, realWorldDataSent } from './invariants'
 import { sameFindings, type FailedFinding } from './findings'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
@@ -141,7 +141,8 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
     return { id: op.id, service: op.service, method: op.method, path: op.path, calls: calls.length, checks: [...ids].sort() }
   })
   const validated = traffic.filter((t) => t.contract === 'validated').length
-  return { run, totals, checks, operations, ...(validated > 0 ? { contracts: { validated } } : {}) }
+  const realWorld = realWorldDataSent(cases)
+  return { run, totals, checks, operations, ...(validated > 0 ? { contracts: { validated } } : {}), ...(Object.values(realWorld).some((k) => k > 0) ? { realWorldData: realWorld } : {}) }
 }
 
 /** Errors outside any check: a suite file that did not load, a hook that threw, an unhandled error. */

@@ -29,11 +29,13 @@ export const MAX_REPLAY = 12
 export function exploreDefectList(): { defect: string; area: string; mustFind: boolean }[] {
   const catalogue = DEFECTS as Record<string, unknown>
   const reused = new Set(MODEL_CASES.filter((c) => c.reused).map((c) => c.defect))
-  const must = new Set(['webhooks', 'sales', 'policies'].flatMap((a) => modelDefectsOf(a, catalogue)).filter((d) => !reused.has(d)))
+  const unexplored = new Set(MODEL_CASES.filter((c) => c.explore === false).map((c) => c.defect))
+  const must = new Set(['webhooks', 'sales', 'policies'].flatMap((a) => modelDefectsOf(a, catalogue)).filter((d) => !reused.has(d) && !unexplored.has(d)))
   const seen = new Set<string>()
   const out: { defect: string; area: string; mustFind: boolean }[] = []
   for (const c of [...MODEL_CASES.filter((c) => must.has(c.defect)), ...MODEL_CASES.filter((c) => !must.has(c.defect))]) {
-    if (seen.has(c.defect)) continue
+    // issue 29's cases: exploration does not build their situations yet (test/model/cases.ts, ModelCase.explore)
+    if (seen.has(c.defect) || c.explore === false) continue
     seen.add(c.defect)
     out.push({ defect: c.defect, area: c.area, mustFind: must.has(c.defect) })
   }

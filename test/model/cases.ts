@@ -13,6 +13,11 @@ export interface ModelCase {
   mustFail: string[]
   /** An older defect reused to show a new check failing (not one of issue 14's own). */
   reused?: true
+  /**
+   * Issue 29's defects: exploration does not generate their situations yet (real-world payloads, recalculation,
+   * renewal, technical change; issue 29 Deliver 5), so `npm run explore:defects` does not list them.
+   */
+  explore?: false
 }
 
 const W = (f: string) => `suites/webhooks/${f}.test.ts`
@@ -61,6 +66,24 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'policies-links-other-tenant', area: 'policies', file: P('scoping'), mustFail: ['SL-INV-006', 'PL-SCOPE-001'] },
   { defect: 'policies-totals-other-tenant', area: 'policies', file: P('scoping'), mustFail: ['SL-INV-006', 'PL-SCOPE-001'] },
   { defect: 'auth-sales-expired-token-accepted', area: 'auth', file: P('scoping'), mustFail: ['PL-SCOPE-002'] },
+
+  // issue 29: real-world data read back (SL-INV-009) and the policy across its views (PL-INV-003..005, PL-VIEW-001)
+  { defect: 'sales-text-mojibake', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-009'], explore: false },
+  { defect: 'sales-text-nfd', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-009'], explore: false },
+  { defect: 'sales-emoji-stripped', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-009'], explore: false },
+  { defect: 'sales-long-text-truncated', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-009'], explore: false },
+  { defect: 'sales-cents-truncated', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-009'], explore: false },
+  { defect: 'sales-amounts-float32', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-009'], explore: false },
+  { defect: 'sales-leap-day-rolled', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-009'], explore: false },
+  { defect: 'sales-calculation-stale', area: 'sales', file: P('views'), mustFail: ['PL-INV-004'], explore: false },
+  { defect: 'sales-schedule-stale', area: 'sales', file: P('views'), mustFail: ['PL-INV-004'], explore: false },
+  { defect: 'sales-calculation-gone-after-recalculation', area: 'sales', file: P('views'), mustFail: ['PL-VIEW-001'], explore: false },
+  { defect: 'sales-issue-uses-created-data', area: 'sales', file: P('views'), mustFail: ['PL-INV-003'], explore: false },
+  { defect: 'sales-request-policy-number-wrong', area: 'sales', file: P('views'), mustFail: ['PL-INV-003'], explore: false },
+  { defect: 'policies-renewal-adds-quote', area: 'policies', file: P('views'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-termination-quote-moves-financials', area: 'policies', file: P('views'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-data-change-renumbers', area: 'policies', file: P('technical-change'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-mta-moves-inception', area: 'policies', file: P('mta'), mustFail: ['PL-INV-005'], explore: false },
 ]
 
 /** The new defects of one area (the older defects and the auth ones reused above excepted). */
