@@ -136,7 +136,9 @@ describe('published-contract checks (openapi-backend)', () => {
     const uuid = '3f2504e0-4f89-41d3-9a0c-0305e82c3301'
     expect(c.findings(ex(uuid, { at: '2026-01-01T00:00:00Z', mail: 'a@b.test', n: 1 }))).toEqual([])
     expect(c.findings(ex('not-a-uuid', {})).map((f) => `${f.kind}: ${f.message}`)).toEqual(['request: request /path/requestId must match format "uuid"'])
-    expect(c.findings(ex(uuid, { at: 'yesterday', mail: 'nobody', n: 2 ** 40 })).map((f) => f.message).sort()).toEqual(['response /at must match format "date-time"', 'response /mail must match format "email"', 'response /n must pass "int32" keyword validation'])
+    expect(c.findings(ex(uuid, { at: 'yesterday' })).map((f) => f.message)).toEqual(['response /at must match format "date-time"'])
+    expect(c.findings(ex(uuid, { mail: 'nobody' })).map((f) => f.message)).toEqual(['response /mail must match format "email"'])
+    expect(c.findings(ex(uuid, { n: 2 ** 40 })).map((f) => f.message)).toEqual(['response /n must match format "int32"'])
     expect(c.findings(ex(uuid, {}, 'application/pdf'))).toMatchObject([{ kind: 'media-type', message: 'response Content-Type "application/pdf" is not declared (application/json)' }])
   })
 
