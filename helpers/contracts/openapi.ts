@@ -1,6 +1,7 @@
 import OpenAPIBackend, { type Operation } from 'openapi-backend'
 import type { Ajv, ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
+import OpenAPISchemaValidator from 'openapi-schema-validator'
 import { OpenApiDocumentError, readDocuments } from './openapi-documents'
 import { repairDocument, type DocumentWarning } from './openapi-repair'
 
@@ -148,7 +149,7 @@ export class OpenApiContracts {
       } catch (e) {
         throw new OpenApiDocumentError(source, `cannot be loaded: ${String((e as Error).message).slice(0, 600)}`)
       }
-      if (!options.quick && !options.repaired) warnings.push(...schemaWarnings(source, api))
+      if (!options.quick && !options.repaired) warnings.push(...schemaWarnings(source, definition))
       documents.push({ source, api, routes: routesOf(api) })
     }
     return new OpenApiContracts(documents, definitions, warnings)
@@ -222,20 +223,16 @@ function withOperationIds(doc: Record<string, unknown>): void {
 }
 
 /** What the OpenAPI schema still refuses in the (repaired) document: warnings with their pointer, at most 20. */
-function schemaWarnings(source: string, api: OpenAPIBackend): DocumentWarning[] {
+function schemaWarnings(source: string, definition: Record<string, unknown>): DocumentWarning[] {
+  const version = String(definition.openapi).startsWith('3.1') ? 3.1 : 3
+  let errors: { instancePath?: string; message?: string; params?: unknown }[]
   try {
-    api.validateDefinition()
-    return []
+    const Validator = ((OpenAPISchemaValidator as unknown as { default?: unknown }).default ?? OpenAPISchemaValidator) as typeof OpenAPISchemaValidator
+    errors = new Validator({ version: version as 3 }).validate(definition as never).errors as typeof errors
   } catch (e) {
-    const text = String((e as Error).message)
-    let errors: { instancePath?: string; message?: string; params?: unknown }[] = []
-    try {
-      errors = JSON.parse(text.slice(text.indexOf('[')))
-    } catch {
-      return [{ source, pointer: '#', message: `the OpenAPI schema refuses it: ${text.slice(0, 300)}` }]
-    }
-    return errors.slice(0, 20).map((x) => ({ source, pointer: `#${x.instancePath ?? ''}`, message: `the OpenAPI schema refuses it: ${x.message ?? 'invalid'}${x.params ? ` ${JSON.stringify(x.params)}` : ''}` }))
+    return [{ source, pointer: '#', message: `the OpenAPI schema could not be checked: ${String((e as Error).message).slice(0, 200)}` }]
   }
+  return errors.slice(0, 20).map((x) => ({ source, pointer: `#${x.instancePath ?? ''}`, message: `the OpenAPI schema refuses it: ${x.message ?? 'invalid'}${x.params ? ` ${JSON.stringify(x.params)}` : ''}` }))
 }
 
 /** A schema ajv cannot compile (a document warning the repairs did not foresee) validates nothing rather than stop the run. */
@@ -259,6 +256,8 @@ function safeDecode(s: string): string {
 function mediaMatches(declared: string, actual: string): boolean {
   const d = declared.split(';')[0]!.trim().toLowerCase()
   if (d === '*/*' || d === actual) return true
+  // a structured syntax suffix (RFC 6839): application/schema+json is JSON where application/json is declared (as Prism reads it)
+  if (/^[a-z]+\/[a-z0-9.-]+\+(json|xml)$/.test(actual) && d === `${actual.split('/')[0]}/${actual.split('+')[1]}`) return true
   if (d.endsWith('/*')) return actual.startsWith(d.slice(0, -1))
   return false
 }

@@ -31,6 +31,7 @@ function statusOf(tc: TestCase): CheckStatus | undefined {
   return 'skipped'
 }
 import { invariantOutcomes } from './invariants'
+import { contractOutcomes } from './contract-checks'
 import { sameFindings, type FailedFinding } from './findings'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
@@ -101,7 +102,7 @@ function withSameFindings(cases: ReadonlyArray<TestCase>, outcomes: CheckOutcome
  */
 export function checkOutcomes(cases: ReadonlyArray<TestCase>, root: string): CheckOutcome[] {
   const own = withSameFindings(cases, cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c))
-  return own.length > 0 ? [...own, ...invariantOutcomes(cases)] : own
+  return own.length > 0 ? [...own, ...invariantOutcomes(cases), ...contractOutcomes(cases)] : own
 }
 
 /**
@@ -129,7 +130,11 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
     return { id: op.id, service: op.service, method: op.method, path: op.path, calls: calls.length, checks: [...ids].sort() }
   })
   const validated = traffic.filter((t) => t.contract === 'validated').length
-  return { run, totals, checks, operations, ...(validated > 0 ? { contracts: { validated } } : {}) }
+  // exchanges on operations no document holds, by operation (catalogue id, else method and path), with their count
+  const notDescribed: Record<string, number> = {}
+  for (const t of traffic) if (t.contract === 'not-described') notDescribed[t.operationId ?? `${t.method} ${t.template}`] = (notDescribed[t.operationId ?? `${t.method} ${t.template}`] ?? 0) + 1
+  const described = Object.keys(notDescribed).length > 0
+  return { run, totals, checks, operations, ...(validated > 0 || described ? { contracts: { validated, ...(described ? { notDescribed } : {}) } } : {}) }
 }
 
 /** Errors outside any check: a suite file that did not load, a hook that threw, an unhandled error. */
