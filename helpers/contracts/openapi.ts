@@ -143,7 +143,7 @@ export class OpenApiContracts {
       definitions[source] = structuredClone(definition)
       withOperationIds(definition)
       // quick: openapi-backend does not refuse the document as a whole; what the OpenAPI schema refuses is listed below
-      const api = new OpenAPIBackend({ definition: structuredClone(definition) as never, strict: false, validate: true, quick: true, ignoreTrailingSlashes: false, ajvOpts: { strict: false, logger: false, validateSchema: false }, customizeAjv: sharedAjv() })
+      const api = new Backend({ definition: structuredClone(definition) as never, strict: false, validate: true, quick: true, ignoreTrailingSlashes: false, ajvOpts: { strict: false, logger: false, validateSchema: false }, customizeAjv: sharedAjv() })
       try {
         await api.init()
       } catch (e) {
@@ -209,6 +209,9 @@ export class OpenApiContracts {
     return undefined
   }
 }
+
+/** openapi-backend is CommonJS: under tsx (the CLI) its default export arrives as the module namespace, under vitest as the class. */
+const Backend = ((OpenAPIBackend as unknown as { default?: typeof OpenAPIBackend }).default ?? OpenAPIBackend) as typeof OpenAPIBackend
 
 /** Every operation gets an operationId (openapi-backend finds operations by it): `<METHOD> <path>` where the document gives none. */
 function withOperationIds(doc: Record<string, unknown>): void {
