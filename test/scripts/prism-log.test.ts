@@ -31,6 +31,7 @@ describe('parsePrismLog', () => {
     ].join('\n'))
     expect(v.map((x) => [x.method, x.location, prismKind(x)])).toEqual([['post', 'request.path.requestid', 'request'], ['post', 'response.header', 'media-type']])
     expect(parsePrismLog(LOG).map(prismKind)).toEqual(['response', 'request', 'status'])
+    expect(prismKind({ ...v[0]!, side: 'request', message: 'Selected route not found' })).toBe('not-described')
   })
 
   it('accepts a violation only by a rule of its side, path and message', () => {
