@@ -48,6 +48,7 @@ type RawProfile = {
   features?: Record<string, unknown>
   deviations?: Record<string, 'warn' | 'fail'>
   openapi?: string[]
+  contract?: 'fail' | 'warn'
   reference?: Omit<TargetConfig['reference'], 'defects'>
   extensions?: Record<string, Record<string, unknown>>
 }
@@ -243,6 +244,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
     schemaLimits: { ...SCHEMA_LIMITS, ...(p.schemaLimits ?? {}) },
     features: p.features ?? {},
     ...(p.openapi ? { openapi: p.openapi.map((s) => (/^https?:\/\//i.test(s) || s.startsWith('{') || isAbsolute(s) ? s : resolve(dirname(profilePath), s))) } : {}),
+    ...(p.contract ? { contract: p.contract } : {}),
     deviations: p.deviations ?? {},
     reference: { ...(p.reference ?? {}), defects },
     extensions: p.extensions ?? {},

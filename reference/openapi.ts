@@ -44,6 +44,24 @@ function queryOf(opId: string): Schema | undefined {
   return undefined
 }
 
+const ANY_ANSWER = 'Any answer: statuses and bodies as the specs say (sales-service.md, webhook-subscriptions.md).'
+
+/**
+ * @fastify/swagger gives a response without a schema the media type application/json; the reference's "any answer"
+ * declares no media type (a document answers application/pdf, a refusal may be text), so a validator reading the
+ * document (docs/contracts.md: the response Content-Type is judged) is not told a media type the routes never promised.
+ */
+function withoutDefaultMediaTypes(doc: Schema): Schema {
+  const copy = structuredClone(doc) as { paths?: Record<string, Record<string, { responses?: Record<string, { description?: string; content?: unknown }> }>> }
+  for (const item of Object.values(copy.paths ?? {})) {
+    for (const op of Object.values(item)) {
+      const any = op?.responses?.default
+      if (any && any.description === ANY_ANSWER) delete any.content
+    }
+  }
+  return copy as Schema
+}
+
 /**
  * Registers @fastify/swagger (dynamic mode, OpenAPI 3.1) before any route, and GET /openapi.json. The document
  * is generated from the routes the reference serves: each spec operation (common/operations) with its
@@ -76,11 +94,11 @@ export async function registerOpenApi(app: FastifyInstance, ctx: ReferenceContex
           ...(headers ? { headers } : {}),
           ...(querystring ? { querystring } : {}),
           // statuses and bodies are the spec's (and the suite's contracts'); the routes declare none
-          response: own['response'] ?? { default: { description: 'Any answer: statuses and bodies as the specs say (sales-service.md, webhook-subscriptions.md).' } },
+          response: own['response'] ?? { default: { description: ANY_ANSWER } },
         },
         url,
       }
     },
   })
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => withoutDefaultMediaTypes(app.swagger() as unknown as Schema))
 }

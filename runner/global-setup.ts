@@ -135,10 +135,16 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
   rec.update(info)
   let openapiDocuments: Record<string, unknown> = {}
   try {
-    // the target's published documents (profile openapi) load and are valid, or the run stops as misconfigured
+    // the target's published documents (profile openapi) are read and are OpenAPI 3.x, or the run stops as misconfigured;
+    // their authoring errors are document warnings (listed in run.json, the console and the reports), never a stop
     const reading = { deadlineMs: config.http.preflightDeadlineMs, maxBytes: config.http.maxResponseBytes }
     if (ownDocument) openapiDocuments = definitionsOf(await readDocuments(openApiSources(config), reading))
-    else openapiDocuments = (await (await import('../helpers/contracts/openapi')).OpenApiContracts.load(openApiSources(config), reading)).definitions
+    else {
+      const loaded = await (await import('../helpers/contracts/openapi')).OpenApiContracts.load(openApiSources(config), reading)
+      openapiDocuments = loaded.definitions
+      // listed once, by the console reporter and the reports, from run.json
+      if (loaded.warnings.length > 0) rec.update({ ...info, documentWarnings: loaded.warnings })
+    }
   } catch (e) {
     await reference?.close()
     await container?.release()

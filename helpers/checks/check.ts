@@ -3,7 +3,7 @@ import * as allure from 'allure-js-commons'
 import { ConformanceFailure, evidence, formatFailure, formatViolations, maskedExpectation, statusClassesOf, type Finding } from './failure'
 import { selectedChecks } from '../../common/selection'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
-import { runningInvariants, withFindings, withRunningCheck, type ExchangeFinding } from './running'
+import { runningContract, runningInvariants, withFindings, withRunningCheck, type ContractNote, type ExchangeFinding } from './running'
 import { blockedMessage, ownerOf, SetupFailure, type BlockedInfo } from './setup'
 import { safeText } from '../reporting/redact'
 import { attachEvidence } from '../reporting/evidence'
@@ -122,6 +122,8 @@ export function findingOf(meta: CheckMeta, e: unknown): Finding | undefined {
 
 /** Copies the running check's invariant tally (what was judged on its answers, and broken) into its task meta. */
 function recordInvariants(ctx: TestContext): void {
+  const contract = runningContract()
+  if (contract && contract.length > 0) ctx.task.meta.contract = contract.map((n) => ({ ...n }))
   const tally = runningInvariants()
   if (!tally) return
   const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}), ...(v.at ? { at: v.at } : {}) }))

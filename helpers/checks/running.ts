@@ -10,10 +10,30 @@ export interface InvariantTally {
   sent?: Record<string, number>
 }
 
+/**
+ * One published-contract finding on an answer the check received (helpers/contracts/openapi-sink.ts): a contract
+ * check of its own, `CT-<operation>-<kind>`, judged on every check's exchanges (runner/reporting/contract-checks.ts).
+ */
+export interface ContractNote {
+  /** The contract check: `CT-<operation>-<kind>`. */
+  id: string
+  operation: string
+  kind: string
+  /** fail: the contract check fails; warn: it is a deviation (the profile's `contract` / deviations). */
+  policy: 'warn' | 'fail'
+  document: string
+  pointer: string
+  expected: string
+  actual: string
+  /** `GET /path (status)`. */
+  exchange: string
+}
+
 interface RunningCheck {
   /** Full name ("block > check title"). */
   name: string
   invariants: InvariantTally
+  contract: ContractNote[]
   /**
    * The dependent chain the check is part of: its enclosing block when the block runs its checks in order (they may
    * depend on each other: a lifecycle, a setup shared through the block), the check itself when it runs concurrently
@@ -32,7 +52,7 @@ interface RunningCheck {
 const running = new AsyncLocalStorage<RunningCheck>()
 
 export function withRunningCheck<T>(testName: string, body: () => T, chain: { name?: string; independent?: boolean } = {}): T {
-  return running.run({ name: testName, invariants: { evaluated: {}, violations: [] }, chain: chain.name ?? testName, independent: chain.independent ?? false }, body)
+  return running.run({ name: testName, invariants: { evaluated: {}, violations: [] }, contract: [], chain: chain.name ?? testName, independent: chain.independent ?? false }, body)
 }
 
 /** The full name ("block > check title") of the check running here, if any. */
@@ -50,6 +70,23 @@ export function noteVerdict(verdict: Verdict): void {
     tally.sent ??= {}
     tally.sent[c] = (tally.sent[c] ?? 0) + 1
   }
+}
+
+/**
+ * Adds a published-contract finding to the running check's answers (outside any check: dropped, false). The same
+ * finding (check id and message) is kept once per check: each contract check counts a finding once, however many
+ * exchanges show it.
+ */
+export function noteContract(note: ContractNote): boolean {
+  const list = running.getStore()?.contract
+  if (!list) return false
+  if (!list.some((x) => x.id === note.id && x.actual === note.actual)) list.push(note)
+  return true
+}
+
+/** The published-contract findings so far on the running check's answers. */
+export function runningContract(): ContractNote[] | undefined {
+  return running.getStore()?.contract
 }
 
 /** The invariants evaluated and broken so far by the running check. */
@@ -98,4 +135,20 @@ export function reportFinding(f: ExchangeFinding): boolean {
   if (!list) return false
   if (!list.some((x) => x.id === f.id && x.message === f.message)) list.push(f)
   return true
+}
+
+const onPurpose = new AsyncLocalStorage<string>()
+
+/**
+ * Runs `body` whose requests are invalid on purpose (a probe of a refusal: a body without a required field, a header
+ * left out): their request does not match the published documents, and that is what the check tests, so the
+ * contract's request finding is expected, not reported (docs/contracts.md). `what` says what is wrong with them.
+ */
+export function invalidOnPurpose<T>(what: string, body: () => T): T {
+  return onPurpose.run(what, body)
+}
+
+/** What is wrong on purpose with the requests sent here (invalidOnPurpose), if anything. */
+export function requestInvalidOnPurpose(): string | undefined {
+  return onPurpose.getStore()
 }

@@ -2,6 +2,7 @@ import type { CheckMeta } from '../../common/spec'
 import type { TargetConfig } from '../config/types'
 import type { Finding } from './failure'
 import type { BlockedInfo } from './setup'
+import type { ContractNote } from './running'
 import type { SourceLocation } from '../../common/source-location'
 
 /**
@@ -60,6 +61,11 @@ declare module 'vitest' {
     invariants?: InvariantsTaskMeta
     /** What the check's failure was (operation, status, expectation, owner): reporters tell one finding from several by it. */
     finding?: Finding
+    /**
+     * Published-contract findings on the answers this check received (helpers/contracts/openapi-sink.ts): never this
+     * check's failure; reporters list each `CT-<operation>-<kind>` as a check of its own (runner/reporting/contract-checks.ts).
+     */
+    contract?: ContractNote[]
     /** The target (TARGET_PROFILES key) a check of a multi-target run belongs to (helpers/targets/for-target.ts). */
     target?: string
     /** The suite file (suites/...) a check belongs to, when the run's suites share one entry file (a lane; helpers/targets/lane.ts). */

@@ -98,6 +98,8 @@ export interface TargetConfig {
    * or URLs, `{salesBaseUrl}` / `{webhookBaseUrl}` standing for the target's base URLs. Absent: no contract checks.
    */
   openapi?: string[]
+  /** What a contract finding means (profile `contract`): fail (default once documents are named) or warn (a deviation). */
+  contract?: 'fail' | 'warn'
   /** The documents as the global setup loaded them (source -> parsed JSON), so a worker's suite files need not fetch them again. */
   openapiDocuments?: Record<string, unknown>
   reference: ReferenceSettings

@@ -1,8 +1,12 @@
 import OpenAPIBackend, { type Operation } from 'openapi-backend'
 import type { Ajv, ErrorObject } from 'ajv'
-import { definitionsOf, OpenApiDocumentError, readDocuments } from './openapi-documents'
+import addFormats from 'ajv-formats'
+import OpenAPISchemaValidator from 'openapi-schema-validator'
+import { OpenApiDocumentError, readDocuments } from './openapi-documents'
+import { repairDocument, type DocumentWarning } from './openapi-repair'
 
 export { OpenApiDocumentError, resolveSource } from './openapi-documents'
+export type { DocumentWarning } from './openapi-repair'
 
 /**
  * Published-contract checks (docs/contracts.md "Published contracts"): the target's own OpenAPI documents
@@ -10,13 +14,29 @@ export { OpenApiDocumentError, resolveSource } from './openapi-documents'
  * every exchange of a positive flow (a 2xx answer) is validated, request and response.
  */
 
+/**
+ * The kinds of contract finding; each kind on each operation is one contract check `CT-<operation>-<kind>`
+ * (docs/contracts.md "Contract checks"):
+ * - `request`: the suite's own request does not match the operation's parameters or body;
+ * - `response`: the answer's body or headers do not match what the document declares for its status;
+ * - `media-type`: the answer's Content-Type is none the document declares for its status;
+ * - `status`: the operation does not document the answer's status (a deviation by default: published documents
+ *   rarely list every refusal).
+ */
+export type ContractFindingKind = 'request' | 'response' | 'media-type' | 'status'
+
 /** One mismatch between an exchange and the document. */
 export interface ContractFinding {
   /** The operation: the catalogue id when the exchange is a spec operation, else the document's operationId. */
   operation: string
+  kind: ContractFindingKind
   side: 'request' | 'response'
+  /** The document (its source). */
+  document: string
   /** `<source>#/paths/~1api~1.../get/responses/200` plus the schema path of the failing keyword. */
   pointer: string
+  /** What the document declares there. */
+  expected: string
   message: string
 }
 
@@ -61,8 +81,12 @@ function sharedAjv(): (fresh: Ajv, options: object, context: string) => Ajv {
   const kept = new Map<string, Ajv>()
   return (fresh, options, context) => {
     const key = `${context}:${JSON.stringify(options)}`
-    const ajv = kept.get(key) ?? fresh
-    kept.set(key, ajv)
+    let ajv = kept.get(key)
+    if (!ajv) {
+      // uuid, date, date-time, email, uri, ... (openapi-backend adds only int32/int64/float/double/byte/binary/password)
+      ajv = (addFormats as unknown as (a: Ajv) => Ajv)(fresh)
+      kept.set(key, ajv)
+    }
     return ajv
   }
 }
@@ -96,25 +120,39 @@ function routesOf(api: OpenAPIBackend): LoadedDocument['routes'] {
 export class OpenApiContracts {
   private constructor(
     private readonly documents: LoadedDocument[],
-    /** The parsed JSON of each document as loaded (before dereferencing), by source. */
+    /** The parsed JSON of each document as loaded and repaired (before dereferencing), by source. */
     readonly definitions: Record<string, unknown>,
+    /** The documents' authoring errors, each once, with its JSON pointer (docs/contracts.md "Document warnings"). */
+    readonly warnings: DocumentWarning[],
   ) {}
 
-  /** Loads and validates every document (strict): throws OpenApiDocumentError naming the source and the problem. */
-  static async load(sources: readonly string[], options: { quick?: boolean; definitions?: Record<string, unknown>; deadlineMs?: number; maxBytes?: number } = {}): Promise<OpenApiContracts> {
+  /**
+   * Loads every document leniently: only a document that cannot be read or is not OpenAPI 3.0/3.1 throws
+   * (OpenApiDocumentError, a configuration error); its authoring errors are `warnings` (openapi-repair.ts), and what
+   * openapi-backend's own validation of the repaired document still refuses is listed as warnings too.
+   * `repaired: true`: the definitions given are already repaired (the global setup's), nothing is warned again.
+   */
+  static async load(sources: readonly string[], options: { quick?: boolean; repaired?: boolean; definitions?: Record<string, unknown>; deadlineMs?: number; maxBytes?: number } = {}): Promise<OpenApiContracts> {
     const documents: LoadedDocument[] = []
     const read = await readDocuments(sources, options)
-    const definitions = definitionsOf(read)
-    for (const [source, definition] of read) {
-      const api = new OpenAPIBackend({ definition: definition as never, strict: true, validate: true, quick: options.quick ?? false, ignoreTrailingSlashes: false, ajvOpts: { strict: false, ...(options.quick ? { validateSchema: false } : {}) }, customizeAjv: sharedAjv() })
+    const definitions: Record<string, unknown> = {}
+    const warnings: DocumentWarning[] = []
+    for (const [source, raw] of read) {
+      const { document: definition, warnings: found } = options.repaired ? { document: raw, warnings: [] } : repairDocument(source, raw)
+      warnings.push(...found)
+      definitions[source] = structuredClone(definition)
+      withOperationIds(definition)
+      // quick: openapi-backend does not refuse the document as a whole; what the OpenAPI schema refuses is listed below
+      const api = new Backend({ definition: structuredClone(definition) as never, strict: false, validate: true, quick: true, ignoreTrailingSlashes: false, ajvOpts: { strict: false, logger: false, validateSchema: false }, customizeAjv: sharedAjv() })
       try {
         await api.init()
       } catch (e) {
-        throw new OpenApiDocumentError(source, `is not a valid OpenAPI document: ${String((e as Error).message).slice(0, 600)}`)
+        throw new OpenApiDocumentError(source, `cannot be loaded: ${String((e as Error).message).slice(0, 600)}`)
       }
+      if (!options.quick && !options.repaired) warnings.push(...schemaWarnings(source, definition))
       documents.push({ source, api, routes: routesOf(api) })
     }
-    return new OpenApiContracts(documents, definitions)
+    return new OpenApiContracts(documents, definitions, warnings)
   }
 
   /** The mismatches of one exchange (none when its path is in no document: the document does not describe it). */
@@ -122,8 +160,11 @@ export class OpenApiContracts {
     return this.check(ex) ?? []
   }
 
-  /** The mismatches of one exchange, or undefined when no document describes it (nothing was validated). */
-  check(ex: ExchangeForContract): ContractFinding[] | undefined {
+  /**
+   * The mismatches of one exchange, or undefined when no document describes it (nothing was validated).
+   * `request: false`: the request is invalid on purpose (a probe; docs/contracts.md), its mismatches are expected.
+   */
+  check(ex: ExchangeForContract, options: { request?: boolean } = {}): ContractFinding[] | undefined {
     const url = new URL(ex.url)
     const query = Object.fromEntries(url.searchParams.entries())
     const request = { method: ex.method.toLowerCase(), path: url.pathname, query, headers: lowerKeys(ex.requestHeaders), body: parseBody(ex.requestBody) }
@@ -133,26 +174,95 @@ export class OpenApiContracts {
       if (!route) continue
       const op = route.op
       // the path parameters as matched here (openapi-backend's own parsing misses a template's trailing slash)
-      const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(groups?.[`p${i}`] ?? '')]))
+      const params = Object.fromEntries(route.names.map((n, i) => [n, safeDecode(groups?.[`p${i}`] ?? '')]))
       const operation = ex.operationId ?? op.operationId ?? `${op.method.toUpperCase()} ${op.path}`
       const base = `${source}#/paths/${escapePointer(op.path)}/${op.method}`
       const out: ContractFinding[] = []
-      const req = api.validateRequest({ ...request, params } as never, op)
-      for (const e of describe(req.errors)) out.push({ operation, side: 'request', pointer: `${base} (${e.schemaPath})`, message: `request ${e.message}` })
+      const finding = (kind: ContractFindingKind, pointer: string, expected: string, message: string) =>
+        out.push({ operation, kind, side: kind === 'request' ? 'request' : 'response', document: source, pointer, expected, message })
+      if (options.request !== false) {
+        const req = tryValidate(() => api.validateRequest({ ...request, params } as never, op))
+        for (const e of describe(req.errors)) finding('request', `${base} (${e.schemaPath})`, `the request as the operation declares it (${e.schemaPath})`, `request ${e.message}`)
+      }
       if (ex.status !== undefined) {
-        const declared = Object.keys(op.responses ?? {})
+        const responses = (op.responses ?? {}) as Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>
+        const declared = Object.keys(responses)
         const code = String(ex.status)
-        if (declared.length > 0 && !declared.includes(code) && !declared.includes(`${code[0]}XX`) && !declared.includes('default')) {
-          out.push({ operation, side: 'response', pointer: `${base}/responses`, message: `status ${code} is not declared (${declared.join(', ')})` })
-        } else if (isJson(ex.contentType) && ex.responseBody !== undefined && ex.responseBody !== '') {
-          const res = api.validateResponse(parseBody(ex.responseBody), op, ex.status)
-          for (const e of describe(res.errors)) out.push({ operation, side: 'response', pointer: `${base}/responses/${code} (${e.schemaPath})`, message: `response ${e.message}` })
+        const key = [code, `${code[0]}XX`, `${code[0]}xx`, 'default'].find((k) => declared.includes(k))
+        if (declared.length > 0 && key === undefined) {
+          finding('status', `${base}/responses`, `one of the documented statuses ${declared.join(', ')}`, `status ${code} is not documented (${declared.join(', ')})`)
+        } else if (key !== undefined) {
+          const declaredResponse = responses[key] ?? {}
+          const media = Object.keys(declaredResponse.content ?? {})
+          const hasBody = ex.responseBody !== undefined && ex.responseBody !== ''
+          const type = (ex.contentType ?? '').split(';')[0]!.trim().toLowerCase()
+          if (hasBody && media.length > 0 && !media.some((m) => mediaMatches(m, type))) {
+            finding('media-type', `${base}/responses/${escapePointer(key)}/content`, `a media type the document declares: ${media.join(', ')}`, `response Content-Type ${JSON.stringify(type || '(none)')} is not declared (${media.join(', ')})`)
+          } else if (hasBody && isJson(ex.contentType) && media.some((m) => isJson(m) || m === '*/*')) {
+            const res = tryValidate(() => api.validateResponse(parseBody(ex.responseBody), op, ex.status))
+            for (const e of describe(res.errors)) finding('response', `${base}/responses/${escapePointer(key)} (${e.schemaPath})`, `a body matching the declared schema (${e.schemaPath})`, `response ${e.message}`)
+          }
         }
       }
       return out
     }
     return undefined
   }
+}
+
+/** openapi-backend is CommonJS: under tsx (the CLI) its default export arrives as the module namespace, under vitest as the class. */
+const Backend = ((OpenAPIBackend as unknown as { default?: typeof OpenAPIBackend }).default ?? OpenAPIBackend) as typeof OpenAPIBackend
+
+/** Every operation gets an operationId (openapi-backend finds operations by it): `<METHOD> <path>` where the document gives none. */
+function withOperationIds(doc: Record<string, unknown>): void {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>
+  for (const [path, item] of Object.entries(paths)) {
+    if (typeof item !== 'object' || item === null) continue
+    for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) {
+      const op = item[method] as Record<string, unknown> | undefined
+      if (op && typeof op === 'object' && typeof op.operationId !== 'string') op.operationId = `${method.toUpperCase()} ${path}`
+    }
+  }
+}
+
+/** What the OpenAPI schema still refuses in the (repaired) document: warnings with their pointer, at most 20. */
+function schemaWarnings(source: string, definition: Record<string, unknown>): DocumentWarning[] {
+  const version = String(definition.openapi).startsWith('3.1') ? 3.1 : 3
+  let errors: { instancePath?: string; message?: string; params?: unknown }[]
+  try {
+    const Validator = ((OpenAPISchemaValidator as unknown as { default?: unknown }).default ?? OpenAPISchemaValidator) as typeof OpenAPISchemaValidator
+    errors = new Validator({ version: version as 3 }).validate(definition as never).errors as typeof errors
+  } catch (e) {
+    return [{ source, pointer: '#', message: `the OpenAPI schema could not be checked: ${String((e as Error).message).slice(0, 200)}` }]
+  }
+  return errors.slice(0, 20).map((x) => ({ source, pointer: `#${x.instancePath ?? ''}`, message: `the OpenAPI schema refuses it: ${x.message ?? 'invalid'}${x.params ? ` ${JSON.stringify(x.params)}` : ''}` }))
+}
+
+/** A schema ajv cannot compile (a document warning the repairs did not foresee) validates nothing rather than stop the run. */
+function tryValidate(run: () => { errors?: ErrorObject[] | null }): { errors?: ErrorObject[] | null } {
+  try {
+    return run()
+  } catch {
+    return { errors: [] }
+  }
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+
+/** A declared media type (`application/json`, `application/*`, `*\/*`, with or without parameters) against the answer's. */
+function mediaMatches(declared: string, actual: string): boolean {
+  const d = declared.split(';')[0]!.trim().toLowerCase()
+  if (d === '*/*' || d === actual) return true
+  // a structured syntax suffix (RFC 6839): application/schema+json is JSON where application/json is declared (as Prism reads it)
+  if (/^[a-z]+\/[a-z0-9.-]+\+(json|xml)$/.test(actual) && d === `${actual.split('/')[0]}/${actual.split('+')[1]}`) return true
+  if (d.endsWith('/*')) return actual.startsWith(d.slice(0, -1))
+  return false
 }
 
 function isJson(contentType: string | undefined): boolean {

@@ -26,7 +26,7 @@ export interface Exchange {
   response?: { headers: Record<string, string>; body: string; contentType: string }
   error?: string
   /** Set by the published-contract sink when a document describes the exchange and it was validated (helpers/contracts). */
-  contract?: 'validated'
+  contract?: 'validated' | 'not-described'
 }
 
 export type ExchangeSink = (exchange: Exchange) => void | Promise<void>

@@ -19,7 +19,7 @@ export interface TrafficLine {
   queuedMs?: number
   error?: string
   /** Validated against the target's published documents (profile `openapi`). */
-  contract?: 'validated'
+  contract?: 'validated' | 'not-described'
 }
 
 export type TrafficFileSink = ExchangeSink & { close(): void }

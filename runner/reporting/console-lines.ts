@@ -1,6 +1,7 @@
 import type { CheckOutcome, ChecksReport } from './results'
 import { contractFindingsOf } from './matrix'
 import { distinctFindings } from './findings'
+import { documentWarningLines } from './document-warnings'
 
 /** How many checks of each kind the console lists before "and N more". */
 export const CONSOLE_LIST_LIMIT = 15
@@ -36,6 +37,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
     out.push(`target   ${run.profile}${run.container ? ` (container ${run.container.image} ${run.container.id})` : run.embedded ? ' (embedded reference)' : ''}  ${run.salesBaseUrl}`)
     out.push(`tenant   ${run.tenant || '-'}  user ${run.user || '-'}  run ${run.runId}  seed ${run.seed}${run.defects.length ? `  defects ${run.defects.join(',')}` : ''}`)
   }
+  out.push(...documentWarningLines(run?.documentWarnings ?? []))
   if (report.checks.length > 0 || !report.cause) {
     const findings = distinctFindings(report.checks.filter((c) => c.status === 'failed'), report.checks.filter((c) => c.status === 'blocked').map((c) => c.id)).length
     out.push(`checks   ${t.passed} passed, ${t.failed} failed${findings < t.failed ? ` (${findings} distinct finding(s))` : ''}, ${t.errored} errored, ${t.blocked} blocked, ${t['not-applicable']} not applicable, ${t.skipped} skipped, ${t.deviations} deviation(s)`)
@@ -61,7 +63,10 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
       ` (sales ${exercised.filter((o) => o.service === 'sales').length}/27, webhooks ${exercised.filter((o) => o.service === 'webhooks').length}/6)`)
     if (never.length > 0 && !report.selection) out.push(`  never exercised: ${never.map((o) => `${o.method} ${o.path}`).join(', ')}`)
     if (report.contracts) {
-      out.push(`published contracts (openapi documents): ${report.contracts.validated} exchanges validated, ${contractFindingsOf(report).length} finding(s)`)
+      const findings = contractFindingsOf(report)
+      out.push(`published contracts (openapi documents): ${report.contracts.validated} exchanges validated, ${findings.length} contract check(s) with findings (${findings.filter((f) => f.policy === 'fail').length} failed)`)
+      const nd = Object.entries(report.contracts.notDescribed ?? {}).sort(([a], [b]) => a.localeCompare(b))
+      if (nd.length > 0) out.push(`  not in any document (${nd.reduce((n, [, c]) => n + c, 0)} exchanges): ${nd.map(([op, n]) => `${op} x${n}`).join(', ')}`)
     }
   }
   const of = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s)
@@ -71,7 +76,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
   for (const [reason, list] of byReason(of('not-applicable'), (c) => (c.note ?? '').replace(/^not applicable:\s*/, ''))) out.push(`  NOT APPLICABLE (${list.length}) ${reason}: ${ids(list)}`)
   for (const [reason, list] of byReason(of('skipped'), (c) => c.note ?? 'no reason given')) out.push(`  SKIPPED (${list.length}) ${reason}: ${ids(list)}`)
   for (const c of report.checks.filter((x) => x.deviations.length > 0)) {
-    for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message}`)
+    for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message.split('\n')[0]}`)
   }
   out.push(`verdict  ${report.label ?? report.verdict ?? 'INCONCLUSIVE'}`)
   return out

@@ -37,6 +37,12 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
   }
   if (m.realWorldData) out.push(realWorldLine(m.realWorldData), '')
   if (m.contractValidated > 0) out.push(`Published contracts: ${m.contractValidated} exchanges validated against the profile's OpenAPI documents, ${m.contractFindings.length} finding(s).`, '')
+  const warnings = m.run?.documentWarnings ?? []
+  if (warnings.length > 0) {
+    out.push(`## Document warnings (${warnings.length})`, '', 'Authoring errors of the profile\'s OpenAPI documents: the part is validated as far as it can be, and they never fail a run (docs/contracts.md).', '', '| document | pointer | warning |', '|---|---|---|')
+    for (const w of warnings) out.push(`| ${cell(w.source)} | \`${cell(w.pointer)}\` | ${cell(w.message)} |`)
+    out.push('')
+  }
   if (m.contractFindings.length > 0) {
     out.push(`## Published-contract findings (${m.contractFindings.length})`, '', '| operation | check | policy | finding (with the document\'s pointer) |', '|---|---|---|---|')
     for (const f of m.contractFindings) out.push(`| \`${f.operationId}\` | ${f.check} | ${f.policy} | ${cell(f.message)} |`)

@@ -59,13 +59,15 @@ function outcomeOf(calls: number, allCalls: number, checks: MatrixCheck[]): Oper
   return 'not-applicable'
 }
 
-/** The run's published-contract findings (deviations `openapi-contract:<operation>`), with the check that met each. */
+/** The run's published-contract findings: the contract checks CT-<operation>-<kind> that failed or were deviations (runner/reporting/contract-checks.ts). */
 export function contractFindingsOf(report: Pick<ChecksReport, 'checks'>): ConformanceMatrix['contractFindings'] {
-  // OPENAPI_DEVIATION of helpers/contracts/openapi-sink.ts (not imported: it would load openapi-backend into the reporters)
-  const prefix = 'openapi-contract:'
-  return report.checks.flatMap((c) =>
-    (c.deviations ?? []).filter((d) => d.id.startsWith(prefix)).map((d) => ({ operationId: d.id.slice(prefix.length), check: c.id, policy: d.policy, message: d.message })),
-  )
+  return report.checks
+    .filter((c) => c.id.startsWith('CT-') && (c.status === 'failed' || c.deviations.length > 0))
+    .map((c) => {
+      const text = c.error ?? c.deviations[0]?.message ?? ''
+      const line = (k: string) => text.split('\n').find((l) => l.startsWith(`${k}: `))?.slice(k.length + 2) ?? ''
+      return { operationId: c.about?.[0] ?? c.id, check: c.id, policy: c.status === 'failed' ? 'fail' : 'warn', message: `${line('actual')} (${line('exchange')}); document ${line('pointer')}` }
+    })
 }
 
 /**

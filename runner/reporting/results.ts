@@ -59,7 +59,7 @@ export interface ChecksReport extends Partial<Omit<RunVerdict, 'label'>> {
   checks: CheckOutcome[]
   operations: { id: string; service: string; method: string; path: string; calls: number; checks: string[] }[]
   /** Exchanges validated against the target's published documents (profile `openapi`), measured from traffic; absent when none was. */
-  contracts?: { validated: number }
+  contracts?: { validated: number; notDescribed?: Record<string, number> }
   /** Real-world data class -> leaves of that class the run wrote (SL-INV-009, helpers/sales/real-world.ts); absent when none. */
   realWorldData?: Record<string, number>
 }

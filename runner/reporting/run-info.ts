@@ -22,6 +22,8 @@ export interface RunInfo {
   stop?: RunStop
   /** A merged sharded run: the shards that could not run, each with its cause (the verdict is then INCONCLUSIVE). */
   shardStops?: string[]
+  /** The authoring errors of the profile's OpenAPI documents, each once with its JSON pointer (docs/contracts.md); they never fail a run. */
+  documentWarnings?: { source: string; pointer: string; message: string }[]
 }
 
 /**

@@ -31,6 +31,7 @@ function statusOf(tc: TestCase): CheckStatus | undefined {
   return 'skipped'
 }
 import { invariantOutcomes, realWorldDataSent } from './invariants'
+import { contractOutcomes } from './contract-checks'
 import { sameFindings, type FailedFinding } from './findings'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
@@ -113,7 +114,7 @@ function withSameFindings(cases: ReadonlyArray<TestCase>, outcomes: CheckOutcome
  */
 export function checkOutcomes(cases: ReadonlyArray<TestCase>, root: string): CheckOutcome[] {
   const own = withSameFindings(cases, cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c))
-  return own.length > 0 ? [...own, ...invariantOutcomes(cases)] : own
+  return own.length > 0 ? [...own, ...invariantOutcomes(cases), ...contractOutcomes(cases)] : own
 }
 
 /**
@@ -142,7 +143,11 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
   })
   const validated = traffic.filter((t) => t.contract === 'validated').length
   const realWorld = realWorldDataSent(cases)
-  return { run, totals, checks, operations, ...(validated > 0 ? { contracts: { validated } } : {}), ...(Object.values(realWorld).some((k) => k > 0) ? { realWorldData: realWorld } : {}) }
+  // exchanges on operations no document holds, by operation (catalogue id, else method and path), with their count
+  const notDescribed: Record<string, number> = {}
+  for (const t of traffic) if (t.contract === 'not-described') notDescribed[t.operationId ?? `${t.method} ${t.template}`] = (notDescribed[t.operationId ?? `${t.method} ${t.template}`] ?? 0) + 1
+  const described = Object.keys(notDescribed).length > 0
+  return { run, totals, checks, operations, ...(validated > 0 || described ? { contracts: { validated, ...(described ? { notDescribed } : {}) } } : {}), ...(Object.values(realWorld).some((k) => k > 0) ? { realWorldData: realWorld } : {}) }
 }
 
 /** Errors outside any check: a suite file that did not load, a hook that threw, an unhandled error. */

@@ -4,6 +4,8 @@
  * "Violation: request.query ..." / "Violation: response.body ..." at level error (✖) or warning (⚠).
  */
 export interface PrismViolation {
+  /** Method of the exchange (from prism's "Forwarding" line), lower case; '?' when not seen. */
+  method: string
   /** Path (with query) of the exchange the violation belongs to, as prism forwarded it. */
   path: string
   status: number
@@ -16,21 +18,29 @@ export interface PrismViolation {
 }
 
 const UPSTREAM = /The upstream call to (\S+) has returned (\d{3})/
-const VIOLATION = /\[VALIDATOR\]\s+(✖|⚠)\s+(error|warning)\s+Violation: ((request|response)(?:\.[a-z]+)?) (.*)$/
+const FORWARDING = /Forwarding "([a-z]+)" request to /
+// the location may name a parameter too: request.path.requestid, request.header, response.body
+const VIOLATION = /\[VALIDATOR\]\s+(✖|⚠)\s+(error|warning)\s+Violation: ((request|response)(?:\.[A-Za-z0-9_-]+)*) (.*)$/
 
 export function parsePrismLog(log: string): PrismViolation[] {
   const out: PrismViolation[] = []
-  let last: { path: string; status: number } | undefined
+  let last: { path: string; status: number; method: string } | undefined
+  let method = '?'
   // eslint-disable-next-line no-control-regex
   for (const raw of log.split('\n')) {
     const line = raw.replace(/\u001b\[[0-9;]*m/g, '').replace(/\u0000/g, '')
+    const fw = FORWARDING.exec(line)
+    if (fw) {
+      method = fw[1]!
+      continue
+    }
     const up = UPSTREAM.exec(line)
     if (up) {
-      last = { path: up[1]!, status: Number(up[2]) }
+      last = { path: up[1]!, status: Number(up[2]), method }
       continue
     }
     const v = VIOLATION.exec(line)
-    if (v) out.push({ path: last?.path ?? '?', status: last?.status ?? 0, level: v[2] as 'error' | 'warning', side: v[4] as 'request' | 'response', location: v[3]!, message: v[5]!.trim() })
+    if (v) out.push({ method: last?.method ?? '?', path: last?.path ?? '?', status: last?.status ?? 0, level: v[2] as 'error' | 'warning', side: v[4] as 'request' | 'response', location: v[3]!, message: v[5]!.trim() })
   }
   return out
 }
@@ -47,4 +57,17 @@ export interface AcceptedViolation {
 /** The first rule that accepts the violation, or undefined. */
 export function acceptedBy(v: PrismViolation, rules: readonly AcceptedViolation[]): AcceptedViolation | undefined {
   return rules.find((r) => r.side === v.side && r.path.test(v.path) && r.message.test(v.message))
+}
+
+/**
+ * The contract-check kind (helpers/contracts/openapi.ts ContractFindingKind) a prism violation is, or undefined for a
+ * line that names no kind the suite judges (docs/contracts.md "The Prism comparison").
+ */
+export function prismKind(v: PrismViolation): 'request' | 'response' | 'media-type' | 'status' | 'not-described' | undefined {
+  // an operation the document does not hold: the suite lists it among the exchanges no document holds
+  if (/^Selected route not found/.test(v.message)) return 'not-described'
+  if (v.side === 'request') return 'request'
+  if (/^Unable to match the returned status code/.test(v.message)) return 'status'
+  if (/media type/i.test(v.message)) return 'media-type'
+  return 'response'
 }

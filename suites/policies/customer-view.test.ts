@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe } from 'vitest'
 import { check, type CheckContext } from '../../helpers/checks/check'
+import { invalidOnPurpose } from '../../helpers/checks/running'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/context'
@@ -85,12 +86,12 @@ describe('customer custom view: installments by customer identity (sales-service
     async (c) => {
       const params = applicable(c)
       const { mine } = await policies()
-      await expectRefusedWithoutLeak(await api.customView(mine.policyId, {}))
+      await expectRefusedWithoutLeak(await invalidOnPurpose('the identity query parameters are left out', () => api.customView(mine.policyId, {})))
       const names = Object.keys(params)
       if (names.length > 1) {
         const partial = identityOf(mine, params)
         delete partial[names[names.length - 1]!]
-        await expectRefusedWithoutLeak(await api.customView(mine.policyId, partial))
+        await expectRefusedWithoutLeak(await invalidOnPurpose('an identity query parameter is left out', () => api.customView(mine.policyId, partial)))
       }
     },
   )

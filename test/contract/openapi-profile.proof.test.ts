@@ -1,8 +1,10 @@
 /**
  * Published-contract checks end to end (docs/contracts.md "Published contracts"): a profile whose `openapi`
  * document disagrees with the target (the new quote id served as an integer where the document says a UUID string)
- * gets a named finding on that operation, a deviation (warn) by default and a failure when the profile says so;
- * a profile naming a document that does not exist stops before any request with exit 2.
+ * gets the contract check CT-sales.quote.create-response, failed by default (DOES NOT CONFORM) and a deviation with
+ * `contract: "warn"`; a document's authoring errors are warnings; a document that does not exist stops before any
+ * request with exit 2. The anchors' documents (both known defects of the extracts) are proved by
+ * test/contract/prism.proof.test.ts.
  */
 import { readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -36,37 +38,48 @@ function profile(extra: Record<string, unknown>): string {
 }
 
 describe('the profile field openapi', () => {
-  it('names the operation a disagreeing document describes (a deviation, warn by default)', async () => {
+  it('makes each finding kind on each operation a contract check of its own, failed by default; the check that sent the request does not fail', async () => {
     const run = await runConformance({ files: FILES, env: { TARGET_PROFILE: profile({ openapi: ['doc.json'] }) }, keepReports: true })
     const matrix = readFileSync(join(run.reportsDir, 'conformance.md'), 'utf8')
     rmSync(run.reportsDir, { recursive: true, force: true })
-    expect(matrix).toMatch(/## Published-contract findings[\s\S]*\| `sales\.quote\.create` \| SL-LIFE-\S+ \| warn \| response of POST/)
-    expect(run.failedIds).toEqual([])
-    const deviations = (run.report?.checks ?? []).flatMap((c) => c.deviations.map((d) => ({ check: c.id, ...d })))
-    const create = deviations.filter((d) => d.id === 'openapi-contract:sales.quote.create')
-    expect(create.length).toBeGreaterThan(0)
-    expect(create[0]).toMatchObject({ policy: 'warn', message: expect.stringMatching(/response of POST \/api\/v1\/ledger\/sales\/policies\/create \(200\): response \/policy\/id must be string; document .*doc\.json#\/paths\/~1api~1v1~1ledger~1sales~1policies~1create\/post\/responses\/200/) })
-    expect(deviations.every((d) => d.id === 'openapi-contract:sales.quote.create')).toBe(true)
-    expect(run.output).toContain('DEVIATION openapi-contract:sales.quote.create (warn)')
-  }, 200_000)
-
-  it('fails the checks that met the mismatch when deviations.openapi-contract is fail', async () => {
-    const run = await runConformance({ files: FILES, env: { TARGET_PROFILE: profile({ openapi: ['doc.json'], deviations: { 'openapi-contract': 'fail' } }) } })
-    expect(run.failedIds.length).toBeGreaterThan(0)
+    expect(run.failedIds).toEqual(['CT-sales.quote.create-response'])
     expect(run.verdict?.exitCode).toBe(EXIT.doesNotConform)
+    const ct = run.report?.checks.find((c) => c.id === 'CT-sales.quote.create-response')
+    expect(ct?.error).toMatch(/^actual: response \/policy\/id must be string\nexpected: a body matching the declared schema .*\ndocument: \S*doc\.json\npointer: \S*doc\.json#\/paths\/~1api~1v1~1ledger~1sales~1policies~1create\/post\/responses\/200 .*\nexchange: POST \/api\/v1\/ledger\/sales\/policies\/create \(200\)/)
+    expect(ct?.about).toEqual(['sales.quote.create'])
+    expect(matrix).toMatch(/## Published-contract findings[\s\S]*\| `sales\.quote\.create` \| CT-sales\.quote\.create-response \| fail \| response \/policy\/id must be string/)
+    // every other exchange of the file is on an operation the document does not hold: listed with its count
+    expect(run.report?.contracts?.notDescribed?.['sales.quote.get']).toBeGreaterThan(0)
+    expect(run.output).toMatch(/not in any document \(\d+ exchanges\): .*sales\.quote\.get x\d+/)
   }, 200_000)
 
-  it("finds nothing against the reference's own /openapi.json, even with the fail policy", async () => {
-    const run = await runConformance({ files: FILES, env: { TARGET_PROFILE: profile({ openapi: ['{salesBaseUrl}/openapi.json'], deviations: { 'openapi-contract': 'fail' } }) } })
+  it('makes them deviations with contract: "warn" (CONFORMS)', async () => {
+    const run = await runConformance({ files: FILES, env: { TARGET_PROFILE: profile({ openapi: ['doc.json'], contract: 'warn' }) } })
+    expect(run.failedIds).toEqual([])
+    expect(run.verdict?.exitCode).toBe(EXIT.conforms)
+    const ct = run.report?.checks.find((c) => c.id === 'CT-sales.quote.create-response')
+    expect(ct).toMatchObject({ status: 'passed', deviations: [{ id: 'openapi-contract:CT-sales.quote.create-response', policy: 'warn' }] })
+    expect(run.output).toContain('DEVIATION openapi-contract:CT-sales.quote.create-response (warn)')
+  }, 200_000)
+
+  it("finds nothing against the reference's own /openapi.json (contract fail)", async () => {
+    const run = await runConformance({ files: FILES, env: { TARGET_PROFILE: profile({ openapi: ['{salesBaseUrl}/openapi.json'] }) } })
     expect(run.failedIds).toEqual([])
     expect(run.report?.totals.passed ?? 0).toBeGreaterThan(10)
-    expect((run.report?.checks ?? []).flatMap((c) => c.deviations)).toEqual([])
+    expect((run.report?.checks ?? []).filter((c) => c.id.startsWith('CT-'))).toEqual([])
   }, 200_000)
 
-  it('stops with exit 2 naming a document that does not exist, before any request', async () => {
-    const run = await runConformance({ files: FILES, env: { TARGET_PROFILE: profile({ openapi: ['no-such-document.json'] }) } })
-    expect(run.verdict?.exitCode).toBe(EXIT.usage)
-    expect(run.output).toMatch(/openapi: \S*no-such-document\.json: file not found/)
-    expect(run.report?.checks.filter((c) => c.status === 'passed') ?? []).toEqual([])
-  }, 200_000)
+  it('lists the authoring errors of a document as warnings and runs on; exit 2 only for a document that does not exist', async () => {
+    const broken = structuredClone(DISAGREEING) as { paths: Record<string, { post: { parameters?: unknown[] } }> }
+    broken.paths['/api/v1/ledger/sales/policies/create']!.post.parameters = [{ name: 'dryRun', in: 'query', schema: { type: 'bool' } }]
+    const dir = profileDir({ 'broken.json': broken, 'profile.json': { extends: REFERENCE, name: 'openapi-proof', openapi: ['broken.json'], contract: 'warn' } })
+    const run = await runConformance({ files: FILES, env: { TARGET_PROFILE: resolve(dir, 'profile.json') } })
+    rmSync(dir, { recursive: true, force: true })
+    expect(run.verdict?.exitCode).toBe(EXIT.conforms)
+    expect(run.output).toMatch(/WARNING \S*broken\.json#\/paths\/~1api~1v1~1ledger~1sales~1policies~1create\/post\/parameters\/0\/schema\/type: type "bool" is not a JSON Schema type/)
+    const missing = await runConformance({ files: FILES, env: { TARGET_PROFILE: profile({ openapi: ['no-such-document.json'] }) } })
+    expect(missing.verdict?.exitCode).toBe(EXIT.usage)
+    expect(missing.output).toMatch(/openapi: \S*no-such-document\.json: file not found/)
+    expect(missing.report?.checks.filter((c) => c.status === 'passed') ?? []).toEqual([])
+  }, 300_000)
 })

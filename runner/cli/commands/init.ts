@@ -32,6 +32,10 @@ Options:
   --product NAME         product (schema name) of the main scenarios (default home)
   --non-production       the target may be written to: every suite runs (default: read-only suites only,
                          unless a run passes --allow-writes)
+  --openapi FILE|URL     the service's published OpenAPI document (3.0 or 3.1, JSON or YAML); repeat for each
+                         service. Every exchange is judged against it (docs/contracts.md)
+  --contract fail|warn   what a contract finding means: fail (default: the run does not conform) or warn
+                         (a deviation); written with --openapi
   --force                overwrite FILE
   -h, --help             this help
 
@@ -51,10 +55,13 @@ interface Answers {
   passwordEnv?: string | undefined
   product?: string | undefined
   nonProduction: boolean
+  /** Sources as the profile names them (files relative to the profile). */
+  openapi?: string[] | undefined
+  contract?: 'fail' | 'warn' | undefined
 }
 
 /** The profile text: the answers, the open points of the specs as comments with their defaults. */
-export function profileText(a: Required<Omit<Answers, 'authUrl' | 'webhookUrl'>> & Pick<Answers, 'authUrl' | 'webhookUrl'>, schemaRef: string): string {
+export function profileText(a: Required<Omit<Answers, 'authUrl' | 'webhookUrl' | 'openapi' | 'contract'>> & Pick<Answers, 'authUrl' | 'webhookUrl' | 'openapi' | 'contract'>, schemaRef: string): string {
   const q = JSON.stringify
   return `// Target profile written by \`ledger-conformance init\`. Comments are allowed (JSONC).
 // Check it:   npx ledger-conformance validate <this file>
@@ -82,7 +89,15 @@ export function profileText(a: Required<Omit<Answers, 'authUrl' | 'webhookUrl'>>
 
   // Never write a password here: name the environment variable that holds it.
   // AUTH_USERNAME / AUTH_PASSWORD override these in a run.
-  "credentials": { "username": ${q(a.username)}, "passwordEnv": ${q(a.passwordEnv)} }
+  "credentials": { "username": ${q(a.username)}, "passwordEnv": ${q(a.passwordEnv)} }${a.openapi && a.openapi.length > 0 ? `,
+
+  // The service's published OpenAPI documents (files relative to this profile, or URLs): every exchange of the
+  // run is judged against them; each finding kind on each operation is a contract check CT-<operation>-<kind>.
+  // Authoring errors of a document are listed as warnings and never fail a run.
+  "openapi": ${q(a.openapi)},
+  // fail: a contract finding fails the run (DOES NOT CONFORM); warn: it is a deviation, listed, and the run may
+  // conform. A status an operation does not document is a deviation either way (docs/contracts.md).
+  "contract": ${q(a.contract ?? 'fail')}` : ''}
 
   // Optional, with their defaults (uncomment and edit; add a comma after the field above):
   // "users": { "restricted": { "username": "...", "passwordEnv": "RESTRICTED_PASSWORD" },
@@ -139,7 +154,7 @@ export const initCommand: Command = {
         options: {
           name: { type: 'string' }, 'sales-url': { type: 'string' }, 'auth-url': { type: 'string' }, 'webhook-url': { type: 'string' },
           tenant: { type: 'string' }, username: { type: 'string' }, 'password-env': { type: 'string' }, product: { type: 'string' },
-          'non-production': { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+          'non-production': { type: 'boolean' }, openapi: { type: 'string', multiple: true }, contract: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
         },
       })
     } catch (e) {
@@ -153,6 +168,9 @@ export const initCommand: Command = {
       name: v.name, salesUrl: v['sales-url'], authUrl: v['auth-url'], webhookUrl: v['webhook-url'], tenant: v.tenant,
       username: v.username, passwordEnv: v['password-env'], product: v.product, nonProduction: v['non-production'] ?? false,
     }
+    if (v.contract !== undefined && v.contract !== 'fail' && v.contract !== 'warn') return usage(`--contract: must be fail or warn, got '${v.contract}'`)
+    // a document file is named relative to the profile, as the profile resolves it
+    const openapi = (v.openapi ?? []).map((s) => (/^https?:\/\//i.test(s) ? s : relative(dirname(file), resolve(process.cwd(), s)) || '.'))
     const flagged = Object.keys(v).some((k) => k !== 'force')
     if (!flagged && process.stdin.isTTY) a = await ask(a)
     const missing = [['--sales-url', a.salesUrl], ['--tenant', a.tenant], ['--username', a.username]].filter(([, x]) => !x).map(([f]) => f)
@@ -168,6 +186,7 @@ export const initCommand: Command = {
     const text = profileText({
       name: a.name ?? a.tenant!, salesUrl: a.salesUrl!.replace(/\/+$/, ''), authUrl: a.authUrl?.replace(/\/+$/, ''), webhookUrl: a.webhookUrl?.replace(/\/+$/, ''),
       tenant: a.tenant!, username: a.username!, passwordEnv, product: a.product ?? 'home', nonProduction: a.nonProduction,
+      ...(openapi.length > 0 ? { openapi, contract: (v.contract as 'fail' | 'warn' | undefined) ?? 'fail' } : {}),
     }, schemaRef)
     mkdirSync(dirname(file), { recursive: true })
     writeFileSync(file, text)

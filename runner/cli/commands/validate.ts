@@ -2,13 +2,20 @@ import { envHelp } from '../../../common/env-vars'
 import { isAbsolute, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadTargetConfig, readProfile } from '../../../helpers/config'
+import type { TargetConfig } from '../../../helpers/config/types'
+import { openApiSources } from '../../../helpers/contracts/openapi-documents'
+import { documentWarningLines } from '../../reporting/document-warnings'
 import { EXIT } from '../../verdict'
 import type { Command } from '../command'
 
 const HELP = `Usage: ledger-conformance validate <profile>... [--env]
 
 Checks target profiles (JSON or JSONC, anywhere) against the profile schema, with their "extends" chain, and
-resolves them as a run would. Sends no request and starts nothing. Every problem names the file and the field.
+resolves them as a run would. Sends no request to the target's API and starts nothing. Every problem names the
+file and the field. The OpenAPI documents a profile names ("openapi") are loaded as a run loads them (a URL is
+fetched within the preflight deadline and size cap; one naming {salesBaseUrl} of the embedded reference is left to
+the run) and their authoring errors printed as document warnings, which do not make a profile invalid; a document
+that cannot be read or is not OpenAPI 3.0/3.1 does.
 
 Options:
   --env                also require what the run will need from this environment: the passwords named by
@@ -21,18 +28,33 @@ ${envHelp('validate')}
 
 Exit codes:
   0  every profile is valid
-  2  usage or configuration error: a profile is invalid or missing (each problem is printed, naming the field)`
+  2  usage or configuration error: a profile is invalid or missing, or names a document that cannot be read or
+     is not OpenAPI 3.0/3.1 (each problem is printed, naming the field or the document)`
+
+/** The profile's OpenAPI documents loaded as a run loads them: their warnings, or the problem that stops a run. */
+export async function validateDocuments(config: TargetConfig): Promise<{ problems: string[]; warnings: { source: string; pointer: string; message: string }[]; notes: string[] }> {
+  const sources = openApiSources(config).filter((s) => !(config.embedded && s.includes('{')))
+  const notes = config.embedded && (config.openapi ?? []).some((s) => s.includes('{')) ? ['openapi: a document of the embedded reference ({salesBaseUrl}) is loaded by the run'] : []
+  if (sources.length === 0) return { problems: [], warnings: [], notes }
+  try {
+    const { OpenApiContracts } = await import('../../../helpers/contracts/openapi')
+    const loaded = await OpenApiContracts.load(sources, { deadlineMs: config.http.preflightDeadlineMs, maxBytes: config.http.maxResponseBytes })
+    return { problems: [], warnings: loaded.warnings, notes: [...notes, `openapi: ${sources.length} document(s) loaded, ${loaded.warnings.length} warning(s)`] }
+  } catch (e) {
+    return { problems: [(e as Error).message], warnings: [], notes }
+  }
+}
 
 /** A problem of the environment rather than of the file: an unset password variable. */
 const UNSET_PASSWORD = /passwordEnv: environment variable (\S+) is not set|\.password: is required \(or set passwordEnv/
 
 /** The problems of one profile (empty when valid) and notes on what the run will still need. */
-export function validateProfile(path: string, env: NodeJS.ProcessEnv, strictEnv: boolean): { problems: string[]; notes: string[]; summary?: string } {
+export function validateProfile(path: string, env: NodeJS.ProcessEnv, strictEnv: boolean): { problems: string[]; notes: string[]; summary?: string; config?: TargetConfig } {
   try {
     readProfile(path)
     const c = loadTargetConfig({ ...env, TARGET_PROFILE: path, TARGET_PROFILES: '' })
     const where = c.embedded ? 'the embedded reference service' : c.services.salesBaseUrl
-    return { problems: [], notes: [], summary: `profile '${c.profileName}': ${where}, tenant ${c.tenant}, ${c.nonProduction ? 'nonProduction (writing suites allowed)' : 'production (read-only unless --allow-writes)'}` }
+    return { problems: [], notes: [], config: c, summary: `profile '${c.profileName}': ${where}, tenant ${c.tenant}, ${c.nonProduction ? 'nonProduction (writing suites allowed)' : 'production (read-only unless --allow-writes)'}` }
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e
     if (strictEnv) return { problems: e.problems, notes: [] }
@@ -71,6 +93,12 @@ export const validateCommand: Command = {
     for (const file of parsed.positionals) {
       const path = isAbsolute(file) ? file : resolve(process.cwd(), file)
       const r = validateProfile(path, process.env, parsed.values.env ?? false)
+      if (r.problems.length === 0 && r.config) {
+        const docs = await validateDocuments(r.config)
+        r.problems.push(...docs.problems)
+        r.notes.push(...docs.notes)
+        for (const line of documentWarningLines(docs.warnings)) process.stdout.write(`${line}\n`)
+      }
       if (r.problems.length > 0) {
         ok = false
         process.stderr.write(`INVALID ${file}\n${r.problems.map((p) => `  - ${p}`).join('\n')}\n`)

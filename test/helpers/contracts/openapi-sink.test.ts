@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openApiSink } from '../../../helpers/contracts/openapi-sink'
+import { contractPolicy, openApiSink } from '../../../helpers/contracts/openapi-sink'
+import { invalidOnPurpose, runningContract, withRunningCheck } from '../../../helpers/checks/running'
 import type { TargetConfig } from '../../../helpers/config/types'
 import type { Exchange } from '../../../helpers/http/recorder'
 
@@ -25,15 +26,40 @@ const exchange = (path: string, status: number): Exchange => ({
 })
 
 describe('published-contract sink', () => {
-  it('marks the 2xx exchanges a document describes as validated (the run counts them), and no other', async () => {
+  it('judges every exchange that got an answer, any status, and marks those no document describes', async () => {
     const sink = openApiSink(config())!
     const described = exchange('/api/v1/things/7', 200)
     const elsewhere = exchange('/api/v1/other', 200)
     const refused = exchange('/api/v1/things/7', 404)
     for (const ex of [described, elsewhere, refused]) await sink(ex)
     expect(described.contract).toBe('validated')
-    expect(elsewhere.contract).toBeUndefined()
-    expect(refused.contract).toBeUndefined()
+    expect(elsewhere.contract).toBe('not-described')
+    expect(refused.contract).toBe('validated')
+  })
+
+  it("notes each finding on the running check as a contract check CT-<operation>-<kind>, once per finding, and none of a request invalid on purpose", async () => {
+    const sink = openApiSink(config())!
+    const notes = await withRunningCheck('a check', async () => {
+      await sink(exchange('/api/v1/things/x', 200)) // id not an integer: request
+      await sink(exchange('/api/v1/things/y', 200)) // the same kind, another finding
+      await sink(exchange('/api/v1/things/7', 404)) // undocumented status
+      await sink(exchange('/api/v1/things/7', 404)) // the same finding again: kept once
+      await invalidOnPurpose('the id is not an integer on purpose', () => sink(exchange('/api/v1/things/z', 200)))
+      return runningContract()
+    })
+    expect(notes?.map((n) => `${n.id} ${n.policy} ${n.actual}`)).toEqual([
+      'CT-get-thing-request fail request /path/id must be integer',
+      'CT-get-thing-status warn status 404 is not documented (200)',
+    ])
+    expect(notes?.[0]).toMatchObject({ operation: 'get-thing', kind: 'request', exchange: 'GET /api/v1/things/x (200)', pointer: expect.stringMatching(/doc\.json#\/paths\/~1api~1v1~1things~1\{id\}\/get/) })
+  })
+
+  it('fails contract findings by default, warns with contract: "warn"; an undocumented status is a deviation unless asked', () => {
+    expect(contractPolicy({ deviations: {} }, 'response')).toBe('fail')
+    expect(contractPolicy({ deviations: {}, contract: 'warn' }, 'response')).toBe('warn')
+    expect(contractPolicy({ deviations: { 'openapi-contract': 'warn' }, contract: 'fail' }, 'request')).toBe('warn')
+    expect(contractPolicy({ deviations: {} }, 'status')).toBe('warn')
+    expect(contractPolicy({ deviations: { 'openapi-undocumented-status': 'fail' } }, 'status')).toBe('fail')
   })
 
   it('is absent when the profile names no document', () => {

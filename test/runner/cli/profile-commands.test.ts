@@ -57,6 +57,33 @@ describe('ledger-conformance init', () => {
   })
 })
 
+describe('ledger-conformance init --openapi and validate of the documents', () => {
+  const DOC = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/a': { get: { parameters: [{ name: 'p', in: 'query', schema: { type: 'bool' } }], responses: { '200': { description: 'ok' } } } } } }
+
+  it('writes openapi and contract with comments; validate loads the document and prints its warnings (exit 0)', async () => {
+    writeFileSync(join(dir, 'doc.json'), JSON.stringify(DOC))
+    expect(await initCommand.run(['ci/p.jsonc', ...FLAGS, '--openapi', 'doc.json', '--openapi', 'https://api.example.test/openapi.yaml'])).toBe(0)
+    const text = readFileSync(join(dir, 'ci/p.jsonc'), 'utf8')
+    expect(text).toMatch(/\/\/ fail: a contract finding fails the run/)
+    expect(parseJsonc(text)).toMatchObject({ openapi: ['../doc.json', 'https://api.example.test/openapi.yaml'], contract: 'fail' })
+    expect(await initCommand.run(['ci/q.jsonc', ...FLAGS, '--openapi', 'doc.json', '--contract', 'warn'])).toBe(0)
+    expect(parseJsonc(readFileSync(join(dir, 'ci/q.jsonc'), 'utf8'))).toMatchObject({ contract: 'warn' })
+    expect(await initCommand.run(['ci/r.jsonc', ...FLAGS, '--contract', 'maybe'])).toBe(2)
+    expect(err).toContain("--contract: must be fail or warn, got 'maybe'")
+    out = ''
+    expect(await validateCommand.run(['ci/q.jsonc'])).toBe(0)
+    expect(out).toMatch(/WARNING \S*doc\.json#\/paths\/~1a\/get\/parameters\/0\/schema\/type: type "bool" is not a JSON Schema type/)
+    expect(out).toContain('openapi: 1 document(s) loaded, 1 warning(s)')
+  })
+
+  it('exits 2 naming a document that is not OpenAPI', async () => {
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'not a document' }))
+    expect(await initCommand.run(['p.jsonc', ...FLAGS, '--openapi', 'package.json', '--contract', 'warn'])).toBe(0)
+    expect(await validateCommand.run(['p.jsonc'])).toBe(2)
+    expect(err).toMatch(/package\.json: is not an OpenAPI 3\.0 or 3\.1 document/)
+  })
+})
+
 describe('ledger-conformance validate', () => {
   it('names the field of an invalid profile and exits 2; a missing file too', async () => {
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ name: 'x', tenant: 'acme', credentials: { username: 'u' }, polling: { maxDelayMs: 'fast' } }))
