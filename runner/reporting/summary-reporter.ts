@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { safeText } from '../../helpers/reporting/neutralise'
 import { relative } from 'node:path'
 import type { SerializedError } from 'vitest'
 import type { TestCase, TestModule } from 'vitest/node'
@@ -201,7 +202,7 @@ export default class SummaryReporter implements Reporter {
       const lines = ['', RULE, ...consoleLines(report, true)]
       if (!stop) lines.push(`reports  ${reportsPath}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html, verdict.json`, closing(report.totals))
       else lines.push(`reports  ${reportsPath}/verdict.json, checks.json, conformance.md, junit.xml (this run's verdict and cause)`)
-      process.stdout.write(`${lines.join('\n')}\n`)
+      process.stdout.write(`${safeText(lines.join('\n'))}\n`)
       return
     }
     const reports = keys.sort().map((key) => {
@@ -220,6 +221,6 @@ export default class SummaryReporter implements Reporter {
     out.push(`verdict  ${v.label}`)
     out.push(`reports  ${reportsPath}/junit.xml, allure-results/, verdict.json, targets/<target>/checks.json, conformance.md, conformance.html`)
     out.push(closing(sumTotals(reports.map((r) => r.report))))
-    process.stdout.write(`${out.join('\n')}\n`)
+    process.stdout.write(`${safeText(out.join('\n'))}\n`)
   }
 }
