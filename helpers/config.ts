@@ -5,6 +5,7 @@ import { formatAjvErrors } from '../common/ajv'
 import { PROJECT_ROOT } from '../common/project-root'
 import { SchemaCompiler } from './contracts/compiler'
 import { parseJsonc } from './config/jsonc'
+import { DEFAULT_BREAKER } from './http/breaker'
 import { DEFAULT_HTTP_LIMITS } from './http/limits'
 import { SCHEMA_LIMITS } from './sales/schema-limits'
 import { isHttpUrl, readEnv, type EnvName } from './config/env'
@@ -239,6 +240,8 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       maxJsonDepth: p.http?.maxJsonDepth ?? DEFAULT_HTTP_LIMITS.maxJsonDepth,
       callDeadlineMs: p.http?.callDeadlineMs ?? DEFAULT_HTTP_LIMITS.callDeadlineMs,
       preflightDeadlineMs: p.http?.preflightDeadlineMs ?? DEFAULT_HTTP_LIMITS.preflightDeadlineMs,
+      breakerExpiries: p.http?.breakerExpiries ?? DEFAULT_BREAKER.expiries,
+      breakerSilenceMs: p.http?.breakerSilenceMs ?? DEFAULT_BREAKER.silenceMs,
     },
     schemaLimits: { ...SCHEMA_LIMITS, ...(p.schemaLimits ?? {}) },
     features: p.features ?? {},

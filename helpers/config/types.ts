@@ -42,6 +42,9 @@ export interface HttpSettings {
   maxJsonDepth: number
   callDeadlineMs: number
   preflightDeadlineMs: number
+  /** The run-wide circuit breaker (helpers/http/breaker.ts). */
+  breakerExpiries: number
+  breakerSilenceMs: number
 }
 
 /** Bounds on target-provided schemas and payload generation from them (helpers/sales/schema-limits.ts). */

@@ -13,6 +13,9 @@ export interface HttpLimits {
   callDeadlineMs: number
   /** The preflight, all its requests included. */
   preflightDeadlineMs: number
+  /** The run-wide circuit breaker (helpers/http/breaker.ts); absent: no breaker (a dispatcher of a unit test). */
+  breakerExpiries?: number
+  breakerSilenceMs?: number
 }
 
 export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = Object.freeze({

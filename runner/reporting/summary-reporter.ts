@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { safeText } from '../../helpers/reporting/neutralise'
+import { openBreakerCauses } from '../../helpers/http/breaker'
 import { relative } from 'node:path'
 import type { SerializedError } from 'vitest'
 import type { TestCase, TestModule } from 'vitest/node'
@@ -196,7 +197,10 @@ export default class SummaryReporter implements Reporter {
     if (stop || keys.length === 0 || !existsSync(targetReportsDir())) {
       const cases = [...groups.values()].flat()
       const base = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)
-      const report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete)
+      let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete)
+      // the target stopped answering (helpers/http/breaker.ts): that is the cause of an inconclusive run, not its checks
+      const breaker = stop ? undefined : openBreakerCauses()[0]
+      if (breaker && report.verdict === 'INCONCLUSIVE') report = withVerdict(base, { kind: 'inconclusive', cause: breaker }, selectionOf(cases, base), runErrors, incomplete)
       writeRunReports({ dir, reports: [{ report }], overall: report, traffic })
       failVitestOn(report.exitCode)
       const lines = ['', RULE, ...consoleLines(report, true)]

@@ -109,3 +109,19 @@ describe('hostile target: the run ends by itself with a message naming the reque
     expectClean(run, target)
   })
 })
+
+describe('hostile target: the run-wide circuit breaker', () => {
+  it('a target silent after the preflight: the run stops within 60 s as INCONCLUSIVE naming the last operations, the rest blocked', async () => {
+    const { run, target } = await hostileRun('silent-after-preflight', ['suites/sales'])
+    expect(run.verdict?.exitCode).toBe(3)
+    expect(run.verdict?.verdict).toBe('INCONCLUSIVE')
+    const cause = /the target at http:\/\/127\.0\.0\.1:\d+ stopped answering: \d+ exchanges in a row got no complete response within their deadline \(profile http\.breakerExpiries, 3\); the last without an answer: (GET|POST|PUT|DELETE|PATCH) http:\/\/127\.0\.0\.1:\d+\/\S+/
+    expect(run.verdict?.cause).toMatch(cause)
+    expect(run.output).toMatch(cause)
+    const checks = run.report?.checks ?? []
+    const blocked = checks.filter((c) => c.status === 'blocked' && cause.test(c.blocked?.reason ?? ''))
+    expect(blocked.length, 'the checks not yet run are blocked with the cause').toBeGreaterThan(20)
+    expect(checks.filter((c) => c.status === 'errored').length, 'at most the exchanges that opened the breaker (and those in flight with them) error').toBeLessThan(checks.length / 4)
+    expectClean(run, target)
+  })
+})

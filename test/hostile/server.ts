@@ -18,6 +18,7 @@ export type ScenarioName =
   | 'trickle'
   | '1xx-flood'
   | 'silence'
+  | 'silent-after-preflight'
   | 'gzip-bomb'
   | 'deep-json'
   | 'proto-keys'
@@ -123,9 +124,15 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
   })
   const collectorUrl = await listen(collector)
 
+  let preflightDone = false
   const proxy = createServer(async (req, res) => {
     let body = await readBody(req)
     const url = req.url ?? '/'
+    // answers until the preflight's last request (the tenant header's GET .../schemes/...), then never again
+    if (scenario === 'silent-after-preflight') {
+      if (preflightDone) return
+      if (req.method === 'GET' && SCHEMES.test(url)) preflightDone = true
+    }
     const auth = req.headers.authorization
     if (LOGIN.test(url)) {
       // the Location quotes the password (raw and encoded), a C1 control and markup (issue #31, item 1)
