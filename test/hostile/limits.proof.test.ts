@@ -110,6 +110,19 @@ describe('hostile target: the run ends by itself with a message naming the reque
   })
 })
 
+describe('hostile target: references in its schema', () => {
+  it('a $ref cycle and a remote $ref: the affected checks stop naming the request and the pointers, nothing is fetched, the rest goes on', async () => {
+    const { run, target } = await hostileRun('schema-refs', ['suites/sales/payloads.test.ts', 'suites/security'])
+    expect(target.stolen, 'the remote reference was never fetched').toBe(0)
+    expect(run.output).toMatch(/the product schema of GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/ledger\/schemes\/\S+ refused \(a hostile or broken schema\): .*\/definitions\/(a|b)\/\$ref: a cycle of references/)
+    expect(run.output).toMatch(/\/properties\/address\/\$ref: reference "http:\/\/127\.0\.0\.1:\d+\/address\.json" is outside the schema \(remote references are never fetched\)/)
+    expect(run.output).not.toMatch(/Maximum call stack|Reference not found/)
+    const checks = run.report?.checks ?? []
+    expect(checks.filter((c) => c.id.startsWith('SEC-') && c.status === 'passed').length, 'the rest of the run goes on').toBeGreaterThan(0)
+    expectClean(run, target)
+  })
+})
+
 describe('hostile target: the run-wide circuit breaker', () => {
   it('a target silent after the preflight: the run stops within 60 s as INCONCLUSIVE naming the last operations, the rest blocked', async () => {
     const { run, target } = await hostileRun('silent-after-preflight', ['suites/sales'])

@@ -25,6 +25,7 @@ export type ScenarioName =
   | 'invalid-utf8'
   | 'echo'
   | 'hostile-schema'
+  | 'schema-refs'
   | 'receiver-flood'
   | 'none'
 
@@ -106,6 +107,17 @@ export function hostileSchema(): object {
       code: { type: 'string', pattern: '^(a+)+$' },
       essay: { type: 'string', minLength: 300_000_000 },
     },
+  }
+}
+
+/** A product schema with a cycle of references that consumes no value and a remote reference (nothing may be fetched). */
+export function schemaWithHostileRefs(collectorUrl: string): object {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    required: ['holder', 'address'],
+    properties: { holder: { $ref: '#/definitions/a' }, address: { $ref: `${collectorUrl}/address.json` } },
+    definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } },
   }
 }
 
@@ -277,6 +289,9 @@ function hostileAnswer(scenario: ScenarioName, res: ServerResponse, collectorUrl
       return true
     case 'hostile-schema':
       res.writeHead(200, json).end(JSON.stringify(hostileSchema()))
+      return true
+    case 'schema-refs':
+      res.writeHead(200, json).end(JSON.stringify(schemaWithHostileRefs(collectorUrl)))
       return true
     default:
       return false
