@@ -5,7 +5,8 @@ import { formatAjvErrors } from '../common/ajv'
 import { PROJECT_ROOT } from '../common/project-root'
 import { SchemaCompiler } from './contracts/compiler'
 import { parseJsonc } from './config/jsonc'
-import { DEFAULT_HTTP_LIMITS } from './http/limits'
+import { DEFAULT_BREAKER } from './http/breaker'
+import { DEFAULT_ANSWER_BUDGET_BYTES, DEFAULT_HTTP_LIMITS } from './http/limits'
 import { SCHEMA_LIMITS } from './sales/schema-limits'
 import { isHttpUrl, readEnv, type EnvName } from './config/env'
 import type { TargetConfig, UserCredentials } from './config/types'
@@ -240,6 +241,10 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       maxJsonDepth: p.http?.maxJsonDepth ?? DEFAULT_HTTP_LIMITS.maxJsonDepth,
       callDeadlineMs: p.http?.callDeadlineMs ?? DEFAULT_HTTP_LIMITS.callDeadlineMs,
       preflightDeadlineMs: p.http?.preflightDeadlineMs ?? DEFAULT_HTTP_LIMITS.preflightDeadlineMs,
+      breakerExpiries: p.http?.breakerExpiries ?? DEFAULT_BREAKER.expiries,
+      breakerSilenceMs: p.http?.breakerSilenceMs ?? DEFAULT_BREAKER.silenceMs,
+      answerBudgetBytes: p.http?.answerBudgetBytes ?? DEFAULT_ANSWER_BUDGET_BYTES,
+      answerBudgets: p.http?.answerBudgets ?? {},
     },
     schemaLimits: { ...SCHEMA_LIMITS, ...(p.schemaLimits ?? {}) },
     features: p.features ?? {},

@@ -7,6 +7,7 @@ import { ServiceClient } from './http/client'
 import { Dispatchers } from './http/dispatchers'
 import { sharedLimiter } from './http/limiter'
 import { Recorder, type ExchangeSink } from './http/recorder'
+import { ANSWER_BUDGET_DEVIATION } from './http/limits'
 import { retryPolicyFrom } from './http/retry'
 import { send } from './http/send'
 import { allureExchangeSink } from './reporting/allure-sink'
@@ -72,6 +73,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
       }
     },
     currentChain: runningChain,
+    answerBudget: { bytes: (op) => (op !== undefined ? config.http.answerBudgets[op] : undefined) ?? config.http.answerBudgetBytes, policy: config.deviations[ANSWER_BUDGET_DEVIATION] ?? 'fail' },
   })
   const dispatchers = new Dispatchers(config.http)
   // shared by every suite file of this worker that talks to this target

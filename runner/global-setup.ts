@@ -17,6 +17,7 @@ import { earlyRunInfo, runInfo, type RunInfo } from './reporting/run-info'
 import { RUN_REPORT_FILES } from './reporting/results'
 import { restrictReports } from './reporting/redacting-reporter'
 import { runRedactor } from '../helpers/reporting/redact'
+import { safeJson, safeText } from '../helpers/reporting/neutralise'
 import { guardStackTraces } from './stack-guard'
 import { loadTargets, type NamedTarget } from './targets/load'
 import { runStopError, type RunStop } from './verdict'
@@ -40,13 +41,14 @@ class RunRecord {
 
   /** Records the stop and ends the run with one message, without a stack trace of the suite's internals. */
   stop(kind: RunStop['kind'], message: string): never {
-    this.info = { ...this.info, stop: { kind, cause: message } }
+    const cause = safeText(message)
+    this.info = { ...this.info, stop: { kind, cause } }
     this.write()
-    throw runStopError(message)
+    throw runStopError(cause)
   }
 
   private write(): void {
-    writeFileSync(join(this.dir, 'run.json'), `${JSON.stringify(this.info, null, 2)}\n`)
+    writeFileSync(join(this.dir, 'run.json'), `${safeJson(this.info)}\n`)
   }
 }
 

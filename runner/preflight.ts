@@ -18,7 +18,8 @@ export class PreflightError extends Error {
     message: string,
     readonly kind: 'inconclusive' | 'violation' | 'configuration' = 'inconclusive',
   ) {
-    super(message)
+    // a stop cause quotes what the target sent (a Location, a status text): the one rule before it goes anywhere
+    super(safeText(message))
     this.name = 'PreflightError'
   }
 }
@@ -116,7 +117,7 @@ export function loginHint(res: HttpResult | undefined, config: TargetConfig): st
   if (!res) return ''
   const location = res.headers?.location
   if (res.status >= 300 && res.status < 400) {
-    return ` It redirects to ${location ?? '(no Location)'}: AUTH_URL (profile services.authUrl) should be the URL the login is really served at.`
+    return ` It redirects to ${location === undefined ? '(no Location)' : safeText(String(location).slice(0, 500))}: AUTH_URL (profile services.authUrl) should be the URL the login is really served at.`
   }
   const type = String(res.headers?.['content-type'] ?? '')
   if (/text\/html/i.test(type)) return ` It answered an HTML page: ${config.services.authUrl} is an HTTP server, but not this identity API; check AUTH_URL (profile services.authUrl).`

@@ -8,6 +8,7 @@ import { blockedMessage, ownerOf, SetupFailure, type BlockedInfo } from './setup
 import { safeText } from '../reporting/redact'
 import { attachEvidence } from '../reporting/evidence'
 import { InFlight, withInFlight } from '../http/in-flight'
+import { BreakerOpen } from '../http/breaker'
 import { SPEC, type CheckMeta } from '../../common/spec'
 import type { CheckTaskMeta, Deviation } from './task-meta'
 import { callerOutside, type SourceLocation } from '../../common/source-location'
@@ -89,6 +90,12 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
       recordInvariants(ctx)
       await block(ctx, e.blocked, e.res ? evidence(e.res) : [])
     }
+    // the target stopped answering earlier in the run (helpers/http/breaker.ts): this check's requirement was not tested
+    const open = breakerOpenIn(e)
+    if (open) {
+      recordInvariants(ctx)
+      await block(ctx, { reason: open.message })
+    }
     failure = e
   }
   // an answer this check received broke an invariant of the model: that is the invariant's failure, reported once on its
@@ -118,6 +125,13 @@ export function findingOf(meta: CheckMeta, e: unknown): Finding | undefined {
   const classes = statusClassesOf(e.detail.expected)
   const owner = e.detail.owner ?? (classes ? ownerOf(operation, meta.product) : undefined)
   return { operation, status: res.status, expected: classes ? `status ${classes.map((c) => `${c}xx`).join(' or ')}` : maskedExpectation(e.detail.expected), ...(owner && owner !== meta.id ? { owner } : {}) }
+}
+
+/** The breaker's refusal when it is the error or what caused it (a helper may wrap it), else undefined. */
+function breakerOpenIn(e: unknown, depth = 0): BreakerOpen | undefined {
+  if (e instanceof BreakerOpen) return e
+  if (depth > 8 || e === null || typeof e !== 'object') return undefined
+  return breakerOpenIn((e as { cause?: unknown }).cause, depth + 1)
 }
 
 /** Copies the running check's invariant tally (what was judged on its answers, and broken) into its task meta. */

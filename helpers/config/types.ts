@@ -42,6 +42,13 @@ export interface HttpSettings {
   maxJsonDepth: number
   callDeadlineMs: number
   preflightDeadlineMs: number
+  /** The run-wide circuit breaker (helpers/http/breaker.ts). */
+  breakerExpiries: number
+  breakerSilenceMs: number
+  /** An answer larger than this is a finding of its own on its operation (helpers/http/recorder.ts, answer budget). */
+  answerBudgetBytes: number
+  /** Per operation id, a budget of its own. */
+  answerBudgets: Record<string, number>
 }
 
 /** Bounds on target-provided schemas and payload generation from them (helpers/sales/schema-limits.ts). */

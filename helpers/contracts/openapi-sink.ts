@@ -57,7 +57,8 @@ export function openApiSink(config: TargetConfig): ExchangeSink | undefined {
   if (sources.length === 0) return undefined
   let loaded: Promise<OpenApiContracts | undefined> | undefined
   return async (ex) => {
-    if (ex.status === undefined || !ex.response) return
+    // an answer over its budget is judged by that finding (helpers/http/recorder.ts); its body was not recorded
+    if (ex.status === undefined || !ex.response || ex.response.overBudget !== undefined) return
     loaded ??= loadOnce(sources, config.openapiDocuments).catch(() => undefined)
     const contracts = await loaded
     if (!contracts) return

@@ -13,7 +13,19 @@ export interface HttpLimits {
   callDeadlineMs: number
   /** The preflight, all its requests included. */
   preflightDeadlineMs: number
+  /** The run-wide circuit breaker (helpers/http/breaker.ts); absent: no breaker (a dispatcher of a unit test). */
+  breakerExpiries?: number
+  breakerSilenceMs?: number
 }
+
+/**
+ * An answer above this many bytes is a finding of its own on its operation (profile http.answerBudgetBytes; per
+ * operation http.answerBudgets), far below maxResponseBytes: a list of 15 MB is judged, and recorded as its size and
+ * first characters only (helpers/http/recorder.ts), instead of stalling the worker that redacts and attaches it.
+ */
+export const DEFAULT_ANSWER_BUDGET_BYTES = 1024 * 1024
+/** The deviation an answer over its budget is recorded as (profile deviations['answer-budget'], default fail). */
+export const ANSWER_BUDGET_DEVIATION = 'answer-budget'
 
 export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = Object.freeze({
   exchangeDeadlineMs: 20_000,

@@ -1,5 +1,7 @@
 import type { Redactor } from '../reporting/redact'
 import { matchOperation } from '../../common/operations'
+import { reportFinding } from '../checks/running'
+import { ANSWER_BUDGET_DEVIATION } from './limits'
 import type { HttpResult, SentRequest } from './types'
 
 const MAX_BODY_CHARS = 16_000
@@ -23,7 +25,8 @@ export interface Exchange {
   /** Milliseconds the attempt waited for a slot at the request limiter before it was sent (helpers/http/limiter.ts); absent under 1 ms. */
   queuedMs?: number
   request: { headers: Record<string, string>; body?: string }
-  response?: { headers: Record<string, string>; body: string; contentType: string }
+  /** overBudget: the answer's size when it was over its answer budget (its body is then its size and first characters). */
+  response?: { headers: Record<string, string>; body: string; contentType: string; overBudget?: number }
   error?: string
   /** Set by the published-contract sink when a document describes the exchange and it was validated (helpers/contracts). */
   contract?: 'validated' | 'not-described'
@@ -39,7 +42,14 @@ export interface RecorderOptions {
   currentTest?: () => string | undefined
   /** The dependent chain of the running check, if any. */
   currentChain?: () => string | undefined
+  /** The answer budget (bytes) of an operation, and the policy of an answer over it (profile http.answerBudgetBytes). */
+  answerBudget?: { bytes: (operationId: string | undefined) => number; policy: 'warn' | 'fail' }
 }
+
+/** How much of an answer over its budget is recorded (its first characters, redacted). */
+const OVER_BUDGET_PREFIX = 2000
+/** Characters past the prefix redacted with it, so that a secret cut by the prefix's end is masked whole (a JWT is ~1 KB). */
+const SECRET_MARGIN = 4096
 
 function truncate(text: string): string {
   return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}… [${text.length - MAX_BODY_CHARS} more characters]` : text
@@ -57,6 +67,13 @@ export class Recorder {
     const r = this.options.redactor
     const url = new URL(req.url)
     const op = matchOperation(req.method, url.pathname)
+    const budget = res && this.options.answerBudget ? this.options.answerBudget.bytes(op?.id) : undefined
+    const over = res !== undefined && budget !== undefined && res.raw.length > budget
+    if (over) {
+      // a finding of its own on its operation; the answer is neither redacted in full, deep-copied nor attached
+      const label = `${req.method} ${r.text(req.url)}${op ? ` (${op.id})` : ''}`
+      reportFinding({ id: `${ANSWER_BUDGET_DEVIATION}:${op?.id ?? url.pathname}`, message: `the answer of ${label} (${res.status}) is ${res.raw.length} bytes, over the budget of ${budget} bytes for this operation (profile http.answerBudgetBytes / http.answerBudgets)`, policy: this.options.answerBudget!.policy })
+    }
     const test = this.options.currentTest?.()
     const chain = test === undefined ? undefined : this.options.currentChain?.()
     return {
@@ -78,7 +95,10 @@ export class Recorder {
             response: {
               headers: r.headers(res.headers),
               contentType: res.contentType,
-              body: truncate(res.body !== undefined && typeof res.body === 'object' ? JSON.stringify(r.json(res.body)) : r.text(isBinary(res) ? `<${res.raw.length} bytes of ${res.contentType || 'unknown type'}>` : res.text)),
+              ...(over ? { overBudget: res.raw.length } : {}),
+              body: over
+                ? `<${res.raw.length} bytes of ${res.contentType || 'unknown type'}, over the answer budget of ${budget} bytes; first characters:> ${r.text(res.raw.subarray(0, OVER_BUDGET_PREFIX + SECRET_MARGIN).toString('utf8')).slice(0, OVER_BUDGET_PREFIX)}`
+                : truncate(res.body !== undefined && typeof res.body === 'object' ? JSON.stringify(r.json(res.body)) : r.text(isBinary(res) ? `<${res.raw.length} bytes of ${res.contentType || 'unknown type'}>` : res.text)),
             },
           }
         : {}),

@@ -1,4 +1,5 @@
 import { matchOperation } from '../../common/operations'
+import { BreakerOpen, DEFAULT_BREAKER, runBreakers } from './breaker'
 import type { Dispatchers } from './dispatchers'
 import { currentInFlight } from './in-flight'
 import { limitsOf } from './limits'
@@ -31,6 +32,9 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
   const label = requestLabel(req.method, req.url)
   const tracker = currentInFlight()
   const deadlineMs = Math.max(1, Math.min(req.deadlineMs ?? limits.exchangeDeadlineMs, limits.exchangeDeadlineMs, tracker ? tracker.requestBudgetMs() : Number.POSITIVE_INFINITY))
+  const breaker = breakerOf(dispatchers, u.origin)
+  const open = breaker?.openCause()
+  if (open) throw new BreakerOpen(u.origin, open)
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new ExchangeDeadline(deadlineMs)), deadlineMs)
   const stop = () => controller.abort(tracker?.signal.reason ?? { message: 'aborted' })
@@ -52,28 +56,44 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
       throw new ResponseTooLarge(sent, label, limits.maxResponseBytes, performance.now() - started)
     })
     const durationMs = performance.now() - started
+    breaker?.answered()
     const outHeaders: Record<string, string> = {}
     for (const [k, v] of Object.entries(res.headers)) {
       if (v !== undefined) outHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
     }
     return { ...parseBody(raw, outHeaders['content-type'] ?? '', limits.maxJsonDepth), status: res.statusCode, headers: outHeaders, raw, durationMs, request: sent }
   } catch (e) {
+    if (e instanceof ResponseTooLarge) breaker?.answered()
     if (e instanceof TransportError) throw e
     if (tracker?.signal.aborted) {
       throw new TransportError(sent, 'LC_ABORTED', (tracker.signal.reason as { message?: string } | undefined)?.message ?? 'aborted', performance.now() - started)
     }
     const reason = controller.signal.aborted ? (controller.signal.reason as unknown) : undefined
     if (reason instanceof ExchangeDeadline) {
+      breaker?.expired(label)
       throw new TransportError(sent, 'LC_EXCHANGE_DEADLINE', `no complete response within the exchange deadline of ${reason.ms} ms (headers and body, 1xx included; profile http.exchangeDeadlineMs)`, performance.now() - started)
     }
     const err = e as Error & { code?: string; cause?: { code?: string; message?: string } }
     const code = err.code ?? err.cause?.code ?? err.name
+    if (NO_ANSWER.has(code)) breaker?.expired(label)
     throw new TransportError(sent, code, describeTransport(code, err), performance.now() - started)
   } finally {
     clearTimeout(timer)
     tracker?.signal.removeEventListener('abort', stop)
     if (entry) tracker?.end(entry)
   }
+}
+
+/** Transport faults that mean the target did not answer in time (a refused connection is an answer of a kind). */
+const NO_ANSWER = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
+
+/** The run-wide breaker of an origin when the dispatchers were configured from a profile (helpers/http/breaker.ts). */
+function breakerOf(dispatchers: Dispatchers, origin: string): { openCause(): string | undefined; answered(): void; expired(label: string): void } | undefined {
+  const t = dispatchers.timeouts
+  if (t.breakerExpiries === undefined) return undefined
+  const settings = { expiries: t.breakerExpiries, silenceMs: t.breakerSilenceMs ?? DEFAULT_BREAKER.silenceMs }
+  const b = runBreakers()
+  return { openCause: () => b.openCause(origin), answered: () => b.answered(origin), expired: (label) => b.expired(origin, label, settings) }
 }
 
 /** "GET http://host/path (sales.quote.get)": how a limit or a timeout names a request. */

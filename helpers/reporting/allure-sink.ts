@@ -4,6 +4,7 @@ import * as allure from 'allure-js-commons'
 import { FileRecycler } from '../fs/recycled-files'
 import { runningCheck } from '../checks/running'
 import type { Exchange } from '../http/recorder'
+import { safeJson, safeText } from './neutralise'
 import { ALLURE_RESULTS_ENV } from './paths'
 
 /**
@@ -17,13 +18,15 @@ export async function allureExchangeSink(x: Exchange): Promise<void> {
   if (runningCheck() === undefined) return
   const outcome = x.status !== undefined ? String(x.status) : `no response (${x.error ?? 'transport error'})`
   const name = `${x.method} ${x.template} → ${outcome}${x.attempt && x.attempt > 1 ? ` (attempt ${x.attempt})` : ''}`
-  await allure.step(name, async (step) => {
-    await step.parameter('url', x.url)
+  await allure.step(safeText(name), async (step) => {
+    await step.parameter('url', safeText(x.url))
     await step.parameter('durationMs', String(x.durationMs))
     const request = { method: x.method, url: x.url, headers: x.request.headers, body: readable(x.request.body) }
     const response = x.response ? { status: x.status, headers: x.response.headers, body: readable(x.response.body) } : { error: x.error ?? 'no response' }
-    await attachExchange(JSON.stringify({ request, response }, null, 2))
-    if (x.error) throw new Error(x.error)
+    // header names and values, bodies, URL: the recorder redacted them; here every string is neutralised once more
+    // (C1 and bidi controls in a JSON body stay raw through JSON.stringify)
+    await attachExchange(safeJson({ request, response }))
+    if (x.error) throw new Error(safeText(x.error))
   }).then(undefined, () => undefined)
 }
 

@@ -1,4 +1,5 @@
 import * as allure from 'allure-js-commons'
+import { safeValue } from './neutralise'
 import { runRedactor, safeText } from './redact'
 
 /**
@@ -9,7 +10,7 @@ import { runRedactor, safeText } from './redact'
 
 /** A value as pretty JSON, redacted (secret keys, the run's secrets in any encoding, JWTs). */
 export function redactedJson(value: unknown): string {
-  return JSON.stringify(runRedactor().json(value ?? null), null, 2) ?? 'null'
+  return JSON.stringify(safeValue(runRedactor().json(value ?? null)), null, 2) ?? 'null'
 }
 
 /** Attaches a value (JSON) or a text to the running check's report, redacted. */

@@ -15,78 +15,160 @@ const MIN_FRAGMENT = 8
 
 const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
-/**
- * The base64 fragments of a secret wherever it sits in a longer encoded text: for each of the 3 alignments, the
- * characters that depend on the secret's bytes only (the first and last partial groups depend on its neighbours).
- */
-function base64Fragments(secret: Buffer): string[] {
-  const whole = secret.toString('base64')
-  const out = [whole, whole.replace(/=+$/, '')]
-  for (let k = 0; k < 3; k += 1) {
-    const b64 = Buffer.concat([Buffer.alloc(k), secret]).toString('base64')
-    const fragment = b64.slice(k === 0 ? 0 : 4, Math.floor((k + secret.length) / 3) * 4)
-    if (fragment.length >= MIN_FRAGMENT) out.push(fragment)
-  }
-  return out.flatMap((f) => [f, f.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')])
+/** A spelling and how many neighbouring characters its mask also takes (the partial base64 groups at its edges). */
+export interface Spelling {
+  text: string
+  /** Characters of the base64 alphabet just before the spelling that partly encode the secret. */
+  before?: number
+  /** Characters of the base64 alphabet just after it that partly encode the secret (then any '=' padding). */
+  after?: number
 }
 
-/** The spellings of a secret as it may come back from a target or reach a report. */
-export function secretVariants(secret: string): string[] {
-  const variants = new Set<string>([secret])
-  variants.add(JSON.stringify(secret).slice(1, -1))
-  variants.add(JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1))
-  variants.add(encodeURIComponent(secret))
-  variants.add(encodeURIComponent(secret).replace(/%20/g, '+'))
-  variants.add(encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()))
-  variants.add(secret.replace(/[&<>"']/g, (c) => HTML[c] ?? c))
-  variants.add(secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`))
-  variants.add(secret.replace(/[&<>"']/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`))
-  for (const f of base64Fragments(Buffer.from(secret, 'utf8'))) variants.add(f)
+/**
+ * The base64 (and base64url) spellings of a secret wherever it sits in a longer encoded text (Basic credentials:
+ * `user:password`): for each of the 3 alignments, the characters that depend on the secret's bytes only, with the
+ * partial characters at either edge (they mix a secret bit with a neighbour's) masked too.
+ */
+function base64Spellings(secret: Buffer): Spelling[] {
+  const whole = secret.toString('base64')
+  const out: Spelling[] = [{ text: whole }, { text: whole.replace(/=+$/, '') }]
+  for (let k = 0; k < 3; k += 1) {
+    const b64 = Buffer.concat([Buffer.alloc(k), secret]).toString('base64')
+    const first = Math.ceil((8 * k) / 6)
+    const end = Math.floor((8 * (k + secret.length)) / 6)
+    const text = b64.slice(first, end)
+    if (text.length >= MIN_FRAGMENT) out.push({ text, before: (8 * k) % 6 === 0 ? 0 : 1, after: (8 * (k + secret.length)) % 6 === 0 ? 0 : 1 })
+  }
+  return out.flatMap((f) => [f, { ...f, text: f.text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') }])
+}
+
+const hex2 = (n: number) => n.toString(16).padStart(2, '0')
+const hex4 = (n: number) => n.toString(16).padStart(4, '0')
+
+/**
+ * The spellings of a secret as it may come back from a target or reach a report (docs/reliability.md, "One rule for
+ * every text that leaves the run"): as is, case-folded (the index compares without case, so upper-cased, hex in
+ * either case and %-escapes in either case are one spelling each), reversed, one space between its characters;
+ * JSON-escaped once and twice; `\uXXXX` for every character (JSON and JavaScript) and `\xXX`/`\u{X}` (JavaScript);
+ * URL component, form (`+` for a space), every byte %-encoded, and each of these %-encoded again; hex; HTML with
+ * named, decimal and hexadecimal entities for the special characters or for every character; base64 and base64url
+ * at every alignment (Basic credentials); each part of a JWT.
+ */
+export function secretSpellings(secret: string): Spelling[] {
+  const chars = [...secret]
+  const bytes = Buffer.from(secret, 'utf8')
+  const texts = new Set<string>([secret])
+  const json = JSON.stringify(secret).slice(1, -1)
+  texts.add(json)
+  texts.add(JSON.stringify(json).slice(1, -1))
+  const uEscapes = Array.from({ length: secret.length }, (_, i) => `\\u${hex4(secret.charCodeAt(i))}`).join('')
+  texts.add(uEscapes)
+  texts.add(uEscapes.replace(/\\/g, '\\\\'))
+  texts.add(chars.map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`).join(''))
+  texts.add(chars.map((c) => (c.codePointAt(0)! < 256 ? `\\x${hex2(c.codePointAt(0)!)}` : `\\u${hex4(c.charCodeAt(0))}`)).join(''))
+  const component = encodeURIComponent(secret)
+  const form = new URLSearchParams({ p: secret }).toString().slice(2)
+  const full = [...bytes].map((b) => `%${hex2(b)}`).join('')
+  for (const u of [component, component.replace(/%20/g, '+'), form, full]) {
+    texts.add(u)
+    texts.add(encodeURIComponent(u))
+  }
+  texts.add(bytes.toString('hex'))
+  texts.add(secret.replace(/[&<>"']/g, (c) => HTML[c] ?? c))
+  texts.add(secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`))
+  texts.add(secret.replace(/[&<>"']/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`))
+  texts.add(chars.map((c) => `&#${c.codePointAt(0)};`).join(''))
+  texts.add(chars.map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join(''))
+  texts.add(chars.slice().reverse().join(''))
+  texts.add(chars.join(' '))
   // a JWT: each of its parts on its own too (a target may echo the payload or the signature alone)
   const parts = secret.split('.')
-  if (parts.length === 3) for (const p of parts) if (p.length >= MIN_FRAGMENT) variants.add(p)
-  return [...variants].filter((v) => v.length >= MIN_SECRET)
+  if (parts.length === 3) for (const p of parts) if (p.length >= MIN_FRAGMENT) texts.add(p)
+  const out: Spelling[] = [...texts].map((text) => ({ text }))
+  out.push(...base64Spellings(bytes))
+  return out.filter((v) => v.text.length >= MIN_SECRET)
+}
+
+/** The spellings of a secret, as texts (tests, the hostile bed's canaries). */
+export function secretVariants(secret: string): string[] {
+  return [...new Set(secretSpellings(secret).map((s) => s.text))]
 }
 
 const HASH_BASE = 31
 
+/** A character code without its case (length-preserving: a character whose lower case is longer keeps its own). */
+function fold(c: number): number {
+  if (c < 128) return c >= 65 && c <= 90 ? c + 32 : c
+  const lower = String.fromCharCode(c).toLowerCase()
+  return lower.length === 1 ? lower.charCodeAt(0) : c
+}
+
+function folded(s: string): string {
+  let out = ''
+  for (let i = 0; i < s.length; i += 1) out += String.fromCharCode(fold(s.charCodeAt(i)))
+  return out
+}
+
+const BASE64_CHAR = /[A-Za-z0-9+/_-]/
+
+interface Entry {
+  text: string
+  before: number
+  after: number
+}
+
 /**
- * Finds and masks any of a set of strings in one pass over a text: a rolling hash of each window of K characters
- * (K the shortest string's length, at most 8) is looked up among the hashes of the strings' first K characters, and
- * only a hit is compared. A search per string costs the number of strings times the text, and one regular expression
- * alternating all of them (a run learns hundreds of spellings: every issued token in every encoding) was compiled
- * again after each new secret, thousands of alternatives each time (most of a run's redaction CPU).
+ * Finds and masks any of a set of strings in one pass over a text, without regard to case: a rolling hash of each
+ * window of K case-folded characters (K the shortest string's length, at most 8) is looked up among the hashes of
+ * the strings' first K characters, and only a hit is compared. A search per string costs the number of strings times
+ * the text, and one regular expression alternating all of them (a run learns hundreds of spellings: every issued
+ * token in every encoding) was compiled again after each new secret, thousands of alternatives each time (most of a
+ * run's redaction CPU). A spelling may take neighbouring base64 characters with it (Spelling.before/after).
  */
 export class SpellingIndex {
   private readonly k: number
-  private readonly byHash = new Map<number, string[]>()
+  private readonly byHash = new Map<number, Entry[]>()
   /** One byte per low 16 bits of a hash: most windows are ruled out here, without a map lookup. */
   private readonly seen = new Uint8Array(1 << 16)
   private readonly pow: number
 
-  constructor(spellings: readonly string[]) {
-    this.k = spellings.length === 0 ? 0 : Math.min(8, ...spellings.map((s) => s.length))
+  constructor(spellings: readonly (string | Spelling)[]) {
+    const entries = new Map<string, Entry>()
+    for (const s of spellings) {
+      const sp = typeof s === 'string' ? { text: s } : s
+      const text = folded(sp.text)
+      const had = entries.get(text)
+      entries.set(text, { text, before: Math.max(had?.before ?? 0, sp.before ?? 0), after: Math.max(had?.after ?? 0, sp.after ?? 0) })
+    }
+    const list = [...entries.values()]
+    this.k = list.length === 0 ? 0 : Math.min(8, ...list.map((s) => s.text.length))
     let pow = 1
     for (let i = 1; i < this.k; i += 1) pow = Math.imul(pow, HASH_BASE)
     this.pow = pow
-    for (const s of spellings) {
-      const h = SpellingIndex.hash(s, 0, this.k)
+    for (const e of list) {
+      const h = SpellingIndex.hash(e.text, 0, this.k)
       this.seen[h & 0xffff] = 1
-      const list = this.byHash.get(h)
-      if (list) list.push(s)
-      else this.byHash.set(h, [s])
+      const bucket = this.byHash.get(h)
+      if (bucket) bucket.push(e)
+      else this.byHash.set(h, [e])
     }
   }
 
   private static hash(text: string, from: number, k: number): number {
     let h = 0
-    for (let i = from; i < from + k; i += 1) h = (Math.imul(h, HASH_BASE) + text.charCodeAt(i)) | 0
+    for (let i = from; i < from + k; i += 1) h = (Math.imul(h, HASH_BASE) + fold(text.charCodeAt(i))) | 0
     return h
   }
 
+  private static at(text: string, i: number, e: Entry): boolean {
+    if (i + e.text.length > text.length) return false
+    for (let j = 0; j < e.text.length; j += 1) if (fold(text.charCodeAt(i + j)) !== e.text.charCodeAt(j)) return false
+    return true
+  }
+
   /**
-   * The text with every occurrence masked, leftmost first and the longest string at a position (as an alternation
-   * of the strings sorted longest first would); the same string when none occurs.
+   * The text with every occurrence masked (in any case), leftmost first and the longest string at a position (as an
+   * alternation of the strings sorted longest first would); the same string when none occurs.
    */
   replaceIn(text: string, mask: string): string {
     const k = this.k
@@ -96,21 +178,25 @@ export class SpellingIndex {
     let i = 0
     let h = SpellingIndex.hash(text, 0, k)
     while (i + k <= text.length) {
-      let hit: string | undefined
+      let hit: Entry | undefined
       const candidates = this.seen[h & 0xffff] === 1 ? this.byHash.get(h) : undefined
-      if (candidates !== undefined) for (const v of candidates) if ((hit === undefined || v.length > hit.length) && text.startsWith(v, i)) hit = v
+      if (candidates !== undefined) for (const e of candidates) if ((hit === undefined || e.text.length > hit.text.length) && SpellingIndex.at(text, i, e)) hit = e
       if (hit !== undefined) {
-        out += text.slice(last, i) + mask
-        i += hit.length
+        let from = i
+        for (let b = 0; b < hit.before && from > last && BASE64_CHAR.test(text.charAt(from - 1)); b += 1) from -= 1
+        i += hit.text.length
+        for (let a = 0; a < hit.after && i < text.length && BASE64_CHAR.test(text.charAt(i)); a += 1) i += 1
+        if (hit.after > 0) while (i < text.length && text.charAt(i) === '=') i += 1
+        out += text.slice(last, from) + mask
         last = i
         if (i + k <= text.length) h = SpellingIndex.hash(text, i, k)
         continue
       }
       if (i + k >= text.length) break
-      h = (Math.imul((h - Math.imul(text.charCodeAt(i), this.pow)) | 0, HASH_BASE) + text.charCodeAt(i + k)) | 0
+      h = (Math.imul((h - Math.imul(fold(text.charCodeAt(i)), this.pow)) | 0, HASH_BASE) + fold(text.charCodeAt(i + k))) | 0
       i += 1
     }
-    return last === 0 ? text : out + text.slice(last)
+    return last === 0 && out === '' ? text : out + text.slice(last)
   }
 }
 
@@ -127,7 +213,7 @@ function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
  */
 export class Redactor {
   /** Each secret with its spellings (computed once, when it is learned). */
-  private readonly secrets = new Map<string, string[]>()
+  private readonly secrets = new Map<string, Spelling[]>()
   /** Every spelling of every secret, built again when a secret is learned. */
   private index: SpellingIndex | undefined
 
@@ -139,7 +225,7 @@ export class Redactor {
   /** Registers a secret without announcing it; true when it was new. */
   learn(value: unknown): value is string {
     if (typeof value !== 'string' || value.length < MIN_SECRET || this.secrets.has(value)) return false
-    this.secrets.set(value, secretVariants(value))
+    this.secrets.set(value, secretSpellings(value))
     this.index = undefined
     return true
   }
@@ -152,9 +238,7 @@ export class Redactor {
   private spellings(): SpellingIndex | undefined {
     if (this.secrets.size === 0) return undefined
     if (!this.index) {
-      const all = new Set<string>()
-      for (const variants of this.secrets.values()) for (const v of variants) all.add(v)
-      this.index = new SpellingIndex([...all])
+      this.index = new SpellingIndex([...this.secrets.values()].flat())
     }
     return this.index
   }
@@ -169,7 +253,8 @@ export class Redactor {
     for (const [k, v] of Object.entries(headers)) {
       if (v === undefined) continue
       const value = Array.isArray(v) ? v.join(', ') : v
-      setOwn(out, k, SECRET_HEADERS.has(k.toLowerCase()) ? maskHeader(value) : this.text(value))
+      // a header's name is the target's text too (a target may name a header after a secret)
+      setOwn(out, this.text(k), SECRET_HEADERS.has(k.toLowerCase()) ? maskHeader(value) : this.text(value))
     }
     return out
   }
@@ -239,7 +324,7 @@ export function listenForWorkerSecrets(into: Redactor = RUN): () => void {
  * that nothing a target sends can move the cursor, recolour or rewrite the console. Newlines and tabs are kept.
  */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
 
 export function escapeControls(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Exchange, ExchangeSink } from '../http/recorder'
+import { safeText } from './neutralise'
 
 /** Summary line of an exchange, as kept in reports/traffic/*.jsonl (no bodies, no headers). */
 export interface TrafficLine {
@@ -45,7 +46,7 @@ export function trafficFileSink(dir: string): TrafficFileSink {
       durationMs: x.durationMs,
       ...(x.attempt !== undefined ? { attempt: x.attempt } : {}),
       ...(x.queuedMs !== undefined ? { queuedMs: x.queuedMs } : {}),
-      ...(x.error ? { error: x.error } : {}),
+      ...(x.error ? { error: safeText(x.error) } : {}),
       ...(x.contract ? { contract: x.contract } : {}),
     }
     fd ??= openSync(file, 'a')

@@ -9,6 +9,7 @@ import { waitForActions, waitForRequest, type ActionsValue, type RequestValue } 
 import { generatePayload, mixSeed } from './payload'
 import { loadPayloadOverrides, type PayloadOverrides } from './payload-overrides'
 import { metaSchemaErrors } from './schema-tools'
+import { referenceProblems } from './schema-limits'
 import { salesSettings, type SalesSettings } from './settings'
 
 /** Where a step of the flow went wrong, beyond the response: the operation and status when no response says them. */
@@ -125,6 +126,9 @@ export class SalesFlow {
     if (res.status !== 200 || typeof res.body !== 'object' || res.body === null) throw new SalesFlowError('fetch schema', `expected 200 with a JSON schema`, res, { product })
     const problems = metaSchemaErrors(res.body)
     if (problems.length > 0) throw new SalesFlowError('fetch schema', `not a valid JSON Schema: ${problems.slice(0, 3).join('; ')}`, res, { product })
+    // a reference the suite will not follow, or a cycle no generator or validator ends: this product's checks stop here
+    const refs = referenceProblems(res.body, this.t.config.schemaLimits)
+    if (refs.length > 0) throw new SalesFlowError('fetch schema', `the product schema of ${res.request.method} ${res.request.url} refused (a hostile or broken schema): ${refs.slice(0, 3).join('; ')}`, res, { product })
     return { schema: res.body as Record<string, unknown>, res }
   }
 

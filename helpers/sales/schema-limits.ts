@@ -70,6 +70,7 @@ export function schemaLimitProblems(schema: unknown, limits: SchemaLimits = SCHE
       if (v !== null && typeof v === 'object') stack.push({ node: v, path: at, depth: depth + 1 })
     }
   }
+  if (problems.length < 10) problems.push(...referenceProblems(schema, limits).slice(0, 10 - problems.length))
   return problems
 }
 
@@ -110,3 +111,94 @@ export function withinDeadline<T>(what: string, ms: number, run: () => T): T {
 const CALL = new Script('run()')
 /** The empty context the calls run in (created on first use; it keeps nothing between calls). */
 const DEADLINE: { context?: object } = {}
+
+const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef']
+/** Keywords whose subschemas apply to the same value: a cycle through these alone never ends (no value is consumed). */
+const SAME_VALUE = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']
+
+/** Keywords whose values are data, not schemas (a `$ref` key in an example is no reference). */
+const DATA_KEYWORDS = ['enum', 'const', 'examples', 'default', 'example']
+
+const escapePointer = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1')
+
+function resolveLocal(root: unknown, fragment: string): unknown {
+  if (fragment === '' || fragment === '#') return root
+  if (!fragment.startsWith('#/')) return undefined
+  let node: unknown = root
+  for (const raw of fragment.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, key)) return undefined
+    node = (node as Record<string, unknown>)[key]
+  }
+  return node
+}
+
+/**
+ * Where a target's schema refers to what the suite will not follow or cannot end (docs/reliability.md): a reference
+ * outside the document (a URL, a relative file, a `$id` of an embedded resource: nothing is ever fetched), a local
+ * reference that resolves to nothing, and a cycle of references that consumes no value (`#/a` -> `#/b` -> `#/a`,
+ * `{"$ref": "#"}` at the root, `allOf: [{"$ref": "#"}]`), which would exhaust the stack of the generator and the
+ * validator. A recursive schema that goes through `properties` or `items` (a tree) is fine. Each problem names the
+ * JSON pointer of the keyword.
+ */
+export function referenceProblems(schema: unknown, limits: SchemaLimits = SCHEMA_LIMITS): string[] {
+  const problems: string[] = []
+  const refs: { at: string; target: string }[] = []
+  const stack: { node: unknown; path: string; depth: number }[] = [{ node: schema, path: '', depth: 0 }]
+  let nodes = 0
+  while (stack.length > 0 && problems.length < 10 && nodes <= limits.maxNodes) {
+    const { node, path, depth } = stack.pop()!
+    if (node === null || typeof node !== 'object' || depth > limits.maxDepth) continue
+    nodes += 1
+    for (const [k, v] of Object.entries(node)) {
+      const at = `${path}/${escapePointer(k)}`
+      if (REF_KEYWORDS.includes(k) && typeof v === 'string') {
+        if (!v.startsWith('#')) problems.push(`${at}: reference "${v.slice(0, 200)}" is outside the schema (remote references are never fetched)`)
+        else if (resolveLocal(schema, v) === undefined) problems.push(`${at}: reference "${v.slice(0, 200)}" resolves to nothing in the schema`)
+        else refs.push({ at, target: v === '#' ? '' : decodeURIComponent(v.slice(1)) })
+      }
+      if (k === '$id' && typeof v === 'string' && path !== '' && !v.startsWith('#')) {
+        problems.push(`${at}: embedded schema resource "${v.slice(0, 200)}" (references across resources are never followed)`)
+      }
+      if (v !== null && typeof v === 'object' && !DATA_KEYWORDS.includes(k)) stack.push({ node: v, path: at, depth: depth + 1 })
+    }
+  }
+  // the cycles that consume no value: from each reference, follow references and same-value keywords only
+  const sameValueNext = (pointer: string): { via: string; to: string }[] => {
+    const node = resolveLocal(schema, pointer === '' ? '#' : `#${pointer}`)
+    if (node === null || typeof node !== 'object') return []
+    const out: { via: string; to: string }[] = []
+    const n = node as Record<string, unknown>
+    if (typeof n.$ref === 'string' && n.$ref.startsWith('#') && resolveLocal(schema, n.$ref) !== undefined) out.push({ via: `${pointer}/$ref`, to: n.$ref === '#' ? '' : decodeURIComponent(n.$ref.slice(1)) })
+    for (const k of SAME_VALUE) {
+      const v = n[k]
+      if (Array.isArray(v)) v.forEach((_, i) => out.push({ via: `${pointer}/${k}/${i}`, to: `${pointer}/${k}/${i}` }))
+      else if (v !== null && typeof v === 'object') out.push({ via: `${pointer}/${k}`, to: `${pointer}/${k}` })
+    }
+    return out
+  }
+  const reported = new Set<string>()
+  for (const r of refs) {
+    if (problems.length >= 10) break
+    // from the node holding the reference, along references and same-value keywords: back at it is a cycle
+    const from = r.at.slice(0, -'/$ref'.length)
+    const seen = new Set<string>()
+    const queue: { to: string; chain: string[] }[] = [{ to: r.target, chain: [r.at] }]
+    while (queue.length > 0 && seen.size < 1000) {
+      const { to, chain } = queue.shift()!
+      if (to === from) {
+        const key = [...chain].sort().join(' ')
+        if (!reported.has(key)) {
+          reported.add(key)
+          problems.push(`${r.at}: a cycle of references that consumes no value and never ends (${chain.map((c) => c.slice(0, -'/$ref'.length) || '#').join(' -> ')} -> back)`)
+        }
+        break
+      }
+      if (seen.has(to)) continue
+      seen.add(to)
+      for (const next of sameValueNext(to)) queue.push({ to: next.to, chain: next.via.endsWith('/$ref') ? [...chain, next.via] : chain })
+    }
+  }
+  return problems
+}
+

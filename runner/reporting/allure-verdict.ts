@@ -1,12 +1,13 @@
 import { randomUUID, createHash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { safeJson, safeText } from '../../helpers/reporting/neutralise'
 import type { ChecksReport } from './results'
 import { verdictProperties } from './junit'
 
 /** A value of a Java properties file on one line (Allure reads environment.properties). */
 function prop(v: string): string {
-  return v.replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n').replace(/[=:]/g, (c) => `\\${c}`)
+  return safeText(v).replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n').replace(/[=:]/g, (c) => `\\${c}`)
 }
 
 /**
@@ -21,7 +22,7 @@ export function writeAllureVerdict(resultsDir: string, report: ChecksReport, fai
   writeFileSync(join(resultsDir, 'environment.properties'), `${Object.entries(props).map(([k, v]) => `${k}=${prop(v)}`).join('\n')}\n`)
   const run = report.run
   const executor = { name: 'ledger-conformance', type: 'ledger-conformance', buildName: `${props['verdict.line']}${run ? ` — run ${run.runId}` : ''}`, reportName: `Conformance ${props.verdict}` }
-  writeFileSync(join(resultsDir, 'executor.json'), `${JSON.stringify(executor, null, 2)}\n`)
+  writeFileSync(join(resultsDir, 'executor.json'), `${safeJson(executor)}\n`)
   if (report.verdict === 'CONFORMS' || failedOrErrored > 0) return
   const now = Date.now()
   const name = `verdict ${props['verdict.line']}`
@@ -43,5 +44,5 @@ export function writeAllureVerdict(resultsDir: string, report: ChecksReport, fai
     steps: [],
     attachments: [],
   }
-  writeFileSync(join(resultsDir, `${uuid}-result.json`), JSON.stringify(result))
+  writeFileSync(join(resultsDir, `${uuid}-result.json`), safeJson(result, { pretty: false }))
 }

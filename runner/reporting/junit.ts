@@ -1,11 +1,9 @@
 import { hostname } from 'node:os'
+import { safeXml } from '../../helpers/reporting/neutralise'
 import type { CheckOutcome, ChecksReport } from './results'
 
-function esc(s: string): string {
-  // XML 1.0 forbids most control characters even escaped
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-}
+/** XML text: the one rule (helpers/reporting/neutralise.ts); XML 1.0 forbids most control characters even escaped. */
+const esc = (s: string): string => safeXml(s)
 
 const attrs = (a: Record<string, string | number | undefined>) =>
   Object.entries(a)

@@ -1,9 +1,9 @@
 import { realWorldLine } from './invariants'
+import { safeHtml } from '../../helpers/reporting/neutralise'
 import { checkCounts, OUTCOME_LABEL, statusList, type ConformanceMatrix, type OperationOutcome } from './matrix'
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-}
+/** HTML text or attribute: the one rule (helpers/reporting/neutralise.ts). */
+const esc = (s: string): string => safeHtml(s)
 
 const COLOR: Record<OperationOutcome, string> = {
   failed: '#c62828',

@@ -1,11 +1,11 @@
 import { realWorldLine } from './invariants'
+import { safeMarkdown } from '../../helpers/reporting/neutralise'
 import { checkCounts, OUTCOME_LABEL, statusList, type ConformanceMatrix, type MatrixRow } from './matrix'
 
 const MAX_IDS = 8
 
-function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
-}
+/** Markdown text (a cell, a paragraph): the one rule (helpers/reporting/neutralise.ts). */
+const cell = (s: string): string => safeMarkdown(s)
 
 function ids(r: MatrixRow): string {
   const failed = r.checks.filter((c) => c.failedHere).map((c) => `**${c.id}** ✗`)
@@ -18,9 +18,9 @@ function ids(r: MatrixRow): string {
 export function matrixMarkdown(m: ConformanceMatrix): string {
   const t = m.totals
   const run = m.run
-  const out: string[] = [`# Conformance matrix — ${m.verdict}`, '', `**Verdict: ${m.label}**`, '']
+  const out: string[] = [`# Conformance matrix — ${cell(m.verdict)}`, '', `**Verdict: ${cell(m.label)}**`, '']
   if (run) {
-    out.push(`Target **${run.profile}** (${run.salesBaseUrl}), tenant **${run.tenant}**, run \`${run.runId}\`, seed ${run.seed}, started ${run.startedAt}${run.defects.length ? `, reference defects: ${run.defects.join(', ')}` : ''}.`, '')
+    out.push(`Target **${cell(run.profile)}** (${cell(run.salesBaseUrl)}), tenant **${cell(run.tenant)}**, run ${cell(run.runId)}, seed ${run.seed}, started ${cell(run.startedAt)}${run.defects.length ? `, reference defects: ${cell(run.defects.join(', '))}` : ''}.`, '')
   }
   out.push(`Checks: **${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.blocked} blocked, ${t.skipped} skipped, ${t['not-applicable']} not applicable**, ${t.deviations} deviation(s).`, '')
   const b = m.byOutcome
@@ -31,7 +31,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
     out.push(`## ${service === 'sales' ? 'Sales service (sales-service.md)' : 'Webhook subscriptions (webhook-subscriptions.md)'}`, '')
     out.push('| operation | method and path | outcome | checks | calls past auth / all | statuses | check ids |', '|---|---|---|---|---:|---|---|')
     for (const r of rows) {
-      out.push(`| \`${r.operationId}\` | ${cell(`${r.method} ${r.path}`)} | ${OUTCOME_LABEL[r.outcome]} | ${checkCounts(r.checks)} | ${r.calls} / ${r.allCalls} | ${statusList(r.statuses)} | ${cell(ids(r))} |`)
+      out.push(`| \`${r.operationId}\` | ${cell(`${r.method} ${r.path}`)} | ${OUTCOME_LABEL[r.outcome]} | ${checkCounts(r.checks)} | ${r.calls} / ${r.allCalls} | ${statusList(r.statuses)} | ${ids(r)} |`)
     }
     out.push('')
   }
@@ -45,7 +45,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
   }
   if (m.contractFindings.length > 0) {
     out.push(`## Published-contract findings (${m.contractFindings.length})`, '', '| operation | check | policy | finding (with the document\'s pointer) |', '|---|---|---|---|')
-    for (const f of m.contractFindings) out.push(`| \`${f.operationId}\` | ${f.check} | ${f.policy} | ${cell(f.message)} |`)
+    for (const f of m.contractFindings) out.push(`| \`${f.operationId}\` | ${cell(f.check)} | ${cell(f.policy)} | ${cell(f.message)} |`)
     out.push('')
   }
   const failed = m.rows.flatMap((r) => r.checks.filter((c) => c.status === 'failed').map((c) => ({ ...c, op: r.operationId })))
@@ -56,7 +56,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
     for (const c of failed) {
       if (seen.has(c.id)) continue
       seen.add(c.id)
-      out.push(`- **${c.id}** (${c.section}): ${cell(c.requirement)}`)
+      out.push(`- **${c.id}** (${cell(c.section)}): ${cell(c.requirement)}`)
     }
     out.push('')
   }

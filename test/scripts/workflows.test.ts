@@ -83,6 +83,17 @@ describe('CI workflows', () => {
     expect(missing).toEqual([])
   })
 
+  it('no workflow takes a free-text input: every workflow_dispatch input is a fixed list (a target or profile decides where secrets go)', () => {
+    for (const name of readdirSync(resolve(PROJECT_ROOT, '.github/workflows')).filter((f) => f.endsWith('.yml'))) {
+      const dispatch = workflow(name).doc.on.workflow_dispatch as { inputs?: Record<string, { type?: string; options?: unknown[] }> } | null | undefined
+      for (const [input, spec] of Object.entries(dispatch?.inputs ?? {})) {
+        expect(spec.type, `${name}: input ${input}`).toBe('choice')
+        expect(spec.options?.length, `${name}: input ${input}`).toBeGreaterThan(0)
+      }
+    }
+    expect(workflow('conformance.yml').text).not.toMatch(/inputs\.profile/)
+  })
+
   it('tenant acceptance passes the tenant through the environment, not into the shell', () => {
     const { doc, text } = workflow('tenant-acceptance.yml')
     expect(doc.jobs.acceptance!.env?.TENANT_KEY).toBe('${{ inputs.tenant }}')

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { escapeControls, MAX_REDACT_DEPTH, REDACTED, Redactor, SpellingIndex } from '../../../helpers/reporting/redact'
+import { base64Contexts, leakForms } from '../../hostile/encodings'
 
 const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl'
 
@@ -119,5 +120,50 @@ describe('SpellingIndex', () => {
     expect(index.replaceIn('a pas of nothing', '#')).toBe('a pas of nothing')
     expect(index.replaceIn('xpass', '#')).toBe('x#')
     expect(new SpellingIndex([]).replaceIn('anything', '#')).toBe('anything')
+  })
+})
+
+describe('a secret in every encoding of issue #31 (test/hostile/encodings.ts, written apart from the redactor)', () => {
+  const secrets = ['Canary&<pw>"q7x2ab9k+/=', 'p@ss wörd~(1)*', 'abcd', 'longer-secret-with-no-special-characters-0123456789']
+
+  it('no whole form survives, in any context', () => {
+    for (const secret of secrets) {
+      const r = new Redactor()
+      r.addSecret(secret)
+      for (const f of leakForms(secret)) {
+        if (f.text.length < 4) continue
+        const out = r.text(`before ${f.text} after`)
+        expect(out, `${secret}: ${f.name}`).not.toContain(f.text)
+        expect(out, `${secret}: ${f.name}`).toContain(REDACTED)
+      }
+    }
+  })
+
+  it('base64 and base64url at every alignment, Basic included: not one character that encodes a bit of the secret survives', () => {
+    for (const secret of secrets.filter((s) => s.length >= 8)) {
+      const r = new Redactor()
+      r.addSecret(secret)
+      for (const c of base64Contexts(secret)) {
+        const out = r.text(`Authorization: Basic ${c.text} end`)
+        const masked = out.slice('Authorization: Basic '.length, -' end'.length)
+        const at = masked.indexOf(REDACTED)
+        expect(at, `${secret}: ${c.name}: ${masked}`).toBeGreaterThanOrEqual(0)
+        expect(at, `${secret}: ${c.name}: characters before the mask`).toBeLessThanOrEqual(c.prefixChars)
+        const rest = masked.slice(at + REDACTED.length)
+        expect(rest.replace(/=+$/, '').length, `${secret}: ${c.name}: characters after the mask`).toBeLessThanOrEqual(c.text.replace(/=+$/, '').length - c.suffixFrom)
+      }
+    }
+  })
+
+  it('a header named after a secret is masked by name as well as by value', () => {
+    const r = new Redactor()
+    r.addSecret('Canary-header-secret')
+    const out = r.headers({ 'x-canary-header-secret': 'a', 'x-ok': 'Canary-header-secret' })
+    expect(JSON.stringify(out)).not.toMatch(/canary-header-secret/i)
+    expect(Object.values(out)).toContain('a')
+  })
+
+  it('C0, C1 and bidi controls are escaped (U+009B, U+009D, U+202E, U+2066, U+200F)', () => {
+    expect(escapeControls('a\u009b2Jb\u009dc\u202ed\u2066e\u200ff\u061cg')).toBe('a\\u009b2Jb\\u009dc\\u202ed\\u2066e\\u200ff\\u061cg')
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createAjv } from '../../../common/ajv'
 import { RefusedPattern } from '../../../common/linear-regexp'
 import { generatePayload, withoutReadOnly } from '../../../helpers/sales/payload'
-import { SCHEMA_LIMITS, SchemaLimitError, schemaLimitProblems, withinDeadline } from '../../../helpers/sales/schema-limits'
+import { referenceProblems, SCHEMA_LIMITS, SchemaLimitError, schemaLimitProblems, withinDeadline } from '../../../helpers/sales/schema-limits'
 
 describe('schemas from the target are bounded', () => {
   it('validates a catastrophic pattern in linear time (RE2 engine) instead of backtracking', () => {
@@ -69,5 +69,27 @@ describe('a target schema copied for generation', () => {
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
     expect(Object.keys(copy)).toEqual(['type', '__proto__', 'properties'])
     expect((copy as { polluted?: unknown }).polluted).toBeUndefined()
+  })
+})
+
+describe('references in a target schema (issue #31, item 4)', () => {
+  const cases: { name: string; schema: object; problem: RegExp }[] = [
+    { name: 'an alias cycle', schema: { type: 'object', properties: { x: { $ref: '#/definitions/a' } }, definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } } }, problem: /^\/definitions\/(a|b)\/\$ref: a cycle of references that consumes no value/ },
+    { name: 'the root referring to itself', schema: { $ref: '#', type: 'object' }, problem: /^\/\$ref: a cycle of references/ },
+    { name: 'allOf back to the root', schema: { type: 'object', allOf: [{ $ref: '#' }] }, problem: /^\/allOf\/0\/\$ref: a cycle of references/ },
+    { name: 'a remote $ref', schema: { type: 'object', properties: { x: { $ref: 'http://evil.example/s.json' } } }, problem: /^\/properties\/x\/\$ref: reference "http:\/\/evil\.example\/s\.json" is outside the schema \(remote references are never fetched\)/ },
+    { name: 'a relative $ref under a remote $id', schema: { $id: 'http://evil.example/root.json', type: 'object', properties: { x: { $ref: 'other.json' } } }, problem: /^\/properties\/x\/\$ref: reference "other\.json" is outside the schema/ },
+    { name: 'an embedded resource', schema: { type: 'object', properties: { x: { $id: 'http://evil.example/x.json', type: 'string' } } }, problem: /^\/properties\/x\/\$id: embedded schema resource/ },
+    { name: 'a local reference to nothing', schema: { type: 'object', properties: { x: { $ref: '#/definitions/missing' } } }, problem: /^\/properties\/x\/\$ref: reference "#\/definitions\/missing" resolves to nothing/ },
+  ]
+  for (const c of cases) {
+    it(`${c.name}: refused, naming the pointer; generation stops with it instead of a stack overflow`, () => {
+      expect(referenceProblems(c.schema).join('\n')).toMatch(c.problem)
+      expect(() => generatePayload(c.schema, { seed: 1 })).toThrow(/the product schema refused \(a hostile or broken schema\)/)
+    })
+  }
+
+  it('a recursive schema through properties or items (a tree), a root $id and a $ref key in an example are fine', () => {
+    expect(referenceProblems({ $id: 'https://example.com/p.json', type: 'object', properties: { kids: { type: 'array', items: { $ref: '#' } }, next: { $ref: '#/definitions/n' } }, definitions: { n: { type: 'object', properties: { next: { $ref: '#/definitions/n' } } } }, examples: [{ $ref: 'http://x' }] })).toEqual([])
   })
 })
