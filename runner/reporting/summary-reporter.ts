@@ -5,7 +5,7 @@ import type { TestCase, TestModule } from 'vitest/node'
 import type { Reporter } from 'vitest/reporters'
 import { OPERATIONS } from '../../common/operations'
 import { suiteFileOf } from '../targets/entries'
-import { reportsDir, targetReportsDir, trafficDir } from '../../helpers/reporting/paths'
+import { callerPath, reportsDir, targetReportsDir, trafficDir } from '../../helpers/reporting/paths'
 import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
@@ -191,7 +191,7 @@ export default class SummaryReporter implements Reporter {
       const left = filteredOut(cases)
       return left > 0 ? { label: 'vitest filter (-t or .skip)', selected: report.checks.length, catalogue: report.checks.length + left } : undefined
     }
-    const reportsPath = relative(process.cwd(), dir) || '.'
+    const reportsPath = callerPath(dir)
     if (stop || keys.length === 0 || !existsSync(targetReportsDir())) {
       const cases = [...groups.values()].flat()
       const base = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)

@@ -30,8 +30,9 @@ Options:
   --password-env VAR     the environment variable holding its password (default AUTH_PASSWORD); the password
                          itself never goes into the file
   --product NAME         product (schema name) of the main scenarios (default home)
-  --non-production       the target may be written to: every suite runs (default: read-only suites only,
-                         unless a run passes --allow-writes)
+  --non-production       the target may be written to: every suite runs. Without it, a run of the profile
+                         says what it may do: --read-only (the read-only suites) or --allow-writes (every
+                         suite); given neither, the production guard refuses the run and nothing is sent
   --force                overwrite FILE
   -h, --help             this help
 
@@ -65,8 +66,8 @@ export function profileText(a: Required<Omit<Answers, 'authUrl' | 'webhookUrl'>>
   "name": ${q(a.name)},
 
   // Only a target marked nonProduction gets the suites that create and change data (quotes, policies,
-  // payments, subscriptions, all tagged with the run id). false: the read-only suites only, unless a run
-  // passes --allow-writes.
+  // payments, subscriptions, all tagged with the run id) without asking. false: a run passes --read-only (the
+  // read-only suites) or --allow-writes (every suite); given neither, it is refused and nothing is sent.
   "nonProduction": ${a.nonProduction},
 
   "services": {
@@ -177,7 +178,7 @@ export const initCommand: Command = {
       return usage(`the values make an invalid profile (nothing written):\n${check.problems.map((p) => `  - ${p}`).join('\n')}`)
     }
     process.stdout.write(`wrote ${relative(process.cwd(), file) || file}: ${check.summary}\n` +
-      `next: ${passwordEnv}=... npx ledger-conformance run --profile ${relative(process.cwd(), file) || file}\n`)
+      `next: ${passwordEnv}=... npx ledger-conformance run --profile ${relative(process.cwd(), file) || file}${a.nonProduction ? '' : ' --read-only   (not nonProduction: --allow-writes to run every suite)'}\n`)
     return EXIT.conforms
   },
 }
