@@ -6,6 +6,7 @@ import { SELECTED_CHECKS_ENV } from '../../common/selection'
 import type { TargetConfig } from '../../helpers/config/types'
 import { suiteFileOf } from '../targets/entries'
 import { aboutOperations } from './about'
+import { catalogueKey, readCachedCatalogue, writeCachedCatalogue } from './catalogue-cache'
 
 /** One check of the catalogue, as its suite file defines it (nothing is run to know it). */
 export interface CatalogueEntry {
@@ -27,6 +28,17 @@ export interface CatalogueEntry {
  * would, since some suites define one check per product of the profile. Order: file, then definition order.
  */
 export async function collectCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): Promise<CatalogueEntry[]> {
+  // collecting takes seconds (vitest transforms and imports every suite): the result is kept, keyed by the contents
+  // of everything it is collected from (runner/selection/catalogue-cache.ts)
+  const key = catalogueKey({ target, files: files.map((f) => relative(PROJECT_ROOT, resolve(process.cwd(), f))) })
+  const cached = readCachedCatalogue<CatalogueEntry>(key)
+  if (cached) return cached
+  const collected = await collectWithVitest(target, files)
+  if (collected.length > 0) writeCachedCatalogue(key, collected)
+  return collected
+}
+
+async function collectWithVitest(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[]): Promise<CatalogueEntry[]> {
   const { createVitest } = await import('vitest/node')
   const saved = process.env[SELECTED_CHECKS_ENV]
   delete process.env[SELECTED_CHECKS_ENV]
