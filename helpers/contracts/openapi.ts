@@ -1,6 +1,7 @@
 import OpenAPIBackend, { type Operation } from 'openapi-backend'
 import type { Ajv, ErrorObject } from 'ajv'
 import { definitionsOf, OpenApiDocumentError, readDocuments } from './openapi-documents'
+import { DOCUMENT_AJV_LOGGER, withFormats } from '../../common/ajv'
 
 export { OpenApiDocumentError, resolveSource } from './openapi-documents'
 
@@ -61,7 +62,9 @@ function sharedAjv(): (fresh: Ajv, options: object, context: string) => Ajv {
   const kept = new Map<string, Ajv>()
   return (fresh, options, context) => {
     const key = `${context}:${JSON.stringify(options)}`
-    const ajv = kept.get(key) ?? fresh
+    // openapi-backend's own ajv knows only its int32/int64/float/double/byte/binary/password formats: ajv-formats'
+    // (uuid, date-time, ...) are added, so a "format": "uuid" is checked rather than ignored with a console warning
+    const ajv = kept.get(key) ?? withFormats(fresh)
     kept.set(key, ajv)
     return ajv
   }
@@ -106,7 +109,7 @@ export class OpenApiContracts {
     const read = await readDocuments(sources, options)
     const definitions = definitionsOf(read)
     for (const [source, definition] of read) {
-      const api = new OpenAPIBackend({ definition: definition as never, strict: true, validate: true, quick: options.quick ?? false, ignoreTrailingSlashes: false, ajvOpts: { strict: false, ...(options.quick ? { validateSchema: false } : {}) }, customizeAjv: sharedAjv() })
+      const api = new OpenAPIBackend({ definition: definition as never, strict: true, validate: true, quick: options.quick ?? false, ignoreTrailingSlashes: false, ajvOpts: { strict: false, logger: DOCUMENT_AJV_LOGGER, ...(options.quick ? { validateSchema: false } : {}) }, customizeAjv: sharedAjv() })
       try {
         await api.init()
       } catch (e) {

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os'
 import type { CheckOutcome, ChecksReport } from './results'
+import { totalsLine } from './totals-line'
 
 function esc(s: string): string {
   // XML 1.0 forbids most control characters even escaped
@@ -20,6 +21,9 @@ export function verdictProperties(report: ChecksReport): Record<string, string> 
     verdict: report.verdict ?? 'INCONCLUSIVE',
     'verdict.line': report.label ?? report.verdict ?? 'INCONCLUSIVE',
     exitCode: String(report.exitCode ?? 3),
+    // the same categories and numbers as the console, checks.json and the matrix (JUnit's own counts fold blocked,
+    // not applicable and skipped into "skipped")
+    totals: totalsLine(report.totals),
     ...(report.cause ? { cause: report.cause } : {}),
     ...(report.selection ? { selection: `${report.selection.label} (${report.selection.selected} of ${report.selection.catalogue} checks)` } : {}),
     ...(run ? { runId: run.runId, target: `${run.profile} ${run.salesBaseUrl}`, tenant: run.tenant } : {}),

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { totalsLine } from './totals-line'
 import { relative } from 'node:path'
 import type { SerializedError } from 'vitest'
 import type { TestCase, TestModule } from 'vitest/node'
@@ -151,7 +152,7 @@ function thisRun(dir: string, runId: string | undefined): { run: RunInfo | undef
 }
 
 const RULE = '─── ledger-conformance ───────────────────────────────────────────'
-const closing = (t: ChecksReport['totals']) => `conformance: ${t.passed} passed, ${t.failed} failed, ${t.skipped + t['not-applicable'] + t.blocked} skipped`
+const closing = (t: ChecksReport['totals']) => `conformance: ${totalsLine(t)}`
 
 /**
  * vitest's own exit code when it is run directly (npm run conformance:container, a workflow calling vitest): a run that
@@ -167,7 +168,8 @@ function failVitestOn(exitCode: number | undefined): void {
  * conformance.md/.html, junit.xml, Allure environment, verdict.json), whatever the outcome: a run that stopped in
  * its preflight is INCONCLUSIVE (or DOES NOT CONFORM for a §5 violation at login), never CONFORMS. In a
  * multi-target run, one checks.json and matrix per target under reports/targets/<key>/ and a verdict per target.
- * Ends with the plain closing line "conformance: N passed, N failed, N skipped" (all targets together).
+ * Ends with the plain closing line "conformance: N passed, N failed, N errored, ..." (all targets together; the same
+ * categories and numbers as the checks line, checks.json, the matrix and JUnit: runner/reporting/totals-line.ts).
  */
 export default class SummaryReporter implements Reporter {
   private root = process.cwd()

@@ -21,6 +21,7 @@ import { loadTargets } from '../../targets/load'
 import { EXIT, type RunStop, type Selection } from '../../verdict'
 import { EXIT_CODES_HELP, type Command } from '../command'
 import { withDidYouMean } from '../did-you-mean'
+import { colourEnv } from '../colour'
 
 export const RUN_OPTIONS = {
   check: { type: 'string', multiple: true },
@@ -244,7 +245,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   // a stop without vitest's noise, which runner/reporting/console-reporter.ts now keeps out; 0.6 s of start and the
   // preflight's requests saved, 1 s against a target 100 ms away: docs/reliability.md "Cost")
   clearRunReports(dir)
-  const ended = await runVitest([...files, ...args.vitestArgs], env)
+  const ended = await runVitest([...files, ...args.vitestArgs], colourEnv(env, process.stdout.isTTY === true))
   const verdict = readVerdictFile(dir)
   if (verdict && verdict.runId === runId) return verdict.exitCode
   const how = ended.signal ? `was ended by ${ended.signal}` : `exited ${ended.code}`

@@ -41,3 +41,14 @@ describe('usage papercuts', () => {
     expect(callerPath('/tmp/r', env)).toBe('../../../tmp/r')
   })
 })
+
+describe('colour', () => {
+  it('is off when stdout is not a terminal, with NO_COLOR, and with FORCE_COLOR=0; FORCE_COLOR turns it on', async () => {
+    const { colourEnv } = await import('../../../runner/cli/colour')
+    expect(colourEnv({}, false).NO_COLOR).toBe('1')
+    expect(colourEnv({}, true).NO_COLOR).toBeUndefined()
+    expect(colourEnv({ NO_COLOR: '' }, true).NO_COLOR).toBe('1')
+    expect(colourEnv({ FORCE_COLOR: '0' }, true)).toEqual({ NO_COLOR: '1' })
+    expect(colourEnv({ FORCE_COLOR: '1' }, false)).toEqual({ FORCE_COLOR: '1' })
+  })
+})
