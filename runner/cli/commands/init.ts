@@ -60,7 +60,7 @@ export function profileText(a: Required<Omit<Answers, 'authUrl' | 'webhookUrl'>>
   return `// Target profile written by \`ledger-conformance init\`. Comments are allowed (JSONC).
 // Check it:   npx ledger-conformance validate <this file>
 // Run it:     ${a.passwordEnv}=... npx ledger-conformance run --profile <this file>
-// Every field: ${schemaRef} (the profile schema), the README "Defaults" table and docs/<area>.md.
+// Every field: ${schemaRef} (the profile schema), docs/profiles.md "Defaults" and docs/<area>.md.
 {
   "$schema": ${q(schemaRef)},
   "name": ${q(a.name)},

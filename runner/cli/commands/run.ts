@@ -49,7 +49,7 @@ const ENV_HELP = `Environment variables:
   TARGET_PROFILE     the target profile (default fixtures/targets/reference.json: the embedded reference service)
   TARGET_PROFILES    several profiles, comma-separated: one run, a verdict per target (docs/targets.md)
   SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL, TENANT, AUTH_USERNAME, AUTH_PASSWORD, PRODUCT
-                     override the profile (README "Pointing it at a real deployment")
+                     override the profile (docs/profiles.md)
   CONFORMANCE_RUN_ID, CONFORMANCE_SEED   the run id (tags created data) and the seed of generated data
   REPORTS_DIR        where reports go (default ./reports in the current directory)
   ALLOW_WRITES=1     same as --allow-writes
