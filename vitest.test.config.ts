@@ -11,6 +11,8 @@ export default defineConfig({
     exclude: ['test/**/*.proof.test.ts', '**/node_modules/**'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // a private temp folder; the run fails when a test leaves anything in it (test/support/temp-folder-setup.ts)
+    globalSetup: ['test/support/temp-folder-setup.ts'],
     reporters: ['default', './runner/reporting/closing-line-reporter.ts'],
   },
 })

@@ -8,6 +8,22 @@ import { linearRegExp } from './linear-regexp'
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ??
   addFormatsImport) as unknown as (ajv: Ajv) => Ajv
 
+/** Adds ajv-formats' formats (uuid, date-time, email, uri, ...) to an ajv made elsewhere (openapi-backend's). */
+export function withFormats(ajv: Ajv): Ajv {
+  return addFormats(ajv)
+}
+
+/**
+ * ajv's logger for a target's documents: a format ajv-formats does not know (a vendor's "format": "iban") is ignored
+ * by validation, as JSON Schema says; ajv's warning about it would reach the console once per schema compiled, so it
+ * is dropped here on purpose. Other warnings and errors are passed on.
+ */
+export const DOCUMENT_AJV_LOGGER = {
+  log: () => undefined,
+  warn: (...args: unknown[]) => (/^unknown format /.test(String(args[0])) ? undefined : console.warn(...args)),
+  error: (...args: unknown[]) => console.error(...args),
+}
+
 /**
  * A fresh ajv instance (draft-07, all errors, formats). One per use site; no shared state. Patterns run on the
  * linear-time engine (common/linear-regexp.ts): a schema from a target cannot hang validation.

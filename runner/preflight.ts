@@ -1,3 +1,4 @@
+import { basename } from 'node:path'
 import { AuthError } from '../helpers/auth/session'
 import { readProfile } from '../helpers/config'
 import type { TargetConfig, UserCredentials } from '../helpers/config/types'
@@ -56,16 +57,16 @@ export async function preflight(config: TargetConfig): Promise<TargetConfig> {
 
 async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof createSuiteContext>): Promise<TargetConfig> {
   const origins = new Map<string, string>()
-  origins.set(new URL(config.services.salesBaseUrl).origin, 'SALES_BASE_URL')
-  if (!origins.has(new URL(config.services.authUrl).origin)) origins.set(new URL(config.services.authUrl).origin, 'AUTH_URL')
-  if (!origins.has(new URL(config.services.webhookBaseUrl).origin)) origins.set(new URL(config.services.webhookBaseUrl).origin, 'WEBHOOK_BASE_URL')
+  origins.set(new URL(config.services.salesBaseUrl).origin, urlSource(config, 'SALES_BASE_URL', 'salesBaseUrl'))
+  if (!origins.has(new URL(config.services.authUrl).origin)) origins.set(new URL(config.services.authUrl).origin, urlSource(config, 'AUTH_URL', 'authUrl'))
+  if (!origins.has(new URL(config.services.webhookBaseUrl).origin)) origins.set(new URL(config.services.webhookBaseUrl).origin, urlSource(config, 'WEBHOOK_BASE_URL', 'webhookBaseUrl'))
   for (const [origin, name] of origins) {
     try {
       await ctx.sales.exchange({ method: 'GET', url: `${origin}/`, headersTimeoutMs: config.http.connectTimeoutMs + 2000 })
     } catch (e) {
-      if (e instanceof TransportError && e.code.startsWith('LC_')) throw new PreflightError(`Target ${name}=${origin}: ${safeText(e.message)}. No check was run.`)
+      if (e instanceof TransportError && e.code.startsWith('LC_')) throw new PreflightError(`Target ${name}: ${safeText(e.message)}. No check was run.`)
       if (e instanceof TransportError) {
-        throw new PreflightError(`Target unreachable: ${name}=${origin} gave no HTTP response (${e.code}: ${safeText(e.message.split(': ').slice(-1)[0] ?? '')}). No check was run.`)
+        throw new PreflightError(`Target unreachable: ${name} gave no HTTP response (${e.code}: ${safeText(e.message.split(': ').slice(-1)[0] ?? '')}). No check was run.`)
       }
       throw e
     }
@@ -92,6 +93,16 @@ async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof creat
   }
   if (refused !== undefined) throw refused
   return { ...config, users: users as TargetConfig['users'], unavailableUsers: unavailable }
+}
+
+/**
+ * Where a service URL came from, for a message that says what to fix: the environment variable when it is set
+ * ("SALES_BASE_URL=http://…"), else the profile's field ("http://… (services.salesBaseUrl of profile staging.json)").
+ */
+function urlSource(config: TargetConfig, variable: string, field: 'salesBaseUrl' | 'authUrl' | 'webhookBaseUrl', env: NodeJS.ProcessEnv = process.env): string {
+  const origin = new URL(config.services[field]).origin
+  if (env[variable]) return `${variable}=${origin}`
+  return `${origin} (services.${field} of profile ${basename(config.profilePath)})`
 }
 
 /**

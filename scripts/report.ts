@@ -9,46 +9,57 @@ import { generateAllure } from './report/allure-generate'
 import { browserUnavailable, checkPages, type PageExpectation } from './report/browser-check'
 import { stageResults } from './report/stage-results'
 import { stripAnalytics } from './report/strip-analytics'
+import { withDidYouMean } from '../runner/cli/did-you-mean'
 
-const USAGE = `Usage: npm run report -- [--results DIR] [--output DIR] [--history FILE] [--history-limit N] [--name NAME] [--tenant TAG] [--all] [--check]
+const USAGE = `Usage: npm run report -- [--results DIR] [--output DIR] [--history FILE] [--history-limit N] [--name NAME] [--tenant TAG] [--all] [--check] [--reports DIR]
   Builds the Allure Report 3 HTML report (single file) of the last conformance run in $REPORTS_DIR (default reports/).
+  --reports DIR    the reports folder of the run (default $REPORTS_DIR, else ./reports)
   --history FILE   Allure history JSONL: read for trends, appended with this run (default $ALLURE_HISTORY or <reports>/history/allure-history.jsonl)
   --tenant TAG     tenant parameter on every result (default: the run's tenant) so tenants never merge in history
   --all            report every result in the results folder, not only the last run's
   --check          open the report and the conformance matrix in headless Chromium; fail on console errors or missing numbers`
 
+const REPORT_OPTIONS = {
+  results: { type: 'string' },
+  output: { type: 'string' },
+  history: { type: 'string' },
+  'history-limit': { type: 'string' },
+  name: { type: 'string' },
+  tenant: { type: 'string' },
+  all: { type: 'boolean' },
+  check: { type: 'boolean' },
+  reports: { type: 'string' },
+  help: { type: 'boolean' },
+} as const
+
+/** Ends the report with a message and an exit code; thrown, so the work folder is removed on the way out. */
+class Failure extends Error {
+  constructor(message: string, readonly code: number) {
+    super(message)
+  }
+}
+
 function fail(message: string, code = 1): never {
-  process.stderr.write(`${message}\n`)
-  process.exit(code)
+  throw new Failure(message, code)
 }
 
 async function main(): Promise<void> {
   let args
   try {
     args = parseArgs({
-      options: {
-        results: { type: 'string' },
-        output: { type: 'string' },
-        history: { type: 'string' },
-        'history-limit': { type: 'string' },
-        name: { type: 'string' },
-        tenant: { type: 'string' },
-        all: { type: 'boolean' },
-        check: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
+      options: REPORT_OPTIONS,
     }).values
   } catch (e) {
-    fail(`${(e as Error).message}\n${USAGE}`, 2)
+    fail(`${withDidYouMean((e as Error).message, REPORT_OPTIONS)}\n${USAGE}`, 2)
   }
   if (args.help) return void process.stdout.write(`${USAGE}\n`)
-  const dir = reportsDir()
+  const dir = args.reports ? resolve(args.reports) : reportsDir()
   const results = resolve(args.results ?? join(dir, 'allure-results'))
   const output = resolve(args.output ?? join(dir, 'allure-report'))
   const history = resolve(args.history ?? process.env.ALLURE_HISTORY ?? join(dir, 'history', 'allure-history.jsonl'))
   const limit = Number(args['history-limit'] ?? '30')
   if (!Number.isInteger(limit) || limit < 1) fail(`--history-limit: expected a positive integer\n${USAGE}`, 2)
-  if (!existsSync(results)) fail(`No Allure results at ${results}: run npm run conformance first (or pass --results).`)
+  if (!existsSync(results)) fail(`No Allure results at ${results}: run the conformance checks first (ledger-conformance run), or pass --results.`)
   const run = readRunInfo(dir)
   const tenant = args.tenant ?? run?.tenant
   const name = args.name ?? `ledger-conformance${run ? ` — ${run.profile}` : ''}${tenant ? ` — tenant ${tenant}` : ''}`
@@ -96,4 +107,8 @@ async function main(): Promise<void> {
   }
 }
 
-void main()
+main().catch((e: unknown) => {
+  if (!(e instanceof Failure)) throw e
+  process.stderr.write(`${e.message}\n`)
+  process.exitCode = e.code
+})

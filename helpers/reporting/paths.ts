@@ -1,4 +1,4 @@
-import { isAbsolute, join, resolve } from 'node:path'
+import { isAbsolute, join, relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../config'
 
 /** Where reports go: $REPORTS_DIR or <project>/reports. */
@@ -23,3 +23,11 @@ export function targetReportsDir(env: NodeJS.ProcessEnv = process.env, key?: str
  * exchange attachments (helpers/reporting/allure-sink.ts).
  */
 export const ALLURE_RESULTS_ENV = 'LC_ALLURE_RESULTS_DIR'
+
+/** Set by `ledger-conformance run` for its vitest child (which works in the project's folder): the caller's folder. */
+export const CALLER_CWD_ENV = 'CONFORMANCE_CALLER_CWD'
+
+/** A path as the person who started the run would type it: relative to their working directory ('.' for itself). */
+export function callerPath(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  return relative(env[CALLER_CWD_ENV] || process.cwd(), path) || '.'
+}

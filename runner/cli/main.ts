@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../common/project-root'
 import { EXIT } from '../verdict'
 import { EXIT_CODES_HELP, type Command } from './command'
 import { COMMANDS } from './commands/index'
+import { versionLine } from './version'
+import { nearest } from './did-you-mean'
 
 export function mainHelp(commands: readonly Command[] = COMMANDS): string {
   const width = Math.max(...commands.map((c) => c.name.length))
@@ -14,14 +13,10 @@ Conformance suite for the sales (ledger) service and the webhook subscription se
 Commands:
 ${commands.map((c, i) => `  ${c.name.padEnd(width)}  ${c.summary}${i === 0 ? ' (default)' : ''}`).join('\n')}
 
-ledger-conformance <command> --help shows a command's options and environment variables.
+ledger-conformance <command> --help shows a command's options and environment variables;
+ledger-conformance --version prints the version.
 
 ${EXIT_CODES_HELP}`
-}
-
-/** The version of this package (its package.json, installed or in a clone). */
-export function packageVersion(): string {
-  return (JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
 }
 
 /**
@@ -35,15 +30,16 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     process.stdout.write(`${named ? named.help : mainHelp(commands)}\n`)
     return EXIT.conforms
   }
-  if (first === '--version') {
-    process.stdout.write(`ledger-conformance ${packageVersion()}\n`)
+  if (first === '--version' || first === '-v') {
+    process.stdout.write(`${versionLine()}\n`)
     return EXIT.conforms
   }
   const command = first && !first.startsWith('-') ? commands.find((c) => c.name === first) : commands[0]
   if (!command) {
     // a path (a suite file or folder) is an argument of the default command
     if (first && /[/.]/.test(first)) return commands[0]!.run(argv)
-    process.stderr.write(`ledger-conformance: unknown command '${first}'\n\n${mainHelp(commands)}\n`)
+    const near = nearest(first ?? '', commands.map((c) => c.name))
+    process.stderr.write(`ledger-conformance: unknown command '${first}'${near ? `. Did you mean ${near}?` : ''}\n\n${mainHelp(commands)}\n`)
     return EXIT.usage
   }
   const args = command === commands[0] && (!first || first.startsWith('-') || first !== command.name) ? argv : rest

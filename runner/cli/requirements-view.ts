@@ -24,6 +24,6 @@ export function requirementsView(index: RequirementsIndex, checks?: readonly Cit
     lines.push('')
   }
   lines.push('Citations ("sales-service.md §4") name a section of the two specification documents, which the service owners')
-  lines.push('publish with the services; they are not part of this package (README "The specifications").')
+  lines.push('publish with the services; they are not part of this package (README "The specifications it checks").')
   return lines.join('\n')
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { suggestedCommand } from '../../common/suggested-command'
 import { createSuiteContext } from '../../helpers/context'
 import type { Exchange } from '../../helpers/http/recorder'
 import type { TargetConfig } from '../../helpers/config/types'
@@ -111,7 +112,7 @@ export function formatExplore(r: ExploreResult, o: ExploreOptions): string {
   if (r.error) return [...lines, `error: ${r.error}`, 'verdict  INCONCLUSIVE'].join('\n')
   const steps = r.replay?.steps ?? []
   if (r.stepsToFailure !== undefined) lines.push(`first broken after ${r.stepsToFailure} steps: ${(r.broken ?? []).join(', ')}`)
-  lines.push(`replay: ${steps.length} step(s); run it again with: npm run explore -- --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}  (fast-check path ${r.replay?.path})`)
+  lines.push(`replay: ${steps.length} step(s); run it again with: ${suggestedCommand(`explore --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}`, `npm run explore -- --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}`)}  (fast-check path ${r.replay?.path})`)
   steps.forEach((s, i) => {
     lines.push(`${String(i + 1).padStart(3)}. ${s.step}`)
     for (const x of s.exchanges) {

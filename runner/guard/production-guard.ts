@@ -1,4 +1,5 @@
 import type { TargetConfig } from '../../helpers/config/types'
+import { suggestedCommand } from '../../common/suggested-command'
 import { writingFiles, type SuiteClasses } from './suite-classes'
 
 export interface GuardInput {
@@ -60,7 +61,7 @@ export function productionGuard(i: GuardInput): GuardDecision {
     message:
       `Production guard: refusing to run suites that create or change data against ${i.config.services.salesBaseUrl}: ${np.why}. ` +
       `No request was sent. Writing suites selected: ${list}. ` +
-      `Run only the read-only checks with 'npm run smoke', mark a test environment nonProduction: true in its profile, ` +
-      `or pass --allow-writes (npm run conformance -- --allow-writes; or ALLOW_WRITES=1) to accept that the suite creates (and then removes) data tagged with the run id.`,
+      `Run only the read-only checks with '${suggestedCommand('run --read-only', 'npm run smoke')}', mark a test environment nonProduction: true in its profile, ` +
+      `or pass --allow-writes (${suggestedCommand('run --allow-writes', 'npm run conformance -- --allow-writes')}; or ALLOW_WRITES=1) to accept that the suite creates (and then removes) data tagged with the run id.`,
   }
 }

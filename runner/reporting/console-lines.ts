@@ -2,6 +2,7 @@ import type { CheckOutcome, ChecksReport } from './results'
 import { contractFindingsOf } from './matrix'
 import { distinctFindings } from './findings'
 import { documentWarningLines } from './document-warnings'
+import { totalsLine } from './totals-line'
 
 /** How many checks of each kind the console lists before "and N more". */
 export const CONSOLE_LIST_LIMIT = 15
@@ -40,7 +41,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
   out.push(...documentWarningLines(run?.documentWarnings ?? []))
   if (report.checks.length > 0 || !report.cause) {
     const findings = distinctFindings(report.checks.filter((c) => c.status === 'failed'), report.checks.filter((c) => c.status === 'blocked').map((c) => c.id)).length
-    out.push(`checks   ${t.passed} passed, ${t.failed} failed${findings < t.failed ? ` (${findings} distinct finding(s))` : ''}, ${t.errored} errored, ${t.blocked} blocked, ${t['not-applicable']} not applicable, ${t.skipped} skipped, ${t.deviations} deviation(s)`)
+    out.push(`checks   ${totalsLine(t, findings < t.failed ? { failedNote: `(${findings} distinct finding(s))` } : {})}`)
   }
   if (areas && report.checks.length > 0) {
     const area = new Map<string, { passed: number; failed: number; other: number }>()
@@ -53,7 +54,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
       area.set(key, a)
     }
     for (const [k, a] of [...area.entries()].sort()) {
-      out.push(`  ${k.padEnd(34)} ${String(a.passed).padStart(4)} passed ${String(a.failed).padStart(3)} failed ${String(a.other).padStart(3)} skipped`)
+      out.push(`  ${k.padEnd(34)} ${String(a.passed).padStart(4)} passed ${String(a.failed).padStart(3)} failed or errored ${String(a.other).padStart(3)} not run`)
     }
   }
   if (report.checks.length > 0) {

@@ -9,7 +9,7 @@ import { readOwnRunInfo } from './results'
  * a password that cannot log in, an embedded reference that cannot start): the summary reporter prints that stop as
  * the run's verdict, with its cause. vitest would add "No test files found" (no file ran, though files were found)
  * and the cause again as an "Unhandled Error" with a banner. A stop the global setup did not record (it failed before
- * it could) still gets vitest's own output: the summary then says to look at it.
+ * it could) still gets vitest's own output: the summary then says to look at it. vitest's own totals are not printed.
  */
 export default class ConsoleReporter extends DefaultReporter {
   override onInit(vitest: Vitest): void {
@@ -22,6 +22,13 @@ export default class ConsoleReporter extends DefaultReporter {
     logger.printError = (err, options) => (isRunStop(err) ? void (stopped = true) : printError(err, options))
     logger.error = (...args) => (stopped && args.length === 1 && args[0] === '\n\n' ? void (stopped = false) : error(...args))
   }
+
+  /**
+   * vitest's own totals ("Test Files 1 passed", "Tests 3 failed | 292 passed | 48 skipped") count vitest tests, not
+   * checks: a blocked or not-applicable check is a "skipped" test there, an invariant is no test at all. The summary
+   * reporter says the run's totals once, in the categories every report uses (runner/reporting/totals-line.ts).
+   */
+  override reportTestSummary(): void {}
 
   override onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: Parameters<DefaultReporter['onTestRunEnd']>[2]): void {
     if (recordedStop()) return

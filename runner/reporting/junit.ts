@@ -1,6 +1,7 @@
 import { hostname } from 'node:os'
 import { safeXml } from '../../helpers/reporting/neutralise'
 import type { CheckOutcome, ChecksReport } from './results'
+import { totalsLine } from './totals-line'
 
 /** XML text: the one rule (helpers/reporting/neutralise.ts); XML 1.0 forbids most control characters even escaped. */
 const esc = (s: string): string => safeXml(s)
@@ -18,6 +19,9 @@ export function verdictProperties(report: ChecksReport): Record<string, string> 
     verdict: report.verdict ?? 'INCONCLUSIVE',
     'verdict.line': report.label ?? report.verdict ?? 'INCONCLUSIVE',
     exitCode: String(report.exitCode ?? 3),
+    // the same categories and numbers as the console, checks.json and the matrix (JUnit's own counts fold blocked,
+    // not applicable and skipped into "skipped")
+    totals: totalsLine(report.totals),
     ...(report.cause ? { cause: report.cause } : {}),
     ...(report.selection ? { selection: `${report.selection.why ?? report.selection.label} (${report.selection.selected}${report.selection.catalogue > 0 ? ` of ${report.selection.catalogue}` : ''} checks)` } : {}),
     ...(run ? { runId: run.runId, target: `${run.profile} ${run.salesBaseUrl}`, tenant: run.tenant } : {}),

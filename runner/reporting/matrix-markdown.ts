@@ -1,5 +1,6 @@
 import { realWorldLine } from './invariants'
 import { safeMarkdown } from '../../helpers/reporting/neutralise'
+import { totalsLine } from './totals-line'
 import { checkCounts, OUTCOME_LABEL, statusList, type ConformanceMatrix, type MatrixRow } from './matrix'
 
 const MAX_IDS = 8
@@ -22,7 +23,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
   if (run) {
     out.push(`Target **${cell(run.profile)}** (${cell(run.salesBaseUrl)}), tenant **${cell(run.tenant)}**, run ${cell(run.runId)}, seed ${run.seed}, started ${cell(run.startedAt)}${run.defects.length ? `, reference defects: ${cell(run.defects.join(', '))}` : ''}.`, '')
   }
-  out.push(`Checks: **${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.blocked} blocked, ${t.skipped} skipped, ${t['not-applicable']} not applicable**, ${t.deviations} deviation(s).`, '')
+  out.push(`Checks: **${totalsLine(t)}**.`, '')
   const b = m.byOutcome
   out.push(`Operations (${m.rows.length}): ${b.passed} passed, ${b.failed} failed, ${b['not-applicable']} not applicable, ${b['auth-only']} reached only with rejected credentials, ${b['exercised-without-check']} called without a check, ${b['never-exercised']} never exercised. Measured from the recorded traffic.`, '')
   for (const service of ['sales', 'webhooks']) {

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs'
 import { safeText } from '../../helpers/reporting/neutralise'
 import { openBreakerCauses } from '../../helpers/http/breaker'
+import { totalsLine } from './totals-line'
 import { relative } from 'node:path'
 import type { SerializedError } from 'vitest'
 import type { TestCase, TestModule } from 'vitest/node'
 import type { Reporter } from 'vitest/reporters'
 import { OPERATIONS } from '../../common/operations'
 import { suiteFileOf } from '../targets/entries'
-import { reportsDir, targetReportsDir, trafficDir } from '../../helpers/reporting/paths'
+import { callerPath, reportsDir, targetReportsDir, trafficDir } from '../../helpers/reporting/paths'
 import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
@@ -171,7 +172,7 @@ function thisRun(dir: string, runId: string | undefined): { run: RunInfo | undef
 }
 
 const RULE = '─── ledger-conformance ───────────────────────────────────────────'
-const closing = (t: ChecksReport['totals']) => `conformance: ${t.passed} passed, ${t.failed} failed, ${t.skipped + t['not-applicable'] + t.blocked} skipped`
+const closing = (t: ChecksReport['totals']) => `conformance: ${totalsLine(t)}`
 
 /**
  * vitest's own exit code when it is run directly (npm run conformance:container, a workflow calling vitest): a run that
@@ -187,7 +188,8 @@ function failVitestOn(exitCode: number | undefined): void {
  * conformance.md/.html, junit.xml, Allure environment, verdict.json), whatever the outcome: a run that stopped in
  * its preflight is INCONCLUSIVE (or DOES NOT CONFORM for a §5 violation at login), never CONFORMS. In a
  * multi-target run, one checks.json and matrix per target under reports/targets/<key>/ and a verdict per target.
- * Ends with the plain closing line "conformance: N passed, N failed, N skipped" (all targets together).
+ * Ends with the plain closing line "conformance: N passed, N failed, N errored, ..." (all targets together; the same
+ * categories and numbers as the checks line, checks.json, the matrix and JUnit: runner/reporting/totals-line.ts).
  */
 export default class SummaryReporter implements Reporter {
   private root = process.cwd()
@@ -215,7 +217,7 @@ export default class SummaryReporter implements Reporter {
       const left = filteredOut(cases)
       return left > 0 ? { label: 'vitest filter (-t or .skip)', selected: report.checks.length, catalogue: report.checks.length + left } : undefined
     }
-    const reportsPath = relative(process.cwd(), dir) || '.'
+    const reportsPath = callerPath(dir)
     if (stop || keys.length === 0 || !existsSync(targetReportsDir())) {
       const cases = [...groups.values()].flat()
       const base = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)

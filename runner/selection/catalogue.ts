@@ -8,6 +8,7 @@ import { suiteFileOf } from '../targets/entries'
 import { aboutOperations } from './about'
 import type { TestCase, TestModule, TestSuite } from 'vitest/node'
 import { INVARIANTS_FILE, invariantLines } from '../reporting/invariants'
+import { catalogueKey, readCachedCatalogue, writeCachedCatalogue } from './catalogue-cache'
 
 /** One check of the catalogue, as its suite file defines it (nothing is run to know it). */
 export interface CatalogueEntry {
@@ -31,7 +32,12 @@ export interface CatalogueEntry {
  * would, since some suites define one check per product of the profile. Order: file, then definition order.
  */
 export async function collectCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): Promise<CatalogueEntry[]> {
-  return withCollectedSuites(target, files, undefined, (testModules) => {
+  // collecting takes seconds (vitest transforms and imports every suite): the result is kept, keyed by the contents
+  // of everything it is collected from (runner/selection/catalogue-cache.ts)
+  const key = catalogueKey({ target, files: files.map((f) => relative(PROJECT_ROOT, resolve(process.cwd(), f))) })
+  const cached = readCachedCatalogue<CatalogueEntry>(key)
+  if (cached) return cached
+  const collected = await withCollectedSuites(target, files, undefined, (testModules) => {
     const out: CatalogueEntry[] = []
     const seen = new Set<string>()
     for (const m of [...testModules].sort((a, b) => a.moduleId.localeCompare(b.moduleId))) {
@@ -59,6 +65,8 @@ export async function collectCatalogue(target: { target?: TargetConfig; targets?
     }
     return out
   })
+  if (collected.length > 0) writeCachedCatalogue(key, collected)
+  return collected
 }
 
 /** One block (describe) of a collected suite file: its checks' ids in definition order and its inner blocks. */

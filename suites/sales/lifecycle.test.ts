@@ -30,7 +30,6 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
       // payload from it in given(), so a missing or invalid schema blocks the lifecycle, owner SL-SCH-001-<product>
       step(meta('002', '§3', 'A quote created from a schema-valid payload answers with its id, and the actions endpoint releases the lock after the creation.'), async () => {
         const { payload, seed } = await given(`a valid ${product} payload`, () => flow.validPayload(product, { label: `life-${product}`, unlike: updateOf() }), { product })
-        console.log(`[SL-LIFE-002-${product}] payload seed ${seed}`)
         await allure.parameter(`payload seed (${product})`, String(seed))
         const res = await t.sales.call({ op: 'sales.quote.create', json: payload })
         expectStatus(res, [200, 201])

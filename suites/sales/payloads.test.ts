@@ -18,7 +18,6 @@ describe('sales: payloads generated from the product schema (sales-service.md §
       async () => {
         const schema = await given(`the ${product} schema`, () => flow.schema(product), { product })
         const built = await flow.buildPayload(product, { label: 'payload-check', seed: t.config.seed })
-        console.log(`[SL-PAY-001-${product}] payload seed ${built.seed}`)
         await allure.parameter(`payload seed (${product})`, String(built.seed))
         await attachEvidence(`generated ${product} payload`, built.payload)
         expectThat(built.errors.length === 0, { expected: 'a generated payload valid against the schema', actual: built.errors.slice(0, 10).join('; ') })

@@ -22,7 +22,7 @@ function offending(layer: string, allowed: string[]): string[] {
   )
 }
 
-// The layout of README "Layout": common/ below everything, the check library (helpers/) and the reference
+// The layout of docs/development.md "Layout": common/ below everything, the check library (helpers/) and the reference
 // service (reference/) side by side on it and blind to each other, the runner (runner/) above the check library.
 describe('layout: who may import whom', () => {
   it('common/ imports nothing of the project but itself', () => {

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseMutationArgs } from '../../scripts/mutation/args'
@@ -7,6 +6,7 @@ import { areaSuites } from '../../scripts/mutation/harness'
 import { mergeProfile } from '../../scripts/mutation/merge-profile'
 import { mapPool } from '../../scripts/mutation/pool'
 import { firstFailureMs, isPreflightStop, outputTail, stopMessage } from '../../scripts/mutation/summarize'
+import { tempDir } from '../support/temp-dir'
 
 describe('mergeProfile', () => {
   it('merges objects deeply and replaces arrays and scalars', () => {
@@ -48,7 +48,7 @@ describe('summarize parts', () => {
     expect(outputTail('a\nb\nc', 2)).toBe('b\nc')
   })
   it('measures the time to the first failed check from allure results', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lc-allure-'))
+    const dir = tempDir('allure')
     try {
       mkdirSync(join(dir, 'r'))
       writeFileSync(join(dir, 'r', 'a-result.json'), JSON.stringify({ status: 'passed', stop: 1_000_100 }))

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
 
-// The package as a team gets it (README "Install it as a package"): npm pack, installed into an empty folder from
+// The package as a team gets it (README "Install it"): npm pack, installed into an empty folder from
 // the npm cache, run there with npx: against the embedded reference, then against a URL; reports in ./reports of
 // that folder and nothing written inside node_modules.
 const work = mkdtempSync(join(tmpdir(), 'lc-package-'))

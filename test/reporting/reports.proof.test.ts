@@ -18,7 +18,8 @@ describe('reports of a conformance run', () => {
   it('prints the number of checks and the closing line', () => {
     expect(run.exitCode).toBe(0)
     expect(run.output).toMatch(/checks\s+\d+ passed, 0 failed/)
-    expect(run.output).toMatch(/^conformance: \d+ passed, 0 failed, \d+ skipped$/m)
+    expect(run.output).toMatch(/^conformance: \d+ passed, 0 failed, 0 errored, \d+ blocked, \d+ not applicable, \d+ skipped, \d+ deviation\(s\)$/m)
+    expect(run.output).not.toMatch(/Test Files|Tests  |unknown format|\x1b\[/)
     expect(run.output).toMatch(/verdict\s+CONFORMS/)
   })
 

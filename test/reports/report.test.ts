@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/config'
 import { stageResults } from '../../scripts/report/stage-results'
 import { stripAnalytics } from '../../scripts/report/strip-analytics'
+import { tempDir } from '../support/temp-dir'
 
 function report(reportsDir: string, ...args: string[]) {
   const tsx = resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs')
@@ -16,7 +16,7 @@ function report(reportsDir: string, ...args: string[]) {
 
 describe('stageResults', () => {
   it('keeps only the results of the run and their attachments, with a tenant parameter in the history id', () => {
-    const from = mkdtempSync(join(tmpdir(), 'lc-stage-'))
+    const from = tempDir('stage')
     const to = join(from, 'out')
     try {
       const result = (uuid: string, start: number, att: string) => ({ uuid, start, testCaseId: `tc-${uuid}`, historyId: `tc-${uuid}:x`, steps: [{ attachments: [{ source: att }] }], labels: [], parameters: [] })
@@ -42,7 +42,7 @@ describe('stageResults', () => {
 
 describe('stripAnalytics', () => {
   it('removes the third-party analytics tag of the Allure page and nothing else', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lc-strip-'))
+    const dir = tempDir('strip')
     const f = join(dir, 'index.html')
     writeFileSync(f, `<body><div id="app"></div>\n<script async src="https://www.googletagmanager.com/gtag/js?id=G-X"></script>\n    <script>\n window.dataLayer = window.dataLayer || [];\n gtag('config', 'G-X', {});\n</script>\n<script>window.allure = {}</script></body>`)
     expect(stripAnalytics(f)).toBe(1)
@@ -55,7 +55,7 @@ describe('stripAnalytics', () => {
 
 describe('npm run report', () => {
   it('says what is missing when there are no results', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lc-empty-'))
+    const dir = tempDir('empty')
     mkdirSync(join(dir, 'x'))
     const r = report(dir)
     expect(r.status).toBe(1)

@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
 import { ConfigError, loadTargetConfig } from '../../helpers/config'
+import { tempDir } from './temp-dir'
 
 /** A fresh folder holding the given files (a string is written as is, anything else as JSON); returns its path. */
 export function profileDir(files: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lc-profile-'))
+  const dir = tempDir('profile')
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content))
   return dir
 }

@@ -30,8 +30,9 @@ Options:
   --password-env VAR     the environment variable holding its password (default AUTH_PASSWORD); the password
                          itself never goes into the file
   --product NAME         product (schema name) of the main scenarios (default home)
-  --non-production       the target may be written to: every suite runs (default: read-only suites only,
-                         unless a run passes --allow-writes)
+  --non-production       the target may be written to: every suite runs. Without it, a run of the profile
+                         says what it may do: --read-only (the read-only suites) or --allow-writes (every
+                         suite); given neither, the production guard refuses the run and nothing is sent
   --openapi FILE|URL     the service's published OpenAPI document (3.0 or 3.1, JSON or YAML); repeat for each
                          service. Every exchange is judged against it (docs/contracts.md)
   --contract fail|warn   what a contract finding means: fail (default: the run does not conform) or warn
@@ -66,14 +67,14 @@ export function profileText(a: Required<Omit<Answers, 'authUrl' | 'webhookUrl' |
   return `// Target profile written by \`ledger-conformance init\`. Comments are allowed (JSONC).
 // Check it:   npx ledger-conformance validate <this file>
 // Run it:     ${a.passwordEnv}=... npx ledger-conformance run --profile <this file>
-// Every field: ${schemaRef} (the profile schema), the README "Defaults" table and docs/<area>.md.
+// Every field: ${schemaRef} (the profile schema), docs/profiles.md "Defaults" and docs/<area>.md.
 {
   "$schema": ${q(schemaRef)},
   "name": ${q(a.name)},
 
   // Only a target marked nonProduction gets the suites that create and change data (quotes, policies,
-  // payments, subscriptions, all tagged with the run id). false: the read-only suites only, unless a run
-  // passes --allow-writes.
+  // payments, subscriptions, all tagged with the run id) without asking. false: a run passes --read-only (the
+  // read-only suites) or --allow-writes (every suite); given neither, it is refused and nothing is sent.
   "nonProduction": ${a.nonProduction},
 
   "services": {
@@ -196,7 +197,7 @@ export const initCommand: Command = {
       return usage(`the values make an invalid profile (nothing written):\n${check.problems.map((p) => `  - ${p}`).join('\n')}`)
     }
     process.stdout.write(`wrote ${relative(process.cwd(), file) || file}: ${check.summary}\n` +
-      `next: ${passwordEnv}=... npx ledger-conformance run --profile ${relative(process.cwd(), file) || file}\n`)
+      `next: ${passwordEnv}=... npx ledger-conformance run --profile ${relative(process.cwd(), file) || file}${a.nonProduction ? '' : ' --read-only   (not nonProduction: --allow-writes to run every suite)'}\n`)
     return EXIT.conforms
   },
 }

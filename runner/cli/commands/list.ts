@@ -6,6 +6,7 @@ import { collectCatalogue } from '../../selection/catalogue'
 import { EXIT } from '../../verdict'
 import type { Command } from '../command'
 import { requirementsView } from '../requirements-view'
+import { withDidYouMean } from '../did-you-mean'
 import { runConformance } from './run'
 
 const HELP = `Usage: ledger-conformance list [selection options]     (npm run conformance -- --list [selection options])
@@ -29,13 +30,15 @@ Exit codes:
   0  the list was printed
   2  usage error, or a selection that matches no check (the nearest matches are printed)`
 
+const REQUIREMENTS_OPTIONS = { requirements: { type: 'boolean' }, ids: { type: 'boolean' }, json: { type: 'boolean' } } as const
+
 /** `list --requirements [--ids] [--json]`: the requirements index with the checks of the catalogue that cover each. */
 async function listRequirements(argv: string[]): Promise<number> {
   let v
   try {
-    v = parseArgs({ args: argv, options: { requirements: { type: 'boolean' }, ids: { type: 'boolean' }, json: { type: 'boolean' } } }).values
+    v = parseArgs({ args: argv, options: REQUIREMENTS_OPTIONS }).values
   } catch (e) {
-    process.stderr.write(`ledger-conformance list: ${(e as Error).message}\n\n${HELP}\n`)
+    process.stderr.write(`ledger-conformance list: ${withDidYouMean((e as Error).message, REQUIREMENTS_OPTIONS)}\n\n${HELP}\n`)
     return EXIT.usage
   }
   let target

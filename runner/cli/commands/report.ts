@@ -3,13 +3,14 @@ import { EXIT } from '../../verdict'
 import { runProjectScript } from '../caller'
 import type { Command } from '../command'
 
-const HELP = `Usage: ledger-conformance report [options]     (npm run report -- [options])
+const HELP = `Usage: ledger-conformance report [options]     (in a clone: npm run report -- [options])
 
 Builds the HTML report (Allure Report 3, one self-contained page, no Java) of the last run in the reports
 folder, with history and trends across runs. The conformance matrix (conformance.md/.html) is written by every
 run; this adds the Allure page.
 
 Options:
+  --reports DIR        the reports folder of the run (default $REPORTS_DIR, else ./reports), as for run
   --results DIR        Allure results to report (default <reports>/allure-results)
   --output DIR         where the report goes (default <reports>/allure-report)
   --history FILE       Allure history (JSON lines): read for trends, appended with this run

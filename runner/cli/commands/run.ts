@@ -12,6 +12,7 @@ import { chaosFromEnv } from '../../../reference/chaos/env'
 import { DefectSet } from '../../../reference/defects/catalogue'
 import { loadSuiteClasses } from '../../guard/suite-classes'
 import { clearRunReports } from '../../reporting/results'
+import { CALLER_CWD_ENV, callerPath } from '../../../helpers/reporting/paths'
 import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
 import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
 import { collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
@@ -20,6 +21,8 @@ import { hasCriteria, listLine, selectChecks, whereOf, SelectionError, type Crit
 import { loadTargets } from '../../targets/load'
 import { EXIT, type RunStop, type Selection } from '../../verdict'
 import { EXIT_CODES_HELP, type Command } from '../command'
+import { withDidYouMean } from '../did-you-mean'
+import { colourEnv } from '../colour'
 
 export const RUN_OPTIONS = {
   check: { type: 'string', multiple: true },
@@ -46,7 +49,7 @@ const SELECTION_HELP = `Selection (any of them; values of one option add up, dif
 const ENV_HELP = envHelp('run', { title: 'Environment variables' })
 
 export const RUN_HELP = `Usage: ledger-conformance run [options] [suite files or folders] [-- vitest options]
-       npm run conformance -- [options]
+       npm run conformance -- [options]     (in a clone of the project)
 
 Runs the conformance checks against the target and says CONFORMS, DOES NOT CONFORM or INCONCLUSIVE, with the
 same verdict in the console, reports/checks.json, verdict.json, conformance.md/.html, junit.xml and Allure.
@@ -54,7 +57,7 @@ same verdict in the console, reports/checks.json, verdict.json, conformance.md/.
 Options:
   --profile <file>   the target profile (sets TARGET_PROFILE)
   --reports <dir>    the reports folder (sets REPORTS_DIR; default ./reports)
-  --read-only        only the read-only suites (fixtures/suite-classes.json): what npm run smoke runs
+  --read-only        only the read-only suites (fixtures/suite-classes.json): what npm run smoke runs in a clone
   --allow-writes     consent to run the suites that create and change data on a target whose profile is not
                      nonProduction (sets ALLOW_WRITES=1)
   --list             print the selected checks (id  document §section  file:line  requirement) and exit; nothing is sent
@@ -77,7 +80,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
   try {
     parsed = parseArgs({ args: own, options: RUN_OPTIONS, allowPositionals: true, strict: true })
   } catch (e) {
-    const msg = (e as Error).message
+    const msg = withDidYouMean((e as Error).message, RUN_OPTIONS)
     throw new SelectionError(/-t\b|testNamePattern/.test(own.join(' ')) ? `${msg}; select checks with --check <id or prefix> (vitest options go after --)` : msg)
   }
   const v = parsed.values
@@ -122,7 +125,7 @@ function stopRun(dir: string, run: RunInfo, stop: RunStop, selection?: Selection
   const report = writeStoppedRun(dir, run, stop, selection)
   const stream = report.exitCode === EXIT.conforms ? process.stdout : process.stderr
   stream.write(`\n${stop.kind === 'configuration' ? 'Configuration error' : stop.kind === 'violation' ? 'Requirement violated' : 'Could not run'}: ${stop.cause}\n`)
-  stream.write(`verdict  ${report.label}\nrun      ${run.runId}  target ${run.profile} ${run.salesBaseUrl}\nreports  ${dir} (verdict.json, checks.json, conformance.md, junit.xml)\n`)
+  stream.write(`verdict  ${report.label}\nrun      ${run.runId}  target ${run.profile} ${run.salesBaseUrl}\nreports  ${callerPath(dir)} (verdict.json, checks.json, conformance.md, junit.xml)\n`)
   return report.exitCode ?? EXIT.inconclusive
 }
 
@@ -144,9 +147,10 @@ function runVitest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
 
 /**
  * ledger-conformance run: the order is what makes every outcome reported as this run's:
- * 1. arguments (usage error: exit 2); the reports folder and the run id; an earlier run's reports are removed
- * 2. the profile (configuration error: exit 2, reports written)
- * 3. the selection, from the catalogue collected without running (empty: exit 2 with the nearest matches)
+ * 1. arguments (usage error: exit 2, nothing written); the reports folder and the run id
+ * 2. the profile (configuration error: exit 2, reports written in place of the earlier run's)
+ * 3. the selection, from the catalogue collected without running (empty: a usage error, exit 2 with the nearest
+ *    matches; the earlier run's reports are kept); an earlier run's reports are removed
  * 4. vitest, told the selection: its global setup runs the target's preflight (a stop: exit 2, 1 or 3, said once as
  *    the verdict); its reporters write the reports and verdict.json; the exit code is the verdict's
  */
@@ -168,9 +172,11 @@ export async function runConformance(argv: string[]): Promise<number> {
   env.REPORTS_DIR = dir
   // this process's report helpers (the selection's catalogue, a stop's reports) read it too
   process.env.REPORTS_DIR = dir
+  env[CALLER_CWD_ENV] = process.cwd()
   env.CONFORMANCE_RUN_ID ??= newRunId()
   const runId = env.CONFORMANCE_RUN_ID
-  if (!args.list) clearRunReports(dir)
+  // an earlier run's reports are removed once this run is sure to happen (or a configuration stop is written): a usage
+  // error (a bad option, a selection that matches no check) leaves the last run's reports as they were
 
   let targets: ReturnType<typeof resolveTargets>
   try {
@@ -182,6 +188,7 @@ export async function runConformance(argv: string[]): Promise<number> {
       process.stderr.write(`(the profile does not load: ${e.message}; listing the catalogue of the reference profile)\n`)
       targets = resolveTargets({ REPORTS_DIR: dir })
     } else {
+      clearRunReports(dir)
       return stopRun(dir, earlyRunInfo(env, runId), { kind: 'configuration', cause: e.message })
     }
   }
@@ -197,6 +204,7 @@ export async function runConformance(argv: string[]): Promise<number> {
       catalogue = await collectCatalogue(targets)
     } catch (e) {
       if (args.list) throw e
+      clearRunReports(dir)
       return stopRun(dir, run, { kind: 'inconclusive', cause: `tool error: ${(e as Error).message}` })
     }
     env[CATALOGUE_SIZE_ENV] = String(catalogue.length)
@@ -205,19 +213,13 @@ export async function runConformance(argv: string[]): Promise<number> {
       result = selectChecks(catalogue, args.criteria)
     } catch (e) {
       if (!(e instanceof SelectionError)) throw e
-      if (args.list) {
-        process.stderr.write(`ledger-conformance list: ${e.message}\n`)
-        return EXIT.usage
-      }
-      return stopRun(dir, run, { kind: 'configuration', cause: e.message })
+      process.stderr.write(`ledger-conformance ${args.list ? 'list' : 'run'}: ${e.message}\n`)
+      return EXIT.usage
     }
     if (result.selected.length === 0) {
       const cause = `the selection ${result.label || '(all)'} matches no check of the ${catalogue.length} in the catalogue; nearest: ${result.nearest.join('; ') || 'none'}`
-      if (args.list) {
-        process.stderr.write(`${cause}\n`)
-        return EXIT.usage
-      }
-      return stopRun(dir, run, { kind: 'configuration', cause })
+      process.stderr.write(`${args.list ? '' : `ledger-conformance run: nothing was run, ${callerPath(dir)} keeps the last run's reports: `}${cause}\n`)
+      return EXIT.usage
     }
     if (args.list) {
       const width = Math.max(...result.selected.map((e) => e.id.length))
@@ -240,7 +242,8 @@ export async function runConformance(argv: string[]): Promise<number> {
   // the target's preflight is the global setup's, inside the run (once: it used to run here as well, before vitest, for
   // a stop without vitest's noise, which runner/reporting/console-reporter.ts now keeps out; 0.6 s of start and the
   // preflight's requests saved, 1 s against a target 100 ms away: docs/reliability.md "Cost")
-  const ended = await runVitest([...files, ...args.vitestArgs], env)
+  clearRunReports(dir)
+  const ended = await runVitest([...files, ...args.vitestArgs], colourEnv(env, process.stdout.isTTY === true))
   const verdict = readVerdictFile(dir)
   if (verdict && verdict.runId === runId) return verdict.exitCode
   const how = ended.signal ? `was ended by ${ended.signal}` : `exited ${ended.code}`

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { definitionsOf, readDocuments } from '../../../helpers/contracts/openapi-documents'
 import { PROJECT_ROOT } from '../../../helpers/config'
+import { tempDir } from '../../support/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'lc-openapi-docs-'))
+const dir = tempDir('openapi-docs')
 const DOC = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {} }
 
 /** Whether openapi-backend's main file is in the CommonJS cache after a fresh process imports `module` and reads DOC. */

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { contractPolicy, openApiSink } from '../../../helpers/contracts/openapi-sink'
 import { invalidOnPurpose, runningContract, withRunningCheck } from '../../../helpers/checks/running'
 import type { TargetConfig } from '../../../helpers/config/types'
 import type { Exchange } from '../../../helpers/http/recorder'
+import { tempDir } from '../../support/temp-dir'
 
 const DOC = {
   openapi: '3.1.0',
@@ -14,7 +14,7 @@ const DOC = {
 }
 
 function config(): TargetConfig {
-  const dir = mkdtempSync(join(tmpdir(), 'lc-sink-'))
+  const dir = tempDir('sink')
   const file = join(dir, 'doc.json')
   writeFileSync(file, JSON.stringify(DOC))
   return { openapi: [file], openapiDocuments: { [file]: DOC }, deviations: {}, profilePath: join(dir, 'profile.json'), services: { salesBaseUrl: 'http://t.test', webhookBaseUrl: 'http://t.test' } } as unknown as TargetConfig

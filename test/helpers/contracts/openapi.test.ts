@@ -1,13 +1,13 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { OpenApiContracts, OpenApiDocumentError, resolveSource } from '../../../helpers/contracts/openapi'
 import { PROJECT_ROOT } from '../../../helpers/config'
+import { tempDir } from '../../support/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'lc-openapi-'))
+const dir = tempDir('openapi')
 function write(name: string, doc: unknown): string {
   const p = join(dir, name)
   writeFileSync(p, typeof doc === 'string' ? doc : JSON.stringify(doc))

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ContractRegistry } from '../../../helpers/contracts/registry'
+import { tempDir } from '../../support/temp-dir'
 
 function dir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'lc-contracts-'))
+  const d = tempDir('contracts')
   mkdirSync(join(d, 'area'))
   writeFileSync(join(d, 'area', 'thing.json'), JSON.stringify({ type: 'object', required: ['id', 'at'], properties: { id: { type: 'string' }, at: { type: 'string', format: 'date-time' }, part: { $ref: 'part' } } }))
   writeFileSync(join(d, 'area', 'part.json'), JSON.stringify({ type: 'integer', minimum: 0 }))

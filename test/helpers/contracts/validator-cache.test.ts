@@ -1,9 +1,9 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAjvFor } from '../../../common/ajv'
 import { cachedValidator, validatorKey } from '../../../helpers/contracts/validator-cache'
+import { tempDir } from '../../support/temp-dir'
 
 const profileSchema = JSON.parse(readFileSync(join(__dirname, '../../../fixtures/targets/profile.schema.json'), 'utf8')) as object
 const good = JSON.parse(readFileSync(join(__dirname, '../../../fixtures/targets/reference.json'), 'utf8')) as Record<string, unknown>
@@ -11,7 +11,7 @@ const bad = { ...good, tenant: 5, bogus: true, polling: { ...(good.polling as ob
 
 const dirs: string[] = []
 const newDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'lc-validators-'))
+  const d = tempDir('validators')
   dirs.push(d)
   return d
 }

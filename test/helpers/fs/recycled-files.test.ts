@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FileRecycler, purgeSpares, retireFiles, spareDirOf } from '../../../helpers/fs/recycled-files'
+import { tempDir } from '../../support/temp-dir'
 
 /** A results folder holding an earlier run's files: name -> content. */
 function earlierRun(files: Record<string, string>): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'lc-recycle-')), 'allure-results')
+  const dir = join(tempDir('recycle'), 'allure-results')
   mkdirSync(dir, { recursive: true })
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content)
   return dir
@@ -34,7 +34,7 @@ describe('retireFiles()', () => {
   })
 
   it('creates the folder when there was none', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'lc-recycle-')), 'allure-results')
+    const dir = join(tempDir('recycle'), 'allure-results')
     retireFiles(dir)
     expect(readdirSync(dir)).toEqual([])
   })
@@ -59,7 +59,7 @@ describe('FileRecycler', () => {
     for (const n of ['1.json', '2.json', '3.json']) w.write(n, n)
     expect(readdirSync(dir).sort()).toEqual(['1.json', '2.json', '3.json'])
     expect(readFileSync(join(dir, '3.json'), 'utf8')).toBe('3.json')
-    const fresh = join(mkdtempSync(join(tmpdir(), 'lc-recycle-')), 'r')
+    const fresh = join(tempDir('recycle'), 'r')
     mkdirSync(fresh)
     expect(readFileSync(new FileRecycler(fresh).write('a.json', 'a'), 'utf8')).toBe('a')
   })

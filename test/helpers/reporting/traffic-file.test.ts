@@ -1,16 +1,16 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Exchange } from '../../../helpers/http/recorder'
 import { trafficFileSink } from '../../../helpers/reporting/traffic-file'
+import { tempDir } from '../../support/temp-dir'
 
 const exchange = (n: number, extra: Partial<Exchange> = {}): Exchange =>
   ({ at: `2026-11-22T10:00:0${n}.000Z`, runId: 'r1', method: 'GET', template: '/x/{id}', url: 'http://h/x/1', status: 200, durationMs: n, request: { headers: {} }, ...extra }) as unknown as Exchange
 
 describe('trafficFileSink', () => {
   it('appends one summary line per exchange (no bodies, no headers) to <dir>/<pid>.jsonl', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'lc-traffic-')), 'traffic')
+    const dir = join(tempDir('traffic'), 'traffic')
     const a = trafficFileSink(dir)
     const b = trafficFileSink(dir)
     void a(exchange(1, { test: 'acme > t1', operationId: 'op.a' }))
@@ -27,7 +27,7 @@ describe('trafficFileSink', () => {
   })
 
   it('a sink used after close() opens the file again instead of losing the line', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'lc-traffic-')), 'traffic')
+    const dir = join(tempDir('traffic'), 'traffic')
     const s = trafficFileSink(dir)
     void s(exchange(1))
     s.close()

@@ -1,16 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseJsonc } from '../../../helpers/config/jsonc'
 import { initCommand } from '../../../runner/cli/commands/init'
 import { validateCommand } from '../../../runner/cli/commands/validate'
+import { tempDir } from '../../support/temp-dir'
 
 let dir: string
 let out: string
 let err: string
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'lc-cli-'))
+  dir = tempDir('cli')
   vi.spyOn(process, 'cwd').mockReturnValue(dir)
   out = ''
   err = ''

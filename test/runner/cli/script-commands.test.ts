@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { callerEnv } from '../../../runner/cli/caller'
 import { acceptanceCommand } from '../../../runner/cli/commands/acceptance'
@@ -8,6 +5,7 @@ import { initCommand } from '../../../runner/cli/commands/init'
 import { referenceCommand } from '../../../runner/cli/commands/reference'
 import { reportCommand } from '../../../runner/cli/commands/report'
 import { validateCommand } from '../../../runner/cli/commands/validate'
+import { tempDir } from '../../support/temp-dir'
 
 afterEach(() => vi.unstubAllEnvs())
 
@@ -30,7 +28,7 @@ describe('the commands init, validate, report, reference, acceptance', () => {
   })
 
   it('maps the scripts outcomes to the exit codes: usage 2, a tool that could not do its work 3', async () => {
-    vi.stubEnv('REPORTS_DIR', mkdtempSync(join(tmpdir(), 'lc-empty-')))
+    vi.stubEnv('REPORTS_DIR', tempDir('empty'))
     const [reference, report, acceptance] = await Promise.all([
       referenceCommand.run(['--port', 'abc']),
       reportCommand.run([]),

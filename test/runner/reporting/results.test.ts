@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { clearRunReports, linesOfRun, readTargetReports } from '../../../runner/reporting/results'
 import type { TrafficLine } from '../../../helpers/reporting/traffic-file'
+import { tempDir } from '../../support/temp-dir'
 
 describe('linesOfRun()', () => {
   it("keeps the run's own lines, or every line when the run id is unknown", () => {
@@ -15,7 +15,7 @@ describe('linesOfRun()', () => {
 
 describe('clearRunReports()', () => {
   it("removes an earlier run's reports (run.json, checks.json, verdict.json, matrix, junit.xml, per-target), and nothing else", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lc-results-'))
+    const dir = tempDir('results')
     mkdirSync(join(dir, 'targets', 'acme'), { recursive: true })
     writeFileSync(join(dir, 'targets', 'acme', 'checks.json'), '{}')
     writeFileSync(join(dir, 'checks.json'), '{}')

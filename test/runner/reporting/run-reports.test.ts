@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { junitXml } from '../../../runner/reporting/junit'
 import { emptyTotals, type CheckOutcome, type ChecksReport } from '../../../runner/reporting/results'
 import { earlyRunInfo } from '../../../runner/reporting/run-info'
 import { emptyReport, readVerdictFile, withVerdict, writeStoppedRun } from '../../../runner/reporting/run-reports'
+import { tempDir } from '../../support/temp-dir'
 
 const check = (id: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({
   id, document: 'sales-service.md', section: '§4', requirement: `req ${id}`, title: `${id} req`, file: 'suites/x.test.ts', status, durationMs: 5, deviations: [], ...extra,
@@ -19,7 +19,7 @@ function report(checks: CheckOutcome[]): ChecksReport {
 
 /** A reports folder as an earlier, green run left it. */
 function staleFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lc-stale-'))
+  const dir = tempDir('stale')
   writeFileSync(join(dir, 'run.json'), JSON.stringify({ runId: 'run-earlier' }))
   writeFileSync(join(dir, 'checks.json'), JSON.stringify({ run: { runId: 'run-earlier' }, verdict: 'CONFORMS' }))
   writeFileSync(join(dir, 'verdict.json'), JSON.stringify({ runId: 'run-earlier', verdict: 'CONFORMS', exitCode: 0 }))

@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { suiteFileOf, targetSetName, writeTargetEntries } from '../../../runner/targets/entries'
+import { tempDir } from '../../support/temp-dir'
 
 function project(): string {
-  const root = mkdtempSync(join(tmpdir(), 'lc-entries-'))
+  const root = tempDir('entries')
   mkdirSync(join(root, 'suites/sales'), { recursive: true })
   writeFileSync(join(root, 'suites/sales/lifecycle.test.ts'), '')
   writeFileSync(join(root, 'suites/auth.test.ts'), '')

@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isLane, suitesMatching, suitesOfLane, writeLane } from '../../../runner/targets/lanes'
 import { suiteFilesOf } from '../../../runner/reporting/lane-files'
 import type { RunnerTestFile } from 'vitest'
+import { tempDir } from '../../support/temp-dir'
 
 function project(): string {
-  const root = mkdtempSync(join(tmpdir(), 'lc-lanes-'))
+  const root = tempDir('lanes')
   mkdirSync(join(root, 'suites/sales'), { recursive: true })
   mkdirSync(join(root, 'suites/auth'), { recursive: true })
   writeFileSync(join(root, 'suites/sales/lifecycle.test.ts'), '')

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, PROJECT_ROOT } from '../../../helpers/config'
 import { loadTargets } from '../../../runner/targets/load'
+import { tempDir } from '../../support/temp-dir'
 
 const tenant = (t: string) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${t}.json`)
 
@@ -26,7 +26,7 @@ describe('loadTargets', () => {
   })
 
   it('lists the problems of every profile, each under its key', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lc-targets-'))
+    const dir = tempDir('targets')
     writeFileSync(join(dir, 'broken.json'), JSON.stringify({ extends: tenant('acme'), polling: { maxRatePerSecond: 'fast' } }))
     try {
       loadTargets({ TARGET_PROFILES: `${tenant('acme')},${join(dir, 'broken.json')},${join(dir, 'missing.json')}` })
@@ -39,7 +39,7 @@ describe('loadTargets', () => {
   })
 
   it('refuses embedded targets that ask for different reference options', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lc-targets-'))
+    const dir = tempDir('targets')
     writeFileSync(join(dir, 'slow.json'), JSON.stringify({ extends: tenant('globex'), reference: { lockMs: 900 } }))
     expect(() => loadTargets({ TARGET_PROFILES: `${tenant('acme')},${join(dir, 'slow.json')}` })).toThrow(/\[slow\] reference: the embedded targets share one reference service/)
   })

@@ -1,0 +1,31 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir, userInfo } from 'node:os'
+import { join } from 'node:path'
+
+/**
+ * Global setup of `npm test` (vitest.test.config.ts): the tests, their workers and every process they start get a
+ * private temp folder (TMPDIR, which os.tmpdir() reads); whatever is left in it when the run ends fails the run
+ * (exit code 1), named, and is removed. A private folder, not the shared one: other programs on the machine write
+ * there too. One entry is expected: tsx's cache of transformed files (tsx-<uid>), which the child processes the tests
+ * start share with every other run through a link to the shared temp folder's cache.
+ */
+export default function setup(): () => void {
+  const previous = process.env.TMPDIR
+  const shared = tmpdir()
+  const dir = mkdtempSync(join(shared, 'lc-npm-test-'))
+  const tsxCache = `tsx-${userInfo().uid}`
+  mkdirSync(join(shared, tsxCache), { recursive: true, mode: 0o700 })
+  symlinkSync(join(shared, tsxCache), join(dir, tsxCache))
+  process.env.TMPDIR = dir
+  return () => {
+    if (previous === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = previous
+    const left = readdirSync(dir).filter((e) => e !== tsxCache)
+    rmSync(join(dir, tsxCache))
+    rmSync(dir, { recursive: true, force: true })
+    if (left.length === 0) return
+    // vitest reports an error thrown here but still exits 0: the exit code is set here
+    process.exitCode = 1
+    process.stderr.write(`\nFAIL temp folder: the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in the temp folder (removed now; a test must remove what it makes, test/support/temp-dir.ts): ${left.sort().join(', ')}\n`)
+  }
+}
