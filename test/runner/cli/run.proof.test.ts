@@ -95,6 +95,8 @@ describe('ledger-conformance run: verdicts and exit codes', () => {
     const own = checks.checks.filter((c) => c.file !== 'helpers/model/invariants.ts')
     expect(own.map((c) => c.id).filter((id) => !id.startsWith('SL-LIFE'))).toEqual([])
     expect(own.length).toBe(Number(line![2]))
+    // from a report to the code in one hop: every check names the line of its declaration in its suite file (in a lane)
+    expect(checks.checks.filter((c) => !c.line).map((c) => c.id)).toEqual([])
   }, 240_000)
 
   it('--list lists every check (>= 299), one line each, without a target or a request', async () => {
