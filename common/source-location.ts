@@ -1,5 +1,3 @@
-import { isAbsolute, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { PROJECT_ROOT } from './project-root'
 
 /** Where a piece of code is, relative to the project: what `list`, checks.json and a failure print as `file:line`. */
@@ -15,31 +13,46 @@ export function formatLocation(at: SourceLocation): string {
 }
 
 // "    at fn (file:///x/y.ts?target=a:12:5)", "    at /x/y.ts:12:5", "    at async fn (/x/y.ts:12:5)"
-const FRAME = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?\s*$/
+const FRAME = /(?:\(|at )((?:file:\/\/)?(?:\/|[A-Za-z]:[\\/])[^()]*?):(\d+):\d+\)?\s*$/
 
-/** The frames of a stack trace as project-relative locations (frames of node: and of unparsable lines left out). */
+/**
+ * One frame of a stack trace as a project-relative location: undefined for frames outside the project (node:, other
+ * folders) and unparsable lines. String operations only: it runs for every check declared (path.relative and
+ * fileURLToPath cost several times more).
+ */
+function frameOf(l: string, root: string): SourceLocation | undefined {
+  const m = FRAME.exec(l)
+  if (!m) return undefined
+  let file = m[1]!
+  if (file.startsWith('file://')) file = decodeURIComponent(file.slice('file://'.length))
+  const q = file.indexOf('?')
+  if (q >= 0) file = file.slice(0, q)
+  file = file.split('\\').join('/')
+  const prefix = `${root.split('\\').join('/').replace(/\/$/, '')}/`
+  // file:///C:/x on Windows: the drive after the slash
+  if (/^\/[A-Za-z]:\//.test(file)) file = file.slice(1)
+  if (!file.startsWith(prefix)) return undefined
+  return { file: file.slice(prefix.length), line: Number(m[2]) }
+}
+
+/** The frames of a stack trace inside the project, as project-relative locations. */
 export function stackLocations(stack: string, root: string = PROJECT_ROOT): SourceLocation[] {
-  const out: SourceLocation[] = []
-  for (const l of stack.split('\n')) {
-    const m = FRAME.exec(l)
-    if (!m) continue
-    let file = m[1]!
-    if (file.startsWith('node:') || file.startsWith('<')) continue
-    if (file.startsWith('file://')) file = fileURLToPath(file.replace(/\?[^/]*$/, ''))
-    file = file.replace(/\?[^/\\]*$/, '')
-    if (!isAbsolute(file)) continue
-    out.push({ file: relative(root, file).split('\\').join('/'), line: Number(m[2]) })
-  }
-  return out
+  return stack.split('\n').map((l) => frameOf(l, root)).filter((f): f is SourceLocation => f !== undefined)
 }
 
 /**
- * The first frame of the current stack outside the files `skip` names (project-relative prefixes) and outside
- * node_modules: the caller a declaration or a judgement is attributed to. Undefined when the stack has none.
+ * The first frame of the current stack inside the project, outside the files `skip` names (project-relative prefixes)
+ * and outside node_modules: the caller a declaration or a judgement is attributed to. Undefined when the stack has
+ * none. Reads the frames one by one and stops at the first that qualifies (it runs once per check declared).
  */
 export function callerOutside(skip: readonly string[], stack: string = new Error().stack ?? ''): SourceLocation | undefined {
   const outside = [THIS_MODULE, ...skip]
-  return stackLocations(stack).find((f) => !f.file.includes('node_modules/') && !f.file.startsWith('../') && !outside.some((s) => f.file === s || f.file.startsWith(s)))
+  for (const l of stack.split('\n')) {
+    if (l.includes('node_modules')) continue
+    const f = frameOf(l, PROJECT_ROOT)
+    if (f && !outside.some((s) => f.file === s || f.file.startsWith(s))) return f
+  }
+  return undefined
 }
 
 /** This module, never the caller (the stack is captured here). */

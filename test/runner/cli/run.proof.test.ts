@@ -96,6 +96,8 @@ describe('ledger-conformance run: verdicts and exit codes', () => {
     const own = checks.checks.filter((c) => c.file !== 'helpers/model/invariants.ts')
     expect(own.map((c) => c.id).filter((id) => !id.startsWith('SL-LIFE'))).toEqual([])
     expect(own.length).toBe(Number(line![2]))
+    // from a report to the code in one hop: every check names the line of its declaration in its suite file (in a lane)
+    expect(checks.checks.filter((c) => !c.line).map((c) => c.id)).toEqual([])
   }, 240_000)
 
   it('-- --shard=1/4 is partial everywhere: console, verdict.json, the matrix (job summary), JUnit properties', async () => {
