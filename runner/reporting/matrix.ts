@@ -45,6 +45,8 @@ export interface ConformanceMatrix {
   contractFindings: { operationId: string; check: string; policy: string; message: string }[]
   /** Exchanges validated against the published documents (0 when the profile names none). */
   contractValidated: number
+  /** Requirement coverage of the run (runner/reporting/requirement-coverage.ts); empty when not computed. */
+  requirements: NonNullable<ChecksReport['requirements']>
 }
 
 function outcomeOf(calls: number, allCalls: number, checks: MatrixCheck[]): OperationOutcome {
@@ -100,7 +102,7 @@ export function buildMatrix(report: ChecksReport, traffic: TrafficLine[] = []): 
   const v = report.verdict ? { verdict: report.verdict, label: report.label ?? report.verdict } : computeVerdict({ totals: report.totals })
   const failedChecks = report.checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, status: c.status, section: `${c.document} ${c.section}`, requirement: c.requirement }))
   const contractFindings = contractFindingsOf(report)
-  return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome, contractFindings, contractValidated: report.contracts?.validated ?? 0 }
+  return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome, contractFindings, contractValidated: report.contracts?.validated ?? 0, requirements: report.requirements ?? [] }
 }
 
 export const OUTCOME_LABEL: Record<OperationOutcome, string> = {

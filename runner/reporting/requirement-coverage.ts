@@ -5,7 +5,9 @@ import type { CheckOutcome } from './results'
  * How far a run tested each requirement of fixtures/requirements.json (docs/reports.md "Requirement coverage"):
  * - covered: every check of the run that covers it ran and judged it (passed or failed);
  * - partial: some did, others were not applicable or blocked;
- * - untested: none did (every one not applicable, blocked or skipped): CONFORMS says nothing about it.
+ * - untested: none did (every one not applicable, blocked or skipped): CONFORMS says nothing about it;
+ * - not-applicable: none did, and only because the profile says the tenant lacks the feature (features.*): the
+ *   requirement does not apply to this tenant, which is not a gap of the run (not counted as untested).
  * A requirement none of whose checks is in the run (a selection) is out of the run's scope and not listed.
  * `enable`: the distinct reasons of the checks that did not judge it; a not-applicable reason names the profile field
  * that would enable them (users.otherTenant, users.restricted, webhooks.receiver, features.*).
@@ -15,7 +17,7 @@ export interface RequirementCoverage {
   document: string
   section: string
   paraphrase: string
-  status: 'covered' | 'partial' | 'untested'
+  status: 'covered' | 'partial' | 'untested' | 'not-applicable'
   /** Checks of the run that judged it / that cover it. */
   judged: number
   checks: number
@@ -24,6 +26,8 @@ export interface RequirementCoverage {
 
 const JUDGED = new Set(['passed', 'failed'])
 const INVARIANTS_FILE = 'helpers/model/invariants.ts'
+/** A not-applicable reason that is the tenant's lack of a feature the profile declares (features.<name>). */
+const FEATURE = /\bfeatures\.\w+/
 
 export function requirementCoverage(index: RequirementsIndex, checks: readonly CheckOutcome[]): RequirementCoverage[] {
   const out: RequirementCoverage[] = []
@@ -34,7 +38,9 @@ export function requirementCoverage(index: RequirementsIndex, checks: readonly C
     if (mine.length === 0) continue
     const judged = mine.filter((c) => JUDGED.has(c.status)).length
     const enable = [...new Set(mine.filter((c) => !JUDGED.has(c.status)).map(reasonOf))].slice(0, 4)
-    out.push({ id: r.id, document: r.document, section: r.section, paraphrase: r.paraphrase, status: judged === mine.length ? 'covered' : judged === 0 ? 'untested' : 'partial', judged, checks: mine.length, enable })
+    const absentFeature = mine.every((c) => JUDGED.has(c.status) || (c.status === 'not-applicable' && FEATURE.test(c.note ?? '')))
+    const status = judged === mine.length ? 'covered' : judged > 0 ? 'partial' : absentFeature ? 'not-applicable' : 'untested'
+    out.push({ id: r.id, document: r.document, section: r.section, paraphrase: r.paraphrase, status, judged, checks: mine.length, enable })
   }
   return out
 }
@@ -48,8 +54,10 @@ function reasonOf(c: CheckOutcome): string {
 export function coverageLines(cov: readonly RequirementCoverage[]): string[] {
   const untested = cov.filter((r) => r.status === 'untested')
   const partial = cov.filter((r) => r.status === 'partial')
-  const out = [`requirements ${cov.length - untested.length - partial.length} covered, ${partial.length} partially, ${untested.length} untested (fixtures/requirements.json)`]
+  const absent = cov.filter((r) => r.status === 'not-applicable')
+  const out = [`requirements ${cov.length - untested.length - partial.length - absent.length} covered, ${partial.length} partially, ${untested.length} untested${absent.length ? `, ${absent.length} not applicable to the tenant` : ''} (fixtures/requirements.json)`]
   for (const r of untested) out.push(`  UNTESTED ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
+  for (const r of absent) out.push(`  n/a      ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
   for (const r of partial) out.push(`  partial  ${r.id} ${r.document} ${r.section} (${r.judged} of ${r.checks} checks judged it): ${r.enable.join('; ')}`)
   return out
 }

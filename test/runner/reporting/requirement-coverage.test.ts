@@ -10,6 +10,7 @@ const index: RequirementsIndex = {
     { id: 'REQ-A', document: 'sales-service.md', section: '§5', paraphrase: 'a', checks: ['AUTH-LOGIN'] },
     { id: 'REQ-ISO', document: 'sales-service.md', section: '§5', paraphrase: 'iso', checks: ['AUTH-TENANT-001', 'SL-NEG-010'] },
     { id: 'REQ-RIGHTS', document: 'sales-service.md', section: '§5', paraphrase: 'rights', checks: ['AUTH-TENANT', 'SL-INV'] },
+    { id: 'REQ-CUST', document: 'sales-service.md', section: '§5', paraphrase: 'customer view', checks: ['PL-CUST'] },
     { id: 'REQ-OUT', document: 'sales-service.md', section: '§4', paraphrase: 'out of scope', checks: ['SL-LIFE'] },
   ],
 }
@@ -22,6 +23,7 @@ describe('requirementCoverage()', () => {
     c('AUTH-TENANT-001', 'not-applicable', { note: 'not applicable: the profile names no users.otherTenant' }),
     c('SL-NEG-010', 'not-applicable', { note: 'not applicable: the profile names no users.otherTenant' }),
     c('AUTH-TENANT-002', 'passed'),
+    c('PL-CUST-001', 'not-applicable', { note: 'not applicable: the tenant has no customer_identity feature (profile features.customer_identity)' }),
     // an invariant with nothing to judge neither brings a requirement into scope nor leaves it untested
     c('SL-INV-001', 'not-applicable', { file: 'helpers/model/invariants.ts', note: 'no answer gave it anything to judge' }),
   ]
@@ -32,8 +34,10 @@ describe('requirementCoverage()', () => {
       ['REQ-A', 'covered', 1, 1, []],
       ['REQ-ISO', 'untested', 0, 2, ['the profile names no users.otherTenant']],
       ['REQ-RIGHTS', 'partial', 1, 2, ['the profile names no users.otherTenant']],
+      // the tenant lacks the feature: the requirement does not apply to it, which is no gap of the run
+      ['REQ-CUST', 'not-applicable', 0, 1, ['the tenant has no customer_identity feature (profile features.customer_identity)']],
     ])
-    expect(coverageLines(cov)[0]).toBe('requirements 1 covered, 1 partially, 1 untested (fixtures/requirements.json)')
+    expect(coverageLines(cov)[0]).toBe('requirements 1 covered, 1 partially, 1 untested, 1 not applicable to the tenant (fixtures/requirements.json)')
     expect(coverageLines(cov)[1]).toBe('  UNTESTED REQ-ISO sales-service.md §5: the profile names no users.otherTenant')
   })
 
