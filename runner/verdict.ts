@@ -77,6 +77,8 @@ export interface VerdictInput {
   runErrors?: string[]
   /** Parts of the run that could not run, each with its cause (a shard of a sharded run). */
   incomplete?: string[]
+  /** --strict: these requirements (ids) went untested (runner/reporting/requirement-coverage.ts): INCONCLUSIVE. */
+  strictUntested?: string[]
 }
 
 export interface RunVerdict {
@@ -130,6 +132,8 @@ export function computeVerdict(i: VerdictInput): RunVerdict {
   if ((i.runErrors ?? []).length > 0) return make('INCONCLUSIVE', `error outside the checks: ${i.runErrors![0]}`)
   if (blocked > 0) return make('INCONCLUSIVE', `${blocked} check(s) blocked (their setup failed)${names(i.ids?.blocked, blocked)}`)
   if (t.skipped > 0) return make('INCONCLUSIVE', `${t.skipped} check(s) skipped without a reason${names(i.ids?.skipped, t.skipped)}`)
+  const untested = i.strictUntested ?? []
+  if (untested.length > 0 && t.passed > 0) return make('INCONCLUSIVE', `--strict: ${untested.length} requirement(s) untested${names(untested, untested.length)}`)
   if (t.passed === 0) {
     return make('INCONCLUSIVE', t['not-applicable'] > 0 ? `no check ran: all ${t['not-applicable']} selected check(s) are not applicable` : 'no check ran')
   }

@@ -8,13 +8,15 @@ import { ConfigError, loadTargetConfig, PROJECT_ROOT, readProfile } from '../hel
 import { reportsDir } from '../helpers/reporting/paths'
 import { clearRunReports, type ChecksReport } from '../runner/reporting/results'
 import { readVerdictFile } from '../runner/reporting/run-reports'
+import { STRICT_ENV } from '../runner/selection/env'
 import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './acceptance/verdict'
 
-const USAGE = `Usage: npm run acceptance -- --profile FILE [--suites suites/auth,suites/sales,...] [--allow-reference]
+const USAGE = `Usage: npm run acceptance -- --profile FILE [--suites suites/auth,suites/sales,...] [--allow-reference] [--lenient]
   Runs the suites a new tenant must pass against the target of the profile, and says ACCEPTED or REJECTED
   (with each failed requirement and its evidence). Checks of features the tenant lacks (profile "features")
   are not applicable, with the reason. Writes <reports>/acceptance.json, with the run's conformance verdict.
-  ACCEPTED only when the run CONFORMS. Acceptance is about a tenant's deployment: a profile that resolves to the
+  ACCEPTED only when the run CONFORMS, strictly: a requirement no check could judge (every one not applicable)
+  makes it INCONCLUSIVE unless --lenient. Acceptance is about a tenant's deployment: a profile that resolves to the
   embedded reference service (no sales URL) is refused with exit 2, unless --allow-reference (a demonstration; the
   verdict then says "ACCEPTED (embedded reference, not a tenant deployment)"). Exit codes (the run's): 0 ACCEPTED (CONFORMS), 1 REJECTED because a
   requirement failed (DOES NOT CONFORM), 2 usage or configuration error, 3 REJECTED because the run could not test
@@ -45,7 +47,7 @@ function refuse(profilePath: string, name: string, cause: string): never {
 async function main(): Promise<void> {
   let values
   try {
-    values = parseArgs({ options: { profile: { type: 'string' }, suites: { type: 'string' }, 'allow-reference': { type: 'boolean' }, help: { type: 'boolean' } } }).values
+    values = parseArgs({ options: { profile: { type: 'string' }, suites: { type: 'string' }, 'allow-reference': { type: 'boolean' }, lenient: { type: 'boolean' }, help: { type: 'boolean' } } }).values
   } catch (e) {
     usage((e as Error).message)
   }
@@ -86,7 +88,8 @@ async function main(): Promise<void> {
   process.stdout.write(`  features present: ${features.present.join(', ') || 'none'}; absent: ${features.absent.join(', ') || 'none'}\n`)
   process.stdout.write(`  suites: ${suites.join(' ')}\n\n`)
 
-  const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir, CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
+  // acceptance is strict unless --lenient: a requirement no check could judge is not accepted (docs/reports.md)
+  const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir, CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', ...(values.lenient ? {} : { [STRICT_ENV]: '1' }) }
   const child = spawn(process.execPath, [dependencyFile('vitest', 'vitest.mjs'), 'run', ...conformanceConfigArgs(), ...suites], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let tail = ''
   const keep = (d: Buffer) => {
@@ -121,6 +124,7 @@ async function main(): Promise<void> {
   for (const f of report.failed.slice(0, 20)) out.push(`  FAILED ${f.id} ${f.document} ${f.section}: ${f.requirement}`)
   if (report.failed.length > 20) out.push(`  ... ${report.failed.length - 20} more in acceptance.json`)
   for (const n of report.notApplicable) out.push(`  not applicable (${n.checks.length}): ${n.reason}`)
+  for (const r of report.untested) out.push(`  UNTESTED ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
   out.push(`written  ${relative(process.cwd(), join(dir, 'acceptance.json'))}`)
   process.stdout.write(`${out.join('\n')}\n`)
   process.exit(report.exitCode)

@@ -25,6 +25,12 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
   }
   out.push(`Checks: **${totalsLine(t)}**.`, '')
   const b = m.byOutcome
+  const notFully = m.requirements.filter((r) => r.status !== 'covered')
+  if (m.requirements.length > 0) {
+    out.push(`Requirements (fixtures/requirements.json): **${m.requirements.length - notFully.length} covered, ${notFully.filter((r) => r.status === 'partial').length} partially, ${notFully.filter((r) => r.status === 'untested').length} untested**.`, '')
+    for (const r of notFully) out.push(`- ${r.status === 'untested' ? '**UNTESTED**' : 'partially'} \`${r.id}\` ${r.document} ${r.section}: ${cell(r.enable.join('; '))}`)
+    if (notFully.length > 0) out.push('')
+  }
   out.push(`Operations (${m.rows.length}): ${b.passed} passed, ${b.failed} failed, ${b['not-applicable']} not applicable, ${b['auth-only']} reached only with rejected credentials, ${b['exercised-without-check']} called without a check, ${b['never-exercised']} never exercised. Measured from the recorded traffic.`, '')
   for (const service of ['sales', 'webhooks']) {
     const rows = m.rows.filter((r) => r.service === service)

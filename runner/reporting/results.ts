@@ -58,6 +58,8 @@ export interface ChecksReport extends Partial<Omit<RunVerdict, 'label'>> {
   totals: Totals
   checks: CheckOutcome[]
   operations: { id: string; service: string; method: string; path: string; calls: number; checks: string[] }[]
+  /** How far each requirement in the run's scope was tested: covered, partially, untested (requirement-coverage.ts). */
+  requirements?: import('./requirement-coverage').RequirementCoverage[]
   /** Exchanges validated against the target's published documents (profile `openapi`), measured from traffic; absent when none was. */
   contracts?: { validated: number; notDescribed?: Record<string, number> }
   /** Real-world data class -> leaves of that class the run wrote (SL-INV-009, helpers/sales/real-world.ts); absent when none. */

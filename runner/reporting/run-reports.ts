@@ -1,3 +1,4 @@
+import type { RequirementCoverage } from './requirement-coverage'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { OPERATIONS } from '../../common/operations'
@@ -11,9 +12,9 @@ import { emptyTotals, linesOfRun, type CheckOutcome, type ChecksReport } from '.
 import type { RunInfo } from './run-info'
 
 /** The verdict of one report (its checks, the run's stop, the selection, errors outside the checks). */
-export function withVerdict(report: ChecksReport, stop?: RunStop, selection?: Selection, runErrors: string[] = [], incomplete: string[] = []): ChecksReport {
+export function withVerdict(report: ChecksReport, stop?: RunStop, selection?: Selection, runErrors: string[] = [], incomplete: string[] = [], strictUntested: string[] = []): ChecksReport {
   const ids = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s).map((c) => c.id)
-  const v = computeVerdict({ totals: report.totals, ids: { failed: ids('failed'), errored: ids('errored'), blocked: ids('blocked'), skipped: ids('skipped') }, stop, selection, runErrors, incomplete })
+  const v = computeVerdict({ totals: report.totals, ids: { failed: ids('failed'), errored: ids('errored'), blocked: ids('blocked'), skipped: ids('skipped') }, stop, selection, runErrors, incomplete, strictUntested })
   return { ...report, ...verdictFields(v) }
 }
 
@@ -38,6 +39,8 @@ export function combinedVerdict(reports: ChecksReport[], stop?: RunStop): RunVer
 
 /** reports/verdict.json: the one file that says how this run ended (the CLI reads its exit code from it). */
 export interface VerdictFile extends RunVerdict {
+  /** How far each requirement in the run's scope was tested (runner/reporting/requirement-coverage.ts). */
+  requirements?: RequirementCoverage[]
   runId: string | undefined
   target: string | undefined
   targets?: Record<string, Pick<RunVerdict, 'verdict' | 'exitCode' | 'cause' | 'label'>>
@@ -88,6 +91,7 @@ export function writeRunReports(r: RunReports): void {
     ...(o.cause ? { cause: o.cause } : {}),
     label: o.label ?? o.verdict ?? 'INCONCLUSIVE',
     ...(o.selection ? { selection: o.selection } : {}),
+    ...(o.requirements ? { requirements: o.requirements } : {}),
     ...(r.reports.some((x) => x.key)
       ? { targets: Object.fromEntries(r.reports.map(({ key, report }) => [key, { verdict: report.verdict ?? 'INCONCLUSIVE', exitCode: report.exitCode ?? 3, ...(report.cause ? { cause: report.cause } : {}), label: report.label ?? '' }])) }
       : {}),

@@ -17,6 +17,9 @@ import type { RunInfo } from './run-info'
 import type { RunStop, Selection } from '../verdict'
 import { aboutOperations } from '../selection/about'
 import { consoleLines } from './console-lines'
+import { readRequirements } from '../../common/requirements'
+import { coverageLines, requirementCoverage } from './requirement-coverage'
+import { STRICT_ENV } from '../selection/env'
 
 /** A failure of the requirement (assertion helpers, failing deviation) as opposed to a check that could not finish. */
 const VIOLATION = new Set(['AssertionError', 'ConformanceFailure'])
@@ -220,14 +223,19 @@ export default class SummaryReporter implements Reporter {
     const reportsPath = callerPath(dir)
     if (stop || keys.length === 0 || !existsSync(targetReportsDir())) {
       const cases = [...groups.values()].flat()
-      const base = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)
-      let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete)
+      const collected = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)
+      const requirements = stop ? undefined : requirementCoverage(readRequirements(), collected.checks)
+      const base = requirements ? { ...collected, requirements } : collected
+      const strictUntested = process.env[STRICT_ENV] === '1' ? (requirements ?? []).filter((r) => r.status === 'untested').map((r) => r.id) : []
+      let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete, strictUntested)
       // the target stopped answering (helpers/http/breaker.ts): that is the cause of an inconclusive run, not its checks
       const breaker = stop ? undefined : openBreakerCauses()[0]
-      if (breaker && report.verdict === 'INCONCLUSIVE') report = withVerdict(base, { kind: 'inconclusive', cause: breaker }, selectionOf(cases, base), runErrors, incomplete)
+      if (breaker && report.verdict === 'INCONCLUSIVE') report = withVerdict(base, { kind: 'inconclusive', cause: breaker }, selectionOf(cases, base), runErrors, incomplete, strictUntested)
       writeRunReports({ dir, reports: [{ report }], overall: report, traffic })
       failVitestOn(report.exitCode)
       const lines = ['', RULE, ...consoleLines(report, true)]
+      if (requirements) lines.push(...coverageLines(requirements))
+      if (requirements && process.env[STRICT_ENV] !== '1' && requirements.some((r) => r.status === 'untested')) lines.push('  (untested requirements do not change the verdict; --strict makes them INCONCLUSIVE)')
       if (!stop) lines.push(`reports  ${reportsPath}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html, verdict.json`, closing(report.totals))
       else lines.push(`reports  ${reportsPath}/verdict.json, checks.json, conformance.md, junit.xml (this run's verdict and cause)`)
       process.stdout.write(`${safeText(lines.join('\n'))}\n`)

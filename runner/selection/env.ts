@@ -23,3 +23,6 @@ export function catalogueSizeFromEnv(env: NodeJS.ProcessEnv): number | undefined
   const n = Number(env[CATALOGUE_SIZE_ENV])
   return Number.isInteger(n) && n > 0 ? n : undefined
 }
+
+/** The variable through which the CLI asks for --strict: an untested requirement makes the run INCONCLUSIVE. */
+export const STRICT_ENV = 'LEDGER_STRICT'

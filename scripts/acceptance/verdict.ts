@@ -34,6 +34,8 @@ export interface AcceptanceReport {
   reasons: string[]
   failed: { id: string; document: string; section: string; requirement: string; evidence: string }[]
   notApplicable: { reason: string; checks: string[] }[]
+  /** The requirements no check of the run could judge, with what would enable them (runner/reporting/requirement-coverage.ts). */
+  untested: { id: string; document: string; section: string; enable: string[] }[]
   deviations: { check: string; id: string; policy: string; message: string }[]
   generatedAt: string
 }
@@ -117,6 +119,7 @@ export function acceptanceVerdict(i: VerdictInput): AcceptanceReport {
     reasons,
     failed,
     notApplicable: [...byReason.entries()].map(([reason, checks]) => ({ reason, checks })),
+    untested: (c?.requirements ?? []).filter((r) => r.status === 'untested').map((r) => ({ id: r.id, document: r.document, section: r.section, enable: r.enable })),
     deviations,
     generatedAt: new Date().toISOString(),
   }
@@ -138,6 +141,7 @@ export function refusedAcceptance(o: { profile: string; profilePath: string; ten
     reasons: [`configuration error: ${o.cause}`],
     failed: [],
     notApplicable: [],
+    untested: [],
     deviations: [],
     generatedAt: new Date().toISOString(),
   }

@@ -59,4 +59,13 @@ describe('preflight', () => {
     expect(run.exitCode).not.toBe(0)
     expect(run.output).toMatch(/REFERENCE_CHAOS: field 'latency'/)
   })
+
+  it('a read answered 503 with a Retry-After beyond what the run waits is INCONCLUSIVE naming the operation, never a failed requirement', async () => {
+    const run = await runConformance({ files: ['suites/auth', '-t', 'AUTH-TENANT-002'], env: { REFERENCE_CHAOS: '503=1,retryAfter=3600' } })
+    expect(run.failedIds).toEqual([])
+    expect(run.verdict).toMatchObject({ verdict: 'INCONCLUSIVE', exitCode: 3 })
+    const c = run.report?.checks.find((x) => x.id === 'AUTH-TENANT-002')
+    expect(c?.status).toBe('errored')
+    expect(c?.error).toMatch(/the target said it is unavailable: sales\.schemes\.get answered 503 with Retry-After: 3600/)
+  })
 })

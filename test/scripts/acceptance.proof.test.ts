@@ -58,6 +58,19 @@ describe('npm run acceptance', () => {
     expect(r.report.reasons[0]).toMatch(/embedded reference/)
   })
 
+  it('strict by default: without a second tenant\'s user, tenant isolation is untested and the acceptance INCONCLUSIVE (exit 3), naming users.otherTenant', () => {
+    const p = JSON.parse(readFileSync(tenantProfile(), 'utf8')) as { users: Record<string, unknown>; name: string }
+    delete p.users.otherTenant
+    p.name = 'tenant-without-other-tenant'
+    const file = join(work, 'no-other.json')
+    writeFileSync(file, JSON.stringify(p))
+    const r = acceptance(join(work, 'strict'), {}, '--profile', file, '--suites=suites/auth', '--allow-reference')
+    expect(r.status, r.stdout.slice(-3000)).toBe(3)
+    expect(r.report.conformance.label).toMatch(/INCONCLUSIVE \(--strict: \d+ requirement\(s\) untested: .*REQ-SALES-5-ISOLATION/)
+    expect(r.report.untested).toContainEqual(expect.objectContaining({ id: 'REQ-SALES-5-ISOLATION', enable: [expect.stringContaining('users.otherTenant')] }))
+    expect(r.stdout).toMatch(/UNTESTED REQ-SALES-5-ISOLATION sales-service\.md §5: .*users\.otherTenant/)
+  })
+
   it('a run that could not test is REJECTED and INCONCLUSIVE (exit 3), with this run\'s id and target, never an earlier one\'s', () => {
     const dir = join(work, 'stale')
     acceptance(dir, {}, '--profile', tenantProfile(), '--suites=suites/auth', '--allow-reference')

@@ -12,6 +12,8 @@ of features the tenant lacks (profile "features") are not applicable, with the r
 Options:
   --profile FILE       the tenant's target profile, anywhere (e.g. ./ci/acme.jsonc); required
   --suites LIST        comma-separated suite folders or files instead of the default set
+  --lenient            do not reject for requirements no check could judge (acceptance is strict by default:
+                       an untested requirement, e.g. tenant isolation without users.otherTenant, is INCONCLUSIVE)
   --allow-reference    accept a profile that resolves to the embedded reference service (a demonstration; the
                        verdict says "ACCEPTED (embedded reference, not a tenant deployment)"); without it, exit 2
   -h, --help           this help

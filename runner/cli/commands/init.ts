@@ -30,6 +30,15 @@ Options:
   --password-env VAR     the environment variable holding its password (default AUTH_PASSWORD); the password
                          itself never goes into the file
   --product NAME         product (schema name) of the main scenarios (default home)
+  --restricted-user NAME a user of the tenant with fewer rights (users.restricted; password from RESTRICTED_PASSWORD):
+                         enables the rights checks (sales §5)
+  --other-tenant TAG     a second tenant, and --other-tenant-user NAME its user (users.otherTenant; password from
+                         OTHER_TENANT_PASSWORD): enables every tenant-isolation check (sales §5, webhooks §5)
+  --receiver-url URL     a public URL at which the target reaches this machine's delivery receiver (tunnel,
+                         ingress; extensions.webhooks.delivery.receiver.publicUrl): with a delivery trigger, enables
+                         the webhook delivery checks (webhooks §6)
+  Without them those checks are not applicable and their requirements untested (the run says so; --strict and
+  acceptance make that INCONCLUSIVE).
   --non-production       the target may be written to: every suite runs. Without it, a run of the profile
                          says what it may do: --read-only (the read-only suites) or --allow-writes (every
                          suite); given neither, the production guard refuses the run and nothing is sent
@@ -56,13 +65,33 @@ interface Answers {
   passwordEnv?: string | undefined
   product?: string | undefined
   nonProduction: boolean
+  restrictedUser?: string | undefined
+  otherTenant?: string | undefined
+  otherTenantUser?: string | undefined
+  receiverUrl?: string | undefined
   /** Sources as the profile names them (files relative to the profile). */
   openapi?: string[] | undefined
   contract?: 'fail' | 'warn' | undefined
 }
 
 /** The profile text: the answers, the open points of the specs as comments with their defaults. */
-export function profileText(a: Required<Omit<Answers, 'authUrl' | 'webhookUrl' | 'openapi' | 'contract'>> & Pick<Answers, 'authUrl' | 'webhookUrl' | 'openapi' | 'contract'>, schemaRef: string): string {
+type Optional = 'authUrl' | 'webhookUrl' | 'restrictedUser' | 'otherTenant' | 'otherTenantUser' | 'receiverUrl' | 'openapi' | 'contract'
+
+/** The users and delivery receiver that enable the areas most often left untested (docs/reports.md "Requirement coverage"). */
+function enablers(a: Pick<Answers, 'restrictedUser' | 'otherTenant' | 'otherTenantUser' | 'receiverUrl'>): string {
+  const q = JSON.stringify
+  const users: string[] = []
+  if (a.restrictedUser) users.push(`"restricted": { "username": ${q(a.restrictedUser)}, "passwordEnv": "RESTRICTED_PASSWORD" }`)
+  if (a.otherTenant && a.otherTenantUser) users.push(`"otherTenant": { "tenant": ${q(a.otherTenant)}, "username": ${q(a.otherTenantUser)}, "passwordEnv": "OTHER_TENANT_PASSWORD" }`)
+  const out: string[] = []
+  if (users.length) out.push(`,\n\n  // users that enable the rights and tenant-isolation checks; their passwords come from these variables\n  "users": { ${users.join(',\n             ')} }`)
+  if (a.receiverUrl) {
+    out.push(`,\n\n  // where the target reaches this machine's delivery receiver; the delivery checks also need a trigger\n  // (delivery.trigger: how to make the target emit an event, docs/webhooks.md)\n  "extensions": { "webhooks": { "delivery": { "receiver": { "publicUrl": ${q(a.receiverUrl)} } } } }`)
+  }
+  return out.join('')
+}
+
+export function profileText(a: Required<Omit<Answers, Optional>> & Pick<Answers, Optional>, schemaRef: string): string {
   const q = JSON.stringify
   return `// Target profile written by \`ledger-conformance init\`. Comments are allowed (JSONC).
 // Check it:   npx ledger-conformance validate <this file>
@@ -90,7 +119,7 @@ export function profileText(a: Required<Omit<Answers, 'authUrl' | 'webhookUrl' |
 
   // Never write a password here: name the environment variable that holds it.
   // AUTH_USERNAME / AUTH_PASSWORD override these in a run.
-  "credentials": { "username": ${q(a.username)}, "passwordEnv": ${q(a.passwordEnv)} }${a.openapi && a.openapi.length > 0 ? `,
+  "credentials": { "username": ${q(a.username)}, "passwordEnv": ${q(a.passwordEnv)} }${enablers(a)}${a.openapi && a.openapi.length > 0 ? `,
 
   // The service's published OpenAPI documents (files relative to this profile, or URLs): every exchange of the
   // run is judged against them; each finding kind on each operation is a contract check CT-<operation>-<kind>.
@@ -130,7 +159,12 @@ async function ask(a: Answers): Promise<Answers> {
     const passwordEnv = await q('Environment variable holding its password', 'AUTH_PASSWORD')
     const product = await q('Product of the main scenarios', 'home')
     const np = await q('May the suites create and change data on this target (nonProduction)? y/n', 'n')
-    return { ...a, salesUrl, tenant, username, passwordEnv, product, nonProduction: /^y/i.test(np ?? '') }
+    // what enables the areas most often left untested; empty: those checks are not applicable
+    const restrictedUser = await q('A user of this tenant with fewer rights (empty: none; rights checks untested)')
+    const otherTenant = await q("A second tenant's tag (empty: none; tenant isolation untested)")
+    const otherTenantUser = otherTenant ? await q(`Username of a user of tenant ${otherTenant}`) : undefined
+    const receiverUrl = await q("A public URL at which the target reaches this machine's delivery receiver (empty: none; webhook delivery untested)")
+    return { ...a, salesUrl, tenant, username, passwordEnv, product, nonProduction: /^y/i.test(np ?? ''), restrictedUser, otherTenant, otherTenantUser, receiverUrl }
   } finally {
     rl.close()
   }
@@ -155,6 +189,7 @@ export const initCommand: Command = {
         options: {
           name: { type: 'string' }, 'sales-url': { type: 'string' }, 'auth-url': { type: 'string' }, 'webhook-url': { type: 'string' },
           tenant: { type: 'string' }, username: { type: 'string' }, 'password-env': { type: 'string' }, product: { type: 'string' },
+          'restricted-user': { type: 'string' }, 'other-tenant': { type: 'string' }, 'other-tenant-user': { type: 'string' }, 'receiver-url': { type: 'string' },
           'non-production': { type: 'boolean' }, openapi: { type: 'string', multiple: true }, contract: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
         },
       })
@@ -168,6 +203,7 @@ export const initCommand: Command = {
     let a: Answers = {
       name: v.name, salesUrl: v['sales-url'], authUrl: v['auth-url'], webhookUrl: v['webhook-url'], tenant: v.tenant,
       username: v.username, passwordEnv: v['password-env'], product: v.product, nonProduction: v['non-production'] ?? false,
+      restrictedUser: v['restricted-user'], otherTenant: v['other-tenant'], otherTenantUser: v['other-tenant-user'], receiverUrl: v['receiver-url'],
     }
     if (v.contract !== undefined && v.contract !== 'fail' && v.contract !== 'warn') return usage(`--contract: must be fail or warn, got '${v.contract}'`)
     // a document file is named relative to the profile, as the profile resolves it
@@ -176,7 +212,8 @@ export const initCommand: Command = {
     if (!flagged && process.stdin.isTTY) a = await ask(a)
     const missing = [['--sales-url', a.salesUrl], ['--tenant', a.tenant], ['--username', a.username]].filter(([, x]) => !x).map(([f]) => f)
     if (missing.length > 0) return usage(`required: ${missing.join(', ')}`)
-    for (const [flag, url] of [['--sales-url', a.salesUrl], ['--auth-url', a.authUrl], ['--webhook-url', a.webhookUrl]] as const) {
+    if (!!a.otherTenant !== !!a.otherTenantUser) return usage('--other-tenant and --other-tenant-user go together (the tenant and its user)')
+    for (const [flag, url] of [['--sales-url', a.salesUrl], ['--auth-url', a.authUrl], ['--webhook-url', a.webhookUrl], ['--receiver-url', a.receiverUrl]] as const) {
       if (url !== undefined && !isHttpUrl(url)) return usage(`${flag}: must be an absolute http(s) URL, got '${url}'`)
     }
     const passwordEnv = a.passwordEnv ?? 'AUTH_PASSWORD'
@@ -188,6 +225,7 @@ export const initCommand: Command = {
       name: a.name ?? a.tenant!, salesUrl: a.salesUrl!.replace(/\/+$/, ''), authUrl: a.authUrl?.replace(/\/+$/, ''), webhookUrl: a.webhookUrl?.replace(/\/+$/, ''),
       tenant: a.tenant!, username: a.username!, passwordEnv, product: a.product ?? 'home', nonProduction: a.nonProduction,
       ...(openapi.length > 0 ? { openapi, contract: (v.contract as 'fail' | 'warn' | undefined) ?? 'fail' } : {}),
+      restrictedUser: a.restrictedUser, otherTenant: a.otherTenant, otherTenantUser: a.otherTenantUser, receiverUrl: a.receiverUrl,
     }, schemaRef)
     mkdirSync(dirname(file), { recursive: true })
     writeFileSync(file, text)

@@ -16,7 +16,7 @@ import { CALLER_CWD_ENV, callerPath } from '../../../helpers/reporting/paths'
 import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
 import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
 import { collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
-import { CATALOGUE_SIZE_ENV, SELECTION_ENV } from '../../selection/env'
+import { CATALOGUE_SIZE_ENV, SELECTION_ENV, STRICT_ENV } from '../../selection/env'
 import { hasCriteria, listLine, selectChecks, whereOf, SelectionError, type Criteria } from '../../selection/select'
 import { loadTargets } from '../../targets/load'
 import { EXIT, type RunStop, type Selection } from '../../verdict'
@@ -31,6 +31,7 @@ export const RUN_OPTIONS = {
   list: { type: 'boolean' },
   'read-only': { type: 'boolean' },
   'allow-writes': { type: 'boolean' },
+  strict: { type: 'boolean' },
   profile: { type: 'string' },
   reports: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -60,6 +61,8 @@ Options:
   --read-only        only the read-only suites (fixtures/suite-classes.json): what npm run smoke runs in a clone
   --allow-writes     consent to run the suites that create and change data on a target whose profile is not
                      nonProduction (sets ALLOW_WRITES=1)
+  --strict           a requirement of fixtures/requirements.json that no check could judge (every one not
+                     applicable or blocked) makes the run INCONCLUSIVE (docs/reports.md "Requirement coverage")
   --list             print the selected checks (id  document §section  file:line  requirement) and exit; nothing is sent
   -h, --help         this help
 
@@ -69,7 +72,7 @@ ${ENV_HELP}
 
 ${EXIT_CODES_HELP}`
 
-export type RunArgs = { criteria: Criteria; list: boolean; allowWrites: boolean; profile?: string; reports?: string; vitestArgs: string[] }
+export type RunArgs = { criteria: Criteria; list: boolean; allowWrites: boolean; strict?: boolean; profile?: string; reports?: string; vitestArgs: string[] }
 
 /** The run command's arguments; a usage error throws SelectionError. */
 export function parseRunArgs(argv: string[]): RunArgs {
@@ -93,7 +96,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
     ...(v['read-only'] ? { onlyFiles: { label: '--read-only (smoke)', files: loadSuiteClasses().readOnly } } : {}),
   }
   if (v.check && !criteria.checks?.length) throw new SelectionError('--check: expected a check id or id prefix')
-  return { criteria, list: !!v.list, allowWrites: !!v['allow-writes'], ...(v.profile ? { profile: v.profile } : {}), ...(v.reports ? { reports: v.reports } : {}), vitestArgs }
+  return { criteria, list: !!v.list, allowWrites: !!v['allow-writes'], ...(v.strict ? { strict: true } : {}), ...(v.profile ? { profile: v.profile } : {}), ...(v.reports ? { reports: v.reports } : {}), vitestArgs }
 }
 
 const newRunId = () => `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
@@ -168,6 +171,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   delete env[CATALOGUE_SIZE_ENV]
   if (args.profile) env.TARGET_PROFILE = isAbsolute(args.profile) ? args.profile : resolve(process.cwd(), args.profile)
   if (args.allowWrites) env.ALLOW_WRITES = '1'
+  if (args.strict) env[STRICT_ENV] = '1'
   const dir = resolve(process.cwd(), args.reports ?? env.REPORTS_DIR ?? 'reports')
   env.REPORTS_DIR = dir
   // this process's report helpers (the selection's catalogue, a stop's reports) read it too

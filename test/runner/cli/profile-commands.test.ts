@@ -38,6 +38,17 @@ describe('ledger-conformance init', () => {
     expect(await validateCommand.run(['ci/staging.jsonc'])).toBe(0)
   })
 
+  it('writes what enables the areas most often left untested: a restricted user, a second tenant\'s user, the delivery receiver', async () => {
+    expect(await initCommand.run(['e.jsonc', ...FLAGS, '--restricted-user', 'r@acme', '--other-tenant', 'globex', '--other-tenant-user', 'g@globex', '--receiver-url', 'https://tunnel.example.com/hook'])).toBe(0)
+    const p = parseJsonc(readFileSync(join(dir, 'e.jsonc'), 'utf8')) as Record<string, unknown>
+    expect(p).toMatchObject({
+      users: { restricted: { username: 'r@acme', passwordEnv: 'RESTRICTED_PASSWORD' }, otherTenant: { tenant: 'globex', username: 'g@globex', passwordEnv: 'OTHER_TENANT_PASSWORD' } },
+      extensions: { webhooks: { delivery: { receiver: { publicUrl: 'https://tunnel.example.com/hook' } } } },
+    })
+    expect(await validateCommand.run(['e.jsonc'])).toBe(0)
+    expect(await initCommand.run(['f.jsonc', ...FLAGS, '--other-tenant', 'globex'])).toBe(2)
+  })
+
   it('names a missing required flag and writes nothing (exit 2); never overwrites without --force', async () => {
     expect(await initCommand.run(['--tenant', 'acme'])).toBe(2)
     expect(err).toContain('required: --sales-url, --username')
