@@ -1,5 +1,6 @@
 import type { CheckOutcome, ChecksReport } from './results'
 import { contractFindingsOf } from './matrix'
+import { realWorldLine } from './invariants'
 import { distinctFindings } from './findings'
 
 /** How many checks of each kind the console lists before "and N more". */
@@ -63,6 +64,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
     if (report.contracts) {
       out.push(`published contracts (openapi documents): ${report.contracts.validated} exchanges validated, ${contractFindingsOf(report).length} finding(s)`)
     }
+    if (report.realWorldData) out.push(realWorldLine(report.realWorldData))
   }
   const of = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s)
   out.push(...listed('FAILED', of('failed'), (c) => `${c.id} ${c.document} ${c.section}: ${c.requirement}${c.sameFindingAs ? ` (the same finding as ${c.sameFindingAs.join(', ')})` : ''}`))
