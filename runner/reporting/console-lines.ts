@@ -1,5 +1,6 @@
 import type { CheckOutcome, ChecksReport } from './results'
 import { contractFindingsOf } from './matrix'
+import { realWorldLine } from './invariants'
 import { distinctFindings } from './findings'
 import { documentWarningLines } from './document-warnings'
 import { totalsLine } from './totals-line'
@@ -69,6 +70,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
       const nd = Object.entries(report.contracts.notDescribed ?? {}).sort(([a], [b]) => a.localeCompare(b))
       if (nd.length > 0) out.push(`  not in any document (${nd.reduce((n, [, c]) => n + c, 0)} exchanges): ${nd.map(([op, n]) => `${op} x${n}`).join(', ')}`)
     }
+    if (report.realWorldData) out.push(realWorldLine(report.realWorldData))
   }
   const of = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s)
   out.push(...listed('FAILED', of('failed'), (c) => `${c.id} ${c.document} ${c.section}: ${c.requirement}${c.sameFindingAs ? ` (the same finding as ${c.sameFindingAs.join(', ')})` : ''}`))
