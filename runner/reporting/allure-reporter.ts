@@ -10,6 +10,7 @@ import { fileTaskOf, suiteFilesOf } from './lane-files'
 import { randomUUID } from 'node:crypto'
 import { invariantAllureResult } from './allure-invariants'
 import { INVARIANTS_FILE } from './invariants'
+import { CONTRACT_FILE } from './contract-checks'
 import { casesByTarget, checkOutcomes } from './summary-reporter'
 
 type WriterInput = Parameters<FileSystemWriter['writeResult']>[0]
@@ -118,7 +119,8 @@ export default class AllureReporter extends AllureVitestReporter {
     const files = new FileRecycler(this.resultsDir, 0)
     const at = Date.now()
     for (const [target, cases] of casesByTarget(modules)) {
-      for (const c of checkOutcomes(cases, this.root).filter((o) => o.file === INVARIANTS_FILE)) {
+      // and the contract checks CT-<operation>-<kind> (runner/reporting/contract-checks.ts), reported the same way
+      for (const c of checkOutcomes(cases, this.root).filter((o) => o.file === INVARIANTS_FILE || o.file === CONTRACT_FILE)) {
         const uuid = randomUUID()
         files.write(`${uuid}-result.json`, JSON.stringify(invariantAllureResult(c, uuid, at, target)))
       }

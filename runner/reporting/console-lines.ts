@@ -78,8 +78,11 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
   out.push(...listed('BLOCKED', of('blocked'), (c) => `${c.id}: ${blockedReason(c)}`))
   for (const [reason, list] of byReason(of('not-applicable'), (c) => (c.note ?? '').replace(/^not applicable:\s*/, ''))) out.push(`  NOT APPLICABLE (${list.length}) ${reason}: ${ids(list)}`)
   for (const [reason, list] of byReason(of('skipped'), (c) => c.note ?? 'no reason given')) out.push(`  SKIPPED (${list.length}) ${reason}: ${ids(list)}`)
-  for (const c of report.checks.filter((x) => x.deviations.length > 0)) {
-    for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message.split('\n')[0]}`)
+  // the contract checks' deviations (undocumented statuses, contract warn) in one line: checks.json has each
+  const contractDeviations = report.checks.filter((x) => x.id.startsWith('CT-') && x.deviations.length > 0)
+  if (contractDeviations.length > 0) out.push(`  CONTRACT DEVIATIONS (${contractDeviations.length}, warn; reports/checks.json): ${contractDeviations.map((c) => c.id).join(', ')}`)
+  for (const c of report.checks.filter((x) => x.deviations.length > 0 && !x.id.startsWith('CT-'))) {
+    for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message}`)
   }
   out.push(`verdict  ${report.label ?? report.verdict ?? 'INCONCLUSIVE'}`)
   return out
