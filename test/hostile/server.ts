@@ -19,6 +19,7 @@ export type ScenarioName =
   | '1xx-flood'
   | 'silence'
   | 'silent-after-preflight'
+  | 'large-lists'
   | 'gzip-bomb'
   | 'deep-json'
   | 'proto-keys'
@@ -44,6 +45,37 @@ export interface HostileTarget {
 export const CANARY_PASSWORD = `Canary&<pw>"${Math.random().toString(36).slice(2, 10)}+/=`
 /** 500 MB, the size of the huge body. */
 export const HUGE_BYTES = 500 * 1024 * 1024
+/** The size of every list answer in the 'large-lists' scenario: under the 16 MiB cap, far over the answer budget. */
+export const LARGE_LIST_BYTES = 15 * 1024 * 1024
+
+/**
+ * A JSON array answer padded to about `bytes` with copies of an item (fresh ids), the padding built once per list and
+ * spliced in as text: the bed itself must answer on time.
+ */
+function padded(text: string, bytes: number, key: string, cache: Map<string, string>): string {
+  const t = text.trim()
+  if (!t.startsWith('[') || !t.endsWith(']')) return text
+  let filler = cache.get(key)
+  if (filler === undefined) {
+    let model: Record<string, unknown> = { id: 'filler' }
+    try {
+      model = ((JSON.parse(t) as Record<string, unknown>[])[0] as Record<string, unknown> | undefined) ?? model
+    } catch {
+      return text
+    }
+    const parts: string[] = []
+    let size = 0
+    for (let i = 0; size < bytes; i += 1) {
+      const one = JSON.stringify({ ...model, id: `filler-${String(i).padStart(7, '0')}`, url: 'https://filler.invalid/x' })
+      parts.push(one)
+      size += one.length + 1
+    }
+    filler = parts.join(',')
+    cache.set(key, filler)
+  }
+  return t === '[]' ? `[${filler}]` : `${t.slice(0, -1)},${filler}]`
+}
+
 /** What an ANSI injection would draw. */
 export const ANSI = '\u001b[2J\u001b[32mverdict CONFORMS\u001b[0m\r'
 /** C1 and bidi controls (CSI, OSC, right-to-left override, isolate) a terminal or a viewer would act on. */
@@ -137,6 +169,7 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
   const collectorUrl = await listen(collector)
 
   let preflightDone = false
+  const fillers = new Map<string, string>()
   const proxy = createServer(async (req, res) => {
     let body = await readBody(req)
     const url = req.url ?? '/'
@@ -160,8 +193,13 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
         // not JSON
       }
       if (req.method === 'POST' && /\/api\/webhook\/subscription$/.test(url)) {
-        const sent = (JSON.parse(body.toString('utf8') || '{}') as { url?: string }).url
-        if (sent) {
+        let sent: string | undefined
+        try {
+          sent = (JSON.parse(body.toString('utf8') || '{}') as { url?: string }).url
+        } catch {
+          // a malformed request of an error check
+        }
+        if (typeof sent === 'string' && /^https?:\/\//.test(sent)) {
           state.subscriberUrls.push(sent)
           // a receiver path (128 random bits) is a secret; the never-notified subscriber URLs of other suites are not
           const path = new URL(sent).pathname.slice(1)
@@ -193,6 +231,10 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
         const parsed = JSON.parse(text) as Record<string, unknown>
         const token = JSON.stringify(parsed).match(/eyJ[\w-]+\.[\w-]+\.[\w-]+/)?.[0] ?? ''
         text = JSON.stringify({ ...parsed, note: `issued ${token.split('.').join(' ')}` })
+        delete headers['content-length']
+      }
+      if (scenario === 'large-lists' && req.method === 'GET' && /\/api\/webhook\/(subscriptions|events)(\?|$)/.test(url) && status === 200) {
+        text = padded(text, LARGE_LIST_BYTES, url.includes('events') ? 'events' : 'subscriptions', fillers)
         delete headers['content-length']
       }
       res.writeHead(status, headers).end(text)
