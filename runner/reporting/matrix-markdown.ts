@@ -14,6 +14,33 @@ function ids(r: MatrixRow): string {
   return all.length > MAX_IDS ? `${all.slice(0, MAX_IDS).join(', ')} … (+${all.length - MAX_IDS})` : all.join(', ') || '—'
 }
 
+/**
+ * The failed requirements, first after the totals: per failure its clause, requirement, expected and actual, the
+ * request and the curl command that sends it again (secrets as shell variables).
+ */
+function failedRequirements(m: ConformanceMatrix): string[] {
+  const failed = m.rows.flatMap((r) => r.checks.filter((c) => c.status === 'failed'))
+  for (const c of m.failedChecks) if (!failed.some((f) => f.id === c.id)) failed.push(c)
+  if (failed.length === 0) return []
+  const byId = new Map(m.failedChecks.map((c) => [c.id, c]))
+  const out = [`## Failed requirements (${new Set(failed.map((c) => c.id)).size})`, '']
+  const seen = new Set<string>()
+  for (const c of failed) {
+    if (seen.has(c.id)) continue
+    seen.add(c.id)
+    out.push(`- **${c.id}** (${c.section}): ${cell(c.requirement)}`)
+    const f = byId.get(c.id)?.failure
+    if (!f) continue
+    if (f.expected !== undefined) out.push(`  - expected: ${cell(f.expected)}`)
+    if (f.actual !== undefined) out.push(`  - actual: ${cell(f.actual)}`)
+    if (f.error !== undefined) out.push(`  - error: ${cell(f.error)}`)
+    if (f.request !== undefined) out.push(`  - request: \`${f.request.replace(/`/g, "'")}\``)
+    for (const r of f.reproduce.slice(0, 3)) out.push(`  - reproduce: \`${r.replace(/`/g, "'")}\``)
+  }
+  out.push('')
+  return out
+}
+
 /** reports/conformance.md: the matrix as Markdown (readable in a PR comment or a job summary). */
 export function matrixMarkdown(m: ConformanceMatrix): string {
   const t = m.totals
@@ -23,6 +50,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
     out.push(`Target **${run.profile}** (${run.salesBaseUrl}), tenant **${run.tenant}**, run \`${run.runId}\`, seed ${run.seed}, started ${run.startedAt}${run.defects.length ? `, reference defects: ${run.defects.join(', ')}` : ''}.`, '')
   }
   out.push(`Checks: **${totalsLine(t)}**.`, '')
+  out.push(...failedRequirements(m))
   const b = m.byOutcome
   out.push(`Operations (${m.rows.length}): ${b.passed} passed, ${b.failed} failed, ${b['not-applicable']} not applicable, ${b['auth-only']} reached only with rejected credentials, ${b['exercised-without-check']} called without a check, ${b['never-exercised']} never exercised. Measured from the recorded traffic.`, '')
   for (const service of ['sales', 'webhooks']) {
@@ -39,18 +67,6 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
   if (m.contractFindings.length > 0) {
     out.push(`## Published-contract findings (${m.contractFindings.length})`, '', '| operation | check | policy | finding (with the document\'s pointer) |', '|---|---|---|---|')
     for (const f of m.contractFindings) out.push(`| \`${f.operationId}\` | ${f.check} | ${f.policy} | ${cell(f.message)} |`)
-    out.push('')
-  }
-  const failed = m.rows.flatMap((r) => r.checks.filter((c) => c.status === 'failed').map((c) => ({ ...c, op: r.operationId })))
-  for (const c of m.failedChecks) if (!failed.some((f) => f.id === c.id)) failed.push({ ...c, op: '' })
-  if (failed.length > 0) {
-    out.push('## Failed requirements', '')
-    const seen = new Set<string>()
-    for (const c of failed) {
-      if (seen.has(c.id)) continue
-      seen.add(c.id)
-      out.push(`- **${c.id}** (${c.section}): ${cell(c.requirement)}`)
-    }
     out.push('')
   }
   const never = m.rows.filter((r) => r.outcome === 'never-exercised')
