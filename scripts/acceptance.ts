@@ -10,7 +10,7 @@ import { clearRunReports, type ChecksReport } from '../runner/reporting/results'
 import { readVerdictFile } from '../runner/reporting/run-reports'
 import { acceptanceVerdict, knownFeatures, type AcceptanceReport } from './acceptance/verdict'
 
-const USAGE = `Usage: npm run acceptance -- --profile FILE [--suites suites/auth,suites/sales,...]
+const USAGE = `Usage: ledger-conformance acceptance --profile FILE [--suites suites/auth,suites/sales,...]     (in a clone: npm run acceptance -- ...)
   Runs the suites a new tenant must pass against the target of the profile, and says ACCEPTED or REJECTED
   (with each failed requirement and its evidence). Checks of features the tenant lacks (profile "features")
   are not applicable, with the reason. Writes <reports>/acceptance.json, with the run's conformance verdict.
