@@ -1,3 +1,4 @@
+import { suggestedCommand } from '../common/suggested-command'
 import { parseArgs } from 'node:util'
 import { DEFECTS } from './defects/catalogue'
 import { DEMO_TENANTS } from './demo-data'
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
   if (defects.length > 0) console.log(`Defects ON: ${defects.join(', ')}`)
   if (chaos) console.log(`Chaos ON: ${formatChaos(chaos)}`)
   if (variationNames.length > 0) console.log(`Variations ON: ${variationNames.join(', ')}`)
-  console.log(`Run the suite against it:\n  SALES_BASE_URL=${ref.url} AUTH_URL=${ref.url}/api/v1/identifier WEBHOOK_BASE_URL=${ref.url} TENANT=acme AUTH_USERNAME=broker@acme.test AUTH_PASSWORD=... npm run conformance`)
+  console.log(`Run the suite against it:\n  SALES_BASE_URL=${ref.url} AUTH_URL=${ref.url}/api/v1/identifier WEBHOOK_BASE_URL=${ref.url} TENANT=acme AUTH_USERNAME=broker@acme.test AUTH_PASSWORD=... ${suggestedCommand('run', 'npm run conformance')}`)
   const stop = async (signal: string) => {
     console.log(`${signal}: stopping`)
     await ref.close()

@@ -11,7 +11,7 @@ import { readVerdictFile } from '../runner/reporting/run-reports'
 import { STRICT_ENV } from '../runner/selection/env'
 import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './acceptance/verdict'
 
-const USAGE = `Usage: npm run acceptance -- --profile FILE [--suites suites/auth,suites/sales,...] [--allow-reference] [--lenient]
+const USAGE = `Usage: ledger-conformance acceptance --profile FILE [--suites suites/auth,suites/sales,...] [--allow-reference] [--lenient]     (in a clone: npm run acceptance -- ...)
   Runs the suites a new tenant must pass against the target of the profile, and says ACCEPTED or REJECTED
   (with each failed requirement and its evidence). Checks of features the tenant lacks (profile "features")
   are not applicable, with the reason. Writes <reports>/acceptance.json, with the run's conformance verdict.

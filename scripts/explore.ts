@@ -14,7 +14,7 @@ import { explore, formatExplore, type ExploreOptions } from '../runner/explore/e
 import { EXPLORE_OPTIONS, exploreOptionsFrom } from './explore/options'
 import { EXIT } from '../runner/verdict'
 
-export const EXPLORE_USAGE = `Usage: npm run explore -- [--seed N] [--steps K] [--max-sequence M] [--time-limit-s S] [--steps-per-second R]
+export const EXPLORE_USAGE = `Usage: ledger-conformance explore [--seed N] [--steps K] [--max-sequence M] [--time-limit-s S] [--steps-per-second R]
   --seed N              seed of the generated sequences (default: CONFORMANCE_SEED or 1)
   --steps K             steps to generate in all (default 300)
   --max-sequence M      longest sequence (default 12)

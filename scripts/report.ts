@@ -11,7 +11,8 @@ import { stageResults } from './report/stage-results'
 import { stripAnalytics } from './report/strip-analytics'
 import { withDidYouMean } from '../runner/cli/did-you-mean'
 
-const USAGE = `Usage: npm run report -- [--results DIR] [--output DIR] [--history FILE] [--history-limit N] [--name NAME] [--tenant TAG] [--all] [--check] [--reports DIR]
+const USAGE = `Usage: ledger-conformance report [--results DIR] [--output DIR] [--history FILE] [--history-limit N] [--name NAME] [--tenant TAG] [--all] [--check] [--reports DIR]
+  (in a clone: npm run report -- [options])
   Builds the Allure Report 3 HTML report (single file) of the last conformance run in $REPORTS_DIR (default reports/).
   --reports DIR    the reports folder of the run (default $REPORTS_DIR, else ./reports)
   --history FILE   Allure history JSONL: read for trends, appended with this run (default $ALLURE_HISTORY or <reports>/history/allure-history.jsonl)

@@ -1,6 +1,7 @@
 import { formatLocation } from '../../common/source-location'
 import type { HttpResult } from '../http/types'
 import { runRedactor, safeText } from '../reporting/redact'
+import { reproduceLine } from '../reporting/reproduce'
 import { citation, type CheckMeta } from '../../common/spec'
 import { invariant } from '../model/invariants'
 import type { Violation } from '../model/types'
@@ -83,7 +84,8 @@ export function evidence(res: HttpResult): string[] {
 }
 
 /**
- * The message of a failed check: requirement, expected, actual, request and response. Every part goes through the
+ * The message of a failed check: requirement, expected, actual, request and response, and the request as a curl
+ * command to send it again by hand (helpers/reporting/reproduce.ts: secrets as shell variables). Every part goes through the
  * run's redactor and has its control characters escaped (target data reaches expected, actual and note too).
  */
 export function formatFailure(meta: CheckMeta, error: unknown): string {
@@ -96,12 +98,14 @@ export function formatFailure(meta: CheckMeta, error: unknown): string {
       `actual:   ${safeText(d.actual)}`,
       ...(d.note ? [`note:     ${safeText(d.note)}`] : []),
       ...(d.res ? evidence(d.res) : []),
+      ...(d.res?.exchange ? [safeText(reproduceLine(d.res.exchange))] : []),
     ].join('\n')
   }
   const e = error as Error & { res?: HttpResult }
   // a domain helper's error that carries the exchange (a failed flow step): the request and the body that came back
   const res = e?.res && typeof e.res === 'object' && 'request' in e.res ? evidence(e.res) : []
-  return [...head, `error: ${safeText(e?.message ?? String(error))}`, ...res].join('\n')
+  const again = e?.res && typeof e.res === 'object' && e.res.exchange ? [safeText(reproduceLine(e.res.exchange))] : []
+  return [...head, `error: ${safeText(e?.message ?? String(error))}`, ...res, ...again].join('\n')
 }
 
 /** The message of broken invariants: per invariant its id, clause and requirement, the model's expectation, the answer, and the earlier exchange that set the expectation. */
@@ -118,6 +122,7 @@ export function formatViolations(violations: readonly Violation[]): string {
         `actual:   ${safeText(v.actual)}`,
         ...(v.note ? [`note:     ${safeText(v.note)}`] : []),
         ...evidence(v.res),
+        ...(v.res.exchange ? [safeText(reproduceLine(v.res.exchange))] : []),
         ...(v.setBy ? evidence(v.setBy).map((l) => `set by ${l.replace(/^(request|response): */, '$1: ')}`) : []),
       ].join('\n')
     })

@@ -15,15 +15,47 @@ const COLOR: Record<OperationOutcome, string> = {
   'never-exercised': '#9e9e9e',
 }
 
+/** How many check chips a row shows before folding the others (the failed ones are always shown). */
+const CHIPS_SHOWN = 12
+
+/**
+ * The failed requirements, before the table: per failure its id, clause and requirement, expected and actual, the
+ * request, and the curl commands that send it again one click away. A page of 400+ checks opens on what broke.
+ */
+function failuresSection(m: ConformanceMatrix): string {
+  if (m.failedChecks.length === 0) return ''
+  const item = (c: ConformanceMatrix['failedChecks'][number]) => {
+    const f = c.failure
+    const row = (label: string, v: string | undefined) => (v === undefined ? '' : `<dt>${label}</dt><dd class="${label}">${esc(v)}</dd>`)
+    const reproduce = f && f.reproduce.length > 0
+      ? `<details class="reproduce"><summary>Reproduce with curl (${f.reproduce.length})</summary>${f.reproduce.map((x) => `<pre>${esc(x)}</pre>`).join('')}<p>Set the shell variables it names first ($AUTH_TOKEN: a token of the run's user; $AUTH_PASSWORD: its password).</p></details>`
+      : ''
+    return `<section class="failure" id="f-${esc(c.id)}"><h3><span class="c failed">${esc(c.id)}</span> ${esc(c.section)}</h3><dl>${row('requirement', c.requirement)}${row('expected', f?.expected)}${row('actual', f?.actual)}${row('error', f?.error)}${row('request', f?.request)}${row('response', f?.response)}</dl>${reproduce}</section>`
+  }
+  return `<h2 id="failures">Failed requirements (${m.failedChecks.length})</h2>\n${m.failedChecks.map(item).join('\n')}`
+}
+
+/** What the colours and chips mean. */
+function legend(): string {
+  const chips = [['passed', 'passed'], ['failed', 'failed (its requirement is about this operation)'], ['failed-elsewhere', 'failed (about another operation)'], ['errored', 'errored'], ['blocked', 'blocked (its setup failed)'], ['not-applicable', 'not applicable or skipped']]
+  const outcomes = (Object.keys(COLOR) as OperationOutcome[]).map((o) => `<span class="o" style="background:${COLOR[o]}">${esc(OUTCOME_LABEL[o])}</span>`)
+  return `<p id="legend"><strong>Legend.</strong> Checks: ${chips.map(([k, l]) => `<span class="c ${k}">${esc(l!)}</span>`).join(' ')}. Operations: ${outcomes.join(' ')}. Hover a check for its requirement; a failed one links to its failure above.</p>`
+}
+
 /** reports/conformance.html: the matrix as one self-contained page (no script, no external resource). */
 export function matrixHtml(m: ConformanceMatrix): string {
   const t = m.totals
   const run = m.run
   const rows = m.rows
     .map((r) => {
-      const checks = r.checks
-        .map((c) => `<span class="c ${c.status === 'failed' && !c.failedHere ? 'failed-elsewhere' : c.status}" title="${esc(`${c.section}: ${c.requirement}${c.status === 'failed' && !c.failedHere ? ' (failed; its requirement is about another operation)' : ''}`)}">${esc(c.id)}</span>`)
-        .join(' ')
+      const chip = (c: (typeof r.checks)[number]) => {
+        const span = `<span class="c ${c.status === 'failed' && !c.failedHere ? 'failed-elsewhere' : c.status}" title="${esc(`${c.section}: ${c.requirement}${c.status === 'failed' && !c.failedHere ? ' (failed; its requirement is about another operation)' : ''}`)}">${esc(c.id)}</span>`
+        return c.status === 'failed' ? `<a href="#f-${esc(c.id)}">${span}</a>` : span
+      }
+      // the failed checks always shown; the others folded when there are many (a security table row has dozens)
+      const shown = r.checks.length > CHIPS_SHOWN ? r.checks.filter((c) => c.status === 'failed') : r.checks
+      const folded = r.checks.length > CHIPS_SHOWN ? r.checks.filter((c) => c.status !== 'failed') : []
+      const checks = shown.map(chip).join(' ') + (folded.length ? ` <details><summary>${folded.length} more</summary>${folded.map(chip).join(' ')}</details>` : '')
       return `<tr data-operation="${esc(r.operationId)}" data-outcome="${r.outcome}"><td><code>${esc(r.operationId)}</code></td><td>${esc(r.method)} <code>${esc(r.path)}</code></td>` +
         `<td><span class="o" style="background:${COLOR[r.outcome]}">${esc(OUTCOME_LABEL[r.outcome])}</span></td><td>${esc(checkCounts(r.checks))}</td>` +
         `<td class="n">${r.calls} / ${r.allCalls}</td><td>${esc(statusList(r.statuses))}</td><td class="ids">${checks || '—'}</td></tr>`
@@ -40,7 +72,8 @@ table{border-collapse:collapse;width:100%;margin-top:1rem} th,td{border:1px soli
 th{background:#f5f5f5} td.n{text-align:right} .o{color:#fff;border-radius:3px;padding:1px 6px;white-space:nowrap}
 .c{display:inline-block;font:12px monospace;padding:0 3px;margin:1px;border-radius:2px;background:#e8f5e9}
 .c.failed{background:#ffcdd2;font-weight:bold} .c.failed-elsewhere{background:#fce4ec} .c.errored{background:#ffe0b2} .c.blocked{background:#fff9c4} .c.skipped,.c.not-applicable{background:#eee;color:#616161}
-.ids{max-width:40rem} dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:0} dt{color:#616161}
+.ids{max-width:40rem} .failure{border-left:4px solid #c62828;padding:2px 10px;margin:8px 0;background:#fff8f8} .failure h3{font-size:1rem;margin:4px 0}
+.failure dd{margin:0;white-space:pre-wrap;word-break:break-word;font:12px monospace} pre{white-space:pre-wrap;word-break:break-all;background:#f5f5f5;padding:4px} dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:0} dt{color:#616161}
 </style></head><body>
 <h1>Conformance matrix — <span class="verdict" id="verdict">${esc(m.verdict)}</span></h1>
 <p id="verdict-line"><strong>${esc(m.label)}</strong></p>
@@ -51,6 +84,8 @@ ${run ? `<dt>target</dt><dd>${esc(run.profile)} — ${esc(run.salesBaseUrl)}</dd
 <dt>published contracts</dt><dd id="contracts">${m.contractValidated} exchanges validated against the profile's OpenAPI documents, ${m.contractFindings.length} finding(s)</dd>` : ''}${m.realWorldData ? `
 <dt>real-world data</dt><dd id="real-world-data">${esc(realWorldLine(m.realWorldData))}</dd>` : ''}
 </dl>
+${failuresSection(m)}
+${legend()}
 <table><thead><tr><th>operation</th><th>method and path</th><th>outcome</th><th>checks</th><th>calls past auth / all</th><th>statuses</th><th>check ids</th></tr></thead>
 <tbody>
 ${rows}

@@ -1,5 +1,5 @@
 import { realWorldLine } from './invariants'
-import { safeMarkdown } from '../../helpers/reporting/neutralise'
+import { safeMarkdown, safeText } from '../../helpers/reporting/neutralise'
 import { totalsLine } from './totals-line'
 import { checkCounts, OUTCOME_LABEL, statusList, type ConformanceMatrix, type MatrixRow } from './matrix'
 
@@ -15,6 +15,34 @@ function ids(r: MatrixRow): string {
   return all.length > MAX_IDS ? `${all.slice(0, MAX_IDS).join(', ')} … (+${all.length - MAX_IDS})` : all.join(', ') || '—'
 }
 
+/**
+ * The failed requirements, first after the totals: per failure its clause, requirement, expected and actual, the
+ * request and the curl command that sends it again (secrets as shell variables).
+ */
+function failedRequirements(m: ConformanceMatrix): string[] {
+  const failed = m.rows.flatMap((r) => r.checks.filter((c) => c.status === 'failed'))
+  for (const c of m.failedChecks) if (!failed.some((f) => f.id === c.id)) failed.push(c)
+  if (failed.length === 0) return []
+  const byId = new Map(m.failedChecks.map((c) => [c.id, c]))
+  const out = [`## Failed requirements (${new Set(failed.map((c) => c.id)).size})`, '']
+  const seen = new Set<string>()
+  for (const c of failed) {
+    if (seen.has(c.id)) continue
+    seen.add(c.id)
+    out.push(`- **${c.id}** (${c.section}): ${cell(c.requirement)}`)
+    const f = byId.get(c.id)?.failure
+    if (!f) continue
+    if (f.expected !== undefined) out.push(`  - expected: ${cell(f.expected)}`)
+    if (f.actual !== undefined) out.push(`  - actual: ${cell(f.actual)}`)
+    if (f.error !== undefined) out.push(`  - error: ${cell(f.error)}`)
+    // a code span: no Markdown inside, but the one rule's redaction and control-character escape still apply
+    if (f.request !== undefined) out.push(`  - request: \`${safeText(f.request).replace(/`/g, "'")}\``)
+    for (const r of f.reproduce.slice(0, 3)) out.push(`  - reproduce: \`${safeText(r).replace(/`/g, "'")}\``)
+  }
+  out.push('')
+  return out
+}
+
 /** reports/conformance.md: the matrix as Markdown (readable in a PR comment or a job summary). */
 export function matrixMarkdown(m: ConformanceMatrix): string {
   const t = m.totals
@@ -24,6 +52,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
     out.push(`Target **${cell(run.profile)}** (${cell(run.salesBaseUrl)}), tenant **${cell(run.tenant)}**, run ${cell(run.runId)}, seed ${run.seed}, started ${cell(run.startedAt)}${run.defects.length ? `, reference defects: ${cell(run.defects.join(', '))}` : ''}.`, '')
   }
   out.push(`Checks: **${totalsLine(t)}**.`, '')
+  out.push(...failedRequirements(m))
   const b = m.byOutcome
   const notFully = m.requirements.filter((r) => r.status !== 'covered')
   if (m.requirements.length > 0) {
@@ -53,18 +82,6 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
   if (m.contractFindings.length > 0) {
     out.push(`## Published-contract findings (${m.contractFindings.length})`, '', '| operation | check | policy | finding (with the document\'s pointer) |', '|---|---|---|---|')
     for (const f of m.contractFindings) out.push(`| \`${f.operationId}\` | ${cell(f.check)} | ${cell(f.policy)} | ${cell(f.message)} |`)
-    out.push('')
-  }
-  const failed = m.rows.flatMap((r) => r.checks.filter((c) => c.status === 'failed').map((c) => ({ ...c, op: r.operationId })))
-  for (const c of m.failedChecks) if (!failed.some((f) => f.id === c.id)) failed.push({ ...c, op: '' })
-  if (failed.length > 0) {
-    out.push('## Failed requirements', '')
-    const seen = new Set<string>()
-    for (const c of failed) {
-      if (seen.has(c.id)) continue
-      seen.add(c.id)
-      out.push(`- **${c.id}** (${cell(c.section)}): ${cell(c.requirement)}`)
-    }
     out.push('')
   }
   const never = m.rows.filter((r) => r.outcome === 'never-exercised')

@@ -1,3 +1,4 @@
+import type { FailureFields } from './failure-fields'
 import type { CheckOutcome, CheckStatus, ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { computeVerdict, type Verdict } from '../verdict'
@@ -12,6 +13,8 @@ export interface MatrixCheck {
   failedHere?: boolean
   section: string
   requirement: string
+  /** A failed check's expected, actual, exchange and reproduction (runner/reporting/failure-fields.ts). */
+  failure?: FailureFields
 }
 
 export interface MatrixRow {
@@ -104,7 +107,7 @@ export function buildMatrix(report: ChecksReport, traffic: TrafficLine[] = []): 
   const byOutcome: Record<OperationOutcome, number> = { failed: 0, passed: 0, 'not-applicable': 0, 'auth-only': 0, 'exercised-without-check': 0, 'never-exercised': 0 }
   for (const r of rows) byOutcome[r.outcome] += 1
   const v = report.verdict ? { verdict: report.verdict, label: report.label ?? report.verdict } : computeVerdict({ totals: report.totals })
-  const failedChecks = report.checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, status: c.status, section: `${c.document} ${c.section}`, requirement: c.requirement }))
+  const failedChecks = report.checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, status: c.status, section: `${c.document} ${c.section}`, requirement: c.requirement, ...(c.failure ? { failure: c.failure } : {}) }))
   const contractFindings = contractFindingsOf(report)
   return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome, contractFindings, contractValidated: report.contracts?.validated ?? 0, requirements: report.requirements ?? [], ...(report.realWorldData ? { realWorldData: report.realWorldData } : {}) }
 }

@@ -1,3 +1,4 @@
+import type { FailureFields } from './failure-fields'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { RunInfo } from './run-info'
@@ -34,6 +35,8 @@ export interface CheckOutcome {
   status: CheckStatus
   durationMs: number
   error?: string
+  /** A failed or errored check's message as fields: clause, requirement, expected, actual, request, response, reproduce (runner/reporting/failure-fields.ts). */
+  failure?: FailureFields
   note?: string
   /** Set when status is 'blocked': what failed in the setup (helpers/checks/check.ts TaskMeta.blocked). */
   blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }

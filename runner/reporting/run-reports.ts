@@ -1,4 +1,5 @@
 import type { RequirementCoverage } from './requirement-coverage'
+import { withFailureFields } from './failure-fields'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { OPERATIONS } from '../../common/operations'
@@ -73,7 +74,8 @@ export interface RunReports {
  */
 export function writeRunReports(r: RunReports): void {
   mkdirSync(r.dir, { recursive: true })
-  for (const { key, report } of r.reports) {
+  for (const { key, report: plain } of r.reports) {
+    const report = withFailureFields(plain)
     const own = key ? join(r.dir, 'targets', key) : r.dir
     mkdirSync(own, { recursive: true })
     writeFileSync(join(own, 'checks.json'), `${safeJson(report)}\n`)

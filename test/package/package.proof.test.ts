@@ -69,12 +69,20 @@ describe('the package, installed into an empty folder', () => {
     expect(r.status, r.stderr).toBe(0)
     for (const c of ['run', 'list', 'init', 'validate', 'acceptance', 'report', 'reference']) expect(r.stdout).toMatch(new RegExp(`^ {2}${c} `, 'm'))
     expect(r.stdout).toMatch(/Exit codes:\n {2}0 {2}CONFORMS/)
+    const v = npx(['--version'])
+    expect(v.stdout).toMatch(/^ledger-conformance \d+\.\d+\.\d+\n$/)
+    const typo = npx(['run', '--chek', 'SL-LIFE'])
+    expect(typo.status).toBe(2)
+    expect(typo.stderr).toContain("Unknown option '--chek'. Did you mean --check?")
   })
 
   it('npx ledger-conformance run: the whole suite against the embedded reference, CONFORMS, reports in ./reports, nothing written in node_modules', () => {
     const r = npx(['run'])
     expect(r.status, (r.stdout + r.stderr).slice(-3000)).toBe(0)
     expect(r.stdout).toMatch(/verdict {2}CONFORMS/)
+    // report paths as the user types them from their folder, not relative to the package under node_modules
+    expect(r.stdout).toMatch(/^reports {2}reports\/junit\.xml, /m)
+    expect(r.stdout + r.stderr).not.toMatch(/npm run |unknown format|\x1b\[|Test Files /)
     for (const f of ['checks.json', 'verdict.json', 'junit.xml', 'conformance.md']) expect(existsSync(join(app, 'reports', f)), f).toBe(true)
     expect(changedSince(join(app, 'node_modules'), installedAt)).toEqual([])
     expect(existsSync(cache)).toBe(true)
@@ -100,6 +108,14 @@ describe('the package, installed into an empty folder', () => {
     expect(r.status, (r.stdout + r.stderr).slice(-3000)).toBe(0)
     expect(r.stdout).toContain(url)
     expect(existsSync(join(app, 'reports-url', 'verdict.json'))).toBe(true)
+    expect(r.stdout).toMatch(/^reports {2}reports-url\/junit\.xml, /m)
     expect(changedSince(join(app, 'node_modules'), installedAt)).toEqual([])
+    // docs/ci.md's production recipe: a profile without nonProduction is refused unless the run says --read-only,
+    // and the refusal suggests the installed CLI's command, not a script of a clone
+    expect(npx(['init', 'ci/prod.jsonc', '--sales-url', url, '--tenant', 'acme', '--username', 'broker@acme.test']).status).toBe(0)
+    const refused = npx(['run', '--profile', 'ci/prod.jsonc', '--reports', 'reports-prod'], withPassword)
+    expect(refused.status, (refused.stdout + refused.stderr).slice(-2000)).toBe(2)
+    expect(refused.stdout + refused.stderr).toContain("'npx ledger-conformance run --read-only'")
+    expect(refused.stdout + refused.stderr).not.toMatch(/npm run /)
   })
 })

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/config'
 import { runConformance } from '../../scripts/harness/run-conformance'
-import { browserUnavailable } from '../../scripts/report/browser-check'
+import { browserUnavailable, checkPages } from '../../scripts/report/browser-check'
 
 function report(reportsDir: string, ...args: string[]) {
   const tsx = resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs')
@@ -48,4 +48,40 @@ describe('npm run report', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('a failing run: the console, checks.json, the matrix and JUnit say the same totals; the HTML matrix shows each failure with expected, actual and a curl reproduction without hovering', async (ctx) => {
+    const why = browserUnavailable()
+    if (why) {
+      if (process.env.CI === 'true') throw new Error(`browser test cannot run in CI: ${why}`)
+      ctx.skip(`skipped: ${why}`)
+    }
+    // the two defects of issue 32; only the two suites that catch them run (a run of seconds, not a full one)
+    const run = await runConformance({ files: ['suites/sales/lifecycle.test.ts', 'suites/webhooks/lifecycle.test.ts'], env: { REFERENCE_DEFECTS: 'sales-installments-sum-wrong,webhooks-create-200' }, keepReports: true })
+    const dir = run.reportsDir
+    try {
+      expect(run.verdict?.exitCode, run.output.slice(-3000)).toBe(1)
+      const report = run.report!
+      const failed = report.checks.filter((c) => c.status === 'failed')
+      expect(failed.map((c) => c.id)).toEqual(expect.arrayContaining(['SL-LIFE-007-home', 'WH-LIFE-001']))
+      // one set of numbers: the console's closing line, the matrix (md) and JUnit's totals property say checks.json's totals
+      const t = report.totals
+      const line = `${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.blocked} blocked, ${t['not-applicable']} not applicable, ${t.skipped} skipped, ${t.deviations} deviation(s)`
+      expect(run.output).toContain(`conformance: ${line}`)
+      expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain(`Checks: **${line}**`)
+      expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain(`name="totals" value="${line}"`)
+      // checks.json has the failure as fields, with a curl command whose secret is a shell variable
+      for (const c of failed) {
+        expect(c.failure, c.id).toMatchObject({ clause: `${c.document} ${c.section}`, expected: expect.any(String), actual: expect.any(String) })
+        expect(c.failure!.reproduce[0], c.id).toMatch(/^curl -sS -i -X (GET|POST) 'http:\/\/127\.0\.0\.1:\d+\/.*"\$AUTH_TOKEN"/)
+        expect(c.failure!.reproduce.join('\n')).not.toMatch(/eyJ|REDACTED/)
+      }
+      const wh = failed.find((c) => c.id === 'WH-LIFE-001')!
+      const sl = failed.find((c) => c.id === 'SL-LIFE-007-home')!
+      const [page] = await checkPages([{ file: join(dir, 'conformance.html'), screenshot: join(dir, 'conformance-failures.png'), texts: ['Failed requirements', 'Legend', wh.id, sl.id, wh.failure!.expected!, wh.failure!.actual!, sl.failure!.expected!, sl.failure!.actual!, 'Reproduce with curl'] }])
+      expect(page!.missingTexts).toEqual([])
+      expect(page!.consoleErrors).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 300_000)
 })

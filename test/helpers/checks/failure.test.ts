@@ -37,7 +37,7 @@ describe('assertions and failure messages', () => {
     expect(msg).toContain('response: 500 application/json {"message":"quote store down"}')
   })
 
-  it('a failure prints id, clause, requirement, expected, actual, request and response', () => {
+  it('a failure prints id, clause, requirement, expected, actual, request, response and a curl reproduction', () => {
     const msg = failureOf(() => expectStatus(res(500, { message: 'boom' }), 404))
     expect(msg.split('\n')).toEqual([
       '[WH-ERR-001] webhook-subscriptions.md §7',
@@ -46,6 +46,7 @@ describe('assertions and failure messages', () => {
       'actual:   status 500',
       'request:  GET http://h.test/api/webhook/subscription/x',
       'response: 500 application/json {"message":"boom"}',
+      "reproduce: curl -sS -i -X GET 'http://h.test/api/webhook/subscription/x'",
     ])
   })
 
