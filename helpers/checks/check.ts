@@ -25,6 +25,8 @@ declare module 'vitest' {
     check?: CheckMeta & { document: string; lifecycle?: string }
     deviations?: Deviation[]
     notApplicable?: string
+    /** What the check did not probe in this run and how to have it probed (e.g. expiry beyond the leeway, --thorough); not a failure. */
+    notes?: string[]
     /**
      * The check could not reach its assertion: its setup failed. Not a failure of its own requirement; the
      * check that owns the failing operation's requirement is named when known (issue 13, "root cause").
@@ -47,6 +49,8 @@ export interface CheckContext {
   notApplicable(reason: string): never
   /** Records a named deviation; with policy 'fail' it also fails the check. */
   deviation(d: Deviation): Promise<void>
+  /** Records what the check did not probe in this run (a note in the summary, checks.json, verdict.json, the matrix; not a failure). */
+  note(text: string): void
 }
 
 export interface CheckOptions {
@@ -96,6 +100,9 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
         e.name = 'DeviationFailure'
         throw e
       }
+    },
+    note(text: string) {
+      ctx.task.meta.notes = [...(ctx.task.meta.notes ?? []), safeText(text)]
     },
   }
   let failure: unknown

@@ -12,6 +12,7 @@ export const ENV_VARS = {
   REFERENCE_DEFECTS: 'comma-separated defects for the embedded reference service',
   CONFORMANCE_SEED: 'integer seed for generated data',
   CONFORMANCE_RUN_ID: 'run id used to tag created data',
+  LEDGER_THOROUGH: '1: the slow probes run too (set by run --thorough): a token past exp + auth.maxExpiryLeewaySeconds, in the background',
 } as const
 
 export type EnvName = keyof typeof ENV_VARS

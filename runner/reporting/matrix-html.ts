@@ -45,6 +45,7 @@ th{background:#f5f5f5} td.n{text-align:right} .o{color:#fff;border-radius:3px;pa
 <dl>
 ${run ? `<dt>target</dt><dd>${esc(run.profile)} — ${esc(run.salesBaseUrl)}</dd><dt>tenant</dt><dd>${esc(run.tenant)}</dd><dt>run</dt><dd><code id="run-id">${esc(run.runId)}</code>, seed ${run.seed}, ${esc(run.startedAt)}</dd>${run.defects.length ? `<dt>reference defects</dt><dd>${esc(run.defects.join(', '))}</dd>` : ''}` : ''}
 <dt>checks</dt><dd id="totals"><span id="passed">${t.passed}</span> passed, <span id="failed">${t.failed}</span> failed, <span id="errored">${t.errored}</span> errored, <span id="blocked">${t.blocked}</span> blocked, <span id="skipped">${t.skipped}</span> skipped, <span id="not-applicable">${t['not-applicable']}</span> not applicable, ${t.deviations} deviation(s)</dd>
+${m.notes.map((n) => `<dt>note</dt><dd class="note">${esc(n)}</dd>`).join('\n')}
 <dt>operations</dt><dd id="operations">${m.rows.length}: ${b.passed} passed, ${b.failed} failed, ${b['not-applicable']} not applicable, ${b['auth-only']} reached only with rejected credentials, ${b['exercised-without-check']} called without a check, ${b['never-exercised']} never exercised (measured from traffic)</dd>${m.contractValidated > 0 ? `
 <dt>published contracts</dt><dd id="contracts">${m.contractValidated} exchanges validated against the profile's OpenAPI documents, ${m.contractFindings.length} finding(s)</dd>` : ''}
 </dl>

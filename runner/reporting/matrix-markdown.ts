@@ -22,6 +22,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
     out.push(`Target **${run.profile}** (${run.salesBaseUrl}), tenant **${run.tenant}**, run \`${run.runId}\`, seed ${run.seed}, started ${run.startedAt}${run.defects.length ? `, reference defects: ${run.defects.join(', ')}` : ''}.`, '')
   }
   out.push(`Checks: **${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.blocked} blocked, ${t.skipped} skipped, ${t['not-applicable']} not applicable**, ${t.deviations} deviation(s).`, '')
+  if (m.notes.length > 0) out.push(...m.notes.map((n) => `- Note: ${cell(n)}`), '')
   const b = m.byOutcome
   const notFully = m.requirements.filter((r) => r.status !== 'covered')
   if (m.requirements.length > 0) {

@@ -6,7 +6,7 @@ import type { Reporter } from 'vitest/reporters'
 import { OPERATIONS } from '../../common/operations'
 import { suiteFileOf } from '../targets/entries'
 import { reportsDir, targetReportsDir, trafficDir } from '../../helpers/reporting/paths'
-import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
+import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, runNotes, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
 import { catalogueSizeFromEnv, selectionFromEnv } from '../selection/env'
@@ -60,6 +60,7 @@ function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
     ...(blocked ? { blocked } : {}),
     about: aboutOperations(check, status === 'failed' ? r.errors?.[0]?.message : undefined),
     deviations: meta.deviations ?? [],
+    ...(meta.notes?.length ? { notes: meta.notes } : {}),
   }
 }
 
@@ -142,7 +143,8 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
     return { id: op.id, service: op.service, method: op.method, path: op.path, calls: calls.length, checks: [...ids].sort() }
   })
   const validated = traffic.filter((t) => t.contract === 'validated').length
-  return { run, totals, checks, operations, ...(validated > 0 ? { contracts: { validated } } : {}) }
+  const notes = runNotes(checks)
+  return { run, totals, checks, operations, ...(notes.length > 0 ? { notes } : {}), ...(validated > 0 ? { contracts: { validated } } : {}) }
 }
 
 /** Errors outside any check: a suite file that did not load, a hook that threw, an unhandled error. */
