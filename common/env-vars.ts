@@ -61,6 +61,7 @@ export const ENV_VARS = [
   { name: 'TARGET_STARTUP_TIMEOUT_MS', group: 'container', meaning: 'how long to wait for the health route', default: '60000', readBy: ['run', 'npm run conformance:container'] },
   { name: 'CONFORMANCE_LANES', group: 'tool', meaning: "0: one vitest file per suite instead of one lane holding them all (set by list's collection; docs/reliability.md#speed)", default: 'one lane', readBy: ['run', 'list'] },
   { name: 'LEDGER_SELECTED_CHECKS', group: 'tool', meaning: 'the check ids of a selection, for the workers (set by run --check/--section/--operation)', readBy: ['run'], configuresRun: true },
+  { name: 'LEDGER_THOROUGH', group: 'run', meaning: '1: the slow probes run too (same as run --thorough): a token past exp + auth.maxExpiryLeewaySeconds, tried in the background', default: 'the quick run (the summary notes what was not probed)', readBy: ['run', 'npm run conformance:sharded'], configuresRun: true },
   { name: 'LEDGER_CATALOGUE_CHECKS', group: 'tool', meaning: "the catalogue's size, for the reporters of a sharded run (set by run)", readBy: ['run'], configuresRun: true },
   { name: 'LEDGER_STRICT', group: 'tool', meaning: '1: an untested requirement makes the run INCONCLUSIVE (set by run --strict and by acceptance)', readBy: ['run', 'acceptance'], configuresRun: true },
   { name: 'CONFORMANCE_CALLER_CWD', group: 'tool', meaning: 'the folder the user ran the CLI from: report paths are printed relative to it (set by the CLI)', readBy: ['run', 'report'] },

@@ -14,6 +14,13 @@ import type { TargetConfig, UserCredentials } from './config/types'
 /** Default of auth.expiryLeewaySeconds: a token accepted up to 30 s past its exp is a deviation, later a failure. */
 export const DEFAULT_EXPIRY_LEEWAY_SECONDS = 30
 
+/**
+ * Default of auth.maxExpiryLeewaySeconds: the ceiling of any acceptable leeway (RFC 7519 §4.1.4: "some small leeway,
+ * usually no more than a few minutes"). A token accepted past exp plus this is a failure whatever the profile accepts;
+ * --thorough probes past it (docs/reports.md "Expiry beyond any acceptable leeway").
+ */
+export const DEFAULT_MAX_EXPIRY_LEEWAY_SECONDS = 120
+
 export type * from './config/types'
 
 export { PROJECT_ROOT }
@@ -41,7 +48,7 @@ type RawProfile = {
   credentials: RawUser
   users?: Record<string, RawUser>
   headers?: { tenant?: string; acceptLanguage?: string; extra?: Record<string, string> }
-  auth?: { loginPath?: string; refreshPath?: string; tokenPointer?: string; refreshSkewSeconds?: number; expiryLeewaySeconds?: number }
+  auth?: { loginPath?: string; refreshPath?: string; tokenPointer?: string; refreshSkewSeconds?: number; expiryLeewaySeconds?: number; maxExpiryLeewaySeconds?: number }
   statuses?: { pending?: string[]; success?: string[]; failure?: string[] }
   polling?: Partial<TargetConfig['polling']>
   http?: Partial<TargetConfig['http']>
@@ -187,6 +194,12 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
   const defects = (readEnv(env, 'REFERENCE_DEFECTS') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
   if (defects.length > 0 && !embedded) problems.push('REFERENCE_DEFECTS: only applies to the embedded reference service; unset SALES_BASE_URL')
 
+  const leeway = p.auth?.expiryLeewaySeconds ?? DEFAULT_EXPIRY_LEEWAY_SECONDS
+  const ceiling = p.auth?.maxExpiryLeewaySeconds ?? Math.max(DEFAULT_MAX_EXPIRY_LEEWAY_SECONDS, leeway)
+  if (ceiling < leeway) problems.push(`auth.maxExpiryLeewaySeconds: ${ceiling} is below auth.expiryLeewaySeconds (${leeway}); the ceiling of any acceptable leeway cannot be smaller than the leeway the profile accepts`)
+  const thoroughRaw = readEnv(env, 'LEDGER_THOROUGH')
+  if (thoroughRaw !== undefined && thoroughRaw !== '1' && thoroughRaw !== '0') problems.push(`LEDGER_THOROUGH: must be 1 or 0, got '${thoroughRaw}'`)
+
   if (problems.length > 0) throw new ConfigError(problems)
 
   const base = salesBaseUrl ?? ''
@@ -216,7 +229,8 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       refreshPath: p.auth?.refreshPath ?? '/token/refresh/{tenant}',
       tokenPointers: p.auth?.tokenPointer ? [p.auth.tokenPointer] : DEFAULT_TOKEN_POINTERS,
       refreshSkewSeconds: p.auth?.refreshSkewSeconds ?? 30,
-      expiryLeewaySeconds: p.auth?.expiryLeewaySeconds ?? DEFAULT_EXPIRY_LEEWAY_SECONDS,
+      expiryLeewaySeconds: leeway,
+      maxExpiryLeewaySeconds: ceiling,
     },
     statuses: {
       pending: lower(p.statuses?.pending, ['pending']),
@@ -255,6 +269,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
     extensions: p.extensions ?? {},
     runId,
     seed,
+    thorough: thoroughRaw === '1',
   }
 }
 

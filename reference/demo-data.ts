@@ -37,8 +37,9 @@ export const DEMO_TENANTS: readonly DemoTenant[] = [
       { username: 'viewer@acme.test', password: DEMO_PASSWORD, rights: ['schemes:restricted', 'sales:write', 'webhooks:write'] },
       { username: 'mfa@acme.test', password: DEMO_PASSWORD, rights: FULL, challenge: 'SOFTWARE_TOKEN_MFA' },
       { username: 'shortlived@acme.test', password: DEMO_PASSWORD, rights: FULL, tokenTtlSeconds: 1 },
-      // tokens already expired when issued, by more than any expiry leeway a client allows (the beyond-the-leeway check)
-      { username: 'expired@acme.test', password: DEMO_PASSWORD, rights: FULL, tokenTtlSeconds: -120 },
+      // tokens already expired when issued, by more than any expiry leeway a client allows and the 120 s ceiling
+      // (auth.maxExpiryLeewaySeconds): the beyond-the-leeway check, and beyond the ceiling without waiting
+      { username: 'expired@acme.test', password: DEMO_PASSWORD, rights: FULL, tokenTtlSeconds: -240 },
     ],
   },
   { tag: 'globex', name: 'Globex Cover', features: { customer_identity: ['code', 'documentCountry'] }, users: [broker('globex')] },

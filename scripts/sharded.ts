@@ -18,6 +18,8 @@ const USAGE = `Usage: npm run conformance:sharded -- [--shards N] [--only I | --
   when shards run on different machines). Work files: <reports>/shards/.
   --only I       run shard I of N only (a CI matrix job), leaving <reports>/shards/{blobs,shard-I}; exit 0 when the
                  shard ran (its checks' outcome is the merge's to say), else 2 (configuration) or 3 (could not run)
+  --thorough     the slow probes too, as run --thorough (LEDGER_THOROUGH=1): in the shard holding suites/auth, a
+                 token past exp + auth.maxExpiryLeewaySeconds, in the background
   --merge-only   merge the shards found in <reports>/shards/ (a CI job after downloading the shard artifacts)
   The merged verdict is INCONCLUSIVE when a shard could not run (its cause in the summary), unless a requirement
   failed in another shard. Exit codes: 0 CONFORMS, 1 DOES NOT CONFORM, 2 usage or configuration, 3 INCONCLUSIVE.`
@@ -37,7 +39,7 @@ function run(args: string[], env: NodeJS.ProcessEnv, log?: string): Promise<numb
 async function main(): Promise<void> {
   let parsed
   try {
-    parsed = parseArgs({ options: { shards: { type: 'string' }, only: { type: 'string' }, 'merge-only': { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true })
+    parsed = parseArgs({ options: { shards: { type: 'string' }, only: { type: 'string' }, 'merge-only': { type: 'boolean' }, thorough: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true })
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}\n`)
     process.exit(2)
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   const mergeOnly = parsed.values['merge-only'] === true
+  if (parsed.values.thorough) process.env.LEDGER_THOROUGH = '1' // every shard's environment is this one's
   const files = parsed.positionals
   const dir = reportsDir()
   const work = join(dir, 'shards')

@@ -24,6 +24,8 @@ export interface CheckContext {
   notApplicable(reason: string): never
   /** Records a named deviation; with policy 'fail' it also fails the check. */
   deviation(d: Deviation): Promise<void>
+  /** Records what the check did not probe in this run (a note in the summary, checks.json, verdict.json, the matrix; not a failure). */
+  note(text: string): void
 }
 
 export interface CheckOptions {
@@ -74,6 +76,9 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
         e.name = 'DeviationFailure'
         throw e
       }
+    },
+    note(text: string) {
+      ctx.task.meta.notes = [...(ctx.task.meta.notes ?? []), safeText(text)]
     },
   }
   let failure: unknown

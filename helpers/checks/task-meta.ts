@@ -49,6 +49,8 @@ declare module 'vitest' {
     check?: CheckTaskMeta
     deviations?: Deviation[]
     notApplicable?: string
+    /** What the check did not probe in this run and how to have it probed (e.g. expiry beyond the leeway, --thorough); not a failure. */
+    notes?: string[]
     /**
      * The check could not reach its assertion: its setup failed. Not a failure of its own requirement; the
      * check that owns the failing operation's requirement is named when known (issue 13, "root cause").

@@ -4,7 +4,7 @@ import type { EnvNameOf } from '../../common/env-vars'
  * The variables the profile loader reads (helpers/config.ts): the target's, the seed and the run id. Their meanings and
  * defaults are in the one list of the project's variables, common/env-vars.ts (docs/environment.md is generated from it).
  */
-export type EnvName = EnvNameOf<'target'> | 'CONFORMANCE_SEED' | 'CONFORMANCE_RUN_ID'
+export type EnvName = EnvNameOf<'target'> | 'CONFORMANCE_SEED' | 'CONFORMANCE_RUN_ID' | 'LEDGER_THOROUGH'
 
 export function isHttpUrl(value: string): boolean {
   try {

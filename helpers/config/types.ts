@@ -92,8 +92,10 @@ export interface TargetConfig {
   /**
    * expiryLeewaySeconds: how long past its exp a token may still be accepted (RFC 7519 §4.1.4 allows "some small
    * leeway" for clock skew): accepted within it is the deviation token-expiry-leeway, beyond it a failure.
+   * maxExpiryLeewaySeconds: the ceiling of any acceptable leeway ("usually no more than a few minutes"; default 120,
+   * never below expiryLeewaySeconds): --thorough probes a token past exp plus it.
    */
-  auth: { loginPath: string; refreshPath: string; tokenPointers: string[]; refreshSkewSeconds: number; expiryLeewaySeconds: number }
+  auth: { loginPath: string; refreshPath: string; tokenPointers: string[]; refreshSkewSeconds: number; expiryLeewaySeconds: number; maxExpiryLeewaySeconds: number }
   statuses: StatusSpellings
   polling: PollingSettings
   http: HttpSettings
@@ -113,4 +115,6 @@ export interface TargetConfig {
   extensions: Record<string, Record<string, unknown>>
   runId: string
   seed: number
+  /** run --thorough (LEDGER_THOROUGH=1): the slow probes run too (a token past exp + auth.maxExpiryLeewaySeconds). */
+  thorough?: boolean
 }

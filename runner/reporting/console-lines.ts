@@ -84,6 +84,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
   for (const c of report.checks.filter((x) => x.deviations.length > 0 && !x.id.startsWith('CT-'))) {
     for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message}`)
   }
+  for (const n of report.notes ?? []) out.push(`  NOTE ${n}`)
   out.push(`verdict  ${report.label ?? report.verdict ?? 'INCONCLUSIVE'}`)
   return out
 }

@@ -42,6 +42,34 @@ function legend(): string {
   return `<p id="legend"><strong>Legend.</strong> Checks: ${chips.map(([k, l]) => `<span class="c ${k}">${esc(l!)}</span>`).join(' ')}. Operations: ${outcomes.join(' ')}. Hover a check for its requirement; a failed one links to its failure above.</p>`
 }
 
+const REQUIREMENT_LABEL: Record<ConformanceMatrix['requirements'][number]['status'], string> = {
+  covered: 'covered',
+  partial: 'partially covered',
+  untested: 'UNTESTED',
+  'not-applicable': 'not applicable to the tenant',
+}
+
+/** "40 covered, 2 partially, 3 untested, 1 not applicable to the tenant" (the counts the Markdown matrix gives). */
+function requirementCounts(m: ConformanceMatrix): string {
+  const n = (s: string) => m.requirements.filter((r) => r.status === s).length
+  return `<span id="req-covered">${n('covered')}</span> covered, <span id="req-partial">${n('partial')}</span> partially, <span id="req-untested">${n('untested')}</span> untested${n('not-applicable') > 0 ? `, ${n('not-applicable')} not applicable to the tenant` : ''}`
+}
+
+/** The requirements not fully covered, with what did not judge them (the profile field that would enable them). */
+function requirementsTable(m: ConformanceMatrix): string {
+  const notFully = m.requirements.filter((r) => r.status !== 'covered')
+  if (notFully.length === 0) return ''
+  const rows = notFully
+    .map((r) => `<tr data-requirement="${esc(r.id)}" data-coverage="${esc(r.status)}"><td>${esc(REQUIREMENT_LABEL[r.status])}</td><td><code>${esc(r.id)}</code></td><td>${esc(`${r.document} ${r.section}`)}</td><td>${esc(r.paraphrase)}</td><td class="n">${r.judged} / ${r.checks}</td><td>${esc(r.enable.join('; '))}</td></tr>`)
+    .join('\n')
+  return `<h2>Requirements not fully covered (${notFully.length})</h2>
+<table id="requirements-not-covered"><thead><tr><th>coverage</th><th>requirement</th><th>clause</th><th>what it asks</th><th>checks that judged it / all</th><th>why not (what would enable it)</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+`
+}
+
 /** reports/conformance.html: the matrix as one self-contained page (no script, no external resource). */
 export function matrixHtml(m: ConformanceMatrix): string {
   const t = m.totals
@@ -80,12 +108,13 @@ th{background:#f5f5f5} td.n{text-align:right} .o{color:#fff;border-radius:3px;pa
 <dl>
 ${run ? `<dt>target</dt><dd>${esc(run.profile)} — ${esc(run.salesBaseUrl)}</dd><dt>tenant</dt><dd>${esc(run.tenant)}</dd><dt>run</dt><dd><code id="run-id">${esc(run.runId)}</code>, seed ${run.seed}, ${esc(run.startedAt)}</dd>${run.defects.length ? `<dt>reference defects</dt><dd>${esc(run.defects.join(', '))}</dd>` : ''}` : ''}
 <dt>checks</dt><dd id="totals">${totalsLine(t, { wrap: (key, n) => `<span id="${key}">${n}</span>` })}</dd>
-<dt>operations</dt><dd id="operations">${m.rows.length}: ${b.passed} passed, ${b.failed} failed, ${b['not-applicable']} not applicable, ${b['auth-only']} reached only with rejected credentials, ${b['exercised-without-check']} called without a check, ${b['never-exercised']} never exercised (measured from traffic)</dd>${m.contractValidated > 0 ? `
+${m.notes.map((n) => `<dt>note</dt><dd class="note">${esc(n)}</dd>`).join('\n')}
+${m.requirements.length > 0 ? `<dt>requirements</dt><dd id="requirements">${requirementCounts(m)} (fixtures/requirements.json)</dd>\n` : ''}<dt>operations</dt><dd id="operations">${m.rows.length}: ${b.passed} passed, ${b.failed} failed, ${b['not-applicable']} not applicable, ${b['auth-only']} reached only with rejected credentials, ${b['exercised-without-check']} called without a check, ${b['never-exercised']} never exercised (measured from traffic)</dd>${m.contractValidated > 0 ? `
 <dt>published contracts</dt><dd id="contracts">${m.contractValidated} exchanges validated against the profile's OpenAPI documents, ${m.contractFindings.length} finding(s)</dd>` : ''}${m.realWorldData ? `
 <dt>real-world data</dt><dd id="real-world-data">${esc(realWorldLine(m.realWorldData))}</dd>` : ''}
 </dl>
 ${failuresSection(m)}
-${legend()}
+${requirementsTable(m)}${legend()}
 <table><thead><tr><th>operation</th><th>method and path</th><th>outcome</th><th>checks</th><th>calls past auth / all</th><th>statuses</th><th>check ids</th></tr></thead>
 <tbody>
 ${rows}

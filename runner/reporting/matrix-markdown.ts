@@ -53,6 +53,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
   }
   out.push(`Checks: **${totalsLine(t)}**.`, '')
   out.push(...failedRequirements(m))
+  if (m.notes.length > 0) out.push(...m.notes.map((n) => `- Note: ${cell(n)}`), '')
   const b = m.byOutcome
   const notFully = m.requirements.filter((r) => r.status !== 'covered')
   if (m.requirements.length > 0) {

@@ -52,6 +52,8 @@ export interface ConformanceMatrix {
   realWorldData?: Record<string, number>
   /** Requirement coverage of the run (runner/reporting/requirement-coverage.ts); empty when not computed. */
   requirements: NonNullable<ChecksReport['requirements']>
+  /** What the run did not probe (ChecksReport.notes). */
+  notes: string[]
 }
 
 function outcomeOf(calls: number, allCalls: number, checks: MatrixCheck[]): OperationOutcome {
@@ -109,7 +111,7 @@ export function buildMatrix(report: ChecksReport, traffic: TrafficLine[] = []): 
   const v = report.verdict ? { verdict: report.verdict, label: report.label ?? report.verdict } : computeVerdict({ totals: report.totals })
   const failedChecks = report.checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, status: c.status, section: `${c.document} ${c.section}`, requirement: c.requirement, ...(c.failure ? { failure: c.failure } : {}) }))
   const contractFindings = contractFindingsOf(report)
-  return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome, contractFindings, contractValidated: report.contracts?.validated ?? 0, requirements: report.requirements ?? [], ...(report.realWorldData ? { realWorldData: report.realWorldData } : {}) }
+  return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome, contractFindings, contractValidated: report.contracts?.validated ?? 0, requirements: report.requirements ?? [], notes: report.notes ?? [], ...(report.realWorldData ? { realWorldData: report.realWorldData } : {}) }
 }
 
 export const OUTCOME_LABEL: Record<OperationOutcome, string> = {

@@ -43,6 +43,8 @@ export interface CheckOutcome {
   /** The operations the requirement is about (fixtures/operations.json ids; see docs/reports.md). */
   about?: string[]
   deviations: { id: string; message: string; policy: string }[]
+  /** What the check did not probe in this run, and how to have it probed (not a failure; e.g. expiry beyond the leeway). */
+  notes?: string[]
   /**
    * A failure that is the same finding as these failed checks (their ids), not another requirement broken:
    * - a model invariant whose every breach was in the answers of checks that failed (or were blocked by a failure);
@@ -63,6 +65,11 @@ export interface ChecksReport extends Partial<Omit<RunVerdict, 'label'>> {
   operations: { id: string; service: string; method: string; path: string; calls: number; checks: string[] }[]
   /** How far each requirement in the run's scope was tested: covered, partially, untested (requirement-coverage.ts). */
   requirements?: import('./requirement-coverage').RequirementCoverage[]
+  /**
+   * What the run did not probe, each with the checks that say so: "expiry beyond the leeway not probed (...):
+   * AUTH-TOKEN-001, AUTH-TOKEN-002". Not failures: the verdict is unchanged (docs/reports.md).
+   */
+  notes?: string[]
   /** Exchanges validated against the target's published documents (profile `openapi`), measured from traffic; absent when none was. */
   contracts?: { validated: number; notDescribed?: Record<string, number> }
   /** Real-world data class -> leaves of that class the run wrote (SL-INV-009, helpers/sales/real-world.ts); absent when none. */
@@ -131,4 +138,11 @@ export function sumTotals(reports: readonly ChecksReport[]): Totals {
   const all = emptyTotals()
   for (const r of reports) for (const k of Object.keys(all) as (keyof Totals)[]) all[k] += r.totals[k] ?? 0
   return all
+}
+
+/** The run's notes: each distinct note of its checks once, with the ids of the checks that gave it. */
+export function runNotes(checks: readonly CheckOutcome[]): string[] {
+  const by = new Map<string, string[]>()
+  for (const c of checks) for (const n of c.notes ?? []) by.set(n, [...(by.get(n) ?? []), c.id])
+  return [...by.entries()].map(([n, ids]) => `${n}: ${ids.join(', ')}`)
 }

@@ -42,10 +42,17 @@ export function combinedVerdict(reports: ChecksReport[], stop?: RunStop): RunVer
 export interface VerdictFile extends RunVerdict {
   /** How far each requirement in the run's scope was tested (runner/reporting/requirement-coverage.ts). */
   requirements?: RequirementCoverage[]
+  /** What the run did not probe (not failures; ChecksReport.notes). */
+  notes?: string[]
   runId: string | undefined
   target: string | undefined
   targets?: Record<string, Pick<RunVerdict, 'verdict' | 'exitCode' | 'cause' | 'label'>>
   writtenAt: string
+}
+
+/** The notes of every report of a run (a target's prefixed with its key). */
+function notesOf(r: RunReports): string[] {
+  return r.reports.flatMap(({ key, report }) => (report.notes ?? []).map((n) => (key ? `[${key}] ${n}` : n)))
 }
 
 export function readVerdictFile(dir: string): VerdictFile | undefined {
@@ -94,6 +101,7 @@ export function writeRunReports(r: RunReports): void {
     label: o.label ?? o.verdict ?? 'INCONCLUSIVE',
     ...(o.selection ? { selection: o.selection } : {}),
     ...(o.requirements ? { requirements: o.requirements } : {}),
+    ...(notesOf(r).length > 0 ? { notes: notesOf(r) } : {}),
     ...(r.reports.some((x) => x.key)
       ? { targets: Object.fromEntries(r.reports.map(({ key, report }) => [key, { verdict: report.verdict ?? 'INCONCLUSIVE', exitCode: report.exitCode ?? 3, ...(report.cause ? { cause: report.cause } : {}), label: report.label ?? '' }])) }
       : {}),

@@ -9,7 +9,7 @@ import type { Reporter } from 'vitest/reporters'
 import { OPERATIONS } from '../../common/operations'
 import { suiteFileOf } from '../targets/entries'
 import { callerPath, reportsDir, targetReportsDir, trafficDir } from '../../helpers/reporting/paths'
-import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
+import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, runNotes, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
 import { catalogueSizeFromEnv, selectionFromEnv } from '../selection/env'
@@ -66,6 +66,7 @@ function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
     ...(blocked ? { blocked } : {}),
     about: aboutOperations(check, status === 'failed' ? r.errors?.[0]?.message : undefined),
     deviations: meta.deviations ?? [],
+    ...(meta.notes?.length ? { notes: meta.notes } : {}),
   }
 }
 
@@ -149,11 +150,12 @@ export function collectResults(cases: ReadonlyArray<TestCase>, root: string, run
   })
   const validated = traffic.filter((t) => t.contract === 'validated').length
   const realWorld = realWorldDataSent(cases)
+  const notes = runNotes(checks)
   // exchanges on operations no document holds, by operation (catalogue id, else method and path), with their count
   const notDescribed: Record<string, number> = {}
   for (const t of traffic) if (t.contract === 'not-described') notDescribed[t.operationId ?? `${t.method} ${t.template}`] = (notDescribed[t.operationId ?? `${t.method} ${t.template}`] ?? 0) + 1
   const described = Object.keys(notDescribed).length > 0
-  return { run, totals, checks, operations, ...(validated > 0 || described ? { contracts: { validated, ...(described ? { notDescribed } : {}) } } : {}), ...(Object.values(realWorld).some((k) => k > 0) ? { realWorldData: realWorld } : {}) }
+  return { run, totals, checks, operations, ...(notes.length > 0 ? { notes } : {}), ...(validated > 0 || described ? { contracts: { validated, ...(described ? { notDescribed } : {}) } } : {}), ...(Object.values(realWorld).some((k) => k > 0) ? { realWorldData: realWorld } : {}) }
 }
 
 /** Errors outside any check: a suite file that did not load, a hook that threw, an unhandled error. */

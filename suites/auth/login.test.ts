@@ -12,6 +12,14 @@ import type { HttpResult } from '../../helpers/http/types'
 const t = useTarget()
 const primary = t.config.users.primary
 const leeway = t.config.auth.expiryLeewaySeconds
+const ceiling = t.config.auth.maxExpiryLeewaySeconds
+const thorough = t.config.thorough === true
+/** --thorough waits for a token to be past exp + the ceiling only when it expires within this many seconds of being taken. */
+const THOROUGH_EXPIRY_WAIT_SECONDS = 60
+/** What a token accepted past exp + the ceiling is beyond. */
+const BEYOND_CEILING = `beyond any acceptable leeway (auth.maxExpiryLeewaySeconds = ${ceiling} s; RFC 7519 §4.1.4: "some small leeway, usually no more than a few minutes")`
+/** The note of a run that did not probe past exp + the ceiling (the same text on both checks: one line in the summary). */
+const NOT_PROBED = `expiry beyond the leeway not probed: this run tried expired tokens only within the leeway; run --thorough probes a short-lived token past exp + auth.maxExpiryLeewaySeconds (${ceiling} s) against both services`
 
 /** A token of an expiring user, as its login gave it (it may have expired already: that is the point). */
 type Taken = { role: UserRole; user: UserCredentials; result: HttpResult } & ({ token: string; exp: number } | { error: string })
@@ -21,11 +29,39 @@ type Taken = { role: UserRole; user: UserCredentials; result: HttpResult } & ({ 
  * short-lived token expires while the other checks run, so its lifetime is not waited for inline, and the leeway
  * never is: beyond-the-leeway uses a user whose tokens are issued already expired (users.expired).
  */
-const taken: { tokens?: Promise<Taken[]> } = {}
+const taken: { tokens?: Promise<Taken[]>; beyond?: Promise<Beyond> } = {}
 beforeAll(() => {
   taken.tokens = Promise.all((['shortLived', 'expired'] as const).map((role) => take(role))).then((l) => l.filter((x): x is Taken => x !== undefined))
   taken.tokens.catch(() => undefined) // reported by the checks that await it
+  // --thorough: in the background from the file's start (the start of the run), judged by the checks at the file's end
+  if (thorough) {
+    taken.beyond = taken.tokens.then(probeBeyondCeiling)
+    taken.beyond.catch(() => undefined)
+  }
 })
+
+/** What both services did with a token past exp + the ceiling (--thorough), or why it was not probed. */
+type Beyond =
+  | { kind: 'probed'; role: UserRole; exp: number; sentAt: number; answers: Record<'webhooks' | 'sales', HttpResult> }
+  | { kind: 'not-probed'; reason: string }
+
+/** Waits until the earliest-expiring token is past exp + the ceiling (at most the ceiling plus a minute), then tries it on both services at once. */
+async function probeBeyondCeiling(tokens: Taken[]): Promise<Beyond> {
+  const usable = tokens.filter((tk): tk is Extract<Taken, { token: string }> => 'token' in tk).sort((a, b) => a.exp - b.exp)
+  const tk = usable[0]
+  if (!tk) return { kind: 'not-probed', reason: 'the profile names no users.shortLived (tokens that expire within seconds) nor users.expired whose login gives a JWT with an exp' }
+  const wait = msUntilExpired(tk.exp + ceiling, Date.now(), 1000)
+  if (wait > (ceiling + THOROUGH_EXPIRY_WAIT_SECONDS) * 1000) {
+    return { kind: 'not-probed', reason: `the token of users.${tk.role} lives ${Math.round(wait / 1000) - ceiling} s more; past exp + ${ceiling} s is beyond what --thorough waits (tokens that expire within ${THOROUGH_EXPIRY_WAIT_SECONDS} s of login: users.shortLived)` }
+  }
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+  const sentAt = Date.now()
+  const [webhooks, sales] = await Promise.all([
+    t.webhooks.call({ op: 'webhooks.subscriptions.list', bearer: tk.token }),
+    t.sales.call({ op: 'sales.schemes.get', params: { type: 'policy', name: t.config.product }, bearer: tk.token, tenant: tk.user.tenant }),
+  ])
+  return { kind: 'probed', role: tk.role, exp: tk.exp, sentAt, answers: { webhooks, sales } }
+}
 
 async function take(role: UserRole): Promise<Taken | undefined> {
   const user = t.user(role)
@@ -40,6 +76,8 @@ async function take(role: UserRole): Promise<Taken | undefined> {
 async function expiredTokensRefused(c: CheckContext, service: 'webhooks' | 'sales'): Promise<void> {
   const tokens = (await taken.tokens) ?? []
   if (tokens.length === 0) return c.notApplicable('the profile names no users.shortLived (tokens that expire within seconds) nor users.expired (tokens issued already expired)')
+  // whether a token was tried past exp + the ceiling on the way (users.expired issued long expired): no wait needed
+  let beyondCeiling = false
   for (const tk of tokens) {
     if ('error' in tk) return expectThat(false, { expected: `a JWT with an exp for users.${tk.role}`, actual: tk.error, res: tk.result })
     const wait = msUntilExpired(tk.exp, Date.now())
@@ -50,6 +88,7 @@ async function expiredTokensRefused(c: CheckContext, service: 'webhooks' | 'sale
       ? await t.webhooks.call({ op: 'webhooks.subscriptions.list', bearer: tk.token })
       : await t.sales.call({ op: 'sales.schemes.get', params: { type: 'policy', name: t.config.product }, bearer: tk.token, tenant: tk.user.tenant })
     const a = expiredTokenAnswer(res, tk.exp, sentAt, leeway)
+    if (sentAt / 1000 - tk.exp > ceiling) beyondCeiling = true
     if (a.kind === 'within-leeway') {
       await c.deviation({
         id: 'token-expiry-leeway',
@@ -59,13 +98,30 @@ async function expiredTokensRefused(c: CheckContext, service: 'webhooks' | 'sale
       continue
     }
     expectThat(a.kind !== 'beyond-leeway', {
-      expected: `status 401 for a token of users.${tk.role} ${a.kind === 'beyond-leeway' ? a.pastSeconds : ''} s past its exp (beyond the leeway of ${leeway} s)`,
+      expected: a.kind === 'beyond-leeway' && a.pastSeconds > ceiling
+        ? `status 401 for a token of users.${tk.role} ${a.pastSeconds} s past its exp, ${BEYOND_CEILING}`
+        : `status 401 for a token of users.${tk.role} ${a.kind === 'beyond-leeway' ? a.pastSeconds : ''} s past its exp (beyond the leeway of ${leeway} s)`,
       actual: `status ${res.status}: accepted`,
       res,
     })
     expectStatus(res, 401)
   }
+  if (beyondCeiling) return
+  if (!taken.beyond) return c.note(NOT_PROBED)
+  const beyond = await taken.beyond
+  if (beyond.kind === 'not-probed') return c.notApplicable(`expiry beyond the leeway not probed (--thorough): ${beyond.reason}`)
+  const res = beyond.answers[service]
+  const a = expiredTokenAnswer(res, beyond.exp, beyond.sentAt, ceiling)
+  expectThat(a.kind !== 'beyond-leeway', {
+    expected: `status 401 for a token of users.${beyond.role} ${a.kind === 'beyond-leeway' ? a.pastSeconds : ''} s past its exp, ${BEYOND_CEILING}`,
+    actual: `status ${res.status}: accepted`,
+    res,
+  })
+  expectStatus(res, 401)
 }
+
+/** --thorough: the expired-token checks wait for the background probe past exp + the ceiling. */
+const TOKEN_CHECK_OPTIONS = thorough ? { timeout: (ceiling + THOROUGH_EXPIRY_WAIT_SECONDS + 60) * 1000 } : {}
 
 describe('identity: login (sales-service.md §5)', () => {
   check(
@@ -138,12 +194,14 @@ describe('identity: token validity (sales-service.md §5)', () => {
 
   // last in the file: the short-lived token was taken when the file started, so it has (nearly) expired by now
   check(
-    { id: 'AUTH-TOKEN-001', spec: 'sales', section: '§5', requirement: `The webhook service refuses an expired token with 401 (accepted up to auth.expiryLeewaySeconds = ${leeway} s past exp: the deviation token-expiry-leeway).` },
+    { id: 'AUTH-TOKEN-001', spec: 'sales', section: '§5', requirement: `The webhook service refuses an expired token with 401 (accepted up to auth.expiryLeewaySeconds = ${leeway} s past exp: the deviation token-expiry-leeway; never past exp + auth.maxExpiryLeewaySeconds = ${ceiling} s, probed with --thorough).` },
     (c) => expiredTokensRefused(c, 'webhooks'),
+    TOKEN_CHECK_OPTIONS,
   )
 
   check(
-    { id: 'AUTH-TOKEN-002', spec: 'sales', section: '§5', requirement: `The sales service refuses an expired token with 401 (accepted up to auth.expiryLeewaySeconds = ${leeway} s past exp: the deviation token-expiry-leeway).` },
+    { id: 'AUTH-TOKEN-002', spec: 'sales', section: '§5', requirement: `The sales service refuses an expired token with 401 (accepted up to auth.expiryLeewaySeconds = ${leeway} s past exp: the deviation token-expiry-leeway; never past exp + auth.maxExpiryLeewaySeconds = ${ceiling} s, probed with --thorough).` },
     (c) => expiredTokensRefused(c, 'sales'),
+    TOKEN_CHECK_OPTIONS,
   )
 })

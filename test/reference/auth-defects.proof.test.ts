@@ -77,6 +77,47 @@ describe('auth defects are caught by the suite', () => {
     ])
   })
 
+  // issue 27: expiry beyond any acceptable leeway. A profile naming users.shortLived only (as a real target's would):
+  // the quick run tries the token seconds past exp, within the leeway; --thorough tries it past exp + the ceiling (120 s)
+  it('a sales service that never checks exp: a note in the quick run, DOES NOT CONFORM (AUTH-TOKEN-002) with --thorough; a 60 s clock tolerance is green in both', async () => {
+    const base = JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'fixtures/targets/reference.json'), 'utf8')) as { users: Record<string, unknown>; reference?: Record<string, unknown> }
+    const { expired: _expired, ...users } = base.users
+    const shortOnly = profile('short-lived-only', { users })
+    const minute = profile('leeway-60', { users, reference: { ...base.reference, expiryLeewaySeconds: 60 } })
+    // the thorough runs wait for exp + the ceiling: a profile ceiling of 75 s (still above the 60 s tolerance) keeps
+    // the proof under 2 min; the default of 120 s is the quick runs' (their note names it) and the unit tests'
+    const ceiling75 = (p: string, name: string) => profile(name, { ...(JSON.parse(readFileSync(p, 'utf8')) as object), auth: { maxExpiryLeewaySeconds: 75 } })
+    const files = ['suites/auth', '-t', 'AUTH-TOKEN-']
+    const thorough = { LEDGER_THOROUGH: '1' }
+    // all four side by side: the thorough ones wait in the background
+    const [quickDefect, thoroughDefect, quickMinute, thoroughMinute] = await Promise.all([
+      runConformance({ files, defects: ['auth-sales-expired-token-accepted'], env: { TARGET_PROFILE: shortOnly }, keepReports: true }),
+      runConformance({ files, defects: ['auth-sales-expired-token-accepted'], env: { TARGET_PROFILE: ceiling75(shortOnly, 'short-lived-only-75'), ...thorough } }),
+      runConformance({ files, env: { TARGET_PROFILE: minute }, keepReports: true }),
+      runConformance({ files, env: { TARGET_PROFILE: ceiling75(minute, 'leeway-60-75'), ...thorough } }),
+    ])
+    const NOTE = /expiry beyond the leeway not probed: .*run --thorough probes .* \(120 s\) .*: AUTH-TOKEN-001, AUTH-TOKEN-002/
+    for (const quick of [quickDefect, quickMinute]) {
+      expect(quick.verdict?.exitCode, quick.output.slice(-3000)).toBe(0)
+      expect(quick.output).toMatch(new RegExp(`NOTE ${NOTE.source}`))
+      expect(quick.verdict?.notes?.join('\n')).toMatch(NOTE)
+      expect(quick.report?.notes?.join('\n')).toMatch(NOTE)
+      const matrix = readFileSync(join(quick.reportsDir, 'conformance.md'), 'utf8')
+      rmSync(quick.reportsDir, { recursive: true, force: true })
+      expect(matrix).toMatch(NOTE)
+    }
+    expect(quickDefect.report?.checks.find((c) => c.id === 'AUTH-TOKEN-002')?.deviations.map((d) => d.id)).toEqual(['token-expiry-leeway'])
+    expect(thoroughDefect.verdict).toMatchObject({ verdict: 'DOES NOT CONFORM', exitCode: 1 })
+    // the model's invariant SL-INV-007 fails with it, as the same finding
+    expect(thoroughDefect.failedIds).toContain('AUTH-TOKEN-002')
+    expect(thoroughDefect.failedIds).not.toContain('AUTH-TOKEN-001')
+    expect(thoroughDefect.report?.checks.find((c) => c.id === 'AUTH-TOKEN-002')?.error).toMatch(/s past its exp, beyond any acceptable leeway \(auth\.maxExpiryLeewaySeconds = 75 s; RFC 7519 §4\.1\.4/)
+    expect(thoroughDefect.verdict?.notes).toBeUndefined()
+    expect(thoroughMinute.verdict?.exitCode, thoroughMinute.output.slice(-3000)).toBe(0)
+    expect(thoroughMinute.report?.checks.filter((c) => c.id.startsWith('AUTH-TOKEN-')).map((c) => c.status)).toEqual(['passed', 'passed'])
+    expect(thoroughMinute.verdict?.notes).toBeUndefined()
+  })
+
   for (const c of CASES) {
     it(`${c.defect} is caught by ${c.mustFail.source}`, async () => {
       const run = await runConformance({ files: c.files, defects: [c.defect] })

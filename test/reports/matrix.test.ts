@@ -71,4 +71,25 @@ describe('conformance matrix', () => {
     expect(html).toContain('<span id="failed">1</span>')
     expect(html.match(/<tr data-operation=/g)).toHaveLength(33)
   })
+
+  it('HTML: requirement coverage (the counts and the requirements not fully covered, escaped) and the notes of the run, as the Markdown matrix', () => {
+    const requirements: NonNullable<ChecksReport['requirements']> = [
+      { id: 'REQ-1', document: 'sales-service.md', section: '§4', paraphrase: 'covered one', status: 'covered', judged: 2, checks: 2, enable: [] },
+      { id: 'REQ-2', document: 'sales-service.md', section: '§5', paraphrase: 'isolation <i>', status: 'untested', judged: 0, checks: 3, enable: ['users.otherTenant <x>'] },
+      { id: 'REQ-3', document: 'webhook-subscriptions.md', section: '§6', paraphrase: 'delivery', status: 'partial', judged: 1, checks: 4, enable: ['features.delivery'] },
+    ]
+    const m = buildMatrix({ ...report(), requirements, notes: ['expiry beyond the leeway not probed <n>: AUTH-TOKEN-001'] })
+    const html = matrixHtml(m)
+    expect(html).toContain('<dd id="requirements"><span id="req-covered">1</span> covered, <span id="req-partial">1</span> partially, <span id="req-untested">1</span> untested (fixtures/requirements.json)</dd>')
+    expect(html.match(/<tr data-requirement=/g)).toHaveLength(2)
+    expect(html).toContain('<tr data-requirement="REQ-2" data-coverage="untested"><td>UNTESTED</td>')
+    expect(html).toContain('isolation &lt;i&gt;')
+    expect(html).toContain('users.otherTenant &lt;x&gt;')
+    expect(html).not.toContain('<x>')
+    expect(html).toContain('<dd class="note">expiry beyond the leeway not probed &lt;n&gt;: AUTH-TOKEN-001</dd>')
+    expect(matrixMarkdown(m)).toContain('- Note: expiry beyond the leeway not probed <n>: AUTH-TOKEN-001')
+    const plain = matrixHtml(buildMatrix(report()))
+    expect(plain).not.toContain('id="requirements"')
+    expect(plain).not.toContain('class="note"')
+  })
 })

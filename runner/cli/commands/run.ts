@@ -32,6 +32,7 @@ export const RUN_OPTIONS = {
   'read-only': { type: 'boolean' },
   'allow-writes': { type: 'boolean' },
   strict: { type: 'boolean' },
+  thorough: { type: 'boolean' },
   profile: { type: 'string' },
   reports: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -63,6 +64,10 @@ Options:
                      nonProduction (sets ALLOW_WRITES=1)
   --strict           a requirement of fixtures/requirements.json that no check could judge (every one not
                      applicable or blocked) makes the run INCONCLUSIVE (docs/reports.md "Requirement coverage")
+  --thorough         also the slow probes, overlapped with the rest of the run: a short-lived token taken at the
+                     start is tried on both services past exp + auth.maxExpiryLeewaySeconds (default 120 s);
+                     accepted there fails AUTH-TOKEN-001/002 (sets LEDGER_THOROUGH=1; docs/reports.md). Without
+                     it the summary notes that expiry beyond the leeway was not probed
   --list             print the selected checks (id  document §section  file:line  requirement) and exit; nothing is sent
   -h, --help         this help
 
@@ -72,7 +77,7 @@ ${ENV_HELP}
 
 ${EXIT_CODES_HELP}`
 
-export type RunArgs = { criteria: Criteria; list: boolean; allowWrites: boolean; strict?: boolean; profile?: string; reports?: string; vitestArgs: string[] }
+export type RunArgs = { criteria: Criteria; list: boolean; allowWrites: boolean; strict?: boolean; thorough?: boolean; profile?: string; reports?: string; vitestArgs: string[] }
 
 /** The run command's arguments; a usage error throws SelectionError. */
 export function parseRunArgs(argv: string[]): RunArgs {
@@ -96,7 +101,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
     ...(v['read-only'] ? { onlyFiles: { label: '--read-only (smoke)', files: loadSuiteClasses().readOnly } } : {}),
   }
   if (v.check && !criteria.checks?.length) throw new SelectionError('--check: expected a check id or id prefix')
-  return { criteria, list: !!v.list, allowWrites: !!v['allow-writes'], ...(v.strict ? { strict: true } : {}), ...(v.profile ? { profile: v.profile } : {}), ...(v.reports ? { reports: v.reports } : {}), vitestArgs }
+  return { criteria, list: !!v.list, allowWrites: !!v['allow-writes'], ...(v.strict ? { strict: true } : {}), ...(v.thorough ? { thorough: true } : {}), ...(v.profile ? { profile: v.profile } : {}), ...(v.reports ? { reports: v.reports } : {}), vitestArgs }
 }
 
 const newRunId = () => `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
@@ -172,6 +177,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   if (args.profile) env.TARGET_PROFILE = isAbsolute(args.profile) ? args.profile : resolve(process.cwd(), args.profile)
   if (args.allowWrites) env.ALLOW_WRITES = '1'
   if (args.strict) env[STRICT_ENV] = '1'
+  if (args.thorough) env.LEDGER_THOROUGH = '1'
   const dir = resolve(process.cwd(), args.reports ?? env.REPORTS_DIR ?? 'reports')
   env.REPORTS_DIR = dir
   // this process's report helpers (the selection's catalogue, a stop's reports) read it too

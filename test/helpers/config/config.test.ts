@@ -36,6 +36,19 @@ describe('loadTargetConfig', () => {
     expect(c.runId).toBe('r1')
   })
 
+  it('the expiry leeway and its ceiling (auth.maxExpiryLeewaySeconds, default 120, never below the leeway); LEDGER_THOROUGH', () => {
+    const base = { name: 'x', tenant: 'acme', credentials: { username: 'u', password: 'p' } }
+    const c = loadTargetConfig({})
+    expect([c.auth.expiryLeewaySeconds, c.auth.maxExpiryLeewaySeconds, c.thorough]).toEqual([30, 120, false])
+    expect(loadTargetConfig({ LEDGER_THOROUGH: '1' }).thorough).toBe(true)
+    expect(loadTargetConfig({ TARGET_PROFILE: profile({ ...base, auth: { expiryLeewaySeconds: 300 } }) }).auth.maxExpiryLeewaySeconds).toBe(300)
+    expect(loadTargetConfig({ TARGET_PROFILE: profile({ ...base, auth: { maxExpiryLeewaySeconds: 60 } }) }).auth.maxExpiryLeewaySeconds).toBe(60)
+    expect(problems({ TARGET_PROFILE: profile({ ...base, auth: { expiryLeewaySeconds: 60, maxExpiryLeewaySeconds: 30 } }) })).toEqual([
+      'auth.maxExpiryLeewaySeconds: 30 is below auth.expiryLeewaySeconds (60); the ceiling of any acceptable leeway cannot be smaller than the leeway the profile accepts',
+    ])
+    expect(problems({ LEDGER_THOROUGH: 'yes' })).toEqual(["LEDGER_THOROUGH: must be 1 or 0, got 'yes'"])
+  })
+
   it('names every bad variable, without echoing the password', () => {
     const p = problems({ SALES_BASE_URL: 'not a url', TENANT: 'a b', CONFORMANCE_SEED: 'x', AUTH_PASSWORD: '' })
     expect(p.join('\n')).toMatch(/SALES_BASE_URL: must be an absolute http\(s\) URL/)

@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import type { Command } from '../../../runner/cli/command'
 import { COMMANDS } from '../../../runner/cli/commands/index'
 import { main, mainHelp } from '../../../runner/cli/main'
-import { parseRunArgs } from '../../../runner/cli/commands/run'
+import { parseRunArgs, RUN_HELP } from '../../../runner/cli/commands/run'
 import { PROJECT_ROOT } from '../../../common/project-root'
 
 function fake(name: string): Command & { calls: string[][] } {
@@ -61,6 +61,12 @@ describe('ledger-conformance main()', () => {
       vitestArgs: ['--bail=1'],
     })
     expect(() => parseRunArgs(['-t', 'SL-LFE'])).toThrow(/--check/)
+  })
+
+  it('--thorough is an option of run (the slow probes: expiry past exp + auth.maxExpiryLeewaySeconds), off by default', () => {
+    expect(parseRunArgs(['--thorough', '--check', 'AUTH-TOKEN'])).toMatchObject({ thorough: true, criteria: { checks: ['AUTH-TOKEN'] } })
+    expect(parseRunArgs([]).thorough).toBeUndefined()
+    expect(RUN_HELP).toMatch(/--thorough[\s\S]*auth\.maxExpiryLeewaySeconds[\s\S]*LEDGER_THOROUGH=1\s+same as --thorough/)
   })
 
   it('the package exposes the CLI as a bin whose launcher resolves files from the package, not the cwd', () => {

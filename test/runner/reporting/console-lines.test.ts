@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { consoleLines } from '../../../runner/reporting/console-lines'
-import { emptyTotals, type CheckOutcome, type ChecksReport } from '../../../runner/reporting/results'
+import { emptyTotals, runNotes, type CheckOutcome, type ChecksReport } from '../../../runner/reporting/results'
 
 const outcome = (id: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({ id, document: 'sales-service.md', section: '§3', requirement: `requirement of ${id}`, title: id, file: 'f', status, durationMs: 0, deviations: [], ...extra })
 
@@ -26,5 +26,17 @@ describe('console lines: failures that are one finding', () => {
   it('says nothing of findings when every failure is one of its own', () => {
     const lines = consoleLines(report([outcome('SL-NEG-002', 'failed'), outcome('SL-NEG-003', 'failed')]), false)
     expect(lines[0]).toBe('checks   0 passed, 2 failed, 0 errored, 0 blocked, 0 not applicable, 0 skipped, 0 deviation(s)')
+  })
+})
+
+describe('console lines: notes of what the run did not probe', () => {
+  it('each distinct note once, with the checks that gave it, before the verdict; no note, no line', () => {
+    const checks = [outcome('AUTH-TOKEN-001', 'passed', { notes: ['expiry beyond the leeway not probed'] }), outcome('AUTH-TOKEN-002', 'passed', { notes: ['expiry beyond the leeway not probed'] }), outcome('SL-NEG-002', 'passed')]
+    const notes = runNotes(checks)
+    expect(notes).toEqual(['expiry beyond the leeway not probed: AUTH-TOKEN-001, AUTH-TOKEN-002'])
+    const lines = consoleLines({ ...report(checks), notes, verdict: 'CONFORMS', label: 'CONFORMS' }, false)
+    expect(lines.slice(-2)).toEqual(['  NOTE expiry beyond the leeway not probed: AUTH-TOKEN-001, AUTH-TOKEN-002', 'verdict  CONFORMS'])
+    expect(runNotes([outcome('SL-NEG-002', 'passed')])).toEqual([])
+    expect(consoleLines(report([outcome('SL-NEG-002', 'passed')]), false).some((l) => l.includes('NOTE'))).toBe(false)
   })
 })
