@@ -13,7 +13,7 @@ export type { DocumentWarning } from './openapi-repair'
 /**
  * Published-contract checks (docs/contracts.md "Published contracts"): the target's own OpenAPI documents
  * (profile field `openapi`, 3.0 or 3.1, files or URLs), loaded and validated with openapi-backend, against which
- * every exchange of a positive flow (a 2xx answer) is validated, request and response.
+ * every answered exchange (any status) is validated: request, status, media type, body and declared response headers.
  */
 
 /**
