@@ -1,9 +1,11 @@
 import OpenAPIBackend, { type Operation } from 'openapi-backend'
-import type { Ajv, ErrorObject } from 'ajv'
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import OpenAPISchemaValidator from 'openapi-schema-validator'
 import { OpenApiDocumentError, readDocuments } from './openapi-documents'
 import { repairDocument, type DocumentWarning } from './openapi-repair'
+import { createAjv } from '../../common/ajv'
+import { runRedactor, safeText } from '../reporting/redact'
 
 export { OpenApiDocumentError, resolveSource } from './openapi-documents'
 export type { DocumentWarning } from './openapi-repair'
@@ -11,19 +13,21 @@ export type { DocumentWarning } from './openapi-repair'
 /**
  * Published-contract checks (docs/contracts.md "Published contracts"): the target's own OpenAPI documents
  * (profile field `openapi`, 3.0 or 3.1, files or URLs), loaded and validated with openapi-backend, against which
- * every exchange of a positive flow (a 2xx answer) is validated, request and response.
+ * every answered exchange (any status) is validated: request, status, media type, body and declared response headers.
  */
 
 /**
  * The kinds of contract finding; each kind on each operation is one contract check `CT-<operation>-<kind>`
  * (docs/contracts.md "Contract checks"):
  * - `request`: the suite's own request does not match the operation's parameters or body;
- * - `response`: the answer's body or headers do not match what the document declares for its status;
+ * - `response`: the answer's body does not match what the document declares for its status;
+ * - `response-headers`: a header the document declares for the answer's status is required and missing, or its value
+ *   (parsed by the `simple` style) does not match the header's schema;
  * - `media-type`: the answer's Content-Type is none the document declares for its status;
  * - `status`: the operation does not document the answer's status (a deviation by default: published documents
  *   rarely list every refusal).
  */
-export type ContractFindingKind = 'request' | 'response' | 'media-type' | 'status'
+export type ContractFindingKind = 'request' | 'response' | 'response-headers' | 'media-type' | 'status'
 
 /** One mismatch between an exchange and the document. */
 export interface ContractFinding {
@@ -96,6 +100,8 @@ interface LoadedDocument {
   api: OpenAPIBackend
   /** The document's operations with a compiled path pattern, most specific first (openapi-backend's own matching costs ms per call). */
   routes: { method: string; pattern: RegExp; names: string[]; op: Operation }[]
+  /** The response headers' compiled schemas, by pointer (compiled on first use, once per document). */
+  headerValidators: Map<string, ValidateFunction | undefined>
 }
 
 /** Compiles every operation's path template once: {param} matches one segment; more literal segments first. */
@@ -150,7 +156,7 @@ export class OpenApiContracts {
         throw new OpenApiDocumentError(source, `cannot be loaded: ${String((e as Error).message).slice(0, 600)}`)
       }
       if (!options.quick && !options.repaired) warnings.push(...schemaWarnings(source, definition))
-      documents.push({ source, api, routes: routesOf(api) })
+      documents.push({ source, api, routes: routesOf(api), headerValidators: new Map() })
     }
     return new OpenApiContracts(documents, definitions, warnings)
   }
@@ -168,7 +174,8 @@ export class OpenApiContracts {
     const url = new URL(ex.url)
     const query = Object.fromEntries(url.searchParams.entries())
     const request = { method: ex.method.toLowerCase(), path: url.pathname, query, headers: lowerKeys(ex.requestHeaders), body: parseBody(ex.requestBody) }
-    for (const { source, api, routes } of this.documents) {
+    for (const doc of this.documents) {
+      const { source, api, routes } = doc
       let groups: Record<string, string> | undefined
       const route = routes.find((r) => r.method === request.method && (groups = r.pattern.exec(request.path)?.groups ?? (r.pattern.test(request.path) ? {} : undefined)) !== undefined)
       if (!route) continue
@@ -193,6 +200,8 @@ export class OpenApiContracts {
           finding('status', `${base}/responses`, `one of the documented statuses ${declared.join(', ')}`, `status ${code} is not documented (${declared.join(', ')})`)
         } else if (key !== undefined) {
           const declaredResponse = responses[key] ?? {}
+          const headersPointer = `${base}/responses/${escapePointer(key)}/headers`
+          for (const h of headerFindings(doc, headersPointer, declaredResponse.headers, ex.responseHeaders ?? {})) finding('response-headers', h.pointer, h.expected, h.message)
           const media = Object.keys(declaredResponse.content ?? {})
           const hasBody = ex.responseBody !== undefined && ex.responseBody !== ''
           const type = (ex.contentType ?? '').split(';')[0]!.trim().toLowerCase()
@@ -207,6 +216,122 @@ export class OpenApiContracts {
       return out
     }
     return undefined
+  }
+}
+
+/** A response header as the document declares it (after dereferencing). */
+interface DeclaredHeader {
+  required?: boolean
+  style?: string
+  explode?: boolean
+  schema?: Record<string, unknown>
+  content?: Record<string, { schema?: Record<string, unknown> }>
+}
+
+/** A header value as the finding shows it: redacted and neutralised (the one rule, helpers/reporting/redact.ts), at most 200 characters. */
+function shownValue(value: string): string {
+  const redacted = runRedactor().text(value)
+  return safeText(JSON.stringify(redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted))
+}
+
+/**
+ * The headers the document declares for the answer's status against those that came back (docs/contracts.md
+ * "Judging every exchange"): a required header missing, or a value that does not match its schema once parsed by the
+ * OpenAPI `simple` style (arrays split on commas; objects `k,v,...`, or `k=v,...` with `explode`; integers, numbers and
+ * booleans coerced). `Content-Type` is ignored (OpenAPI: it is the media type's; the media-type kind judges it). A
+ * header without a schema (a document warning) is judged by its presence only.
+ */
+function headerFindings(doc: LoadedDocument, pointer: string, declared: Record<string, unknown> | undefined, headers: Record<string, string>): { pointer: string; expected: string; message: string }[] {
+  if (!declared || typeof declared !== 'object') return []
+  const got = lowerKeys(headers)
+  const out: { pointer: string; expected: string; message: string }[] = []
+  for (const [name, raw] of Object.entries(declared)) {
+    if (!raw || typeof raw !== 'object' || name.toLowerCase() === 'content-type') continue
+    const h = raw as DeclaredHeader
+    const at = `${pointer}/${escapePointer(name)}`
+    const value = got[name.toLowerCase()]
+    if (value === undefined) {
+      if (h.required === true) out.push({ pointer: at, expected: `the required header ${name}`, message: `response header ${name} is required and missing` })
+      continue
+    }
+    // a value the recorder redacted (Set-Cookie, a secret inside it) is not the target's: its presence is all that is judged
+    if (value.includes('[REDACTED')) continue
+    const fromContent = h.content ? Object.values(h.content)[0]?.schema : undefined
+    const schema = h.schema ?? fromContent
+    if (!schema || typeof schema !== 'object') continue
+    const validate = headerValidator(doc, at, schema)
+    if (!validate) continue
+    const parsed = h.schema ? parseSimple(value, schema, h.explode === true) : parseJsonOr(value)
+    if (validate(parsed)) continue
+    const shown = JSON.stringify(schema).slice(0, 200)
+    for (const e of describe(validate.errors)) {
+      out.push({ pointer: `${at} (${e.schemaPath})`, expected: `header ${name} matching its schema ${shown}`, message: `response header ${name} ${shownValue(value)}: ${e.message}` })
+    }
+  }
+  return out
+}
+
+/** The header schema's validator, compiled once per document and pointer (undefined: ajv cannot compile it, nothing is judged). */
+function headerValidator(doc: LoadedDocument, at: string, schema: Record<string, unknown>): ValidateFunction | undefined {
+  if (doc.headerValidators.has(at)) return doc.headerValidators.get(at)
+  let validate: ValidateFunction | undefined
+  try {
+    const ajv = createAjv({ logger: false, validateSchema: false })
+    ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 })
+    ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) })
+    for (const f of ['float', 'double']) ajv.addFormat(f, { type: 'number', validate: () => true })
+    validate = ajv.compile(schema)
+  } catch {
+    validate = undefined
+  }
+  doc.headerValidators.set(at, validate)
+  return validate
+}
+
+function typesOf(schema: Record<string, unknown> | undefined): string[] {
+  const t = schema?.type
+  return Array.isArray(t) ? t.map(String) : typeof t === 'string' ? [t] : []
+}
+
+/** A primitive header value coerced to the schema's type where it reads as one (integer, number, boolean, null). */
+function coerce(text: string, schema: Record<string, unknown> | undefined): unknown {
+  const types = typesOf(schema)
+  const t = text.trim()
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t)) return Number(t)
+  if (types.includes('boolean') && (t === 'true' || t === 'false')) return t === 'true'
+  if (types.includes('null') && t === '') return null
+  return t
+}
+
+/** A header value parsed by the OpenAPI `simple` style (the only style of headers). */
+function parseSimple(value: string, schema: Record<string, unknown>, explode: boolean): unknown {
+  const types = typesOf(schema)
+  if (types.includes('array') || (types.length === 0 && schema.items)) {
+    return value.split(',').map((x) => coerce(x, schema.items as Record<string, unknown> | undefined))
+  }
+  if (types.includes('object') || (types.length === 0 && schema.properties)) {
+    const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>
+    const parts = value.split(',').map((x) => x.trim())
+    const out: Record<string, unknown> = {}
+    if (explode) {
+      for (const p of parts) {
+        const i = p.indexOf('=')
+        const k = i < 0 ? p : p.slice(0, i)
+        out[k] = coerce(i < 0 ? '' : p.slice(i + 1), props[k])
+      }
+    } else {
+      for (let i = 0; i + 1 < parts.length; i += 2) out[parts[i]!] = coerce(parts[i + 1]!, props[parts[i]!])
+    }
+    return out
+  }
+  return coerce(value, schema)
+}
+
+function parseJsonOr(value: string): unknown {
+  try {
+    return JSON.parse(value)
+  } catch {
+    return value
   }
 }
 

@@ -8,6 +8,7 @@ export const CONTRACT_FILE = 'helpers/contracts/openapi.ts'
 const KIND_REQUIREMENT: Record<string, string> = {
   request: "the suite's requests to it match the parameters and body the published document declares",
   response: 'its answers match the body the published document declares for their status',
+  'response-headers': 'its answers carry the headers the published document declares for their status, with values matching their schemas',
   'media-type': "its answers' Content-Type is one the published document declares for their status",
   status: 'it answers only with statuses the published document declares',
 }

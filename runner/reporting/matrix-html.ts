@@ -70,6 +70,23 @@ ${rows}
 `
 }
 
+/**
+ * The documents' authoring errors (docs/contracts.md "Document warnings"), as the Markdown matrix lists them: each
+ * with its document and JSON pointer. Their text comes from the target's documents: it passes the one rule (safeHtml).
+ */
+function documentWarningsSection(m: ConformanceMatrix): string {
+  const warnings = m.run?.documentWarnings ?? []
+  if (warnings.length === 0) return ''
+  const rows = warnings.map((w) => `<tr><td>${safeHtml(w.source)}</td><td><code>${safeHtml(w.pointer)}</code></td><td>${safeHtml(w.message)}</td></tr>`).join('\n')
+  return `<h2>Document warnings (${warnings.length})</h2>
+<p>Authoring errors of the profile's OpenAPI documents: the part is validated as far as it can be, and they never fail a run (docs/contracts.md).</p>
+<table id="document-warnings"><thead><tr><th>document</th><th>pointer</th><th>warning</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+`
+}
+
 /** reports/conformance.html: the matrix as one self-contained page (no script, no external resource). */
 export function matrixHtml(m: ConformanceMatrix): string {
   const t = m.totals
@@ -119,7 +136,7 @@ ${requirementsTable(m)}${legend()}
 <tbody>
 ${rows}
 </tbody></table>
-${m.contractFindings.length > 0 ? `<h2>Published-contract findings (${m.contractFindings.length})</h2>
+${documentWarningsSection(m)}${m.contractFindings.length > 0 ? `<h2>Published-contract findings (${m.contractFindings.length})</h2>
 <table id="contract-findings"><thead><tr><th>operation</th><th>check</th><th>policy</th><th>finding (with the document's pointer)</th></tr></thead>
 <tbody>
 ${m.contractFindings.map((f) => `<tr data-operation="${esc(f.operationId)}"><td><code>${esc(f.operationId)}</code></td><td>${esc(f.check)}</td><td>${esc(f.policy)}</td><td>${esc(f.message)}</td></tr>`).join('\n')}

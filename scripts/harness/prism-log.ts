@@ -63,11 +63,13 @@ export function acceptedBy(v: PrismViolation, rules: readonly AcceptedViolation[
  * The contract-check kind (helpers/contracts/openapi.ts ContractFindingKind) a prism violation is, or undefined for a
  * line that names no kind the suite judges (docs/contracts.md "The Prism comparison").
  */
-export function prismKind(v: PrismViolation): 'request' | 'response' | 'media-type' | 'status' | 'not-described' | undefined {
+export function prismKind(v: PrismViolation): 'request' | 'response' | 'response-headers' | 'media-type' | 'status' | 'not-described' | undefined {
   // an operation the document does not hold: the suite lists it among the exchanges no document holds
   if (/^Selected route not found/.test(v.message)) return 'not-described'
   if (v.side === 'request') return 'request'
   if (/^Unable to match the returned status code/.test(v.message)) return 'status'
   if (/media type/i.test(v.message)) return 'media-type'
+  // a declared response header missing or not matching its schema (location response.header.<name>)
+  if (/^response\.header/.test(v.location)) return 'response-headers'
   return 'response'
 }

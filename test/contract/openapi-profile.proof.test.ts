@@ -1,7 +1,8 @@
 /**
  * Published-contract checks end to end (docs/contracts.md "Published contracts"): a profile whose `openapi`
  * document disagrees with the target (the new quote id served as an integer where the document says a UUID string)
- * gets the contract check CT-sales.quote.create-response, failed by default (DOES NOT CONFORM) and a deviation with
+ * gets the contract check CT-sales.quote.create-response (and a required response header it never sends,
+ * CT-sales.quote.create-response-headers), failed by default (DOES NOT CONFORM) and a deviation with
  * `contract: "warn"`; a document's authoring errors are warnings; a document that does not exist stops before any
  * request with exit 2. The anchors' documents (both known defects of the extracts) are proved by
  * test/contract/prism.proof.test.ts.
@@ -17,7 +18,7 @@ import { profileDir } from '../support/profile-files'
 const REFERENCE = resolve(PROJECT_ROOT, 'fixtures/targets/reference.json')
 const FILES = ['suites/sales/lifecycle.test.ts']
 
-/** Says create quote answers {policy: {id: <uuid string>}}: the reference answers an integer. */
+/** Says create quote answers {policy: {id: <uuid string>}} with a header X-Quote-Revision: the reference answers an integer id and no such header. */
 const DISAGREEING = {
   openapi: '3.0.3',
   info: { title: 'a document that disagrees with the target', version: '1' },
@@ -26,7 +27,8 @@ const DISAGREEING = {
       post: {
         operationId: 'quote-create',
         requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
-        responses: { '200': { description: 'the new quote', content: { 'application/json': { schema: { type: 'object', properties: { policy: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } } } } } } },
+        // a response header the reference never sends, declared required: CT-sales.quote.create-response-headers
+        responses: { '200': { description: 'the new quote', headers: { 'X-Quote-Revision': { required: true, schema: { type: 'integer' } } }, content: { 'application/json': { schema: { type: 'object', properties: { policy: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } } } } } } },
       },
     },
   },
@@ -42,8 +44,10 @@ describe('the profile field openapi', () => {
     const run = await runConformance({ files: FILES, env: { TARGET_PROFILE: profile({ openapi: ['doc.json'] }) }, keepReports: true })
     const matrix = readFileSync(join(run.reportsDir, 'conformance.md'), 'utf8')
     rmSync(run.reportsDir, { recursive: true, force: true })
-    expect(run.failedIds).toEqual(['CT-sales.quote.create-response'])
+    expect(run.failedIds).toEqual(['CT-sales.quote.create-response', 'CT-sales.quote.create-response-headers'])
     expect(run.verdict?.exitCode).toBe(EXIT.doesNotConform)
+    const headers = run.report?.checks.find((c) => c.id === 'CT-sales.quote.create-response-headers')
+    expect(headers?.error).toMatch(/^actual: response header X-Quote-Revision is required and missing\nexpected: the required header X-Quote-Revision\ndocument: \S*doc\.json\npointer: \S*doc\.json#\/paths\/~1api~1v1~1ledger~1sales~1policies~1create\/post\/responses\/200\/headers\/X-Quote-Revision\nexchange: POST \/api\/v1\/ledger\/sales\/policies\/create \(200\)/)
     const ct = run.report?.checks.find((c) => c.id === 'CT-sales.quote.create-response')
     expect(ct?.error).toMatch(/^actual: response \/policy\/id must be string\nexpected: a body matching the declared schema .*\ndocument: \S*doc\.json\npointer: \S*doc\.json#\/paths\/~1api~1v1~1ledger~1sales~1policies~1create\/post\/responses\/200 .*\nexchange: POST \/api\/v1\/ledger\/sales\/policies\/create \(200\)/)
     expect(ct?.about).toEqual(['sales.quote.create'])

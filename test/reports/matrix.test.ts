@@ -63,6 +63,29 @@ describe('conformance matrix', () => {
     expect(matrixHtml(m)).toContain('<dd id="contracts">17 exchanges validated')
   })
 
+  it('lists the documents\' warnings in the Markdown and the HTML matrix, their text escaped and neutralised, and nothing without them', () => {
+    const run = { runId: 'r1', seed: 1, profile: 'p.json', embedded: true, tenant: 't', user: 'u', salesBaseUrl: 'http://s', webhookBaseUrl: 'http://w', authUrl: 'http://a', defects: [], startedAt: '2026-11-27T00:00:00Z' }
+    const documentWarnings = [
+      { source: 'docs/sales.openapi.json', pointer: '#/paths/~1x/get/parameters/0', message: 'a parameter without schema: only its presence is validated' },
+      { source: 'docs/<evil>.json', pointer: '#/components/schemas/A/type', message: 'type "bool" <script>alert(1)</script>\u001b[31m read as boolean' },
+      { source: 'docs/sales.openapi.json', pointer: '#/info/description', message: 'example token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXNpZ25hdHVyZQ' },
+    ]
+    const plain = matrixHtml(buildMatrix({ ...report(), run }))
+    expect(plain).not.toContain('document-warnings')
+    const m = buildMatrix({ ...report(), run: { ...run, documentWarnings } })
+    expect(matrixMarkdown(m)).toContain('## Document warnings (3)')
+    const html = matrixHtml(m)
+    expect(html).toContain('<h2>Document warnings (3)</h2>')
+    expect(html.match(/<table id="document-warnings">[\s\S]*?<\/table>/)?.[0].match(/<tr>/g)).toHaveLength(4)
+    expect(html).toContain('<td>docs/sales.openapi.json</td><td><code>#/paths/~1x/get/parameters/0</code></td><td>a parameter without schema: only its presence is validated</td>')
+    expect(html).toContain('<td>docs/&lt;evil&gt;.json</td>')
+    expect(html).toContain('type &quot;bool&quot; &lt;script&gt;alert(1)&lt;/script&gt;\\u001b[31m read as boolean')
+    expect(html).not.toContain('<script>')
+    expect(html).not.toContain('\u001b')
+    expect(html).toContain('example token [REDACTED-JWT]')
+    expect(html).not.toContain('eyJzdWIiOiJ4In0')
+  })
+
   it('renders self-contained HTML with escaped text and the totals', () => {
     const html = matrixHtml(buildMatrix(report()))
     expect(html).not.toContain('<script')

@@ -32,6 +32,7 @@ describe('parsePrismLog', () => {
     expect(v.map((x) => [x.method, x.location, prismKind(x)])).toEqual([['post', 'request.path.requestid', 'request'], ['post', 'response.header', 'media-type']])
     expect(parsePrismLog(LOG).map(prismKind)).toEqual(['response', 'request', 'status'])
     expect(prismKind({ ...v[0]!, side: 'request', message: 'Selected route not found' })).toBe('not-described')
+    expect(prismKind({ ...v[1]!, location: 'response.header.x-rate-limit', message: "Response header x-rate-limit must be integer" })).toBe('response-headers')
   })
 
   it('accepts a violation only by a rule of its side, path and message', () => {

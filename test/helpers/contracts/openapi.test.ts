@@ -83,6 +83,64 @@ describe('published-contract checks (openapi-backend)', () => {
     }
   })
 
+  it('judges the response headers declared for the status (required, simple style, coerced), Content-Type and redacted values aside, with the value neutralised', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/things/{id}': {
+          get: {
+            operationId: 'get-thing',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+            responses: {
+              '200': {
+                description: 'ok',
+                headers: {
+                  'X-Rate-Limit': { required: true, schema: { type: 'integer', minimum: 0 } },
+                  'X-Flags': { schema: { type: 'array', items: { type: 'boolean' } } },
+                  'X-Window': { schema: { type: 'object', properties: { from: { type: 'integer' }, to: { type: 'integer' } }, required: ['from', 'to'] } },
+                  'X-Span': { explode: true, schema: { type: 'object', properties: { a: { type: 'integer' } } } },
+                  'X-Request-Id': { schema: { type: 'string', format: 'uuid' } },
+                  'Set-Cookie': { schema: { type: 'string', pattern: '^session=' } },
+                  'Content-Type': { required: true, schema: { type: 'integer' } },
+                },
+              },
+              '404': { description: 'none', headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
+            },
+          },
+        },
+      },
+      components: { headers: { RetryAfter: { required: true, schema: { type: 'integer' } } } },
+    }
+    const c = await OpenApiContracts.load([write('headers.json', doc)])
+    const ex = (responseHeaders: Record<string, string>, status = 200) => ({ method: 'GET', url: 'http://t.test/things/1', status, requestHeaders: {}, responseHeaders, contentType: 'text/plain', responseBody: 'x' })
+    const ok = { 'x-rate-limit': '10', 'X-Flags': 'true,false', 'x-window': 'from,1,to,2', 'x-span': 'a=3', 'x-request-id': '6f1c1e0e-8d2a-4b1f-9a43-3c2f3b7c6a10', 'set-cookie': '[REDACTED]' }
+    expect(c.findings(ex(ok))).toEqual([])
+    const [missing, ...none] = c.findings(ex({}))
+    expect(none).toEqual([])
+    expect(missing).toMatchObject({ operation: 'get-thing', kind: 'response-headers', side: 'response', message: 'response header X-Rate-Limit is required and missing', expected: 'the required header X-Rate-Limit' })
+    expect(missing!.pointer).toMatch(/headers\.json#\/paths\/~1things~1\{id\}\/get\/responses\/200\/headers\/X-Rate-Limit$/)
+    const bad = c.findings(ex({ ...ok, 'x-rate-limit': '-1', 'x-flags': 'true,maybe', 'x-window': 'from,1,to,late', 'x-span': 'a=b', 'x-request-id': 'not-a-uuid\u001b[2J' }))
+    expect(bad.every((f) => f.kind === 'response-headers')).toBe(true)
+    expect(bad.map((f) => f.message)).toEqual([
+      'response header X-Rate-Limit "-1": / must be >= 0',
+      'response header X-Flags "true,maybe": /1 must be boolean',
+      'response header X-Window "from,1,to,late": /to must be integer',
+      'response header X-Span "a=b": /a must be integer',
+      'response header X-Request-Id "not-a-uuid\\u001b[2J": / must match format "uuid"',
+    ])
+    expect(bad[0]).toMatchObject({ expected: 'header X-Rate-Limit matching its schema {"type":"integer","minimum":0}' })
+    expect(bad[0]!.pointer).toMatch(/\/responses\/200\/headers\/X-Rate-Limit \(#\/minimum\)$/)
+    // what came back is redacted before it is written anywhere (a token in a header value)
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXNpZ25hdHVyZQ'
+    const leaked = c.findings(ex({ ...ok, 'x-request-id': jwt }))
+    expect(leaked.map((f) => f.message)).toEqual(['response header X-Request-Id "[REDACTED-JWT]": / must match format "uuid"'])
+    expect(JSON.stringify(leaked)).not.toContain(jwt.split('.')[1])
+    // a header declared by $ref under another status
+    expect(c.findings(ex({}, 404)).map((f) => f.message)).toEqual(['response header Retry-After is required and missing'])
+    expect(c.findings(ex({ 'retry-after': '120' }, 404))).toEqual([])
+  })
+
   it('loads a document from the JSON the global setup handed over, without fetching it again', async () => {
     const first = await OpenApiContracts.load([write('doc-given.json', DOC)])
     const source = 'http://127.0.0.1:9/never-fetched/openapi.json'

@@ -39,6 +39,11 @@ describe('contractOutcomes: each finding kind on each operation as a contract ch
     expect(of('CT-sales.policy.invoices-status')).toMatchObject({ status: 'passed', deviations: [{ id: 'openapi-contract:CT-sales.policy.invoices-status', policy: 'warn', message: expect.stringMatching(/^actual: status 404 is not documented \(200\)\n/) }] })
   })
 
+  it('names the requirement of the response-headers kind', () => {
+    const [h] = contractOutcomes([tc('PL-DATA-001', [note('response-headers', 'fail', 'response header X-Rate-Limit is required and missing', 'GET /p/1/invoices (200)')])])
+    expect(h).toMatchObject({ id: 'CT-sales.policy.invoices-response-headers', status: 'failed', requirement: 'sales.policy.invoices: its answers carry the headers the published document declares for their status, with values matching their schemas.' })
+  })
+
   it('lists nothing when no answer gave a finding', () => {
     expect(contractOutcomes([tc('SL-LIFE-001', [])])).toEqual([])
   })
