@@ -110,7 +110,7 @@ describe('conformance matrix', () => {
     expect(html).toContain('users.otherTenant &lt;x&gt;')
     expect(html).not.toContain('<x>')
     expect(html).toContain('<dd class="note">expiry beyond the leeway not probed &lt;n&gt;: AUTH-TOKEN-001</dd>')
-    expect(matrixMarkdown(m)).toContain('- Note: expiry beyond the leeway not probed <n>: AUTH-TOKEN-001')
+    expect(matrixMarkdown(m)).toContain('- Note: expiry beyond the leeway not probed &lt;n&gt;: AUTH-TOKEN-001')
     const plain = matrixHtml(buildMatrix(report()))
     expect(plain).not.toContain('id="requirements"')
     expect(plain).not.toContain('class="note"')

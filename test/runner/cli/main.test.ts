@@ -66,7 +66,7 @@ describe('ledger-conformance main()', () => {
   it('--thorough is an option of run (the slow probes: expiry past exp + auth.maxExpiryLeewaySeconds), off by default', () => {
     expect(parseRunArgs(['--thorough', '--check', 'AUTH-TOKEN'])).toMatchObject({ thorough: true, criteria: { checks: ['AUTH-TOKEN'] } })
     expect(parseRunArgs([]).thorough).toBeUndefined()
-    expect(RUN_HELP).toMatch(/--thorough[\s\S]*auth\.maxExpiryLeewaySeconds[\s\S]*LEDGER_THOROUGH=1\s+same as --thorough/)
+    expect(RUN_HELP).toMatch(/--thorough[\s\S]*auth\.maxExpiryLeewaySeconds[\s\S]*LEDGER_THOROUGH\s+1: [^\n]*same as run --thorough/)
   })
 
   it('the package exposes the CLI as a bin whose launcher resolves files from the package, not the cwd', () => {
