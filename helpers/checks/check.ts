@@ -9,6 +9,7 @@ import { safeText } from '../reporting/redact'
 import { attachEvidence } from '../reporting/evidence'
 import { InFlight, withInFlight } from '../http/in-flight'
 import { BreakerOpen } from '../http/breaker'
+import { ANSWER_BUDGET_DEVIATION } from '../http/limits'
 import { SPEC, type CheckMeta } from '../../common/spec'
 import type { CheckTaskMeta, Deviation } from './task-meta'
 import { callerOutside, type SourceLocation } from '../../common/source-location'
@@ -90,6 +91,16 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     if ((e as { name?: string })?.name === 'SkipError' || ctx.task.result?.state === 'skip') {
       recordInvariants(ctx)
       throw e
+    }
+    // an answer over its budget was not parsed (helpers/http/send.ts): what the check then could not read is that
+    // answer's finding, not the check's own requirement
+    const overBudget = (e as { name?: string })?.name === 'DeviationFailure' ? undefined : found.find((f) => f.policy === 'fail' && f.id.startsWith(`${ANSWER_BUDGET_DEVIATION}:`))
+    if (overBudget && !breakerOpenIn(e)) {
+      const unread = e
+      e = await t.deviation(overBudget).then(
+        () => unread,
+        (d: unknown) => d,
+      )
     }
     if (e instanceof SetupFailure) {
       recordInvariants(ctx)

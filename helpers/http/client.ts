@@ -129,6 +129,7 @@ export class ServiceClient {
     const tracker = currentInFlight()
     const endsAt = Math.min(Date.now() + limitsOf(this.options.dispatchers.timeouts).callDeadlineMs, tracker ? Date.now() + tracker.requestBudgetMs() : Number.POSITIVE_INFINITY)
     const remainingMs = () => endsAt - Date.now()
+    const answerBudgetBytes = req.answerBudgetBytes ?? this.options.recorder.parseBudget?.(req.method, req.url)
     return withRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, req.method, async (attempt) => {
       try {
         // the time the attempt waited for a slot at the limiter: the suite's scheduling, not the target's (the bench's chains)
@@ -136,7 +137,7 @@ export class ServiceClient {
         let queuedMs = 0
         const sendOnce = () => {
           queuedMs = performance.now() - queuedAt
-          return send(this.options.dispatchers, { ...req, deadlineMs: Math.max(1, Math.min(req.deadlineMs ?? Number.POSITIVE_INFINITY, remainingMs())) })
+          return send(this.options.dispatchers, { ...req, deadlineMs: Math.max(1, Math.min(req.deadlineMs ?? Number.POSITIVE_INFINITY, remainingMs())), ...(answerBudgetBytes !== undefined ? { answerBudgetBytes } : {}) })
         }
         const res = await (this.options.limiter ? this.options.limiter.run(sendOnce, this.options.background?.()) : sendOnce())
         res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt, queuedMs)

@@ -63,6 +63,20 @@ export class Recorder {
     return this.options.redactor
   }
 
+  /**
+   * The size above which an answer to this request is not parsed: its operation's answer budget when an answer over it
+   * fails the check (policy fail); under warn the answer is parsed whole, as the user chose to have it judged.
+   */
+  parseBudget(method: string, url: string): number | undefined {
+    const budget = this.options.answerBudget
+    if (!budget || budget.policy !== 'fail') return undefined
+    try {
+      return budget.bytes(matchOperation(method, new URL(url).pathname)?.id)
+    } catch {
+      return undefined
+    }
+  }
+
   describe(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number): Exchange {
     const r = this.options.redactor
     const url = new URL(req.url)

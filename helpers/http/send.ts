@@ -61,7 +61,11 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
     for (const [k, v] of Object.entries(res.headers)) {
       if (v !== undefined) outHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
     }
-    return { ...parseBody(raw, outHeaders['content-type'] ?? '', limits.maxJsonDepth), status: res.statusCode, headers: outHeaders, raw, durationMs, request: sent }
+    const contentType = outHeaders['content-type'] ?? ''
+    // an answer over its budget is judged by its size alone: parsing 15 MB would hold the worker (and the webhook
+    // receiver on its thread) for as long as it takes
+    const parsed = req.answerBudgetBytes !== undefined && raw.length > req.answerBudgetBytes ? { body: undefined, text: '', contentType, overBudget: raw.length } : parseBody(raw, contentType, limits.maxJsonDepth)
+    return { ...parsed, status: res.statusCode, headers: outHeaders, raw, durationMs, request: sent }
   } catch (e) {
     if (e instanceof ResponseTooLarge) breaker?.answered()
     if (e instanceof TransportError) throw e

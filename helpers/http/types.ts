@@ -14,6 +14,8 @@ export interface HttpRequest {
   bodyTimeoutMs?: number
   /** Deadline of this exchange (at most the client's exchangeDeadlineMs). */
   deadlineMs?: number
+  /** An answer above this many bytes is not parsed nor decoded (its operation's answer budget, when it fails the check). */
+  answerBudgetBytes?: number
 }
 
 export interface HttpResult {
@@ -26,6 +28,8 @@ export interface HttpResult {
   contentType: string
   /** Set when the response claims JSON (or looks like it) but does not parse. */
   parseError?: string
+  /** The answer's size when it was over its answer budget: then neither parsed nor decoded (body undefined, text ''). */
+  overBudget?: number
   durationMs: number
   request: SentRequest
   /** The redacted record of this exchange (set by the recording client): safe to print. */

@@ -1,5 +1,8 @@
-import { rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { PROJECT_ROOT } from '../../helpers/config'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
 import { canaryHits, controlHits, markupHits } from './canaries'
 import { CANARY_PASSWORD, startHostileTarget, type HostileTarget, type ScenarioName } from './server'
@@ -14,12 +17,12 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
-async function hostileRun(scenario: ScenarioName, files: string[]): Promise<{ run: ConformanceRun; target: HostileTarget }> {
+async function hostileRun(scenario: ScenarioName, files: string[], extraEnv: Record<string, string> = {}): Promise<{ run: ConformanceRun; target: HostileTarget }> {
   const target = await startHostileTarget(scenario)
   try {
     const run = await runConformance({
       files,
-      env: { SALES_BASE_URL: target.url, AUTH_URL: `${target.url}/api/v1/identifier`, WEBHOOK_BASE_URL: target.url, AUTH_PASSWORD: CANARY_PASSWORD },
+      env: { SALES_BASE_URL: target.url, AUTH_URL: `${target.url}/api/v1/identifier`, WEBHOOK_BASE_URL: target.url, AUTH_PASSWORD: CANARY_PASSWORD, ...extraEnv },
       keepReports: true,
       timeoutMs: 120_000,
     })
@@ -136,5 +139,32 @@ describe('hostile target: the run-wide circuit breaker', () => {
     expect(blocked.length, 'the checks not yet run are blocked with the cause').toBeGreaterThan(20)
     expect(checks.filter((c) => c.status === 'errored').length, 'at most the exchanges that opened the breaker (and those in flight with them) error').toBeLessThan(checks.length / 4)
     expectClean(run, target)
+  })
+})
+
+describe('hostile target: large answers', () => {
+  it('15 MB on every webhook list call: the run ends by itself, fails on the answer budget of the list alone (no delivery check blamed), under 1 GB', async () => {
+    // the run's peak resident memory, by the bench's probe (getrusage of the run's one process: its workers are threads)
+    const probeDir = mkdtempSync(join(tmpdir(), 'lc-usage-'))
+    dirs.push(probeDir)
+    const usageFile = join(probeDir, 'usage.json')
+    const probe = join(PROJECT_ROOT, 'scripts/bench/usage-probe.cjs')
+    const { run, target } = await hostileRun('large-lists', ['suites/webhooks/delivery.test.ts', 'suites/webhooks/events.test.ts'], {
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${probe}`.trim(),
+      LC_BENCH_USAGE_FILE: usageFile,
+    })
+    expectClean(run, target)
+    expect(run.verdict?.verdict).toBe('DOES NOT CONFORM')
+    expect(run.verdict?.exitCode).toBe(1)
+    expect(run.exitCode, 'vitest failed as the verdict says').toBe(1)
+    const checks = run.report?.checks ?? []
+    const failed = checks.filter((c) => c.status === 'failed' || c.status === 'errored')
+    expect(failed.map((c) => c.id)).toEqual(expect.arrayContaining(['WH-EVT-001']))
+    for (const c of failed) expect(c.error, c.id).toMatch(/deviation answer-budget:webhooks\.(events|subscriptions)\.list: the answer of GET http:\/\/127\.0\.0\.1:\d+\/api\/webhook\/(events|subscriptions) \(webhooks\.(events|subscriptions)\.list\) \(200\) is \d{8} bytes, over the budget of 1048576 bytes/)
+    const delivery = checks.filter((c) => c.id.startsWith('WH-DLV-'))
+    expect(delivery.length).toBeGreaterThan(0)
+    expect(delivery.filter((c) => c.status !== 'passed').map((c) => `${c.id} ${c.status}: ${c.error ?? c.blocked?.reason ?? ''}`)).toEqual([])
+    const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { maxRSS: number }
+    expect(usage.maxRSS * 1024, 'peak resident memory of the run').toBeLessThan(1024 ** 3)
   })
 })

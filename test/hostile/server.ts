@@ -240,6 +240,9 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
       res.writeHead(status, headers).end(text)
     })
   })
+  // an idle connection outlives the client's keep-alive (undici: 10 s at most), so that under load a POST is never sent
+  // on a connection the proxy is closing (a reset no check could tell from the target's)
+  proxy.keepAliveTimeout = 30_000
   const url = await listen(proxy)
 
   function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, done: (status: number, headers: Record<string, string | string[] | undefined>, out: Buffer) => void): void {

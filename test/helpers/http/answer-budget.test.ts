@@ -41,6 +41,24 @@ describe('answer budget', () => {
     expect(ex.response!.body).not.toContain(SECRET)
   })
 
+  it('the size above which an answer is not parsed: its operation budget under policy fail, none under warn', () => {
+    expect(recorder().parseBudget('GET', 'http://t/api/webhook/subscriptions')).toBe(4096)
+    expect(recorder().parseBudget('GET', 'http://t/api/webhook/events')).toBe(1_000_000)
+    const warn = new Recorder({ runId: 'r', redactor: new Redactor(), sinks: [], answerBudget: { bytes: () => 4096, policy: 'warn' } })
+    expect(warn.parseBudget('GET', 'http://t/api/webhook/subscriptions')).toBeUndefined()
+  })
+
+  it('an unparsed answer over its budget (body undefined, text empty) is recorded from its bytes: size and redacted first characters', async () => {
+    const parsed = answer(20_000)
+    const res: HttpResult = { ...parsed, body: undefined, text: '', overBudget: parsed.raw.length }
+    const found: ExchangeFinding[] = []
+    const ex = await withFindings(found, () => recorder().record(res.request, res))
+    expect(found.map((f) => f.id)).toEqual(['answer-budget:webhooks.subscriptions.list'])
+    expect(ex.response?.overBudget).toBe(res.raw.length)
+    expect(ex.response!.body).toContain('"s1"')
+    expect(ex.response!.body).not.toContain(SECRET)
+  })
+
   it('an answer within its budget: no finding, recorded as before', async () => {
     const res = answer(2000)
     const found: ExchangeFinding[] = []

@@ -35,6 +35,19 @@ describe('send()', () => {
     expect(res.request).toMatchObject({ method: 'POST', body: '{"a":1}' })
   })
 
+  it('an answer over its budget is neither parsed nor decoded: its size only (the recorder keeps its first characters)', async () => {
+    const over = await send(dispatchers, { method: 'POST', url: `${server.url}/json`, json: { pad: 'x'.repeat(500) }, answerBudgetBytes: 100 })
+    expect(over.status).toBe(201)
+    expect(over.overBudget).toBe(over.raw.length)
+    expect(over.raw.length).toBeGreaterThan(500)
+    expect(over.body).toBeUndefined()
+    expect(over.text).toBe('')
+    expect(over.parseError).toBeUndefined()
+    const within = await send(dispatchers, { method: 'POST', url: `${server.url}/json`, json: { pad: 'x'.repeat(50) }, answerBudgetBytes: 100 })
+    expect(within.overBudget).toBeUndefined()
+    expect(within.body).toEqual({ echo: { pad: 'x'.repeat(50) } })
+  })
+
   it('never throws on 4xx/5xx', async () => {
     const res = await send(dispatchers, { method: 'GET', url: `${server.url}/missing` })
     expect(res.status).toBe(404)
