@@ -7,7 +7,7 @@ import { startReference } from './server'
 import { VARIATIONS, variationOptions } from './variations/catalogue'
 import { formatChaos, parseChaos, type ChaosOptions } from './chaos/spec'
 
-const USAGE = `Usage: npm run reference -- [--port 4010] [--host 127.0.0.1] [--defect NAME]... [--variation NAME]... [--lock-ms N] [--issue-ms N] [--referral-ms N] [--chaos SPEC] [--log] [--list-defects] [--list-variations]`
+const USAGE = `Usage: ledger-conformance reference [--port 4010] [--host 127.0.0.1] [--defect NAME]... [--variation NAME]... [--lock-ms N] [--issue-ms N] [--referral-ms N] [--chaos SPEC] [--log] [--list-defects] [--list-variations]     (in a clone: npm run reference -- [options])`
 
 function int(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback

@@ -20,7 +20,7 @@ export const EXPLORE_USAGE = `Usage: ledger-conformance explore [--seed N] [--st
   --max-sequence M      longest sequence (default 12)
   --time-limit-s S      no new sequence after S seconds (default 240)
   --steps-per-second R  at most R steps per second (default 20; each step's polls follow the profile's polling rate)
-Target: the profile and environment of npm run conformance (TARGET_PROFILE, SALES_BASE_URL, ...; REFERENCE_DEFECTS for the embedded one).
+Target: the profile and environment of a conformance run (TARGET_PROFILE, SALES_BASE_URL, ...; REFERENCE_DEFECTS for the embedded one).
 Exit codes: 0 no invariant broken, 1 an invariant broken (replay printed), 2 usage or configuration error, 3 the exploration could not run.`
 
 async function main(): Promise<number> {

@@ -6,7 +6,7 @@ import { nearest } from './did-you-mean'
 
 export function mainHelp(commands: readonly Command[] = COMMANDS): string {
   const width = Math.max(...commands.map((c) => c.name.length))
-  return `Usage: ledger-conformance [command] [options]     (npm run conformance -- [options])
+  return `Usage: ledger-conformance [command] [options]     (in a clone: npm run conformance -- [options])
 
 Conformance suite for the sales (ledger) service and the webhook subscription service.
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
+import { browserUnavailable } from '../../scripts/report/browser-check'
 
 // The package as a team gets it (README "Install it"): npm pack, installed into an empty folder from
 // the npm cache, run there with npx: against the embedded reference, then against a URL; reports in ./reports of
@@ -34,6 +35,8 @@ function changedSince(dir: string, since: number): string[] {
 let tarball: string
 let installedAt = 0
 let reference: ChildProcess | undefined
+/** The URL of the reference the package started (set by the 'against a URL' case, used by the recipes after it). */
+let referenceUrl: string | undefined
 beforeAll(() => {
   const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT, env, encoding: 'utf8' }).trim().split('\n').pop()!
   tarball = join(work, packed)
@@ -69,6 +72,8 @@ describe('the package, installed into an empty folder', () => {
     expect(r.status, r.stderr).toBe(0)
     for (const c of ['run', 'list', 'init', 'validate', 'acceptance', 'report', 'reference']) expect(r.stdout).toMatch(new RegExp(`^ {2}${c} `, 'm'))
     expect(r.stdout).toMatch(/Exit codes:\n {2}0 {2}CONFORMS/)
+    // sharding: the installed CLI has no shard or merge command (docs/ci.md says so)
+    expect(r.stdout).not.toMatch(/^ {2}(shard|merge)/m)
     const v = npx(['--version'])
     expect(v.stdout).toMatch(/^ledger-conformance \d+\.\d+\.\d+\n$/)
     const typo = npx(['run', '--chek', 'SL-LIFE'])
@@ -99,6 +104,7 @@ describe('the package, installed into an empty folder', () => {
       })
       reference!.on('close', (code) => fail(new Error(`reference exited ${code}: ${out}`)))
     })
+    referenceUrl = url
     const init = npx(['init', 'ci/local.jsonc', '--sales-url', url, '--tenant', 'acme', '--username', 'broker@acme.test', '--non-production'])
     expect(init.status, init.stderr).toBe(0)
     const withPassword = { AUTH_PASSWORD: 'demo-pass-4821' }
@@ -117,5 +123,26 @@ describe('the package, installed into an empty folder', () => {
     expect(refused.status, (refused.stdout + refused.stderr).slice(-2000)).toBe(2)
     expect(refused.stdout + refused.stderr).toContain("'npx ledger-conformance run --read-only'")
     expect(refused.stdout + refused.stderr).not.toMatch(/npm run /)
+  })
+
+  it("docs/ci.md's other recipes: acceptance against a URL (a deployment: judged, not refused), report of the URL run", () => {
+    expect(referenceUrl, "needs the 'against a URL' case's reference").toBeDefined()
+    const withPassword = { AUTH_PASSWORD: 'demo-pass-4821' }
+    // acceptance by URL, on one suite folder to keep the proof cheap (the default set is the whole suite)
+    const acc = npx(['acceptance', '--profile', 'ci/local.jsonc', '--suites', 'suites/auth'], { ...withPassword, REPORTS_DIR: 'reports-acceptance' })
+    expect(acc.status, (acc.stdout + acc.stderr).slice(-3000)).toBe(0)
+    expect(acc.stdout).toMatch(/ACCEPTED/)
+    expect(acc.stdout).toContain(referenceUrl!)
+    expect(acc.stdout + acc.stderr).not.toMatch(/not a tenant deployment|npm run /)
+    expect(existsSync(join(app, 'reports-acceptance', 'acceptance.json'))).toBe(true)
+    // report: Allure Report 3 is a dependency of the package; --check also needs Chromium
+    const why = browserUnavailable()
+    if (why) console.warn(`package proof: report --check left out: ${why}`)
+    const rep = npx(['report', '--reports', 'reports-url', ...(why ? [] : ['--check'])])
+    expect(rep.status, (rep.stdout + rep.stderr).slice(-3000)).toBe(0)
+    expect(existsSync(join(app, 'reports-url', 'allure-report', 'index.html'))).toBe(true)
+    if (!why) expect(rep.stdout.match(/browser OK /g)).toHaveLength(2)
+    expect(rep.stdout + rep.stderr).not.toMatch(/npm run /)
+    expect(changedSince(join(app, 'node_modules'), installedAt)).toEqual([])
   })
 })

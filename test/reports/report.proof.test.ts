@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/config'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { browserUnavailable, checkPages } from '../../scripts/report/browser-check'
+import { replay } from '../../runner/cli/commands/replay'
+import { startReference } from '../../reference/server'
 
 function report(reportsDir: string, ...args: string[]) {
   const tsx = resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs')
@@ -80,6 +82,28 @@ describe('npm run report', () => {
       const [page] = await checkPages([{ file: join(dir, 'conformance.html'), screenshot: join(dir, 'conformance-failures.png'), texts: ['Failed requirements', 'Legend', wh.id, sl.id, wh.failure!.expected!, wh.failure!.actual!, sl.failure!.expected!, sl.failure!.actual!, 'Reproduce with curl'] }])
       expect(page!.missingTexts).toEqual([])
       expect(page!.consoleErrors).toEqual([])
+      // replay (the same run's reports): WH-LIFE-001 against a reference started with the same defect, by URL
+      const ref = await startReference({ defects: ['webhooks-create-200'] })
+      try {
+        const env: NodeJS.ProcessEnv = { ...process.env, SALES_BASE_URL: ref.url, WEBHOOK_BASE_URL: ref.url, AUTH_URL: `${ref.url}/api/v1/identifier` }
+        delete env.TARGET_PROFILE
+        const replayed = async (...args: string[]) => {
+          let text = ''
+          const code = await replay(['WH-LIFE-001', '--reports', dir, ...args], (s) => (text += s), (s) => (text += s), env)
+          return { code, text }
+        }
+        const readOnly = await replayed()
+        expect(readOnly.code, readOnly.text).toBe(0)
+        expect(readOnly.text).toMatch(/\n\[\d+\/\d+\] POST http:\/\/127\.0\.0\.1:\d+\/api\/webhook\/subscription   \(in the run: 200\)\n  skipped: POST may change data on the target: not re-sent without --allow-writes/)
+        expect(readOnly.text).toContain('may be stale now')
+        const writes = await replayed('--allow-writes')
+        expect(writes.code, writes.text).toBe(0)
+        // the wrong answer again: 200 where the spec says 201
+        expect(writes.text).toMatch(new RegExp(`\\n\\[\\d+/\\d+\\] POST ${ref.url}/api/webhook/subscription   \\(in the run: 200\\)\\n(  > .*\\n)+  < 200   \\(as in the run\\)\\n`))
+        for (const r of [readOnly, writes]) expect(r.text).not.toMatch(/eyJ|demo-pass-4821/)
+      } finally {
+        await ref.close()
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

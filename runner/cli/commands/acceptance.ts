@@ -2,7 +2,7 @@ import { envHelp } from '../../../common/env-vars'
 import { runProjectScript } from '../caller'
 import type { Command } from '../command'
 
-const HELP = `Usage: ledger-conformance acceptance --profile FILE [--suites DIR,...]     (npm run acceptance -- ...)
+const HELP = `Usage: ledger-conformance acceptance --profile FILE [--suites DIR,...]     (in a clone: npm run acceptance -- ...)
 
 Tenant acceptance: runs the suites a new tenant must pass (auth, security, sales, policies, webhooks) against
 the target of the profile and says ACCEPTED or REJECTED, with each failed requirement and its evidence. Checks

@@ -4,7 +4,7 @@ import { runProjectScript } from '../caller'
 import type { Command } from '../command'
 import { EXIT_CODES_HELP } from '../command'
 
-const HELP = `Usage: ledger-conformance explore [options]     (npm run explore -- [options])
+const HELP = `Usage: ledger-conformance explore [options]     (in a clone: npm run explore -- [options])
 
 Stateful exploration (docs/model.md): random sequences of operations on both services, generated from the model of
 their state (fast-check model-based testing). The model's invariants (WH-INV-*, SL-INV-*, PL-INV-*) are judged on

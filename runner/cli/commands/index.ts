@@ -7,6 +7,7 @@ import { acceptanceCommand } from './acceptance'
 import { reportCommand } from './report'
 import { referenceCommand } from './reference'
 import { exploreCommand } from './explore'
+import { replayCommand } from './replay'
 
 /** Every subcommand; adding one is one line here (and its file runner/cli/commands/<name>.ts). The first is the default. */
 export const COMMANDS: readonly Command[] = [
@@ -18,4 +19,5 @@ export const COMMANDS: readonly Command[] = [
   reportCommand,
   referenceCommand,
   exploreCommand,
+  replayCommand,
 ]

@@ -9,7 +9,7 @@ import { requirementsView } from '../requirements-view'
 import { withDidYouMean } from '../did-you-mean'
 import { runConformance } from './run'
 
-const HELP = `Usage: ledger-conformance list [selection options]     (npm run conformance -- --list [selection options])
+const HELP = `Usage: ledger-conformance list [selection options]     (in a clone: npm run conformance -- --list [selection options])
 
 Prints one line per selected check: id  document §section  requirement. Sends no request and needs no target: the
 suites are collected without running (with the profile's products when TARGET_PROFILE is given, else the reference

@@ -2,7 +2,7 @@ import { EXIT } from '../../verdict'
 import { runProjectScript } from '../caller'
 import type { Command } from '../command'
 
-const HELP = `Usage: ledger-conformance reference [options]     (npm run reference -- [options])
+const HELP = `Usage: ledger-conformance reference [options]     (in a clone: npm run reference -- [options])
 
 Starts the reference service (both specifications on one origin; in memory) on 127.0.0.1 until SIGINT or
 SIGTERM, and prints its base URLs and the demo credentials. Point a run at it with SALES_BASE_URL, AUTH_URL and

@@ -79,3 +79,13 @@ describe('ledger-conformance main()', () => {
     expect(launcher).not.toContain('process.cwd()')
   })
 })
+
+describe('help texts an installed package prints', () => {
+  it('name an npm script only as the alternative of a clone', async () => {
+    const { COMMANDS } = await import('../../../runner/cli/commands/index')
+    const { mainHelp } = await import('../../../runner/cli/main')
+    for (const text of [mainHelp(), ...COMMANDS.map((c) => c.help)]) {
+      expect(text.split('\n').filter((l) => /npm run /.test(l) && !/in a clone/.test(l))).toEqual([])
+    }
+  })
+})
