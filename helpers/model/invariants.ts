@@ -28,6 +28,7 @@ export const INVARIANTS = [
   { id: 'PL-INV-003', spec: 'sales', section: '§3, §4', requirement: "The policy issued from a quote carries that quote's customer, insured objects and period as last written (and the technical changes since), and the success of its issue request names the number the policy shows." },
   { id: 'PL-INV-004', spec: 'sales', section: '§4', requirement: "A quote's views agree: its calculation's installments sum to its period premium, and its calculation and installments schedule show the same installments (after a change and a new calculation, both the new one's)." },
   { id: 'PL-INV-005', spec: 'sales', section: '§4', requirement: "An operation changes only what it is for: a policy's number and inception date never change; its financials, quotes and documents do not change with reads (renewal data, termination quote, links, invoices, totals, custom view) or a technical change." },
+  { id: 'PL-INV-006', spec: 'sales', section: '§1, §4', requirement: "One policy's money views agree at the same moment: its invoices' premiums sum to the period totals' premium to the cent; the policy view's period premium is the totals' premium until an MTA or a termination moves it; the customer custom view's installments are the policy's invoices (number, due date, premium)." },
 ] as const satisfies readonly CheckMeta[]
 
 export type InvariantId = (typeof INVARIANTS)[number]['id']
