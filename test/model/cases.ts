@@ -88,6 +88,8 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'policies-links-premium-truncated', area: 'policies', file: P('views'), mustFail: ['PL-INV-006'], explore: false },
   { defect: 'policies-invoice-off-by-a-cent', area: 'policies', file: P('views'), mustFail: ['PL-INV-006'], explore: false },
   { defect: 'policies-custom-view-other-policy', area: 'policies', file: P('customer-view'), mustFail: ['PL-INV-006'], explore: false },
+  // the actions list is final (sales §3 rule 4, SL-INV-010)
+  { defect: 'sales-actions-empty-while-locked', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-010'], explore: false },
 ]
 
 /** The new defects of one area (the older defects and the auth ones reused above excepted). */
