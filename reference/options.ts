@@ -28,6 +28,8 @@ export interface ReferenceOptions {
   idStyle: IdStyle
   /** Text of quote data stored normalised to this Unicode form (the unicode-nfc variation). Default: as sent. */
   unicodeNormalisation?: 'NFC'
+  /** Order of a policy's invoices list (the invoices-newest-first variation). Default: as created (oldest first). */
+  invoiceOrder?: 'newest-first'
   /** Fault injection (reference/chaos): latency, transient 503s, resets, slow and garbage bodies. Off when absent. */
   chaos?: ChaosOptions
   /** Benign variations switched on (reference/variations): wire rewrites a conforming service may show. */

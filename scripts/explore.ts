@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util'
 import { loadTargetConfig, withEmbeddedOrigin } from '../helpers/config'
 import { startReference, type RunningReference } from '../reference/server'
 import { DefectSet } from '../reference/defects/catalogue'
-import { explore, formatExplore, type ExploreOptions } from '../runner/explore/explore'
+import { explore, exploreVerdict, formatExplore, type ExploreOptions } from '../runner/explore/explore'
 import { EXPLORE_OPTIONS, exploreOptionsFrom } from './explore/options'
 import { EXIT } from '../runner/verdict'
 
@@ -21,7 +21,7 @@ export const EXPLORE_USAGE = `Usage: ledger-conformance explore [--seed N] [--st
   --time-limit-s S      no new sequence after S seconds (default 240)
   --steps-per-second R  at most R steps per second (default 20; each step's polls follow the profile's polling rate)
 Target: the profile and environment of a conformance run (TARGET_PROFILE, SALES_BASE_URL, ...; REFERENCE_DEFECTS for the embedded one).
-Exit codes: 0 no invariant broken, 1 an invariant broken (replay printed), 2 usage or configuration error, 3 the exploration could not run.`
+Exit codes: 0 no invariant broken and every invariant family judged, 1 an invariant broken (replay printed), 2 usage or configuration error, 3 the exploration could not run, an invariant family judged nothing, or no sequence got past its first step.`
 
 async function main(): Promise<number> {
   let options: ExploreOptions
@@ -53,7 +53,7 @@ async function main(): Promise<number> {
     console.log(`explore: target ${config.services.salesBaseUrl}${reference ? ` (embedded reference${config.reference.defects.length ? `, defects ${config.reference.defects.join(',')}` : ''})` : ''}, seed ${options.seed}, ${options.steps} steps`)
     const result = await explore(config, options)
     console.log(formatExplore(result, options))
-    return result.ok ? EXIT.conforms : result.error ? EXIT.inconclusive : EXIT.doesNotConform
+    return exploreVerdict(result).exit
   } catch (e) {
     console.error(`explore could not run: ${(e as Error).message}`)
     return EXIT.inconclusive

@@ -41,6 +41,25 @@ export interface PolicyState extends Reported {
   financials?: Seen
   quoteList?: Seen
   documentList?: Seen
+  /** PL-INV-006: an MTA or a termination moved the premium, so the policy view's financials no longer are the totals'. */
+  premiumMoved?: boolean
+  /** PL-INV-006: the money views last read, each with the epoch it was read in (views of one epoch must agree). */
+  money?: MoneyViews
+}
+
+/** The money views of one policy last read (PL-INV-006), per epoch: an operation that may add invoices or move the premium starts a new one. */
+interface MoneyViews {
+  epoch: number
+  linksPremium?: { cents: number; res: HttpResult }
+  totalsPremium?: { cents: number; res: HttpResult }
+  invoices?: Invoices
+  customView?: { installments: unknown[]; res: HttpResult }
+}
+
+interface Invoices {
+  sum: number
+  byNumber: Map<string, { dueDate: unknown; premium: unknown }>
+  res: HttpResult
 }
 
 /** What the sales model knows of the issuing quote when its request succeeds. */
@@ -59,6 +78,12 @@ interface QuoteViews extends Reported {
 }
 
 /** Operations that read a policy (PL-INV-005: they change nothing). */
+/**
+ * Operations after which a policy's invoices or premium may differ (PL-INV-006 compares views of one epoch only): an
+ * issue (an MTA's, asynchronous: every request status read too), an MTA quote, a termination, a technical change.
+ */
+const MONEY_EPOCH_OPS = new Set(['sales.quote.issue', 'sales.requests.get', 'sales.quote.mta', 'sales.termination.terminate', 'sales.policy.data-change'])
+
 export const POLICY_READS = new Set(['sales.policy.links', 'sales.policy.invoices', 'sales.policy.period-totals', 'sales.policy.renewal', 'sales.termination.premiums', 'sales.customers.custom-view'])
 
 /** Where the policy number is: in the policy view, and in the issue request's success (sales §3; the anchors' policyNo). */
@@ -74,6 +99,7 @@ const REQUEST_NUMBER = '/data/policyNo'
 export class PolicyModel {
   readonly policies = new Map<string, PolicyState>()
   private readonly views = new Map<string, QuoteViews>()
+  private epoch = 0
 
   constructor(private readonly settings: PoliciesSettings) {}
 
@@ -98,6 +124,8 @@ export class PolicyModel {
     const p = this.policies.get(policyId)
     if (!p) return
     if (!p.quotes.includes(quoteId)) p.quotes.push(quoteId)
+    p.premiumMoved = true
+    this.epoch += 1
     delete p.leaves
     delete p.financials
     delete p.quoteList
@@ -107,6 +135,7 @@ export class PolicyModel {
 
   /** Something may have changed every policy's views in a way the model cannot attribute (a write without an answer). */
   forget(): void {
+    this.epoch += 1
     for (const p of this.policies.values()) {
       delete p.financials
       delete p.quoteList
@@ -120,6 +149,7 @@ export class PolicyModel {
    */
   observe(op: string, params: Record<string, string>, json: unknown, tenant: string | undefined, res: HttpResult, overlapped: boolean, settled: boolean, evaluated: Set<InvariantId>, out: Violation[]): void {
     const quoteId = params['policyId'] ?? params['id']
+    if (MONEY_EPOCH_OPS.has(op)) this.epoch += 1
     // a quote's writes: what its calculation and schedule must agree on changes
     if (['sales.quote.update', 'sales.quote.calculate', 'sales.quote.referral', 'sales.quote.decline', 'sales.quote.bind', 'sales.quote.issue'].includes(op) && quoteId !== undefined) {
       const v = this.views.get(quoteId) ?? { writes: 0 }
@@ -152,6 +182,7 @@ export class PolicyModel {
       if (ok(res)) {
         delete p.financials
         delete p.reported
+        p.premiumMoved = true
       }
       return
     }
@@ -165,6 +196,82 @@ export class PolicyModel {
       return
     }
     if (op === 'sales.policy.links' && res.status === 200 && !overlapped) this.judgeLinks(p, res, evaluated, out)
+    if (['sales.policy.links', 'sales.policy.invoices', 'sales.policy.period-totals', 'sales.customers.custom-view'].includes(op) && res.status === 200 && !overlapped) this.judgeMoney(op, p, res, evaluated, out)
+  }
+
+  /**
+   * One policy's money views agree (PL-INV-006; docs/model.md, "The agreement rules"), compared within one epoch (no
+   * operation that may add invoices or move the premium in between): the invoices' premiums sum to the totals' premium
+   * to the cent; the policy view's period premium is the totals' premium while no MTA or termination moved it; each
+   * installment of the customer custom view that names an invoice is one of the policy's invoices, with its due date
+   * and premium.
+   */
+  /** The custom view's installments that name an invoice are the policy's invoices, with their due date and premium (PL-INV-006). */
+  private judgeCustomView(p: PolicyState, invoices: Invoices, view: { installments: unknown[]; res: HttpResult }, op: string, evaluated: Set<InvariantId>, out: Violation[]): void {
+    evaluated.add('PL-INV-006')
+    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? cents(v) : undefined)
+    for (const inst of view.installments) {
+      const n = isObj(inst) ? idOf(inst['invoicenumber']) : undefined
+      if (n === undefined || !isObj(inst)) continue
+      const inv = invoices.byNumber.get(n)
+      const wrong = !inv ? 'not one of its invoices' : num(inst['premium']) !== num(inv.premium) ? `premium ${show(inst['premium'])}` : inv.dueDate !== undefined && inst['dueDate'] !== inv.dueDate ? `due date ${show(inst['dueDate'])}` : undefined
+      if (!wrong) continue
+      if (firstShown(p, 'custom-view-installment', [n, wrong])) {
+        const [res, setBy] = op === 'sales.customers.custom-view' ? [view.res, invoices.res] : [invoices.res, view.res]
+        out.push({ invariant: 'PL-INV-006', expected: `the custom view's installments are the policy's invoices: invoice ${n} ${inv ? `with due date ${show(inv.dueDate)} and premium ${show(inv.premium)}` : `among ${show([...invoices.byNumber.keys()]).slice(0, 300)}`}`, actual: `custom view installment with invoice ${n}: ${wrong}`, res, setBy })
+      }
+      return
+    }
+  }
+
+  private judgeMoney(op: string, p: PolicyState, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
+    if (!p.money || p.money.epoch !== this.epoch) p.money = { epoch: this.epoch }
+    const m = p.money
+    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? cents(v) : undefined)
+    if (op === 'sales.policy.links') {
+      const c = num(getPointer(res.body, this.settings.links.periodPremiumPointer))
+      if (c === undefined) return
+      m.linksPremium = { cents: c, res }
+    } else if (op === 'sales.policy.period-totals') {
+      const c = num(getPointer(res.body, this.settings.totals.premium))
+      if (c === undefined) return
+      m.totalsPremium = { cents: c, res }
+    } else if (op === 'sales.policy.invoices') {
+      const list = getPointer(res.body, this.settings.invoices.listPointer)
+      if (!Array.isArray(list)) return
+      const byNumber = new Map<string, { dueDate: unknown; premium: unknown }>()
+      let sum = 0
+      for (const inv of list) {
+        const premium = isObj(inv) ? num(inv['premium']) : undefined
+        const n = isObj(inv) ? idOf(inv['invoicenumber']) : undefined
+        if (premium === undefined || n === undefined) return
+        sum += premium
+        byNumber.set(n, { dueDate: inv['duedate'], premium: inv['premium'] })
+      }
+      m.invoices = { sum, byNumber, res }
+    } else {
+      const list = getPointer(res.body, '/data/installments')
+      if (!Array.isArray(list)) return
+      m.customView = { installments: list, res }
+    }
+    if ((op === 'sales.policy.invoices' || op === 'sales.customers.custom-view') && m.invoices && m.customView) this.judgeCustomView(p, m.invoices, m.customView, op, evaluated, out)
+    if (op === 'sales.customers.custom-view') return
+    const t = m.totalsPremium
+    if (!t) return
+    if (m.invoices && (op !== 'sales.policy.links')) {
+      evaluated.add('PL-INV-006')
+      if (m.invoices.sum !== t.cents && firstShown(p, 'invoices-vs-totals', [m.invoices.sum, t.cents])) {
+        const [older, newer] = op === 'sales.policy.invoices' ? [t.res, res] : [m.invoices.res, res]
+        out.push({ invariant: 'PL-INV-006', expected: `the invoices' premiums summing to the period totals' premium ${t.cents / 100} to the cent`, actual: `invoices summing to ${m.invoices.sum / 100}`, res: newer, setBy: older })
+      }
+    }
+    if (m.linksPremium && !p.premiumMoved && op !== 'sales.policy.invoices') {
+      evaluated.add('PL-INV-006')
+      const l = m.linksPremium
+      if (l.cents !== t.cents && firstShown(p, 'links-vs-totals', [l.cents, t.cents])) {
+        out.push({ invariant: 'PL-INV-006', expected: `the policy view's period premium (${this.settings.links.periodPremiumPointer}) = the period totals' premium ${t.cents / 100} (no MTA or termination yet)`, actual: `${l.cents / 100}`, res, setBy: op === 'sales.policy.links' ? t.res : l.res })
+      }
+    }
   }
 
   /** The policy view: issued as quoted (PL-INV-003), number and inception for ever, no change by reads (PL-INV-005). */

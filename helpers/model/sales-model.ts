@@ -42,6 +42,13 @@ export interface QuoteState {
   follow?: boolean
   /** The forbidden actions the last actions list offered (SL-INV-005): the same again is the breach already reported. */
   reportedOffers?: Set<string>
+  /**
+   * The first actions list (200) answered to a caller after the last change (SL-INV-010: it holds until the next change);
+   * dropped by a write of the quote that was not refused (a 4xx changes nothing) and by operations after which a list
+   * may change without one (see LIST_MOVES).
+   */
+  finalList?: { list: string[]; actor: string; setBy: HttpResult }
+  reportedFinal?: Set<string>
   /** Wrong values already reported since the last write (SL-INV-002): shown again, they are not a new breach. */
   reported?: Set<string>
 }
@@ -94,6 +101,13 @@ export const QUOTE_OPS: Record<string, QuoteOperation> = {
   'sales.documents.generate': 'documents',
 }
 export const QUOTE_WRITES = new Set(Object.keys(QUOTE_OPS))
+
+/**
+ * Operations on a policy after which the actions lists of its quotes (the issuing one and its MTA quotes) may change
+ * with no write of those quotes (SL-INV-010 starts afresh for them); a request status read does the same for the
+ * request's quote (an issue progressing).
+ */
+const POLICY_LIST_MOVES = new Set(['sales.quote.mta', 'sales.termination.terminate', 'sales.policy.data-change'])
 
 /** Quotes, asynchronous requests, documents and the policies they became (sales-service.md §3, §4). */
 export class SalesModel {
@@ -160,6 +174,7 @@ export class SalesModel {
     if (s && QUOTE_WRITES.has(call.op)) {
       s.writesInFlight -= 1
       delete s.leaves
+      delete s.finalList
     }
   }
 
@@ -170,6 +185,14 @@ export class SalesModel {
   observe(call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[], sent: RealWorldClass[] = []): void {
     const q = this.quoteIdOf(call.op, call.params)
     const quote = q !== undefined ? this.quotes.get(q) : undefined
+    if (call.op === 'sales.requests.get') delete this.quotes.get(this.requests.get(call.params['requestId'] ?? '')?.quoteId ?? '')?.finalList
+    if (POLICY_LIST_MOVES.has(call.op)) {
+      const policyId = call.op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : (call.params['policyId'] ?? call.params['id'])
+      const issuing = this.policies.get(policyId ?? '')?.quoteId
+      for (const s of this.quotes.values()) if (s.id === issuing || (s.mtaOf !== undefined && s.mtaOf === policyId)) delete s.finalList
+    }
+    // a change starts a new list; a refused write (4xx) changes nothing (SL-INV-002), so the list answered before holds
+    if (quote && QUOTE_WRITES.has(call.op) && !(res.status >= 400 && res.status < 500)) delete quote.finalList
     if ((call.op === 'sales.quote.create' || call.op === 'sales.quote.update') && ok(res) && isObj(call.json)) {
       const name = call.op === 'sales.quote.create' ? (isObj(call.json['schema']) ? call.json['schema']['name'] : undefined) : quote?.product
       const productSchema = typeof name === 'string' ? this.schemas.get(name) : undefined
@@ -302,6 +325,7 @@ export class SalesModel {
     const names = list.filter((a): a is string => typeof a === 'string')
     quote.actions = { list: names, actor: call.actor!, setBy: res }
     quote.settled = true
+    this.judgeFinal(quote, names, call.actor!, res, evaluated, out)
     const offers = new Set<string>()
     for (const [by, what, never] of this.gone(quote)) {
       evaluated.add('SL-INV-005')
@@ -314,6 +338,31 @@ export class SalesModel {
       out.push({ invariant: 'SL-INV-005', expected: `the actions of a ${what} quote without ${still.join(', ')}`, actual: `[${names.join(', ')}]`, res, setBy: by })
     }
     quote.reportedOffers = offers
+  }
+
+  /**
+   * The actions list is final (sales §3 rule 4, SL-INV-010): the list answered after a change tells that the change is
+   * done, so it holds until the next change. A list that differs from the first one the same caller got since the last
+   * change breaks it; typically an empty list answered while the quote was still locked (instead of 204, or 423 with
+   * long polling), then the real one.
+   */
+  private judgeFinal(quote: QuoteState, names: string[], actor: string, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
+    const first = quote.finalList
+    if (!first) {
+      quote.finalList = { list: names, actor, setBy: res }
+      return
+    }
+    if (first.actor !== actor) return
+    evaluated.add('SL-INV-010')
+    const a = [...first.list].sort()
+    const b = [...names].sort()
+    if (JSON.stringify(a) === JSON.stringify(b)) return
+    const key = JSON.stringify([a, b])
+    quote.reportedFinal ??= new Set()
+    if (quote.reportedFinal.has(key)) return
+    quote.reportedFinal.add(key)
+    const empty = first.list.length === 0 ? ' (an empty list is no answer for a locked quote: 204, or 423 with long polling)' : ''
+    out.push({ invariant: 'SL-INV-010', expected: `the actions list answered after the last change, until the next change: [${first.list.join(', ')}]${empty}`, actual: `[${names.join(', ')}] with no change of the quote in between`, res, setBy: first.setBy })
   }
 
   private judgeOffered(quote: QuoteState, op: QuoteOperation, call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {

@@ -59,5 +59,10 @@ export const POLICIES_DEFECTS = {
   'policies-renewal-adds-quote': d('Preparing renewal data (a read) adds a renewal quote to the policy links (PL-INV-005).'),
   'policies-data-change-renumbers': d('A technical change gives the policy a new policy number (PL-INV-005).'),
   'policies-mta-moves-inception': d("Issuing an MTA moves the policy's inception date to the MTA's effective date (PL-INV-005)."),
+  // the agreement of one policy's money views (issue 29, PL-INV-006)
+  'policies-links-premium-truncated': d("The policy view shows its period premium cut to whole units, while its invoices and totals keep the cents (PL-INV-006)."),
+  'policies-invoice-off-by-a-cent': d("The invoices list shows the policy's first invoice one cent above what is booked: the invoices no longer sum to the totals' premium (PL-INV-006)."),
+  'policies-custom-view-other-policy': d("The customer custom view's installments name the invoices of another policy of the tenant (a cache keyed by tenant instead of policy) (PL-INV-006)."),
+  'policies-custom-view-matches-first-only': d("The customer custom view requires every identity parameter but compares only the first: a right code with any documentCountry opens it (issue 14's defect; PL-CUST-004).", 'sales-service.md §4, §5'),
   'policies-termination-quote-moves-financials': d("A termination premium quote (a read) lowers the policy's period premium in its financials by the quoted return (PL-INV-005)."),
 } as const satisfies Record<string, DefectInfo>

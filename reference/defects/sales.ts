@@ -48,6 +48,7 @@ export const SALES_DEFECTS = {
   'sales-bound-accepts-update': d('§3', 'A bound quote accepts an update of its data.'),
   'sales-issued-can-decline': d('§3', 'An issued quote can be declined.'),
   'sales-draft-can-bind': d('§3', 'A quote that was never calculated (draft) can be bound.'),
+  'sales-actions-empty-while-locked': d('§3 rule 4', 'The first read of a quote\'s actions after each change is answered 200 with an empty list, as if the quote were still locked, instead of 204 (or 423 with long polling): a caller takes "nothing offered" for "done" (SL-INV-010).'),
   'sales-bound-actions-unchanged': d('§3 rule 4', 'The actions list of a bound quote is still that of a calculated quote (bind offered again).'),
   'sales-declined-actions-unchanged': d('§3 rule 4', 'The actions list of a declined quote is still that of a calculated quote.'),
   'sales-update-resets-unnamed': d('§4', 'A partial update that does not name policy.salesChannel resets it to broker, the first value (invisible when it already held it).'),

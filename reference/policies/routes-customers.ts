@@ -10,9 +10,9 @@ function customerOf(policy: PolicyRecord): Record<string, unknown> {
   return isObject(c) ? c : {}
 }
 
-function matches(policy: PolicyRecord, names: string[], query: Record<string, unknown>): boolean {
+function matches(policy: PolicyRecord, names: string[], query: Record<string, unknown>, onlyFirst = false): boolean {
   const c = customerOf(policy)
-  return names.every((n) => typeof query[n] === 'string' && c[n] !== undefined && String(c[n]) === query[n])
+  return (onlyFirst ? names.slice(0, 1) : names).every((n) => typeof query[n] === 'string' && c[n] !== undefined && String(c[n]) === query[n])
 }
 
 /**
@@ -32,12 +32,16 @@ export function registerCustomerRoutes(app: FastifyInstance, store: PoliciesStor
       const ignore = defects.has('policies-custom-view-ignores-identity')
       const missing = names.filter((n) => typeof query[n] !== 'string' || query[n] === '')
       if (missing.length > 0 && !ignore) return reply.code(400).send(errorBody('missing customer identity parameters', { parameters: missing }))
-      let allowed = policy !== undefined && matches(policy, names, query)
+      // policies-custom-view-matches-first-only: every parameter must be present, but only the first (code) is compared
+      let allowed = policy !== undefined && matches(policy, names, query, defects.has('policies-custom-view-matches-first-only'))
       if (!allowed && policy && defects.has('policies-custom-view-leaks-other-customer')) {
         allowed = [...store.ledger.policies.values()].some((p) => p.tenant === principal.tenant && matches(p, names, query))
       }
       if (!policy || (!allowed && !ignore)) return reply.code(404).send(errorBody('no policy of this customer with this id'))
-      const invoices = store.invoicesOf(policy.id).filter((i) => i.source === 'installment')
+      // a cache keyed by tenant, not policy: the invoices of the tenant's policy issued last before (or after) this one
+      const others = [...store.ledger.policies.values()].filter((p) => p.tenant === policy.tenant && p.id !== policy.id)
+      const source = defects.has('policies-custom-view-other-policy') && others.length > 0 ? others[others.length - 1]! : policy
+      const invoices = store.invoicesOf(source.id).filter((i) => i.source === 'installment')
       return {
         data: {
           policyId: store.ctx.ids.wire(policy.id),

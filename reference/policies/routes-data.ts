@@ -26,7 +26,8 @@ export function registerDataRoutes(app: FastifyInstance, store: PoliciesStore): 
       const { policy } = findPolicy(store, req)
       if (!policy) return store.ctx.defects.has('policies-unknown-policy-empty-200') ? [] : notFound(reply, 'policy')
       store.invoiceReads.set(policy.id, (store.invoiceReads.get(policy.id) ?? 0) + 1)
-      return store.invoicesOf(policy.id).map((i) => invoiceView(store, i))
+      const list = store.invoicesOf(policy.id).map((i) => invoiceView(store, i))
+      return store.ctx.options.invoiceOrder === 'newest-first' ? list.reverse() : list
     },
   })
 

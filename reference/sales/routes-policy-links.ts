@@ -28,7 +28,8 @@ export function registerPolicyLinksRoute(app: FastifyInstance, ctx: ReferenceCon
           dateIssue: policy.dateIssue,
           dateInception: policy.dateInception,
           dateExpiry: policy.dateExpiry,
-          financials: policy.financials,
+          // a view that formats the premium as whole units while the totals and invoices keep the cents
+          financials: ctx.defects.has('policies-links-premium-truncated') ? { ...policy.financials, periodPremium: Math.trunc(policy.financials.periodPremium) } : policy.financials,
           ...view,
         },
         agent: { broker: policy.owner, code: policy.tenant },

@@ -86,6 +86,8 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     return reply.code(200).send(quoteDocument(quote, ctx.ids))
   })
 
+  /** The lock each quote's empty list was served for (the sales-actions-empty-while-locked defect). */
+  const emptyServed = new WeakMap<object, number>()
   app.get<{ Params: { id: string }; Querystring: { longPolling?: string } }>(`${SALES_PREFIX}/sales/policies/actions/:id`, async (req, reply) => {
     const quote = findQuote(ledger, ctx, req, req.params.id)
     if (!quote) return notFound(reply, 'quote', req.params.id)
@@ -93,6 +95,12 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const long = req.query.longPolling === 'true' || req.query.longPolling === '1'
     if (long && !stuck && ledger.isLocked(quote)) await ledger.waitUnlocked(quote, ctx.options.longPollMaxMs)
     else if (long && stuck) await ledger.sleep(Math.min(ctx.options.longPollMaxMs, 200))
+    // sales-actions-empty-while-locked: the first read after each change is answered 200 with no actions instead of
+    // 204 (423 with long polling, without waiting), as if still locked (whether the lock is still on when the read arrives depends on the load, not the defect)
+    if (!stuck && ctx.defects.has('sales-actions-empty-while-locked') && emptyServed.get(quote) !== quote.lockedUntil) {
+      emptyServed.set(quote, quote.lockedUntil)
+      return reply.send({ data: [], meta: { status: quote.state } })
+    }
     if (stuck || ledger.isLocked(quote)) return long ? reply.code(423).send(errorBody('quote is locked', { code: 'locked' })) : reply.code(204).send()
     const stale = (quote.state === 'bound' && ctx.defects.has('sales-bound-actions-unchanged')) || (quote.state === 'declined' && ctx.defects.has('sales-declined-actions-unchanged'))
     const actions = actionsOf(ctx.defects.has('sales-actions-ignore-state') || stale ? 'calculated' : quote.state)

@@ -114,6 +114,11 @@ export const VARIATIONS = {
     allowedBecause: 'NFC is the canonical composed form (Unicode UAX #15): canonically equivalent text; the suite sends its real-world text in NFC (docs/model.md), so the bytes read back are those sent.',
     options: { unicodeNormalisation: 'NFC' },
   },
+  'invoices-newest-first': {
+    description: "A policy's invoices list is answered newest first (the last installment's and adjustments' invoices before the first).",
+    allowedBecause: 'sales §4 lists the invoices of a policy without an order; a client matches them by invoicenumber.',
+    options: { invoiceOrder: 'newest-first' },
+  },
   'short-lived-tokens': {
     description: 'Access tokens live 40 s, so a run renews its tokens on the way.',
     allowedBecause: 'sales §5.5: token lifetime and refresh are not shown.',

@@ -5,6 +5,7 @@ import type { Exchange } from '../../helpers/http/recorder'
 import type { TargetConfig } from '../../helpers/config/types'
 import { formatViolations } from '../../helpers/checks/failure'
 import { INVARIANTS } from '../../helpers/model/invariants'
+import { EXIT, exitCodeOf, type ExitCode, type Verdict } from '../verdict'
 import { InvariantBroken, stepArbitraries, type StepPacing } from './commands'
 import { World, type ExploreModel, type StepLog } from './world'
 
@@ -28,6 +29,8 @@ export interface ExploreResult {
   sequences: number
   /** Invariant id -> answers it judged. */
   evaluated: Record<string, number>
+  /** Sequences with a 2xx answer after their first step (a flow that got past its first step). */
+  sequencesPastFirstStep: number
   seconds: number
   interrupted: boolean
   /** Steps run when the first sequence broke an invariant (before shrinking), when one did. */
@@ -57,10 +60,11 @@ export async function explore(config: TargetConfig, o: ExploreOptions): Promise<
   const started = Date.now()
   const pacing: StepPacing = { minIntervalMs: 1000 / o.stepsPerSecond, last: { at: 0 } }
   const evaluated: Record<string, number> = {}
-  const counters = { steps: 0, sequences: 0 }
+  const counters = { steps: 0, sequences: 0, pastFirst: 0 }
   const count = (w: World) => {
     counters.steps += w.log.length
     counters.sequences += 1
+    if (w.log.slice(1).some((s) => s.exchanges.some((x) => x.status !== undefined && x.status >= 200 && x.status < 300))) counters.pastFirst += 1
     for (const s of w.log) for (const id of s.evaluated) evaluated[id] = (evaluated[id] ?? 0) + 1
   }
   const state: { failed: boolean; stepsToFailure?: number } = { failed: false }
@@ -87,7 +91,7 @@ export async function explore(config: TargetConfig, o: ExploreOptions): Promise<
   })
   const numRuns = o.steps
   const details = await fc.check(property, { seed: o.seed, numRuns, interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false, endOnFailure: false })
-  const base = { seed: o.seed, sequences: counters.sequences, evaluated, interrupted: details.interrupted }
+  const base = { seed: o.seed, sequences: counters.sequences, evaluated, sequencesPastFirstStep: counters.pastFirst, interrupted: details.interrupted }
   if (!details.failed) return { ok: true, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000 }
   const error = details.errorInstance
   if (!(error instanceof InvariantBroken)) {
@@ -101,6 +105,26 @@ export async function explore(config: TargetConfig, o: ExploreOptions): Promise<
   return { ok: false, ...base, ...stepsToFailure, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, broken: error.ids, replay: { path: details.counterexamplePath ?? '', steps: holder.steps ?? [] } }
 }
 
+/** The invariant families (WH-INV, SL-INV, PL-INV): each must judge at least one answer for an exploration to conform. */
+export const INVARIANT_FAMILIES: string[] = [...new Set(INVARIANTS.map((i) => i.id.replace(/-\d+$/, '')))]
+
+/**
+ * The verdict and exit code of an exploration, by the rules of a conformance run (runner/verdict.ts): a broken
+ * invariant is the target's fault (DOES NOT CONFORM, 1); a tool error, an invariant family that judged nothing, or
+ * flows that never got past their first step (no 2xx answer after it: a login answering no usable token, lists whose
+ * bodies never parse) is nobody's fault yet (INCONCLUSIVE, 3): a verdict never claims more than was checked.
+ */
+export function exploreVerdict(r: ExploreResult): { verdict: Verdict; exit: ExitCode; reason?: string } {
+  if (!r.ok && !r.error) return { verdict: 'DOES NOT CONFORM', exit: EXIT.doesNotConform }
+  if (r.error) return { verdict: 'INCONCLUSIVE', exit: EXIT.inconclusive, reason: r.error }
+  const reasons: string[] = []
+  if (r.sequences > 0 && r.sequencesPastFirstStep === 0) reasons.push(`no sequence got past its first step (no 2xx answer after it in ${r.sequences} sequence(s))`)
+  const silent = INVARIANT_FAMILIES.filter((f) => !Object.entries(r.evaluated).some(([id, n]) => id.startsWith(`${f}-`) && n > 0))
+  if (silent.length > 0) reasons.push(`no invariant of ${silent.join(', ')} judged any answer`)
+  if (reasons.length > 0) return { verdict: 'INCONCLUSIVE', exit: exitCodeOf('INCONCLUSIVE'), reason: reasons.join('; ') }
+  return { verdict: 'CONFORMS', exit: EXIT.conforms }
+}
+
 /** The report printed at the end: seed, steps, invariants and seconds, and the replay of a failing sequence. */
 export function formatExplore(r: ExploreResult, o: ExploreOptions): string {
   const judged = Object.keys(r.evaluated).length
@@ -108,7 +132,10 @@ export function formatExplore(r: ExploreResult, o: ExploreOptions): string {
   const lines = [
     `explore: seed ${r.seed}, ${r.stepsRun} steps in ${r.sequences} sequences, ${judged}/${INVARIANTS.length} invariants judged on ${answers} step answers, ${r.seconds.toFixed(1)} s${r.interrupted ? ' (time limit reached)' : ''}`,
   ]
-  if (r.ok) return [...lines, 'verdict  CONFORMS (no invariant broken)'].join('\n')
+  if (r.ok) {
+    const v = exploreVerdict(r)
+    return [...lines, v.verdict === 'CONFORMS' ? 'verdict  CONFORMS (no invariant broken)' : `verdict  INCONCLUSIVE (no invariant broken, but ${v.reason})`].join('\n')
+  }
   if (r.error) return [...lines, `error: ${r.error}`, 'verdict  INCONCLUSIVE'].join('\n')
   const steps = r.replay?.steps ?? []
   if (r.stepsToFailure !== undefined) lines.push(`first broken after ${r.stepsToFailure} steps: ${(r.broken ?? []).join(', ')}`)

@@ -84,6 +84,12 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'policies-termination-quote-moves-financials', area: 'policies', file: P('views'), mustFail: ['PL-INV-005'], explore: false },
   { defect: 'policies-data-change-renumbers', area: 'policies', file: P('technical-change'), mustFail: ['PL-INV-005'], explore: false },
   { defect: 'policies-mta-moves-inception', area: 'policies', file: P('mta'), mustFail: ['PL-INV-005'], explore: false },
+  // issue 29, second round: the agreement of one policy's money views (PL-INV-006)
+  { defect: 'policies-links-premium-truncated', area: 'policies', file: P('views'), mustFail: ['PL-INV-006'], explore: false },
+  { defect: 'policies-invoice-off-by-a-cent', area: 'policies', file: P('views'), mustFail: ['PL-INV-006'], explore: false },
+  { defect: 'policies-custom-view-other-policy', area: 'policies', file: P('customer-view'), mustFail: ['PL-INV-006'], explore: false },
+  // the actions list is final (sales §3 rule 4, SL-INV-010)
+  { defect: 'sales-actions-empty-while-locked', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-010'], explore: false },
 ]
 
 /** The new defects of one area (the older defects and the auth ones reused above excepted). */

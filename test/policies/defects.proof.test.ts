@@ -54,6 +54,8 @@ const CASES: { defect: keyof typeof POLICIES_DEFECTS; file: string; mustFail: st
   { defect: 'policies-credit-repeatable', file: 'payments', mustFail: 'PL-PAY-006' },
   { defect: 'policies-allocate-unknown-invoice-ok', file: 'payments', mustFail: 'PL-PAY-008' },
   { defect: 'policies-custom-view-wrong-installments', file: 'customer-view', mustFail: 'PL-CUST-001' },
+  // issue 29: each identity parameter wrong on its own (a right code with any documentCountry)
+  { defect: 'policies-custom-view-matches-first-only', file: 'customer-view', mustFail: 'PL-CUST-004' },
 ]
 
 /** Extra checks a defect must also fail (one defect can break more than one requirement). */

@@ -69,4 +69,38 @@ describe('PolicyModel', () => {
     expect(judge(m, 'sales.quote.calculation', { id: 'q1' }, calc(one))).toEqual([])
     expect(judge(m, 'sales.quote.installments', { policyId: 'q1' }, answer(200, { instalments: two })).map((v) => v.invariant)).toEqual(['PL-INV-004'])
   })
+
+  it('PL-INV-006: invoices sum to the totals premium to the cent, the policy view shows it, the custom view shows the invoices', () => {
+    const invoices = (...l: [string, number][]) => answer(200, l.map(([n, premium], i) => ({ invoicenumber: n, duedate: `2027-0${i + 1}-01`, premium })))
+    const totals = (premium: number) => answer(200, { data: { premium, adminFee: 0, paid: 0, balance: premium } })
+    const view = (...l: [string, number][]) => answer(200, { data: { installments: l.map(([n, premium], i) => ({ invoicenumber: n, dueDate: `2027-0${i + 1}-01`, premium })) } })
+    const ids = (v: Violation[]) => v.map((x) => x.invariant)
+    // agreeing views, invoices in any order: nothing
+    const m = issued()
+    expect(judge(m, 'sales.policy.links', { policyId: 'p1' }, links({ premium: 100.01 }))).toEqual([])
+    expect(judge(m, 'sales.policy.invoices', { policyId: 'p1' }, invoices(['i2', 50], ['i1', 50.01]))).toEqual([])
+    expect(judge(m, 'sales.policy.period-totals', { id: 'p1' }, totals(100.01))).toEqual([])
+    expect(judge(m, 'sales.customers.custom-view', { policyId: 'p1' }, answer(200, { data: { installments: [{ invoicenumber: 'i1', dueDate: '2027-02-01', premium: 50.01 }, { invoicenumber: 'i2', dueDate: '2027-01-01', premium: 50 }] } }))).toEqual([])
+    // one invoice a cent off
+    const a = issued()
+    judge(a, 'sales.policy.invoices', { policyId: 'p1' }, invoices(['i1', 50.02], ['i2', 50]))
+    expect(ids(judge(a, 'sales.policy.period-totals', { id: 'p1' }, totals(100.01)))).toEqual(['PL-INV-006'])
+    // the policy view's premium differs from the totals' until an MTA or a termination
+    const b = issued()
+    judge(b, 'sales.policy.period-totals', { id: 'p1' }, totals(100.01))
+    expect(ids(judge(b, 'sales.policy.links', { policyId: 'p1' }, links({ premium: 100 })))).toEqual(['PL-INV-006'])
+    const c = issued()
+    judge(c, 'sales.termination.terminate', { policyId: 'p1' }, answer(200, {}))
+    judge(c, 'sales.policy.period-totals', { id: 'p1' }, totals(60))
+    expect(judge(c, 'sales.policy.links', { policyId: 'p1' }, links({ premium: 100 }))).toEqual([])
+    // the custom view serving another policy's invoices
+    const d = issued()
+    judge(d, 'sales.policy.invoices', { policyId: 'p1' }, invoices(['i1', 50], ['i2', 50]))
+    expect(ids(judge(d, 'sales.customers.custom-view', { policyId: 'p1' }, view(['x1', 50], ['x2', 50])))).toEqual(['PL-INV-006'])
+    // views of different moments (an issue in between) are not compared
+    const e = issued()
+    judge(e, 'sales.policy.invoices', { policyId: 'p1' }, invoices(['i1', 50], ['i2', 50]))
+    judge(e, 'sales.requests.get', { requestId: 'r1' }, answer(200, {}))
+    expect(judge(e, 'sales.policy.period-totals', { id: 'p1' }, totals(130))).toEqual([])
+  })
 })

@@ -57,7 +57,32 @@ describe('the sales model reports a breach once, on the first answer showing it'
     const actions = (list: string[]) => judge(m, { op: 'sales.quote.actions', params: { id: 'q1' } }, 200, { data: list })
     expect(actions(['quote:update'])).toEqual(['SL-INV-005'])
     expect(actions(['quote:update'])).toEqual([])
-    expect(actions(['quote:update', 'quote:bind'])).toEqual(['SL-INV-005'])
+    // a list that changes with no change in between breaks SL-INV-010 as well
+    expect(actions(['quote:update', 'quote:bind'])).toEqual(['SL-INV-010', 'SL-INV-005'])
+    expect(actions([])).toEqual(['SL-INV-010'])
+  })
+
+  it('SL-INV-010: the list answered after a change holds until the next change; a refused write is no change', () => {
+    const m = created()
+    const actions = (list: string[]) => judge(m, { op: 'sales.quote.actions', params: { id: 'q1' } }, 200, { data: list })
+    expect(actions(['quote:calculate', 'quote:update'])).toEqual([])
+    // an empty list answered while locked, then the real one: broken once
+    judge(m, { op: 'sales.quote.calculate', params: { id: 'q1' } }, 200, {})
+    expect(actions([])).toEqual([])
+    expect(actions(['quote:bind'])).toEqual(['SL-INV-010'])
+    expect(actions(['quote:bind'])).toEqual([])
+    // a refused write changes nothing: the list must hold
+    judge(m, { op: 'sales.quote.calculate', params: { id: 'q1' } }, 200, {})
+    expect(actions(['quote:bind', 'quote:update'])).toEqual([])
+    judge(m, { op: 'sales.quote.issue', params: { id: 'q1' } }, 409, {})
+    expect(actions(['quote:update', 'quote:bind'])).toEqual([])
+    expect(actions(['quote:issue'])).toEqual(['SL-INV-010'])
+    // an accepted write, or a request read (an issue progressing), starts afresh
+    judge(m, { op: 'sales.quote.update', params: { policyId: 'q1' }, json: { policy: { salesChannel: 'direct' } } }, 200, {})
+    expect(actions(['quote:update'])).toEqual([])
+    judge(m, { op: 'sales.quote.issue', params: { id: 'q1' } }, 202, { requestId: 'r1' })
+    expect(actions(['quote:calculate'])).toEqual([])
+    judge(m, { op: 'sales.requests.get', params: { requestId: 'r1' } }, 200, { status: 'pending' })
     expect(actions([])).toEqual([])
   })
 
