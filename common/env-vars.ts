@@ -63,6 +63,7 @@ export const ENV_VARS = [
   { name: 'LEDGER_SELECTED_CHECKS', group: 'tool', meaning: 'the check ids of a selection, for the workers (set by run --check/--section/--operation)', readBy: ['run'], configuresRun: true },
   { name: 'LEDGER_THOROUGH', group: 'run', meaning: '1: the slow probes run too (same as run --thorough): a token past exp + auth.maxExpiryLeewaySeconds, tried in the background', default: 'the quick run (the summary notes what was not probed)', readBy: ['run', 'npm run conformance:sharded'], configuresRun: true },
   { name: 'LEDGER_CATALOGUE_CHECKS', group: 'tool', meaning: "the catalogue's size, for the reporters of a sharded run (set by run)", readBy: ['run'], configuresRun: true },
+  { name: 'LEDGER_VITEST_FILTER', group: 'tool', meaning: "vitest's own filters given after -- (--changed, -t, files), for the reporters' \"partial\" (set by run)", readBy: ['run'], configuresRun: true },
   { name: 'LEDGER_STRICT', group: 'tool', meaning: '1: an untested requirement makes the run INCONCLUSIVE (set by run --strict and by acceptance)', readBy: ['run', 'acceptance'], configuresRun: true },
   { name: 'CONFORMANCE_CALLER_CWD', group: 'tool', meaning: 'the folder the user ran the CLI from: report paths are printed relative to it (set by the CLI)', readBy: ['run', 'report'] },
   { name: 'LEDGER_SELECTION', group: 'tool', meaning: "the selection's label and counts, for the reporters (set by run)", readBy: ['run'], configuresRun: true },

@@ -12,7 +12,7 @@ import { callerPath, reportsDir, targetReportsDir, trafficDir } from '../../help
 import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, runNotes, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/reporting/traffic-file'
 import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
-import { catalogueSizeFromEnv, selectionFromEnv } from '../selection/env'
+import { catalogueSizeFromEnv, selectionFromEnv, VITEST_FILTER_ENV } from '../selection/env'
 import type { RunInfo } from './run-info'
 import type { RunStop, Selection } from '../verdict'
 import { aboutOperations } from '../selection/about'
@@ -87,6 +87,17 @@ export function casesByTarget(modules: ReadonlyArray<TestModule>): Map<string | 
 /** Test cases a filter left out (-t, .skip): the run's catalogue is larger than its selection. */
 function filteredOut(cases: ReadonlyArray<TestCase>): number {
   return cases.filter((tc) => tc.meta().check && (tc.options.mode === 'skip' || tc.options.mode === 'todo')).length
+}
+
+/**
+ * A run that vitest's own options filtered (`-- --changed`, `-- -t X`, file filters; the CLI says which and collects
+ * the catalogue's size): "partial: 12 of 379 checks; vitest filter --changed" when fewer checks ran than the
+ * catalogue holds. Contract checks (CT-*) are not in the catalogue and do not count.
+ */
+export function vitestFilterSelection(filter: string | undefined, report: Pick<ChecksReport, 'checks'>, catalogue: number | undefined): Selection | undefined {
+  if (!filter || !catalogue) return undefined
+  const ran = report.checks.filter((c) => !c.id.startsWith('CT-')).length
+  return ran < catalogue ? { label: `vitest ${filter}`, selected: ran, catalogue, why: `vitest filter ${filter}` } : undefined
 }
 
 /**
@@ -219,6 +230,8 @@ export default class SummaryReporter implements Reporter {
     const selectionOf = (cases: TestCase[], report: ChecksReport): Selection | undefined => {
       if (this.shard) return shardSelection(this.shard, report.checks.length, selection, catalogueSizeFromEnv(process.env))
       if (selection) return selection
+      const filtered = vitestFilterSelection(process.env[VITEST_FILTER_ENV], report, catalogueSizeFromEnv(process.env))
+      if (filtered) return filtered
       const left = filteredOut(cases)
       return left > 0 ? { label: 'vitest filter (-t or .skip)', selected: report.checks.length, catalogue: report.checks.length + left } : undefined
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { shardSelection } from '../../runner/reporting/summary-reporter'
+import { shardSelection, vitestFilterSelection } from '../../runner/reporting/summary-reporter'
+import { vitestFilterOf } from '../../runner/selection/env'
 import { computeVerdict, EXIT, exitCodeOf, isRunStop, runStopError } from '../../runner/verdict'
 
 const totals = (t: Partial<Record<'passed' | 'failed' | 'errored' | 'blocked' | 'skipped' | 'not-applicable', number>>) => ({ passed: 0, failed: 0, errored: 0, blocked: 0, skipped: 0, 'not-applicable': 0, ...t })
@@ -24,6 +25,19 @@ describe('computeVerdict()', () => {
     expect(computeVerdict({ totals: totals({ passed: 3 }), selection: both }).label).toBe('CONFORMS (partial: 3 of 374 checks; vitest shard 2/4; selection --check SL-LIFE)')
     // vitest run directly with --shard does not know the catalogue: still partial, never a whole verdict
     expect(computeVerdict({ totals: totals({ passed: 65 }), selection: shardSelection({ index: 1, count: 4 }, 65, undefined, undefined) }).label).toBe('CONFORMS (partial: 65 checks; vitest shard 1/4)')
+  })
+
+  it("vitest's own filters (--changed, -t, files after --) are partial too, when fewer checks ran than the catalogue", () => {
+    expect(vitestFilterOf(['--changed'])).toBe('--changed')
+    expect(vitestFilterOf(['-t', 'AUTH', '--shard=1/4', '--reporter=dot'])).toBe('-t AUTH')
+    expect(vitestFilterOf(['suites/auth', '--changed=HEAD~1'])).toBe('suites/auth --changed=HEAD~1')
+    expect(vitestFilterOf(['--shard=1/4', '--bail=1'])).toBeUndefined()
+    const checks = (n: number, ct = 0) => ({ checks: [...Array.from({ length: n }, (_, i) => ({ id: `A-${i}` })), ...Array.from({ length: ct }, (_, i) => ({ id: `CT-x-${i}` }))] }) as never
+    const partial = vitestFilterSelection('--changed', checks(12, 3), 379)
+    expect(computeVerdict({ totals: totals({ passed: 15 }), selection: partial }).label).toBe('CONFORMS (partial: 12 of 379 checks; vitest filter --changed)')
+    // every check of the catalogue ran (the filter matched all of it): a whole verdict
+    expect(vitestFilterSelection('--changed', checks(379, 3), 379)).toBeUndefined()
+    expect(vitestFilterSelection(undefined, checks(12), 379)).toBeUndefined()
   })
 
   it('DOES NOT CONFORM when a requirement failed, even with errored or blocked checks beside it', () => {

@@ -16,7 +16,7 @@ import { CALLER_CWD_ENV, callerPath } from '../../../helpers/reporting/paths'
 import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
 import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
 import { collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
-import { CATALOGUE_SIZE_ENV, SELECTION_ENV, STRICT_ENV } from '../../selection/env'
+import { CATALOGUE_SIZE_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV, vitestFilterOf } from '../../selection/env'
 import { hasCriteria, listLine, selectChecks, whereOf, SelectionError, type Criteria } from '../../selection/select'
 import { loadTargets } from '../../targets/load'
 import { EXIT, type RunStop, type Selection } from '../../verdict'
@@ -174,6 +174,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   delete env[SELECTED_CHECKS_ENV]
   delete env[SELECTION_ENV]
   delete env[CATALOGUE_SIZE_ENV]
+  delete env[VITEST_FILTER_ENV]
   if (args.profile) env.TARGET_PROFILE = isAbsolute(args.profile) ? args.profile : resolve(process.cwd(), args.profile)
   if (args.allowWrites) env.ALLOW_WRITES = '1'
   if (args.strict) env[STRICT_ENV] = '1'
@@ -208,7 +209,10 @@ export async function runConformance(argv: string[]): Promise<number> {
   let files = [...args.criteria.files ?? []]
   // a vitest shard runs part of the suite files: its verdict says "partial: N of M" (the reporter counts N, M is here)
   const sharded = args.vitestArgs.some((a) => a === '--shard' || a.startsWith('--shard='))
-  if (hasCriteria(args.criteria) || args.list || sharded) {
+  // vitest's own filters (--changed, -t, files after --) run part of it too: the same "partial: N of M"
+  const vitestFilter = vitestFilterOf(args.vitestArgs)
+  if (vitestFilter) env[VITEST_FILTER_ENV] = vitestFilter
+  if (hasCriteria(args.criteria) || args.list || sharded || vitestFilter) {
     let catalogue: CatalogueEntry[]
     try {
       catalogue = await collectCatalogue(targets)
