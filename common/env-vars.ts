@@ -44,7 +44,7 @@ export const ENV_VARS = [
   { name: 'AUTH_USERNAME', group: 'target', meaning: 'username of the primary user', overrides: 'credentials', readBy: TARGET_READERS, configuresRun: true },
   { name: 'AUTH_PASSWORD', group: 'target', meaning: "password of the primary user (never put one in the profile); the profile's passwordEnv names further variables", overrides: 'credentials', readBy: TARGET_READERS, configuresRun: true },
   { name: 'PRODUCT', group: 'target', meaning: 'product (schema name) of the main scenarios', overrides: 'product', readBy: TARGET_READERS, configuresRun: true },
-  { name: 'REFERENCE_DEFECTS', group: 'target', meaning: 'comma-separated defects of the embedded reference service (mutation testing; npm run reference -- --list-defects)', default: 'none', readBy: ['run', 'validate', 'explore'], configuresRun: true },
+  { name: 'REFERENCE_DEFECTS', group: 'target', meaning: 'comma-separated defects of the embedded reference service (mutation testing; the list: ledger-conformance reference --list-defects)', default: 'none', readBy: ['run', 'validate', 'explore'], configuresRun: true },
   { name: 'REFERENCE_CHAOS', group: 'target', meaning: 'faults of the embedded reference service, e.g. "503=0.05,latency=0-200,seed=7" (docs/reliability.md)', default: 'none', readBy: ['run', 'reference service'], configuresRun: true },
   { name: 'CONFORMANCE_SEED', group: 'run', meaning: 'integer seed of generated data (and of explore)', default: 'a new seed, printed in the summary', readBy: ['run', 'validate', 'explore', 'npm run conformance:sharded'] },
   { name: 'CONFORMANCE_RUN_ID', group: 'run', meaning: 'the run id: tags the data a run creates, names its reports', default: 'run-<date>-<random>', readBy: ['run', 'validate', 'acceptance', 'npm run conformance:sharded'], configuresRun: true },
@@ -70,11 +70,11 @@ export const ENV_VARS = [
   { name: 'LC_ALLURE_RESULTS_DIR', group: 'tool', meaning: "the Allure results folder, for the workers' exchange attachments (set by the Allure reporter)", readBy: ['run'] },
   { name: 'LC_BENCH_USAGE_FILE', group: 'tool', meaning: "where the bench's usage probe writes a run's CPU and memory (set by npm run bench)", readBy: ['npm run bench'] },
   { name: 'VITE_CONFIG_NATIVE_IGNORE_WARNING', group: 'tool', meaning: "true: quiets vite's warning about the config loader while list collects the suites", readBy: ['list'] },
-  { name: 'CI', group: 'standard', meaning: 'set by CI services: npm run report does not open a browser', readBy: ['report'] },
+  { name: 'CI', group: 'standard', meaning: 'set by CI services: the report command does not open a browser', readBy: ['report'] },
   { name: 'XDG_CACHE_HOME', group: 'standard', meaning: 'the user cache folder (LEDGER_CONFORMANCE_CACHE)', default: '~/.cache', readBy: ['run', 'list'] },
   { name: 'NODE_OPTIONS', group: 'standard', meaning: "Node's options; the bench adds its usage probe to them", readBy: ['npm run bench'] },
-  { name: 'FORCE_COLOR', group: 'standard', meaning: 'set to 0 for child runs whose output the tool reads', readBy: ['npm run bench', 'npm run conformance:sharded'] },
-  { name: 'NO_COLOR', group: 'standard', meaning: 'set to 1 for child runs whose output the tool reads', readBy: ['npm run bench', 'npm run conformance:sharded'] },
+  { name: 'FORCE_COLOR', group: 'standard', meaning: '1: colour in the console even when it is not a terminal; 0: no colour (the tool sets 0 for child runs whose output it reads)', default: 'colour only on a terminal', readBy: ['run', 'npm run bench', 'npm run conformance:sharded'] },
+  { name: 'NO_COLOR', group: 'standard', meaning: 'any value: no colour in the console (the tool sets 1 for child runs whose output it reads)', default: 'colour only on a terminal', readBy: ['run', 'npm run bench', 'npm run conformance:sharded'] },
 ] as const satisfies readonly EnvVar[]
 
 export type EnvVarName = (typeof ENV_VARS)[number]['name']
