@@ -1,15 +1,18 @@
 import { spawn } from 'node:child_process'
 import { isAbsolute, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../common/project-root'
+import { CALLER_CWD_ENV } from '../../helpers/reporting/paths'
 
 /**
  * The environment of a command run from the caller's folder: REPORTS_DIR made absolute against the caller's
  * working directory (default ./reports), and the profile paths too, so a child process that works inside the
- * project (an installed package's folder, under node_modules) still writes to and reads from the caller's folder.
+ * project (an installed package's folder, under node_modules) still writes to and reads from the caller's folder,
+ * and prints report paths relative to it.
  */
 export function callerEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): NodeJS.ProcessEnv {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p))
-  const out: NodeJS.ProcessEnv = { ...env, REPORTS_DIR: abs(env.REPORTS_DIR || 'reports') }
+  // report paths are printed relative to the caller's folder, not to the project's (helpers/reporting/paths.ts callerPath)
+  const out: NodeJS.ProcessEnv = { ...env, REPORTS_DIR: abs(env.REPORTS_DIR || 'reports'), [CALLER_CWD_ENV]: env[CALLER_CWD_ENV] || cwd }
   if (env.TARGET_PROFILE) out.TARGET_PROFILE = abs(env.TARGET_PROFILE)
   if (env.TARGET_PROFILES) out.TARGET_PROFILES = env.TARGET_PROFILES.split(',').map((p) => (p.trim() ? abs(p.trim()) : p)).join(',')
   if (env.ALLURE_HISTORY) out.ALLURE_HISTORY = abs(env.ALLURE_HISTORY)

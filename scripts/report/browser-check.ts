@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -23,7 +24,14 @@ export interface PageResult {
 
 /** Why the browser check cannot run here (undefined when it can). */
 export function browserUnavailable(): string | undefined {
-  return existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`
+  if (!existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`
+  // playwright-core drives it: a development dependency, absent from an installed package unless added beside it
+  try {
+    createRequire(import.meta.url).resolve('playwright-core')
+  } catch {
+    return 'playwright-core is not installed (a development dependency of this package: npm install --no-save playwright-core)'
+  }
+  return undefined
 }
 
 /**

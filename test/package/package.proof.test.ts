@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
-import { browserUnavailable } from '../../scripts/report/browser-check'
 
 // The package as a team gets it (README "Install it"): npm pack, installed into an empty folder from
 // the npm cache, run there with npx: against the embedded reference, then against a URL; reports in ./reports of
@@ -129,19 +128,19 @@ describe('the package, installed into an empty folder', () => {
     expect(referenceUrl, "needs the 'against a URL' case's reference").toBeDefined()
     const withPassword = { AUTH_PASSWORD: 'demo-pass-4821' }
     // acceptance by URL, on one suite folder to keep the proof cheap (the default set is the whole suite)
-    const acc = npx(['acceptance', '--profile', 'ci/local.jsonc', '--suites', 'suites/auth'], { ...withPassword, REPORTS_DIR: 'reports-acceptance' })
+    // --lenient: the profile init wrote names no second tenant nor short-lived user, so strict acceptance (the
+    // default) would say those requirements untested (INCONCLUSIVE); the recipe's point here is the by-URL judgement
+    const acc = npx(['acceptance', '--profile', 'ci/local.jsonc', '--suites', 'suites/auth', '--lenient'], { ...withPassword, REPORTS_DIR: 'reports-acceptance' })
     expect(acc.status, (acc.stdout + acc.stderr).slice(-3000)).toBe(0)
     expect(acc.stdout).toMatch(/ACCEPTED/)
     expect(acc.stdout).toContain(referenceUrl!)
-    expect(acc.stdout + acc.stderr).not.toMatch(/not a tenant deployment|npm run /)
+    expect(acc.stdout + acc.stderr).not.toMatch(/not a tenant deployment|npm run |\.\.\/\.\.\//)
     expect(existsSync(join(app, 'reports-acceptance', 'acceptance.json'))).toBe(true)
-    // report: Allure Report 3 is a dependency of the package; --check also needs Chromium
-    const why = browserUnavailable()
-    if (why) console.warn(`package proof: report --check left out: ${why}`)
-    const rep = npx(['report', '--reports', 'reports-url', ...(why ? [] : ['--check'])])
+    // report: Allure Report 3 is a dependency of the package. Its --check (the page in headless Chromium) needs
+    // playwright-core, a development dependency the package does not install: the clone's CI step 75 proves it
+    const rep = npx(['report', '--reports', 'reports-url'])
     expect(rep.status, (rep.stdout + rep.stderr).slice(-3000)).toBe(0)
     expect(existsSync(join(app, 'reports-url', 'allure-report', 'index.html'))).toBe(true)
-    if (!why) expect(rep.stdout.match(/browser OK /g)).toHaveLength(2)
     expect(rep.stdout + rep.stderr).not.toMatch(/npm run /)
     expect(changedSince(join(app, 'node_modules'), installedAt)).toEqual([])
   })
