@@ -9,7 +9,7 @@ import { send } from '../../../helpers/http/send'
 import { TransportError, type HttpMethod, type HttpResult } from '../../../helpers/http/types'
 import { Redactor, safeText } from '../../../helpers/reporting/redact'
 import type { TrafficLine } from '../../../helpers/reporting/traffic-file'
-import type { ChecksReport } from '../../reporting/results'
+import { readTraffic, type ChecksReport } from '../../reporting/results'
 import { findCheck, planReplay, recordedRequest, resultOfCheck, exchangeSources, sentToken, type AllureResultLike, type RecordedRequest } from '../../replay/plan'
 import { nearest } from '../did-you-mean'
 
@@ -88,22 +88,9 @@ function allureResults(dir: string): AllureResultLike[] {
   return out
 }
 
+/** The check's traffic lines of that run, in the order they were sent (runner/reporting/results.ts readTraffic). */
 function trafficOf(dir: string, runId: string, title: string): TrafficLine[] {
-  if (!existsSync(dir)) return []
-  const lines: TrafficLine[] = []
-  for (const f of readdirSync(dir)) {
-    if (!f.endsWith('.jsonl')) continue
-    for (const l of readFileSync(join(dir, f), 'utf8').split('\n')) {
-      if (!l.trim()) continue
-      try {
-        const t = JSON.parse(l) as TrafficLine
-        if (t.runId === runId && t.test?.endsWith(title)) lines.push(t)
-      } catch {
-        // a torn last line
-      }
-    }
-  }
-  return lines.sort((a, b) => a.at.localeCompare(b.at))
+  return readTraffic(dir, runId).filter((t) => t.test?.endsWith(title)).sort((a, b) => a.at.localeCompare(b.at))
 }
 
 function block(prefix: string, text: string, r: Redactor): string {
