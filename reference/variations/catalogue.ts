@@ -26,6 +26,9 @@ export const VARIATIONS = {
     description: 'Quote/policy, document, payment and event ids are numeric JSON strings ("100042") instead of JSON integers; webhook subscription ids are numeric strings too. Request ids stay UUIDs.',
     allowedBecause: 'The sales spec says only that path parameters are strings (sales §4) and webhooks §2 types id as a string; request ids stay UUIDs as the public document types {requestId}.',
     options: { idStyle: 'numeric' },
+    // the profile says the id style (a target's profile decides what the specs leave open): the never-existing ids of
+    // the webhook probes are digits, as the target's own document declares them (else its contract checks flag them)
+    profile: { extensions: { probes: { ids: { webhooks: 'integer' } } } },
   },
   'uuid-ids': {
     description: 'Every id is a UUID string (quotes, policies, documents, payments, events, subscriptions) instead of a JSON integer.',
