@@ -31,9 +31,14 @@ export function selection(args: Pick<MutationArgs, 'defects' | 'variations'>): {
   return { defects, variations }
 }
 
-/** Suites of a defect's area (suites/<area>; auth also suites/security); undefined: the whole suite. */
+/**
+ * Suites of a defect's area; undefined: the whole suite. Auth also runs suites/security (the token probes of every
+ * operation); sales also runs suites/policies, whose flows read the financials and schedule of the issuing quote
+ * after a recalculation (sales §4): the sales defects of calculation and issue are caught there (PL-VIEW-001).
+ */
 export function areaSuites(area: string, exists: (path: string) => boolean = (p) => existsSync(resolve(PROJECT_ROOT, p))): string[] | undefined {
-  const folders = (area === 'auth' ? ['suites/auth', 'suites/security'] : [`suites/${area}`]).filter(exists)
+  const also: Record<string, string[]> = { auth: ['suites/security'], sales: ['suites/policies'] }
+  const folders = [`suites/${area}`, ...(also[area] ?? [])].filter(exists)
   return folders.length > 0 ? folders : undefined
 }
 

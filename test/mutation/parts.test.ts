@@ -82,9 +82,9 @@ describe('parseMutationArgs', () => {
 
 describe('areaSuites', () => {
   it('maps an area to its suites, auth with security, and falls back to the whole suite', () => {
-    const has = (p: string) => ['suites/auth', 'suites/security', 'suites/sales'].includes(p)
+    const has = (p: string) => ['suites/auth', 'suites/security', 'suites/sales', 'suites/policies'].includes(p)
     expect(areaSuites('auth', has)).toEqual(['suites/auth', 'suites/security'])
-    expect(areaSuites('sales', has)).toEqual(['suites/sales'])
+    expect(areaSuites('sales', has)).toEqual(['suites/sales', 'suites/policies'])
     expect(areaSuites('reliability', has)).toBeUndefined()
   })
 })
