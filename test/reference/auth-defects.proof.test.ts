@@ -4,6 +4,9 @@ import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/config'
 import { runConformance } from '../../scripts/harness/run-conformance'
+import { limiter } from '../support/limiter'
+import { AUTH_DEFECTS } from '../../reference/defects/auth'
+import { modelDefectsOf } from '../model/cases'
 
 const dir = mkdtempSync(join(tmpdir(), 'lc-auth-profiles-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -51,9 +54,21 @@ const AT_LOGIN: { defect: string; names: string; reason: RegExp }[] = [
 /** The probes of suites/security come from one template per class (SEC-NOTOKEN, SEC-MALFORMED, ...). */
 const classOf = (id: string) => /^SEC-[A-Z]+-/.exec(id)?.[0] ?? id
 
+/**
+ * Two runs at a time (the machine has two cores); the thorough case, which mostly waits for tokens to expire, runs
+ * its four runs beside them.
+ */
+const limit = limiter(2)
+
 describe('auth defects are caught by the suite', () => {
-  it('the suites are green against the faithful reference', async () => {
-    const run = await runConformance({ files: ['suites/auth', 'suites/security'] })
+  it('every auth defect of the catalogue has a case (here or in test/model/cases.ts)', () => {
+    // CI proves the defects here, by their named checks; its mutation step runs the benign variations only
+    const cased = new Set([...CASES.map((c) => c.defect), ...AT_LOGIN.map((a) => a.defect), ...modelDefectsOf('auth', AUTH_DEFECTS)])
+    expect(Object.keys(AUTH_DEFECTS).filter((d) => !cased.has(d))).toEqual([])
+  })
+
+  it.concurrent('the suites are green against the faithful reference', { timeout: 600_000 }, async () => {
+    const run = await limit(() => runConformance({ files: ['suites/auth', 'suites/security'] }))
     expect(run.failedIds, run.output.slice(-3000)).toEqual([])
     expect(run.exitCode).toBe(0)
     expect(run.report?.totals.passed).toBeGreaterThan(150)
@@ -67,8 +82,8 @@ describe('auth defects are caught by the suite', () => {
     expect(ids.filter((id) => !shown(id))).toEqual([])
   })
 
-  it('a service that accepts a token a few seconds past exp (the expiry-leeway variation) is a deviation, not a failure', async () => {
-    const run = await runConformance({ files: ['suites/auth'], env: { TARGET_PROFILE: profile('expiry-leeway', { reference: { expiryLeewaySeconds: 5 } }) } })
+  it.concurrent('a service that accepts a token a few seconds past exp (the expiry-leeway variation) is a deviation, not a failure', { timeout: 600_000 }, async () => {
+    const run = await limit(() => runConformance({ files: ['suites/auth'], env: { TARGET_PROFILE: profile('expiry-leeway', { reference: { expiryLeewaySeconds: 5 } }) } }))
     expect(run.failedIds, run.output.slice(-3000)).toEqual([])
     const token = run.report?.checks.filter((c) => c.id.startsWith('AUTH-TOKEN-')) ?? []
     expect(token.map((c) => [c.id, c.status, c.deviations?.map((d) => d.id)])).toEqual([
@@ -79,7 +94,7 @@ describe('auth defects are caught by the suite', () => {
 
   // issue 27: expiry beyond any acceptable leeway. A profile naming users.shortLived only (as a real target's would):
   // the quick run tries the token seconds past exp, within the leeway; --thorough tries it past exp + the ceiling (120 s)
-  it('a sales service that never checks exp: a note in the quick run, DOES NOT CONFORM (AUTH-TOKEN-002) with --thorough; a 60 s clock tolerance is green in both', async () => {
+  it.concurrent('a sales service that never checks exp: a note in the quick run, DOES NOT CONFORM (AUTH-TOKEN-002) with --thorough; a 60 s clock tolerance is green in both', { timeout: 600_000 }, async () => {
     const base = JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'fixtures/targets/reference.json'), 'utf8')) as { users: Record<string, unknown>; reference?: Record<string, unknown> }
     const { expired: _expired, ...users } = base.users
     const shortOnly = profile('short-lived-only', { users })
@@ -120,8 +135,8 @@ describe('auth defects are caught by the suite', () => {
   })
 
   for (const c of CASES) {
-    it(`${c.defect} is caught by ${c.mustFail.source}`, async () => {
-      const run = await runConformance({ files: c.files, defects: [c.defect] })
+    it.concurrent(`${c.defect} is caught by ${c.mustFail.source}`, { timeout: 600_000 }, async () => {
+      const run = await limit(() => runConformance({ files: c.files, defects: [c.defect] }))
       expect(run.exitCode).not.toBe(0)
       expect(run.failedIds.some((id) => c.mustFail.test(id)), `failed: ${run.failedIds.join(', ')}`).toBe(true)
       if (c.mustPass) expect(run.failedIds).not.toContain(c.mustPass)
@@ -129,8 +144,8 @@ describe('auth defects are caught by the suite', () => {
   }
 
   for (const a of AT_LOGIN) {
-    it(`${a.defect} stops the run in preflight as a §5 violation naming ${a.names}: DOES NOT CONFORM, not "could not run"`, async () => {
-      const run = await runConformance({ files: ['suites/auth'], defects: [a.defect] })
+    it.concurrent(`${a.defect} stops the run in preflight as a §5 violation naming ${a.names}: DOES NOT CONFORM, not "could not run"`, { timeout: 600_000 }, async () => {
+      const run = await limit(() => runConformance({ files: ['suites/auth'], defects: [a.defect] }))
       expect(run.exitCode).not.toBe(0)
       expect(run.output).toMatch(new RegExp(`sales-service\\.md §5 violated at login \\(${a.names}\\): .*${a.reason.source}`))
       expect(run.verdict).toMatchObject({ verdict: 'DOES NOT CONFORM', exitCode: 1 })

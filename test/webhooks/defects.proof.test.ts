@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { WEBHOOKS_DEFECTS } from '../../reference/defects/webhooks'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { MODEL_CASES, modelDefectsOf } from '../model/cases'
+import { limiter } from '../support/limiter'
 
 const S = 'suites/webhooks'
 type Defect = keyof typeof WEBHOOKS_DEFECTS
@@ -58,14 +59,17 @@ const CASES: { defect: Defect; file: string; mustFail: string[]; only?: string }
   { defect: 'webhooks-secret-missing', file: 'contracts', mustFail: ['WH-CON-007'] },
 ]
 
+/** Two runs at a time (the machine has two cores): each case is one suite file against one defect. */
+const limit = limiter(2)
+
 describe('webhook defects are caught by the webhook suites', () => {
   it('every webhook defect of the catalogue has a case', () => {
     // the defects of issue 14 have their cases in test/model/cases.ts (caught by the model's invariants)
     expect([...new Set([...CASES.map((c) => c.defect), ...modelDefectsOf('webhooks', WEBHOOKS_DEFECTS)])].sort()).toEqual(Object.keys(WEBHOOKS_DEFECTS).sort())
   })
 
-  it('the webhook suites are green against the faithful reference', async () => {
-    const run = await runConformance({ files: [S] })
+  it.concurrent('the webhook suites are green against the faithful reference', { timeout: 600_000 }, async () => {
+    const run = await limit(() => runConformance({ files: [S] }))
     expect(run.failedIds, run.output.slice(-3000)).toEqual([])
     expect(run.exitCode).toBe(0)
     const ids = run.report?.checks.filter((c) => c.status === 'passed').map((c) => c.id) ?? []
@@ -75,8 +79,8 @@ describe('webhook defects are caught by the webhook suites', () => {
   })
 
   for (const c of CASES) {
-    it(`${c.defect} is caught by ${c.mustFail.join(', ')}${c.only ? ' (run alone)' : ''}`, async () => {
-      const run = await runConformance({ files: [`${S}/${c.file}.test.ts`, ...(c.only ? ['-t', c.only] : [])], defects: [c.defect] })
+    it.concurrent(`${c.defect} is caught by ${c.mustFail.join(', ')}${c.only ? ' (run alone)' : ''}`, { timeout: 600_000 }, async () => {
+      const run = await limit(() => runConformance({ files: [`${S}/${c.file}.test.ts`, ...(c.only ? ['-t', c.only] : [])], defects: [c.defect] }))
       expect(run.exitCode).not.toBe(0)
       for (const id of c.mustFail) {
         expect(run.failedIds, run.output.slice(-2000)).toContain(id)
