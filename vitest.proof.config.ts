@@ -10,6 +10,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.proof.test.ts'],
     testTimeout: 300_000,
+    // two proof files at a time: much of a proof's time is waiting (tokens to expire, notifications, npm and docker,
+    // the browser), and the defect proofs keep at most two conformance runs of their own at a time (test/support/limiter.ts)
+    maxWorkers: 2,
     hookTimeout: 300_000,
     reporters: ['default', './runner/reporting/closing-line-reporter.ts'],
   },

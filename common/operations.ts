@@ -31,15 +31,15 @@ function compile(op: Operation): CompiledOperation {
   return { ...op, pattern: new RegExp(`^${source}$`), literalSegments: segments.filter((s) => s && !s.startsWith('{')).length }
 }
 
-/** The 33 operations of both specs (fixtures/operations.json), read once and frozen. */
+/** The 33 operations of both specs (common/operations.json), read once and frozen. */
 export const OPERATIONS: readonly Operation[] = Object.freeze(
-  (JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'fixtures/operations.json'), 'utf8')) as { operations: Operation[] }).operations,
+  (JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'common/operations.json'), 'utf8')) as { operations: Operation[] }).operations,
 )
 const COMPILED: readonly CompiledOperation[] = Object.freeze(OPERATIONS.map(compile))
 
 export function operation(id: string): Operation {
   const op = OPERATIONS.find((o) => o.id === id)
-  if (!op) throw new Error(`unknown operation id '${id}' (see fixtures/operations.json)`)
+  if (!op) throw new Error(`unknown operation id '${id}' (see common/operations.json)`)
   return op
 }
 

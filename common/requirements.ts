@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { createAjv, formatAjvErrors } from './ajv'
 import { PROJECT_ROOT } from './project-root'
 
-/** One requirement of a specification, in the project's own words (fixtures/requirements.json). */
+/** One requirement of a specification, in the project's own words (common/requirements.json). */
 export interface Requirement {
   id: string
   /** sales-service.md or webhook-subscriptions.md */
@@ -28,12 +28,12 @@ export interface CitingCheck {
   section: string
 }
 
-export const REQUIREMENTS_FILE = join(PROJECT_ROOT, 'fixtures/requirements.json')
+export const REQUIREMENTS_FILE = join(PROJECT_ROOT, 'common/requirements.json')
 
-/** The index, validated against fixtures/requirements.schema.json; throws naming the field when it is not. */
+/** The index, validated against common/requirements.schema.json; throws naming the field when it is not. */
 export function readRequirements(file: string = REQUIREMENTS_FILE): RequirementsIndex {
   const data = JSON.parse(readFileSync(file, 'utf8')) as unknown
-  const schema = JSON.parse(readFileSync(join(PROJECT_ROOT, 'fixtures/requirements.schema.json'), 'utf8')) as object
+  const schema = JSON.parse(readFileSync(join(PROJECT_ROOT, 'common/requirements.schema.json'), 'utf8')) as object
   const validate = createAjv().compile(schema)
   if (!validate(data)) throw new Error(`${file}: ${formatAjvErrors(validate.errors).join('; ')}`)
   return data as RequirementsIndex

@@ -16,13 +16,13 @@ export interface CheckMeta {
   /** The requirement, stated as what the target must do. */
   requirement: string
   /**
-   * The operations (fixtures/operations.json ids) the requirement is about, when neither the id nor the failing
+   * The operations (common/operations.json ids) the requirement is about, when neither the id nor the failing
    * request says it: the conformance matrix marks only these FAILED when the check fails (docs/reports.md).
    */
   about?: string[]
   /**
    * The product a per-product check (SL-LIFE-004-home) or a single-product check (the state table) works on: the
-   * owner of an operation it fails on is that product's (fixtures/operations.json `{product}`), and the same check of
+   * owner of an operation it fails on is that product's (common/operations.json `{product}`), and the same check of
    * another product failing the same way is the same finding (runner/reporting/findings.ts).
    */
   product?: string

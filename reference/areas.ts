@@ -5,6 +5,6 @@ import { salesArea } from './sales/area'
 
 /**
  * The areas of the reference service, each in its own folder with its own store.
- * An operation of fixtures/operations.json that no area implements answers 501.
+ * An operation of common/operations.json that no area implements answers 501.
  */
 export const AREAS: AreaPlugin[] = [webhooksArea, salesArea, policiesArea]

@@ -15,7 +15,7 @@ export interface FailureDetail {
   /**
    * The check whose own requirement this failure breaks as well (e.g. a state-table cell's issue request that does not
    * succeed is SL-LIFE-010's requirement): when that check failed the same way, this is the same finding. A status
-   * failure defaults to the owner of the operation that answered (fixtures/operations.json).
+   * failure defaults to the owner of the operation that answered (common/operations.json).
    */
   owner?: string
 }

@@ -9,7 +9,7 @@ export interface BlockedInfo {
   operation?: string
   /** The status seen: an HTTP status, or what polling last saw ("timeout: 204 locked"). */
   status?: number | string
-  /** Id of the check that owns the requirement of that operation (fixtures/operations.json `owner`). */
+  /** Id of the check that owns the requirement of that operation (common/operations.json `owner`). */
   owner?: string
 }
 
@@ -34,7 +34,7 @@ export function blockedMessage(b: BlockedInfo): string {
 }
 
 /**
- * The check that owns the requirement of an operation, from fixtures/operations.json; `{product}` in the owner is
+ * The check that owns the requirement of an operation, from common/operations.json; `{product}` in the owner is
  * the product the setup worked on. Undefined for an unknown operation, or a per-product owner without a product.
  */
 export function ownerOf(operationId: string | undefined, product?: string): string | undefined {

@@ -12,7 +12,7 @@ import { send } from './send'
 import { TransportError, type HttpMethod, type HttpResult } from './types'
 
 export interface CallOptions {
-  /** Operation id from fixtures/operations.json: gives method and path template. */
+  /** Operation id from common/operations.json: gives method and path template. */
   op?: string
   method?: HttpMethod
   /** Path (template allowed) relative to the base URL, when no op is given. */

@@ -57,7 +57,7 @@ export function matrixMarkdown(m: ConformanceMatrix): string {
   const b = m.byOutcome
   const notFully = m.requirements.filter((r) => r.status !== 'covered')
   if (m.requirements.length > 0) {
-    out.push(`Requirements (fixtures/requirements.json): **${m.requirements.length - notFully.length} covered, ${notFully.filter((r) => r.status === 'partial').length} partially, ${notFully.filter((r) => r.status === 'untested').length} untested**.`, '')
+    out.push(`Requirements (common/requirements.json): **${m.requirements.length - notFully.length} covered, ${notFully.filter((r) => r.status === 'partial').length} partially, ${notFully.filter((r) => r.status === 'untested').length} untested**.`, '')
     for (const r of notFully) out.push(`- ${r.status === 'untested' ? '**UNTESTED**' : 'partially'} \`${r.id}\` ${r.document} ${r.section}: ${cell(r.enable.join('; '))}`)
     if (notFully.length > 0) out.push('')
   }

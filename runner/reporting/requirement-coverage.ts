@@ -2,7 +2,7 @@ import { covers, type RequirementsIndex } from '../../common/requirements'
 import type { CheckOutcome } from './results'
 
 /**
- * How far a run tested each requirement of fixtures/requirements.json (docs/reports.md "Requirement coverage"):
+ * How far a run tested each requirement of common/requirements.json (docs/reports.md "Requirement coverage"):
  * - covered: every check of the run that covers it ran and judged it (passed or failed);
  * - partial: some did, others were not applicable or blocked;
  * - untested: none did (every one not applicable, blocked or skipped): CONFORMS says nothing about it;
@@ -55,7 +55,7 @@ export function coverageLines(cov: readonly RequirementCoverage[]): string[] {
   const untested = cov.filter((r) => r.status === 'untested')
   const partial = cov.filter((r) => r.status === 'partial')
   const absent = cov.filter((r) => r.status === 'not-applicable')
-  const out = [`requirements ${cov.length - untested.length - partial.length - absent.length} covered, ${partial.length} partially, ${untested.length} untested${absent.length ? `, ${absent.length} not applicable to the tenant` : ''} (fixtures/requirements.json)`]
+  const out = [`requirements ${cov.length - untested.length - partial.length - absent.length} covered, ${partial.length} partially, ${untested.length} untested${absent.length ? `, ${absent.length} not applicable to the tenant` : ''} (common/requirements.json)`]
   for (const r of untested) out.push(`  UNTESTED ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
   for (const r of absent) out.push(`  n/a      ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
   for (const r of partial) out.push(`  partial  ${r.id} ${r.document} ${r.section} (${r.judged} of ${r.checks} checks judged it): ${r.enable.join('; ')}`)

@@ -40,7 +40,7 @@ export interface CheckOutcome {
   note?: string
   /** Set when status is 'blocked': what failed in the setup (helpers/checks/check.ts TaskMeta.blocked). */
   blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }
-  /** The operations the requirement is about (fixtures/operations.json ids; see docs/reports.md). */
+  /** The operations the requirement is about (common/operations.json ids; see docs/reports.md). */
   about?: string[]
   deviations: { id: string; message: string; policy: string }[]
   /** What the check did not probe in this run, and how to have it probed (not a failure; e.g. expiry beyond the leeway). */

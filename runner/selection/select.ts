@@ -8,7 +8,7 @@ export interface Criteria {
   checks?: string[]
   /** "<document> §N" (--section). */
   sections?: string[]
-  /** Operation ids of fixtures/operations.json (--operation). */
+  /** Operation ids of common/operations.json (--operation). */
   operations?: string[]
   /** Suite files or folders (positional arguments), relative to the project. */
   files?: string[]
@@ -146,7 +146,7 @@ function nearest(catalogue: CatalogueEntry[], c: Criteria): string[] {
 export function selectChecks(catalogue: CatalogueEntry[], c: Criteria): SelectionResult {
   for (const op of c.operations ?? []) {
     if (!OPERATIONS.some((o) => o.id === op)) {
-      throw new SelectionError(`--operation: unknown operation id '${op}'; nearest: ${nearestOf(op, OPERATIONS.map((o) => o.id), 5).join(', ')} (fixtures/operations.json)`)
+      throw new SelectionError(`--operation: unknown operation id '${op}'; nearest: ${nearestOf(op, OPERATIONS.map((o) => o.id), 5).join(', ')} (common/operations.json)`)
     }
   }
   for (const s of c.sections ?? []) parseSection(s)

@@ -60,7 +60,7 @@ afterAll(() => {
 describe('the package, installed into an empty folder', () => {
   it('packs the CLI, the suites, the reference and the requirements index, not the tests', () => {
     const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n')
-    for (const f of ['package/bin/ledger-conformance.mjs', 'package/runner/cli/main.ts', 'package/suites/auth/login.test.ts', 'package/reference/server.ts', 'package/fixtures/requirements.json', 'package/vitest.config.ts']) {
+    for (const f of ['package/bin/ledger-conformance.mjs', 'package/runner/cli/main.ts', 'package/suites/auth/login.test.ts', 'package/reference/server.ts', 'package/common/requirements.json', 'package/vitest.config.ts']) {
       expect(files).toContain(f)
     }
     expect(files.filter((f) => f.startsWith('package/test/'))).toEqual([])

@@ -82,8 +82,10 @@ describe('auth defects are caught by the suite', () => {
     expect(ids.filter((id) => !shown(id))).toEqual([])
   })
 
+  // the reference's tolerance is 25 s (the variation's is 5 s): the probe reaches it a few seconds past exp even on a
+  // loaded machine, and 25 s stays within the profile's leeway (30 s by default), where an acceptance is a deviation
   it.concurrent('a service that accepts a token a few seconds past exp (the expiry-leeway variation) is a deviation, not a failure', { timeout: 600_000 }, async () => {
-    const run = await limit(() => runConformance({ files: ['suites/auth'], env: { TARGET_PROFILE: profile('expiry-leeway', { reference: { expiryLeewaySeconds: 5 } }) } }))
+    const run = await limit(() => runConformance({ files: ['suites/auth'], env: { TARGET_PROFILE: profile('expiry-leeway', { reference: { expiryLeewaySeconds: 25 } }) } }))
     expect(run.failedIds, run.output.slice(-3000)).toEqual([])
     const token = run.report?.checks.filter((c) => c.id.startsWith('AUTH-TOKEN-')) ?? []
     expect(token.map((c) => [c.id, c.status, c.deviations?.map((d) => d.id)])).toEqual([

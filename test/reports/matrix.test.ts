@@ -103,7 +103,7 @@ describe('conformance matrix', () => {
     ]
     const m = buildMatrix({ ...report(), requirements, notes: ['expiry beyond the leeway not probed <n>: AUTH-TOKEN-001'] })
     const html = matrixHtml(m)
-    expect(html).toContain('<dd id="requirements"><span id="req-covered">1</span> covered, <span id="req-partial">1</span> partially, <span id="req-untested">1</span> untested (fixtures/requirements.json)</dd>')
+    expect(html).toContain('<dd id="requirements"><span id="req-covered">1</span> covered, <span id="req-partial">1</span> partially, <span id="req-untested">1</span> untested (common/requirements.json)</dd>')
     expect(html.match(/<tr data-requirement=/g)).toHaveLength(2)
     expect(html).toContain('<tr data-requirement="REQ-2" data-coverage="untested"><td>UNTESTED</td>')
     expect(html).toContain('isolation &lt;i&gt;')

@@ -8,7 +8,7 @@ import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/config'
 import { requirementsView } from '../../runner/cli/requirements-view'
 import { collectCatalogue } from '../../runner/selection/catalogue'
 
-// fixtures/requirements.json against the checks the suites define (collected, not run): every check covers a
+// common/requirements.json against the checks the suites define (collected, not run): every check covers a
 // requirement of the index, and every requirement is covered, so the index can neither fall behind nor promise.
 let index: RequirementsIndex
 let checks: CitingCheck[]

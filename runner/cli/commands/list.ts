@@ -19,7 +19,7 @@ Selection options: --check <id or prefix>[,...]  --section "<document> §N"  --o
   --read-only  [suite files or folders]   (ledger-conformance run --help explains each)
 
 Requirements view:
-  --requirements     the requirements of the two specifications that the suite checks (fixtures/requirements.json,
+  --requirements     the requirements of the two specifications that the suite checks (common/requirements.json,
                      shipped in the package): id, document, section, a one-line paraphrase, and the checks that
                      cover each; --ids prints every check id instead of the first eight; --json the same as JSON
 

@@ -42,7 +42,7 @@ const SELECTION_HELP = `Selection (any of them; values of one option add up, dif
   --check <id or prefix>[,...]   checks whose id is or starts with it (--check SL-LIFE, --check AUTH-LOGIN-002,WH-)
   --section "<document> §N"      every check citing that section, also "§3, §4" citations and §N.x
                                  (document: sales-service.md, webhook-subscriptions.md, or sales / webhooks)
-  --operation <operationId>      checks about that operation (fixtures/operations.json ids; docs/reports.md)
+  --operation <operationId>      checks about that operation (common/operations.json ids; docs/reports.md)
   <suite file or folder>...      checks of those suite files (suites/auth, suites/sales/lifecycle.test.ts)
   A selected lifecycle step brings the earlier steps of its lifecycle. A selection that matches no check exits 2
   with the nearest matches. A selection smaller than the catalogue is said everywhere:
@@ -62,7 +62,7 @@ Options:
   --read-only        only the read-only suites (fixtures/suite-classes.json): what npm run smoke runs in a clone
   --allow-writes     consent to run the suites that create and change data on a target whose profile is not
                      nonProduction (sets ALLOW_WRITES=1)
-  --strict           a requirement of fixtures/requirements.json that no check could judge (every one not
+  --strict           a requirement of common/requirements.json that no check could judge (every one not
                      applicable or blocked) makes the run INCONCLUSIVE (docs/reports.md "Requirement coverage")
   --thorough         also the slow probes, overlapped with the rest of the run: a short-lived token taken at the
                      start is tried on both services past exp + auth.maxExpiryLeewaySeconds (default 120 s);

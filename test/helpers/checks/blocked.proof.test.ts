@@ -36,7 +36,7 @@ describe('a defect in an operation used as setup blocks the dependent checks ins
     expect(run.verdict?.exitCode).toBe(3)
   })
 
-  it('names owners that are checks of the catalogue (fixtures/operations.json), for every product', async () => {
+  it('names owners that are checks of the catalogue (common/operations.json), for every product', async () => {
     const run = await runConformance({ files: ['suites/sales', 'suites/policies', 'suites/webhooks'] })
     const ids = new Set((run.report?.checks ?? []).map((c) => c.id))
     expect(run.failedIds, run.output.slice(-3000)).toEqual([])

@@ -13,7 +13,7 @@ function answer(op: string | undefined, status: number): HttpResult {
   }
 }
 
-describe('ownerOf: the owner of an operation requirement is data (fixtures/operations.json)', () => {
+describe('ownerOf: the owner of an operation requirement is data (common/operations.json)', () => {
   it('gives every operation an owner, per product where the owning check is per product', () => {
     for (const op of OPERATIONS) expect(op.owner, op.id).toMatch(/^[A-Z]+-/)
     expect(ownerOf('sales.quote.create', 'travel')).toBe('SL-LIFE-002-travel')

@@ -5,12 +5,13 @@ import { PROJECT_ROOT } from '../../../helpers/config'
 import { createAjv } from '../../../common/ajv'
 import { listFiles } from '../../../helpers/fs/list-files'
 
-// The fixtures' own schemas are compiled without a meta-schema pass at run time (SchemaCompiler); this is that pass.
-describe("the fixtures' JSON Schemas", () => {
-  const schemas = listFiles(`${PROJECT_ROOT}/fixtures`, '.schema.json')
+// The project's own schemas (the fixtures', and the spec module's catalogues in common/) are compiled without a
+// meta-schema pass at run time (SchemaCompiler); this is that pass.
+describe("the fixtures' and the spec catalogues' JSON Schemas", () => {
+  const schemas = [...listFiles(`${PROJECT_ROOT}/fixtures`, '.schema.json'), ...listFiles(`${PROJECT_ROOT}/common`, '.schema.json')]
 
   it('are found', () => {
-    expect(schemas.map((f) => relative(PROJECT_ROOT, f))).toContain('fixtures/targets/profile.schema.json')
+    expect(schemas.map((f) => relative(PROJECT_ROOT, f))).toEqual(expect.arrayContaining(['fixtures/targets/profile.schema.json', 'common/operations.schema.json', 'common/requirements.schema.json']))
   })
 
   it.each(schemas.map((f) => [relative(PROJECT_ROOT, f), f]))('%s is a valid draft-07 schema', (_name, file) => {

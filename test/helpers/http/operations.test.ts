@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { fillPath, matchOperation, operation, OPERATIONS } from '../../../common/operations'
 import { createAjv } from '../../../common/ajv'
-import schema from '../../../fixtures/operations.schema.json'
-import catalogue from '../../../fixtures/operations.json'
+import schema from '../../../common/operations.schema.json'
+import catalogue from '../../../common/operations.json'
 
 describe('operations catalogue', () => {
   it('is valid against its schema and has the 33 operations of both specs', () => {

@@ -37,7 +37,7 @@ describe('requirementCoverage()', () => {
       // the tenant lacks the feature: the requirement does not apply to it, which is no gap of the run
       ['REQ-CUST', 'not-applicable', 0, 1, ['the tenant has no customer_identity feature (profile features.customer_identity)']],
     ])
-    expect(coverageLines(cov)[0]).toBe('requirements 1 covered, 1 partially, 1 untested, 1 not applicable to the tenant (fixtures/requirements.json)')
+    expect(coverageLines(cov)[0]).toBe('requirements 1 covered, 1 partially, 1 untested, 1 not applicable to the tenant (common/requirements.json)')
     expect(coverageLines(cov)[1]).toBe('  UNTESTED REQ-ISO sales-service.md §5: the profile names no users.otherTenant')
   })
 
