@@ -1,17 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { Verdict, Violation } from '../model/types'
+import type { Verdict, Violation } from '../oracle/types'
 
-/** What the model found on the answers a check received (helpers/model/). */
+/** What the model found on the answers a check received (helpers/oracle/). */
 export interface InvariantTally {
   /** Invariant id -> answers it was evaluated on. */
   evaluated: Record<string, number>
   violations: Violation[]
-  /** Real-world data class -> leaves of that class the check's requests wrote (helpers/sales/real-world.ts). */
+  /** Real-world data class -> leaves of that class the check's requests wrote (helpers/checks/sales/real-world.ts). */
   sent?: Record<string, number>
 }
 
 /**
- * One published-contract finding on an answer the check received (helpers/contracts/openapi-sink.ts): a contract
+ * One published-contract finding on an answer the check received (helpers/client/contracts/openapi-sink.ts): a contract
  * check of its own, `CT-<operation>-<kind>`, judged on every check's exchanges (runner/reporting/contract-checks.ts).
  */
 export interface ContractNote {
@@ -40,7 +40,7 @@ interface RunningCheck {
    * with its siblings. The bench measures the run against its longest chain (docs/reliability.md#speed).
    */
   chain: string
-  /** The check runs concurrently with its siblings: nothing waits for its requests (helpers/http/limiter.ts). */
+  /** The check runs concurrently with its siblings: nothing waits for its requests (helpers/client/http/limiter.ts). */
   independent: boolean
 }
 
@@ -101,7 +101,7 @@ export function runningChain(): string | undefined {
 
 /**
  * Runs `body` as work other checks wait for (a quote several checks share, their turns on it): its requests go in
- * line with the dependent chains' at the request limiter (helpers/http/limiter.ts), not behind them, even when the
+ * line with the dependent chains' at the request limiter (helpers/client/http/limiter.ts), not behind them, even when the
  * check that runs it is independent of its siblings. Same check, same chain, same tally: only the priority changes.
  */
 export function awaitedByOthers<T>(body: () => T): T {
@@ -124,7 +124,7 @@ export interface ExchangeFinding {
 
 const findings = new AsyncLocalStorage<ExchangeFinding[]>()
 
-/** Runs body collecting the findings reported during it (helpers/contracts/openapi: published-contract checks). */
+/** Runs body collecting the findings reported during it (helpers/client/contracts/openapi: published-contract checks). */
 export function withFindings<T>(list: ExchangeFinding[], body: () => T): T {
   return findings.run(list, body)
 }

@@ -1,4 +1,4 @@
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/evidence/traffic-file'
 
 /**
  * The longest dependent chain of a run, measured from its traffic (docs/reliability.md#speed).

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
-import { listFiles } from '../../helpers/fs/list-files'
+import { listFiles } from '../../helpers/client/fs/list-files'
 
 /** The project's top-level folder a relative import of `file` lands in (undefined for a package import). */
 function importedLayers(file: string): { layer: string; spec: string }[] {
