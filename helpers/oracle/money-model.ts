@@ -1,6 +1,6 @@
 import { getPointer } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
-import type { PoliciesSettings } from '../checks/policies/settings'
+import type { PoliciesSettings } from '../client/config/policies-settings'
 import type { InvariantId } from './invariants'
 import type { Violation } from './types'
 

@@ -1,6 +1,6 @@
 import { getPointer } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
-import type { PoliciesSettings } from '../checks/policies/settings'
+import type { PoliciesSettings } from '../client/config/policies-settings'
 import { classesOf, schemaAt } from '../checks/sales/real-world'
 import type { InvariantId } from './invariants'
 import { applyPatch, type Leaves } from './leaves'

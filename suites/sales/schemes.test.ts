@@ -3,7 +3,7 @@ import * as allure from 'allure-js-commons'
 import { check } from '../../helpers/checks/check'
 import { expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/checks/context'
-import { salesSettings } from '../../helpers/checks/sales/settings'
+import { salesSettings } from '../../helpers/client/config/sales-settings'
 import { compareSubset, compileError, metaSchemaErrors } from '../../helpers/checks/sales/schema-tools'
 
 const t = useTarget()

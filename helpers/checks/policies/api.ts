@@ -3,7 +3,7 @@ import type { SuiteContext } from '../context'
 import { getPointer } from '../../client/data/json-pointer'
 import type { HttpResult } from '../../client/http/types'
 import { sumMoney } from './money'
-import type { PoliciesSettings } from './settings'
+import type { PoliciesSettings } from '../../client/config/policies-settings'
 import { fillTemplate, type TemplateVars } from './template'
 
 export interface Totals {

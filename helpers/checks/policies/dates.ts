@@ -1,10 +1,10 @@
+import type { DayCount } from '../../client/config/policies-settings'
+
 /** Calendar-date arithmetic on ISO dates (YYYY-MM-DD), in UTC, with no time of day. */
 
 const DAY_MS = 86_400_000
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
-/** How the policy period is counted: is the expiry date itself a covered day? */
-export type DayCount = 'expiry-exclusive' | 'expiry-inclusive'
 
 /** Days since 1970-01-01 of an ISO date; undefined when the text is not a valid calendar date. */
 export function epochDay(date: string): number | undefined {

@@ -1,4 +1,5 @@
-import { remainingDays, termDays, type DayCount } from './dates'
+import type { DayCount, MtaAdjustment, ShortRateBase } from '../../client/config/policies-settings'
+import { remainingDays, termDays } from './dates'
 
 /** Money arithmetic on amounts with 2 decimals, done in integer cents to avoid float drift. */
 
@@ -44,12 +45,6 @@ export function proRataReturn(p: PeriodInput, terminationDate: string): number {
   return roundMoney(p.premium * unusedShare(p, terminationDate))
 }
 
-/**
- * How a short-rate percentage applies:
- *  - 'return': the insurer keeps shortRatePct % of the pro-rata return;
- *  - 'premium': the insurer keeps shortRatePct % of the period premium (never below 0).
- */
-export type ShortRateBase = 'return' | 'premium'
 
 /** Short-rate return premium: the pro-rata return less the short-rate penalty. */
 export function shortRateReturn(p: PeriodInput, terminationDate: string, shortRatePct: number, base: ShortRateBase): number {
@@ -58,8 +53,6 @@ export function shortRateReturn(p: PeriodInput, terminationDate: string, shortRa
   return roundMoney(Math.max(0, exact - (p.premium * shortRatePct) / 100))
 }
 
-/** How a mid-term adjustment is charged: the new premium's difference for the rest of the period, or in full. */
-export type MtaAdjustment = 'pro-rata' | 'full-difference'
 
 /** The premium of a mid-term adjustment effective on `mtaDate`. */
 export function mtaPremium(p: PeriodInput & { newPremium: number }, mtaDate: string, method: MtaAdjustment): number {

@@ -1,3 +1,8 @@
+import { deepMerge, isPlainObject } from '../../client/data/deep-merge'
+
+/** deepMerge lives with the data utilities (helpers/client/data/deep-merge.ts): the policies settings merge with it too. */
+export { deepMerge }
+
 /**
  * Request bodies from the profile are JSON templates. A string that is exactly "{{name}}" is
  * replaced by the variable's value with its type (number, object, ...); "{{name}}" inside a longer
@@ -24,17 +29,4 @@ export function fillTemplate(template: unknown, vars: TemplateVars): unknown {
     return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, fillTemplate(v, vars)]))
   }
   return template
-}
-
-/** Deep merge of plain objects (arrays and scalars of `patch` replace); returns a new value. */
-export function deepMerge<T>(base: T, patch: unknown): T {
-  if (patch === undefined) return structuredClone(base)
-  if (!isPlainObject(base) || !isPlainObject(patch)) return structuredClone(patch) as T
-  const out: Record<string, unknown> = structuredClone(base) as Record<string, unknown>
-  for (const [k, v] of Object.entries(patch)) out[k] = k in out ? deepMerge(out[k], v) : structuredClone(v)
-  return out as T
-}
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
 }

@@ -9,8 +9,8 @@ import { waitForActions, waitForRequest, type ActionsValue, type RequestValue } 
 import { generatePayload, mixSeed } from './payload'
 import { loadPayloadOverrides, type PayloadOverrides } from './payload-overrides'
 import { metaSchemaErrors } from './schema-tools'
-import { referenceProblems } from './schema-limits'
-import { salesSettings, type SalesSettings } from './settings'
+import { referenceProblems } from '../../client/config/schema-limits'
+import { salesSettings, type SalesSettings } from '../../client/config/sales-settings'
 
 /** Where a step of the flow went wrong, beyond the response: the operation and status when no response says them. */
 export interface FlowEvidence {

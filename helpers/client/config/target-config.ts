@@ -7,7 +7,7 @@ import { SchemaCompiler } from '../contracts/compiler'
 import { parseJsonc } from './jsonc'
 import { DEFAULT_BREAKER } from '../http/breaker'
 import { DEFAULT_ANSWER_BUDGET_BYTES, DEFAULT_HTTP_LIMITS } from '../http/limits'
-import { SCHEMA_LIMITS } from '../../checks/sales/schema-limits'
+import { SCHEMA_LIMITS } from './schema-limits'
 import { isHttpUrl, readEnv, type EnvName } from './env'
 import type { TargetConfig, UserCredentials } from './types'
 

@@ -1,4 +1,4 @@
-import type { TargetConfig } from '../../client/config/types'
+import type { TargetConfig } from './types'
 
 /** Action names of the actions list, per operation (spec: not shown; profile extensions.sales.actions). */
 export interface SalesActionNames {

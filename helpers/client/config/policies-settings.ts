@@ -1,7 +1,18 @@
-import type { TargetConfig } from '../../client/config/types'
-import type { DayCount } from './dates'
-import type { MtaAdjustment, ShortRateBase } from './money'
-import { deepMerge } from './template'
+import type { TargetConfig } from './types'
+import { deepMerge } from '../data/deep-merge'
+
+/** How the policy period is counted: is the expiry date itself a covered day? */
+export type DayCount = 'expiry-exclusive' | 'expiry-inclusive'
+
+/**
+ * How a short-rate percentage applies:
+ *  - 'return': the insurer keeps shortRatePct % of the pro-rata return;
+ *  - 'premium': the insurer keeps shortRatePct % of the period premium (never below 0).
+ */
+export type ShortRateBase = 'return' | 'premium'
+
+/** How a mid-term adjustment is charged: the new premium's difference for the rest of the period, or in full. */
+export type MtaAdjustment = 'pro-rata' | 'full-difference'
 
 /** JSON pointer -> value (a template: "{{tag}}" etc.), written into a request body or expected in a response. */
 export type PointerValues = Record<string, unknown>
