@@ -6,7 +6,7 @@ export interface InvariantTally {
   /** Invariant id -> answers it was evaluated on. */
   evaluated: Record<string, number>
   violations: Violation[]
-  /** Real-world data class -> leaves of that class the check's requests wrote (helpers/checks/sales/real-world.ts). */
+  /** Real-world data class -> leaves of that class the check's requests wrote (helpers/oracle/real-world.ts). */
   sent?: Record<string, number>
 }
 

@@ -32,7 +32,7 @@ export interface InvariantsTaskMeta {
   evaluated: Record<string, number>
   /** `at`: the rule of the model that judged the answer (helpers/oracle/..., line). */
   violated: { id: string; message: string; operation?: string; at?: SourceLocation }[]
-  /** The real-world data classes (helpers/checks/sales/real-world.ts) the check's requests carried, by class. */
+  /** The real-world data classes (helpers/oracle/real-world.ts) the check's requests carried, by class. */
   sent?: Record<string, number>
 }
 

@@ -1,7 +1,7 @@
 import { getPointer } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
 import type { PoliciesSettings } from '../client/config/policies-settings'
-import { classesOf, schemaAt } from '../checks/sales/real-world'
+import { classesOf, schemaAt } from './real-world'
 import type { InvariantId } from './invariants'
 import { applyPatch, type Leaves } from './leaves'
 import { firstShown, type Reported } from './reported'

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto'
 import type { StatusSpellings } from '../client/config/types'
 import { getPointer } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
-import { documentIdOf } from '../checks/sales/documents'
+import { documentIdOf } from './documents'
 import type { SalesActionNames, SalesSettings } from '../client/config/sales-settings'
 import type { InvariantId } from './invariants'
 import { firstShown } from './reported'
 import { applyPatch, leavesOf, type Leaves } from './leaves'
 import { typeProblems } from './schema-types'
-import { classesOf, realWorldLeaves, schemaAt, type RealWorldClass } from '../checks/sales/real-world'
+import { classesOf, realWorldLeaves, schemaAt, type RealWorldClass } from './real-world'
 import type { Violation } from './types'
 
 type Json = Record<string, unknown>
@@ -179,7 +179,7 @@ export class SalesModel {
   }
 
   /**
-   * @param sent receives the real-world classes (helpers/checks/sales/real-world.ts) of the quote data a successful create or
+   * @param sent receives the real-world classes (helpers/oracle/real-world.ts) of the quote data a successful create or
    *   update wrote, one entry per leaf and class: the run's tally of what it sent.
    */
   observe(call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[], sent: RealWorldClass[] = []): void {

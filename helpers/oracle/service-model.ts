@@ -11,7 +11,7 @@ import { QUOTE_WRITES, SalesModel } from './sales-model'
 import { actorKey, actorTenant, type CallHandle, type CallInfo, type ExchangeObserver, type Verdict, type Violation } from './types'
 import { WebhooksModel } from './webhooks-model'
 import { violationList } from './judged-at'
-import type { RealWorldClass } from '../checks/sales/real-world'
+import type { RealWorldClass } from './real-world'
 
 const POLICY_WRITES = new Set(['sales.policy.data-change', 'sales.quote.mta'])
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)

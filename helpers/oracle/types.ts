@@ -38,7 +38,7 @@ export interface Violation {
 export interface Verdict {
   evaluated: InvariantId[]
   violations: Violation[]
-  /** Real-world data classes the request wrote (helpers/checks/sales/real-world.ts), one entry per leaf and class. */
+  /** Real-world data classes the request wrote (helpers/oracle/real-world.ts), one entry per leaf and class. */
   sent?: string[]
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { runningInvariants, withRunningCheck } from '../../helpers/checks/running'
 import { getPointer } from '../../helpers/client/data/json-pointer'
-import { documentIdOf } from '../../helpers/checks/sales/documents'
+import { documentIdOf } from '../../helpers/oracle/documents'
 import { perform, QUOTE_STATES, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation } from '../../helpers/checks/sales/state-table'
 import { takeExpiredToken, expiryLeewaySeconds, msUntilExpired } from '../../helpers/client/auth/expiring-token'
 import { getPointer as at } from '../../helpers/client/data/json-pointer'

@@ -4,7 +4,7 @@ import type { TestCase } from 'vitest/node'
 import { PROJECT_ROOT } from '../../common/project-root'
 import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { SPEC } from '../../common/spec'
-import { REAL_WORLD_CLASSES } from '../../helpers/checks/sales/real-world'
+import { REAL_WORLD_CLASSES } from '../../helpers/oracle/real-world'
 import type { CheckOutcome } from './results'
 
 /** The file a model invariant's outcome names: where the invariants are defined (they belong to no suite file). */
@@ -51,7 +51,7 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
   const sent = realWorldDataSent(cases)
   return INVARIANTS.map((meta) => {
     const n = evaluated.get(meta.id) ?? 0
-    // SL-INV-009 says which real-world data classes the run wrote (helpers/checks/sales/real-world.ts)
+    // SL-INV-009 says which real-world data classes the run wrote (helpers/oracle/real-world.ts)
     const extra = meta.id === 'SL-INV-009' ? `; ${realWorldLine(sent)}` : ''
     const broken = violated.get(meta.id)
     const line = lines.get(meta.id)

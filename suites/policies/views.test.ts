@@ -9,7 +9,7 @@ import { addDays, daysBetween } from '../../helpers/checks/policies/dates'
 import { policiesSettings } from '../../helpers/client/config/policies-settings'
 import { resolveDateToken } from '../../helpers/checks/sales/date-tokens'
 import { setPointer } from '../../helpers/checks/sales/json-set'
-import { schemaAt } from '../../helpers/checks/sales/real-world'
+import { schemaAt } from '../../helpers/oracle/real-world'
 import { SalesFlowError, useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 
 /**

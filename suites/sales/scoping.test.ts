@@ -5,7 +5,7 @@ import { given } from '../../helpers/checks/setup'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/checks/context'
 import type { HttpResult } from '../../helpers/client/http/types'
-import { documentIdOf } from '../../helpers/checks/sales/documents'
+import { documentIdOf } from '../../helpers/oracle/documents'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 import { probesFor } from '../../helpers/checks/probes/requests'
 

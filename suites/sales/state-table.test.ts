@@ -6,7 +6,7 @@ import { expectPollSuccess } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/checks/context'
 import { RequestLimiter } from '../../helpers/client/http/limiter'
 import { awaitedByOthers } from '../../helpers/checks/running'
-import { documentIdOf } from '../../helpers/checks/sales/documents'
+import { documentIdOf } from '../../helpers/oracle/documents'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 import { perform, QUOTE_STATES, quoteData, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation, type TableQuote } from '../../helpers/checks/sales/state-table'
 

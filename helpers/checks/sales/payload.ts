@@ -7,7 +7,7 @@ import { getPointer } from '../../client/data/json-pointer'
 import { resolveDateToken } from './date-tokens'
 import { assertWithinLimits, SCHEMA_LIMITS, withinDeadline, type SchemaLimits } from '../../client/config/schema-limits'
 import { setPointer } from './json-set'
-import { withRealWorldData } from './real-world'
+import { withRealWorldData } from '../../oracle/real-world'
 
 // The package's main entry loads every locale (about 100 ms per worker); the English build carries the same class
 // and the English definitions, which is all a payload needs.
@@ -82,7 +82,7 @@ export function generatePayload(
     /** Bounds on the target's schema and its generation (profile `schemaLimits`); the defaults when not given. */
     limits?: SchemaLimits
     /**
-     * Real-world values where the schema leaves room (helpers/checks/sales/real-world.ts; default true): non-ASCII text,
+     * Real-world values where the schema leaves room (helpers/oracle/real-world.ts; default true): non-ASCII text,
      * strings at maxLength, cents, bounds, boundary dates. A payload they would make invalid is generated without them.
      */
     realWorld?: boolean

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { documentIdOf, mediaType, scheduleProblems } from '../../../../helpers/checks/sales/documents'
+import { documentIdOf, mediaType, scheduleProblems } from '../../../../helpers/oracle/documents'
 import { compareSubset, compileError, metaSchemaErrors } from '../../../../helpers/checks/sales/schema-tools'
 import { invalidCase } from '../../../../helpers/checks/sales/invalid-case'
 import { loadPayloadOverrides } from '../../../../helpers/checks/sales/payload-overrides'

@@ -1,5 +1,5 @@
-import { getPointer } from '../../client/data/json-pointer'
-import type { HttpResult } from '../../client/http/types'
+import { getPointer } from '../client/data/json-pointer'
+import type { HttpResult } from '../client/http/types'
 
 /** The id of a generated document, found as the profile says: "header:<name>" (last path segment) or "json:<pointer>". */
 export function documentIdOf(res: HttpResult, from: string): string | undefined {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createAjvFor } from '../../../../common/ajv'
-import { seededRandom } from '../../../../helpers/checks/sales/payload'
-import { classesOf, realWorldLeaves, schemaAt, withRealWorldData } from '../../../../helpers/checks/sales/real-world'
+import { createAjvFor } from '../../../common/ajv'
+import { seededRandom } from '../../../helpers/checks/sales/payload'
+import { classesOf, realWorldLeaves, schemaAt, withRealWorldData } from '../../../helpers/oracle/real-world'
 
 const schema = {
   type: 'object',
