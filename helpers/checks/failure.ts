@@ -3,8 +3,8 @@ import type { HttpResult } from '../client/http/types'
 import { runRedactor, safeText } from '../client/evidence/redact'
 import { reproduceLine } from '../client/evidence/reproduce'
 import { citation, type CheckMeta } from '../../common/spec'
-import { invariant } from '../oracle/invariants'
-import type { Violation } from '../oracle/types'
+import { invariantOf } from '../oracle/invariants'
+import type { Violation } from '../client/observer/types'
 
 export interface FailureDetail {
   expected: string
@@ -113,10 +113,11 @@ export function formatViolations(violations: readonly Violation[]): string {
   return violations
     .slice(0, 5)
     .map((v) => {
-      const meta = invariant(v.invariant)
+      // the ids come from the oracle's catalogue through the observer hook, where an id is a string
+      const meta = invariantOf(v.invariant)
       return [
-        `[${meta.id}] ${citation(meta)} (invariant of the model, checked on every answer)`,
-        `requirement: ${meta.requirement}`,
+        meta ? `[${meta.id}] ${citation(meta)} (invariant of the model, checked on every answer)` : `[${safeText(v.invariant)}] (not an invariant of the model's catalogue)`,
+        ...(meta ? [`requirement: ${meta.requirement}`] : []),
         ...(v.at ? [`judged by: ${formatLocation(v.at)} (the model's rule)`] : []),
         `expected: ${safeText(v.expected)}`,
         `actual:   ${safeText(v.actual)}`,

@@ -1,4 +1,5 @@
 import type { CheckMeta } from '../../common/spec'
+import type { Verdict as ObservedVerdict, Violation as ObservedViolation } from '../client/observer/types'
 
 /**
  * The invariants the model (helpers/oracle/) checks on every answer the run receives, in every suite. Each is a check
@@ -37,3 +38,13 @@ export type InvariantId = (typeof INVARIANTS)[number]['id']
 export function invariant(id: InvariantId): CheckMeta {
   return INVARIANTS.find((i) => i.id === id)!
 }
+
+/** The invariant of an id as the observer hook carries it (a string; helpers/client/observer/types.ts), if it is one. */
+export function invariantOf(id: string): CheckMeta | undefined {
+  return INVARIANTS.find((i) => i.id === id)
+}
+
+/** A broken invariant of this catalogue: the observer hook's Violation with its id typed. */
+export type Violation = ObservedViolation<InvariantId>
+/** What one answer was checked against, with the ids typed. */
+export type Verdict = ObservedVerdict<InvariantId>

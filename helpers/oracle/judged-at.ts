@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PROJECT_ROOT } from '../../common/project-root'
 import { stackLocations, type SourceLocation } from '../../common/source-location'
-import type { Violation } from './types'
+import type { Violation } from './invariants'
 
 /** This module: never the rule (the stack is read here). */
 const THIS_MODULE = 'helpers/oracle/judged-at.ts'

@@ -2,7 +2,7 @@ import { getPointer } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
 import type { PoliciesSettings } from '../client/config/policies-settings'
 import type { InvariantId } from './invariants'
-import type { Violation } from './types'
+import type { Violation } from './invariants'
 
 type Json = Record<string, unknown>
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)

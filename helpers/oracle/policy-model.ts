@@ -5,7 +5,7 @@ import { classesOf, schemaAt } from './real-world'
 import type { InvariantId } from './invariants'
 import { applyPatch, type Leaves } from './leaves'
 import { firstShown, type Reported } from './reported'
-import type { Violation } from './types'
+import type { Violation } from './invariants'
 
 type Json = Record<string, unknown>
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)

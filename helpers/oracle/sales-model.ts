@@ -9,7 +9,7 @@ import { firstShown } from './reported'
 import { applyPatch, leavesOf, type Leaves } from './leaves'
 import { typeProblems } from './schema-types'
 import { classesOf, realWorldLeaves, schemaAt, type RealWorldClass } from './real-world'
-import type { Violation } from './types'
+import type { Violation } from './invariants'
 
 type Json = Record<string, unknown>
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)

@@ -1,7 +1,7 @@
 import type { HttpResult } from '../client/http/types'
 import type { InvariantId } from './invariants'
 import { firstShown } from './reported'
-import type { Violation } from './types'
+import type { Violation } from './invariants'
 
 /** One subscription as the run made it: what its reads must show. */
 export interface SubscriptionState {

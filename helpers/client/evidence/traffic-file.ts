@@ -8,7 +8,7 @@ export interface TrafficLine {
   at: string
   runId: string
   test?: string
-  /** The dependent chain of the check that sent it (helpers/checks/running.ts; the bench's longest chain). */
+  /** The dependent chain of the check that sent it (helpers/client/observer/running-check.ts; the bench's longest chain). */
   chain?: string
   operationId?: string
   method: string

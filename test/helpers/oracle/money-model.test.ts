@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { InvariantId } from '../../../helpers/oracle/invariants'
 import { MoneyModel } from '../../../helpers/oracle/money-model'
-import type { Violation } from '../../../helpers/oracle/types'
+import type { Violation } from '../../../helpers/oracle/invariants'
 import { POLICIES_DEFAULTS } from '../../../helpers/client/config/policies-settings'
 import { answer } from './support'
 

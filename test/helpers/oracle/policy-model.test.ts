@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { PolicyModel } from '../../../helpers/oracle/policy-model'
 import type { InvariantId } from '../../../helpers/oracle/invariants'
 import { leavesOf } from '../../../helpers/oracle/leaves'
-import type { Violation } from '../../../helpers/oracle/types'
+import type { Violation } from '../../../helpers/oracle/invariants'
 import { POLICIES_DEFAULTS } from '../../../helpers/client/config/policies-settings'
 import { answer } from './support'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { InvariantId } from '../../../helpers/oracle/invariants'
 import { SalesModel, type SalesCall } from '../../../helpers/oracle/sales-model'
-import type { Violation } from '../../../helpers/oracle/types'
+import type { Violation } from '../../../helpers/oracle/invariants'
 import { SALES_DEFAULTS } from '../../../helpers/client/config/sales-settings'
 import { answer } from './support'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { InvariantId } from '../../../helpers/oracle/invariants'
-import type { Violation } from '../../../helpers/oracle/types'
+import type { Violation } from '../../../helpers/oracle/invariants'
 import { resolutionMs, WebhooksModel } from '../../../helpers/oracle/webhooks-model'
 import { answer } from './support'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { awaitedByOthers, noteVerdict, runningChain, runningCheck, runningIndependently, runningInvariants, withRunningCheck } from '../../../helpers/checks/running'
-import { RequestLimiter } from '../../../helpers/client/http/limiter'
+import { awaitedByOthers, noteVerdict, runningChain, runningCheck, runningIndependently, runningInvariants, withRunningCheck } from '../../../../helpers/client/observer/running-check'
+import { RequestLimiter } from '../../../../helpers/client/http/limiter'
 
 describe('awaitedByOthers', () => {
   it('runs the work of an independent check in line with the dependent chains, same check, chain and tally', async () => {

@@ -1,6 +1,16 @@
-import type { HttpResult } from '../client/http/types'
-import type { InvariantId } from './invariants'
-import type { SourceLocation } from '../../common/source-location'
+import type { HttpResult } from '../http/types'
+import type { SourceLocation } from '../../../common/source-location'
+
+/**
+ * The observer hook: what the HTTP client tells whoever watches its exchanges (the oracle's ServiceModel,
+ * helpers/oracle/service-model.ts), and what comes back. It lives in the client so the client knows no observer.
+ */
+
+/**
+ * The id of an invariant. The catalogue (helpers/oracle/invariants.ts, `InvariantId`) is the oracle's; below it an
+ * id is a string, so the client does not import the layer above it; the oracle types its own (`Violation<InvariantId>`).
+ */
+export type InvariantRef = string
 
 /** Who sent a request, as the client knows it (never the token itself). */
 export type Actor =
@@ -22,8 +32,8 @@ export interface CallInfo {
 }
 
 /** A broken invariant, with its evidence: the answer, and the earlier exchange that set the expectation. */
-export interface Violation {
-  invariant: InvariantId
+export interface Violation<Id extends InvariantRef = InvariantRef> {
+  invariant: Id
   expected: string
   actual: string
   res: HttpResult
@@ -35,9 +45,9 @@ export interface Violation {
 }
 
 /** What one answer was checked against: the invariants evaluated and those broken. */
-export interface Verdict {
-  evaluated: InvariantId[]
-  violations: Violation[]
+export interface Verdict<Id extends InvariantRef = InvariantRef> {
+  evaluated: Id[]
+  violations: Violation<Id>[]
   /** Real-world data classes the request wrote (helpers/oracle/real-world.ts), one entry per leaf and class. */
   sent?: string[]
 }

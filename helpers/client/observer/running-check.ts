@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { Verdict, Violation } from '../oracle/types'
+import type { Verdict, Violation } from './types'
 
 /** What the model found on the answers a check received (helpers/oracle/). */
 export interface InvariantTally {
