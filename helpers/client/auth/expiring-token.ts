@@ -1,6 +1,14 @@
-import type { SuiteContext } from '../../checks/context'
+import type { TargetConfig, UserCredentials, UserRole } from '../config/types'
 import { getPointer } from '../data/json-pointer'
 import { inspectJwt } from './jwt'
+import type { AuthSession } from './session'
+
+/** What taking a token needs of a suite's context (helpers/checks/context.ts SuiteContext has it). */
+export interface TokenSource {
+  config: Pick<TargetConfig, 'auth'>
+  auth: Pick<AuthSession, 'login'>
+  user(role: UserRole): UserCredentials | undefined
+}
 
 /** A token past its exp (plus the leeway), for the scoping probes (never printed). */
 export interface ExpiringToken {
@@ -10,7 +18,7 @@ export interface ExpiringToken {
 }
 
 /** The leeway past exp within which a target may still accept a token (profile auth.expiryLeewaySeconds). */
-export function expiryLeewaySeconds(t: SuiteContext): number {
+export function expiryLeewaySeconds(t: Pick<TokenSource, 'config'>): number {
   const v = t.config.auth.expiryLeewaySeconds
   return typeof v === 'number' && v >= 0 ? v : 0
 }
@@ -20,7 +28,7 @@ export function expiryLeewaySeconds(t: SuiteContext): number {
  * expired, no wait), else users.shortLived (tokens that expire within seconds; taken early, it expires while the file
  * runs). Undefined when the profile names neither or the login gives no token.
  */
-export async function takeExpiredToken(t: SuiteContext): Promise<ExpiringToken | undefined> {
+export async function takeExpiredToken(t: TokenSource): Promise<ExpiringToken | undefined> {
   for (const role of ['expired', 'shortLived'] as const) {
     const user = t.user(role)
     if (!user) continue
