@@ -1,10 +1,10 @@
 import { formatLocation } from '../../common/source-location'
 import type { HttpResult } from '../client/http/types'
 import { runRedactor, safeText } from '../client/evidence/redact'
-import { reproduceLine } from '../client/evidence/reproduce'
+import { reproduceLine } from '../client/http/reproduce'
 import { citation, type CheckMeta } from '../../common/spec'
 import { invariantOf } from '../oracle/invariants'
-import type { Violation } from '../client/observer/types'
+import type { Violation } from '../client/http/observer'
 
 export interface FailureDetail {
   expected: string
@@ -85,7 +85,7 @@ export function evidence(res: HttpResult): string[] {
 
 /**
  * The message of a failed check: requirement, expected, actual, request and response, and the request as a curl
- * command to send it again by hand (helpers/client/evidence/reproduce.ts: secrets as shell variables). Every part goes through the
+ * command to send it again by hand (helpers/client/http/reproduce.ts: secrets as shell variables). Every part goes through the
  * run's redactor and has its control characters escaped (target data reaches expected, actual and note too).
  */
 export function formatFailure(meta: CheckMeta, error: unknown): string {

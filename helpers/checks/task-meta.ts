@@ -2,7 +2,7 @@ import type { CheckMeta } from '../../common/spec'
 import type { TargetConfig } from '../client/config/types'
 import type { Finding } from './failure'
 import type { BlockedInfo } from './setup'
-import type { ContractNote } from '../client/observer/running-check'
+import type { ContractNote } from '../client/http/running-check'
 import type { SourceLocation } from '../../common/source-location'
 
 /**

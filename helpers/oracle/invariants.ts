@@ -1,5 +1,5 @@
 import type { CheckMeta } from '../../common/spec'
-import type { Verdict as ObservedVerdict, Violation as ObservedViolation } from '../client/observer/types'
+import type { Verdict as ObservedVerdict, Violation as ObservedViolation } from '../client/http/observer'
 
 /**
  * The invariants the model (helpers/oracle/) checks on every answer the run receives, in every suite. Each is a check
@@ -39,7 +39,7 @@ export function invariant(id: InvariantId): CheckMeta {
   return INVARIANTS.find((i) => i.id === id)!
 }
 
-/** The invariant of an id as the observer hook carries it (a string; helpers/client/observer/types.ts), if it is one. */
+/** The invariant of an id as the observer hook carries it (a string; helpers/client/http/observer.ts), if it is one. */
 export function invariantOf(id: string): CheckMeta | undefined {
   return INVARIANTS.find((i) => i.id === id)
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { runningInvariants, withRunningCheck } from '../../helpers/client/observer/running-check'
+import { runningInvariants, withRunningCheck } from '../../helpers/client/http/running-check'
 import { getPointer } from '../../helpers/client/data/json-pointer'
 import { documentIdOf } from '../../helpers/oracle/documents'
 import { perform, QUOTE_STATES, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation } from '../../helpers/checks/sales/state-table'

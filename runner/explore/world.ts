@@ -5,7 +5,7 @@ import { SubscriptionTracker } from '../../helpers/checks/webhooks/tracker'
 import { webhookSettings } from '../../helpers/checks/webhooks/settings'
 import { PoliciesApi } from '../../helpers/checks/policies/api'
 import { policiesSettings } from '../../helpers/client/config/policies-settings'
-import type { Violation } from '../../helpers/client/observer/types'
+import type { Violation } from '../../helpers/client/http/observer'
 
 /** What one step did: its name, the exchanges it made (redacted), the invariants it evaluated and broke. */
 export interface StepLog {

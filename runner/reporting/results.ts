@@ -2,7 +2,7 @@ import type { FailureFields } from './failure-fields'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { RunInfo } from './run-info'
-import type { TrafficLine } from '../../helpers/client/evidence/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import type { RunVerdict } from '../verdict'
 
 /**

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path'
 import { OPERATIONS } from '../../common/operations'
 import { safeJson } from '../../helpers/client/evidence/neutralise'
-import type { TrafficLine } from '../../helpers/client/evidence/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import { computeVerdict, type RunStop, type RunVerdict, type Selection } from '../verdict'
 import { writeAllureVerdict } from './allure-verdict'
 import { junitXml } from './junit'

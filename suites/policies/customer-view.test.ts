@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe } from 'vitest'
 import { check, type CheckContext } from '../../helpers/checks/check'
-import { invalidOnPurpose } from '../../helpers/client/observer/running-check'
+import { invalidOnPurpose } from '../../helpers/client/http/running-check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/checks/context'

@@ -5,7 +5,7 @@ import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expe
 import { expectPollSuccess } from '../../helpers/checks/poll'
 import { useTarget } from '../../helpers/checks/context'
 import { RequestLimiter } from '../../helpers/client/http/limiter'
-import { awaitedByOthers } from '../../helpers/client/observer/running-check'
+import { awaitedByOthers } from '../../helpers/client/http/running-check'
 import { documentIdOf } from '../../helpers/oracle/documents'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 import { perform, QUOTE_STATES, quoteData, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation, type TableQuote } from '../../helpers/checks/sales/state-table'

@@ -1,6 +1,6 @@
 import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
-import { invalidOnPurpose } from '../../helpers/client/observer/running-check'
+import { invalidOnPurpose } from '../../helpers/client/http/running-check'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { given } from '../../helpers/checks/setup'
 import { RepresentedGroups } from '../../helpers/checks/group'

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { TargetConfig } from '../config/types'
 import type { ExchangeSink } from '../http/recorder'
-import { noteContract, requestInvalidOnPurpose } from '../observer/running-check'
+import { noteContract, requestInvalidOnPurpose } from '../http/running-check'
 import type { OpenApiContracts } from './openapi'
 import { openApiSources } from './openapi-documents'
 

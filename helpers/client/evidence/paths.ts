@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, resolve } from 'node:path'
-import { PROJECT_ROOT } from '../config/target-config'
+import { PROJECT_ROOT } from '../../../common/project-root'
 
 /** Where reports go: $REPORTS_DIR or <project>/reports. */
 export function reportsDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -20,7 +20,7 @@ export function targetReportsDir(env: NodeJS.ProcessEnv = process.env, key?: str
 
 /**
  * Set by the Allure reporter at the start of a run (runner/reporting/allure-reporter.ts): where the workers write the
- * exchange attachments (helpers/client/evidence/allure-sink.ts).
+ * exchange attachments (helpers/client/http/allure-sink.ts).
  */
 export const ALLURE_RESULTS_ENV = 'LC_ALLURE_RESULTS_DIR'
 

@@ -4,6 +4,9 @@ import { join } from 'node:path'
 import { BroadcastChannel } from 'node:worker_threads'
 import { safeText } from '../evidence/redact'
 import { trafficDir } from '../evidence/paths'
+import { DEFAULT_BREAKER, type BreakerSettings } from '../config/http-defaults'
+
+export { DEFAULT_BREAKER, type BreakerSettings }
 
 /**
  * The run-wide circuit breaker (docs/reliability.md, "A target that stops answering"): when a target's origin lets
@@ -17,14 +20,6 @@ import { trafficDir } from '../evidence/paths'
  * run's traffic folder (cleared at the start of every run), where a thread that starts later reads it. Like the
  * run's redactor, this is the one module-level state of its kind: a fact about the run, not about a check.
  */
-export interface BreakerSettings {
-  /** Consecutive exchanges past their deadline that open the breaker (profile http.breakerExpiries, default 3). */
-  expiries: number
-  /** An exchange past its deadline after this long without any answer from the origin opens it too (profile http.breakerSilenceMs, default 30000). */
-  silenceMs: number
-}
-
-export const DEFAULT_BREAKER: Readonly<BreakerSettings> = Object.freeze({ expiries: 3, silenceMs: 30_000 })
 
 export const BREAKER_CHANNEL = 'ledger-conformance:breaker'
 /** How many of the last unanswered operations the cause names. */

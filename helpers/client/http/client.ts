@@ -1,10 +1,9 @@
-import type { AuthSession } from '../auth/session'
 import type { UserCredentials } from '../config/types'
 import type { Dispatchers } from './dispatchers'
 import type { RequestLimiter } from './limiter'
 import { fillPath, operation } from '../../../common/operations'
 import type { Recorder } from './recorder'
-import type { Actor, ExchangeObserver, Verdict } from '../observer/types'
+import type { Actor, ExchangeObserver, Verdict } from './observer'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
 import { currentInFlight } from './in-flight'
 import { limitsOf } from './limits'
@@ -34,7 +33,8 @@ export interface ServiceClientOptions {
   baseUrl: string
   dispatchers: Dispatchers
   recorder: Recorder
-  auth: AuthSession
+  /** The bearer of each user (helpers/client/auth/session.ts AuthSession). */
+  auth: TokenProvider
   defaultUser: UserCredentials
   /** Tenant header name, when this service takes one. */
   tenantHeader?: string
@@ -64,6 +64,12 @@ function bearerActor(bearer: string): Actor {
 }
 
 /** A service at one base URL: builds URLs from the operation catalogue, authenticates, records. */
+/** Gives the bearer token of a user, and forgets it when the target refused it (AuthSession has these). */
+export interface TokenProvider {
+  token(user: UserCredentials): Promise<string>
+  invalidate(user: UserCredentials): void
+}
+
 export class ServiceClient {
   constructor(private readonly options: ServiceClientOptions) {}
 

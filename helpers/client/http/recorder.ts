@@ -1,6 +1,6 @@
 import type { Redactor } from '../evidence/redact'
 import { matchOperation } from '../../../common/operations'
-import { reportFinding } from '../observer/running-check'
+import { reportFinding } from './running-check'
 import { ANSWER_BUDGET_DEVIATION } from './limits'
 import type { HttpResult, SentRequest } from './types'
 
@@ -11,7 +11,7 @@ export interface Exchange {
   at: string
   runId: string
   test?: string
-  /** The dependent chain of the check that sent it (helpers/client/observer/running-check.ts). */
+  /** The dependent chain of the check that sent it (helpers/client/http/running-check.ts). */
   chain?: string
   operationId?: string
   /** Path template of the spec operation, or the literal path when it matches none. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { withFindings, type ExchangeFinding } from '../../../../helpers/client/observer/running-check'
+import { withFindings, type ExchangeFinding } from '../../../../helpers/client/http/running-check'
 import { Recorder } from '../../../../helpers/client/http/recorder'
 import type { HttpResult, SentRequest } from '../../../../helpers/client/http/types'
 import { Redactor } from '../../../../helpers/client/evidence/redact'

@@ -1,7 +1,7 @@
-import type { PollingSettings, StatusSpellings } from '../config/types'
-import type { ServiceClient } from '../http/client'
-import type { HttpResult } from '../http/types'
-import { pollUntil, retryAfterMs, type PollObservation, type PollResult } from './poll-until'
+import type { PollingSettings, StatusSpellings } from '../../client/config/types'
+import type { ServiceClient } from '../../client/http/client'
+import type { HttpResult } from '../../client/http/types'
+import { pollUntil, retryAfterMs, type PollObservation, type PollResult } from '../../client/polling/poll-until'
 
 export interface ActionsValue {
   actions: string[]

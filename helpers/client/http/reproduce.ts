@@ -1,4 +1,4 @@
-import type { Exchange } from '../http/recorder'
+import type { Exchange } from './recorder'
 
 /** Headers curl computes itself, or that say nothing about what the target was asked. */
 const LEFT_OUT = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'user-agent', 'transfer-encoding', 'keep-alive'])

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { curlOf, reproduceLine } from '../../../../helpers/client/evidence/reproduce'
+import { curlOf, reproduceLine } from '../../../../helpers/client/http/reproduce'
 import { failureFields } from '../../../../runner/reporting/failure-fields'
 
 describe('a failure reproduced with curl', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { HttpResult } from '../../../../helpers/client/http/types'
-import { classifyActions, classifyRequest } from '../../../../helpers/client/polling/wait'
+import { classifyActions, classifyRequest } from '../../../../helpers/checks/sales/waits'
 
 function res(status: number, body?: unknown, headers: Record<string, string> = {}): HttpResult {
   const text = body === undefined ? '' : JSON.stringify(body)

@@ -1,14 +1,14 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Exchange, ExchangeSink } from '../http/recorder'
-import { safeText } from './neutralise'
+import type { Exchange, ExchangeSink } from './recorder'
+import { safeText } from '../evidence/neutralise'
 
 /** Summary line of an exchange, as kept in reports/traffic/*.jsonl (no bodies, no headers). */
 export interface TrafficLine {
   at: string
   runId: string
   test?: string
-  /** The dependent chain of the check that sent it (helpers/client/observer/running-check.ts; the bench's longest chain). */
+  /** The dependent chain of the check that sent it (helpers/client/http/running-check.ts; the bench's longest chain). */
   chain?: string
   operationId?: string
   method: string

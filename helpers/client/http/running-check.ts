@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { Verdict, Violation } from './types'
+import type { Verdict, Violation } from './observer'
 
 /** What the model found on the answers a check received (helpers/oracle/). */
 export interface InvariantTally {

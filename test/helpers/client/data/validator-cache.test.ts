@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAjvFor } from '../../../../common/ajv'
-import { cachedValidator, validatorKey } from '../../../../helpers/client/contracts/validator-cache'
+import { cachedValidator, validatorKey } from '../../../../helpers/client/data/validator-cache'
 import { tempDir } from '../../../support/temp-dir'
 
 const profileSchema = JSON.parse(readFileSync(join(__dirname, '../../../../fixtures/targets/profile.schema.json'), 'utf8')) as object

@@ -12,7 +12,7 @@ import { INSTALLED, PROJECT_ROOT, userCacheDir } from '../../../common/project-r
  * Validators of the project's own schemas (the profile schema, the suite classes, the payload overrides), compiled once and kept on disk as
  * ajv standalone code: compiling the profile schema is a quarter of a CPU second on the main thread before the run's
  * first request, evaluating its generated code a few milliseconds (docs/reliability.md#speed). Only schemas the
- * project ships go here: a schema a target serves is compiled in memory (helpers/client/contracts/compiler.ts), so no target
+ * project ships go here: a schema a target serves is compiled in memory (helpers/client/data/schema-compiler.ts), so no target
  * can make the cache grow.
  *
  * A cached validator is the code ajv generated for the same schema text, draft, ajv and ajv-formats versions and

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Exchange } from '../../../../helpers/client/http/recorder'
-import { trafficFileSink } from '../../../../helpers/client/evidence/traffic-file'
+import { trafficFileSink } from '../../../../helpers/client/http/traffic-file'
 import { tempDir } from '../../../support/temp-dir'
 
 const exchange = (n: number, extra: Partial<Exchange> = {}): Exchange =>

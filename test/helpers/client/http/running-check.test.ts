@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { awaitedByOthers, noteVerdict, runningChain, runningCheck, runningIndependently, runningInvariants, withRunningCheck } from '../../../../helpers/client/observer/running-check'
+import { awaitedByOthers, noteVerdict, runningChain, runningCheck, runningIndependently, runningInvariants, withRunningCheck } from '../../../../helpers/client/http/running-check'
 import { RequestLimiter } from '../../../../helpers/client/http/limiter'
 
 describe('awaitedByOthers', () => {

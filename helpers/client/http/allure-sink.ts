@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { threadId } from 'node:worker_threads'
 import * as allure from 'allure-js-commons'
 import { FileRecycler } from '../fs/recycled-files'
-import { runningCheck } from '../observer/running-check'
-import type { Exchange } from '../http/recorder'
-import { safeJson, safeText } from './neutralise'
-import { ALLURE_RESULTS_ENV } from './paths'
+import { runningCheck } from './running-check'
+import type { Exchange } from './recorder'
+import { safeJson, safeText } from '../evidence/neutralise'
+import { ALLURE_RESULTS_ENV } from '../evidence/paths'
 
 /**
  * Each HTTP exchange becomes an Allure step with one redacted attachment, `exchange`: the request and the response

@@ -1,4 +1,4 @@
-import type { HttpResult } from '../http/types'
+import type { HttpResult } from './types'
 import type { SourceLocation } from '../../../common/source-location'
 
 /**
