@@ -2,11 +2,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 
 /**
- * The import graph among the parts of the check library (helpers/): each top-level entry of helpers/ (a folder, or a
- * file such as context.ts) is a part; an arrow is "part A imports part B" (any number of import lines). Measured by
- * `npm run imports:graph` (scripts/import-graph.ts) so the layer move of issue 28 (client, oracle, checks) can be
- * tracked: arrows, arrows pointing back up the layers, cycles (strongly connected parts), with and without
- * type-only imports. docs/architecture.md records the figures.
+ * The import graph among the parts of the check library (helpers/): each folder or file right under a layer
+ * (helpers/client/http, helpers/checks/context.ts) is a part; an arrow is "part A imports part B" (any number of import
+ * lines). Printed by `npm run imports:graph` (scripts/import-graph.ts): arrows, arrows pointing back up the layers,
+ * cycles (strongly connected parts), with and without type-only imports; docs/architecture.md records the figures.
+ * test/layout/imports.test.ts uses the same parser and graph: no arrow back up, no cycle.
  */
 
 export interface ImportEdge {
