@@ -5,7 +5,7 @@ import { writeTargetEntries } from './runner/targets/entries'
 import { writeLane } from './runner/targets/lanes'
 import { targetProfilesFrom } from './runner/targets/profiles'
 import { cliFileFilters } from './runner/guard/cli-filters'
-import { PROJECT_ROOT } from './helpers/config'
+import { PROJECT_ROOT } from './helpers/client/config/target-config'
 import { INSTALLED, userCacheDir } from './common/project-root'
 
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
@@ -51,7 +51,7 @@ export default defineConfig({
     // The checks wait on the network, not the CPU. One target: its suites run side by side in one worker (a lane),
     // which imports and compiles the modules once; the target's limit (http.maxInFlight) bounds the requests, not
     // vitest. Several targets: 6 workers with modules shared between the files of a worker (isolate: false), and the
-    // targets' blocks side by side in a file (helpers/targets/for-target.ts). docs/reliability.md, npm run bench.
+    // targets' blocks side by side in a file (helpers/checks/targets/for-target.ts). docs/reliability.md, npm run bench.
     maxWorkers: run.lane ? 1 : 6,
     isolate: false,
     maxConcurrency: run.lane ? 1000 : 32,

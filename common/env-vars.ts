@@ -1,7 +1,7 @@
 /**
  * Every environment variable the project reads, in one typed list: its meaning, its default, and which commands read
  * it. The CLI's help texts (runner/cli/commands/*: `envHelp`), the generated table of docs/environment.md
- * (`npm run docs:generate`), the profile loader (helpers/config/env.ts), the container target (runner/container/
+ * (`npm run docs:generate`), the profile loader (helpers/client/config/env.ts), the container target (runner/container/
  * target-env.ts) and the harnesses that start a clean run (RUN_VARS) read it. test/common/env-vars.test.ts fails when
  * the code reads a variable this list does not name.
  */

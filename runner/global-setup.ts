@@ -4,20 +4,20 @@ import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { DefectSet } from '../reference/defects/catalogue'
 import type { RunningReference } from '../reference/server'
-import { ConfigError, loadTargetConfig, withEmbeddedOrigin, withReferenceContract } from '../helpers/config'
-import type { TargetConfig } from '../helpers/config/types'
+import { ConfigError, loadTargetConfig, withEmbeddedOrigin, withReferenceContract } from '../helpers/client/config/target-config'
+import type { TargetConfig } from '../helpers/client/config/types'
 import type { ContainerRun } from './container/container-run'
 import { containerTargetFromEnv, ContainerTargetError } from './container/target-env'
 import { guardRun } from './guard/run-guard'
 import { preflight, PreflightError } from './preflight'
-import { definitionsOf, OpenApiDocumentError, openApiSources, readDocuments } from '../helpers/contracts/openapi-documents'
+import { definitionsOf, OpenApiDocumentError, openApiSources, readDocuments } from '../helpers/client/contracts/openapi-documents'
 import { chaosFromEnv } from '../reference/chaos/env'
-import { reportsDir, targetReportsDir, trafficDir } from '../helpers/reporting/paths'
+import { reportsDir, targetReportsDir, trafficDir } from '../helpers/client/evidence/paths'
 import { earlyRunInfo, runInfo, type RunInfo } from './reporting/run-info'
 import { RUN_REPORT_FILES } from './reporting/results'
 import { restrictReports } from './reporting/redacting-reporter'
-import { runRedactor } from '../helpers/reporting/redact'
-import { safeJson, safeText } from '../helpers/reporting/neutralise'
+import { runRedactor } from '../helpers/client/evidence/redact'
+import { safeJson, safeText } from '../helpers/client/evidence/neutralise'
 import { guardStackTraces } from './stack-guard'
 import { loadTargets, type NamedTarget } from './targets/load'
 import { runStopError, type RunStop } from './verdict'
@@ -142,7 +142,7 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
     const reading = { deadlineMs: config.http.preflightDeadlineMs, maxBytes: config.http.maxResponseBytes }
     if (ownDocument) openapiDocuments = definitionsOf(await readDocuments(openApiSources(config), reading))
     else {
-      const loaded = await (await import('../helpers/contracts/openapi')).OpenApiContracts.load(openApiSources(config), reading)
+      const loaded = await (await import('../helpers/client/contracts/openapi')).OpenApiContracts.load(openApiSources(config), reading)
       openapiDocuments = loaded.definitions
       // listed once, by the console reporter and the reports, from run.json
       if (loaded.warnings.length > 0) rec.update({ ...info, documentWarnings: loaded.warnings })
@@ -161,7 +161,7 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
     await container?.release()
     preflightStop(rec, e)
   }
-  // the workers validate against the documents loaded here (helpers/contracts/openapi-sink.ts)
+  // the workers validate against the documents loaded here (helpers/client/contracts/openapi-sink.ts)
   if (Object.keys(openapiDocuments).length > 0) config = { ...config, openapiDocuments }
   project.provide('target', config)
   return async () => {

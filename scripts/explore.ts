@@ -7,7 +7,7 @@
  * conformance (profile and environment; the embedded reference when no URL is set). Exit codes as runner/verdict.ts.
  */
 import { parseArgs } from 'node:util'
-import { loadTargetConfig, withEmbeddedOrigin } from '../helpers/config'
+import { loadTargetConfig, withEmbeddedOrigin } from '../helpers/client/config/target-config'
 import { startReference, type RunningReference } from '../reference/server'
 import { DefectSet } from '../reference/defects/catalogue'
 import { explore, exploreVerdict, formatExplore, type ExploreOptions } from '../runner/explore/explore'

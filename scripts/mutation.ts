@@ -4,7 +4,7 @@
  * non-zero when the score is under the bar, a variation raised a false alarm, or the faithful run failed.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
-import { reportsDir } from '../helpers/reporting/paths'
+import { reportsDir } from '../helpers/client/evidence/paths'
 import { parseMutationArgs } from './mutation/args'
 import { consoleReport, docsSection, withLatestResults } from './mutation/format'
 import { runMutation, writeMutationReport } from './mutation/harness'

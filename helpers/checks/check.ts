@@ -3,13 +3,13 @@ import * as allure from 'allure-js-commons'
 import { ConformanceFailure, evidence, formatFailure, formatViolations, maskedExpectation, statusClassesOf, type Finding } from './failure'
 import { selectedChecks } from '../../common/selection'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
-import { runningContract, runningInvariants, withFindings, withRunningCheck, type ContractNote, type ExchangeFinding } from './running'
+import { runningContract, runningInvariants, withFindings, withRunningCheck, type ContractNote, type ExchangeFinding } from '../client/http/running-check'
 import { blockedMessage, ownerOf, SetupFailure, type BlockedInfo } from './setup'
-import { safeText } from '../reporting/redact'
-import { attachEvidence } from '../reporting/evidence'
-import { InFlight, withInFlight } from '../http/in-flight'
-import { BreakerOpen } from '../http/breaker'
-import { ANSWER_BUDGET_DEVIATION } from '../http/limits'
+import { safeText } from '../client/evidence/redact'
+import { attachEvidence } from '../client/evidence/evidence'
+import { InFlight, withInFlight } from '../client/http/in-flight'
+import { BreakerOpen } from '../client/http/breaker'
+import { ANSWER_BUDGET_DEVIATION } from '../client/http/limits'
 import { SPEC, type CheckMeta } from '../../common/spec'
 import type { CheckTaskMeta, Deviation } from './task-meta'
 import { callerOutside, type SourceLocation } from '../../common/source-location'
@@ -92,7 +92,7 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
       recordInvariants(ctx)
       throw e
     }
-    // an answer over its budget was not parsed (helpers/http/send.ts): what the check then could not read is that
+    // an answer over its budget was not parsed (helpers/client/http/send.ts): what the check then could not read is that
     // answer's finding, not the check's own requirement
     const overBudget = (e as { name?: string })?.name === 'DeviationFailure' ? undefined : found.find((f) => f.policy === 'fail' && f.id.startsWith(`${ANSWER_BUDGET_DEVIATION}:`))
     if (overBudget && !breakerOpenIn(e)) {
@@ -106,7 +106,7 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
       recordInvariants(ctx)
       await block(ctx, e.blocked, e.res ? evidence(e.res) : [])
     }
-    // the target stopped answering earlier in the run (helpers/http/breaker.ts): this check's requirement was not tested
+    // the target stopped answering earlier in the run (helpers/client/http/breaker.ts): this check's requirement was not tested
     const open = breakerOpenIn(e)
     if (open) {
       recordInvariants(ctx)
@@ -187,7 +187,7 @@ function deadlineMargin(timeoutMs: number): number {
 /**
  * Runs the body against the check's deadline (vitest's timeout less a margin): past it, every request the check has
  * in flight is aborted and the check fails naming them and how long they have been waiting, instead of vitest's
- * bare "Test timed out". Requests and their retries are given only the time that is left (helpers/http/in-flight.ts).
+ * bare "Test timed out". Requests and their retries are given only the time that is left (helpers/client/http/in-flight.ts).
  */
 export async function withDeadline(timeoutMs: number | undefined, body: () => Promise<void>): Promise<void> {
   if (!timeoutMs || !Number.isFinite(timeoutMs) || timeoutMs <= 0) return body()

@@ -1,5 +1,5 @@
-import type { ContractRegistry } from '../contracts/registry'
-import type { HttpResult } from '../http/types'
+import type { ContractRegistry } from '../client/contracts/registry'
+import type { HttpResult } from '../client/http/types'
 import { expectJsonBody } from './expect'
 import { ConformanceFailure } from './failure'
 

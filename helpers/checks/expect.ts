@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { HttpResult } from '../http/types'
+import type { HttpResult } from '../client/http/types'
 import { ConformanceFailure, show } from './failure'
 import { saysComeBackLater, TargetUnavailable } from './unavailable'
 

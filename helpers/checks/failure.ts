@@ -1,10 +1,10 @@
 import { formatLocation } from '../../common/source-location'
-import type { HttpResult } from '../http/types'
-import { runRedactor, safeText } from '../reporting/redact'
-import { reproduceLine } from '../reporting/reproduce'
+import type { HttpResult } from '../client/http/types'
+import { runRedactor, safeText } from '../client/evidence/redact'
+import { reproduceLine } from '../client/http/reproduce'
 import { citation, type CheckMeta } from '../../common/spec'
-import { invariant } from '../model/invariants'
-import type { Violation } from '../model/types'
+import { invariantOf } from '../oracle/invariants'
+import type { Violation } from '../client/http/observer'
 
 export interface FailureDetail {
   expected: string
@@ -85,7 +85,7 @@ export function evidence(res: HttpResult): string[] {
 
 /**
  * The message of a failed check: requirement, expected, actual, request and response, and the request as a curl
- * command to send it again by hand (helpers/reporting/reproduce.ts: secrets as shell variables). Every part goes through the
+ * command to send it again by hand (helpers/client/http/reproduce.ts: secrets as shell variables). Every part goes through the
  * run's redactor and has its control characters escaped (target data reaches expected, actual and note too).
  */
 export function formatFailure(meta: CheckMeta, error: unknown): string {
@@ -113,10 +113,11 @@ export function formatViolations(violations: readonly Violation[]): string {
   return violations
     .slice(0, 5)
     .map((v) => {
-      const meta = invariant(v.invariant)
+      // the ids come from the oracle's catalogue through the observer hook, where an id is a string
+      const meta = invariantOf(v.invariant)
       return [
-        `[${meta.id}] ${citation(meta)} (invariant of the model, checked on every answer)`,
-        `requirement: ${meta.requirement}`,
+        meta ? `[${meta.id}] ${citation(meta)} (invariant of the model, checked on every answer)` : `[${safeText(v.invariant)}] (not an invariant of the model's catalogue)`,
+        ...(meta ? [`requirement: ${meta.requirement}`] : []),
         ...(v.at ? [`judged by: ${formatLocation(v.at)} (the model's rule)`] : []),
         `expected: ${safeText(v.expected)}`,
         `actual:   ${safeText(v.actual)}`,

@@ -1,5 +1,5 @@
 import { operation as findOperation } from '../../common/operations'
-import type { HttpResult } from '../http/types'
+import type { HttpResult } from '../client/http/types'
 import { ConformanceFailure } from './failure'
 
 /** Why a check could not reach its assertion (TaskMeta.blocked; checks.json status 'blocked'). */

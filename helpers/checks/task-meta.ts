@@ -1,8 +1,8 @@
 import type { CheckMeta } from '../../common/spec'
-import type { TargetConfig } from '../config/types'
+import type { TargetConfig } from '../client/config/types'
 import type { Finding } from './failure'
 import type { BlockedInfo } from './setup'
-import type { ContractNote } from './running'
+import type { ContractNote } from '../client/http/running-check'
 import type { SourceLocation } from '../../common/source-location'
 
 /**
@@ -30,9 +30,9 @@ export type CheckTaskMeta = CheckMeta & {
 /** The model's invariants on the answers a check received: how often each was evaluated, and those it found broken. */
 export interface InvariantsTaskMeta {
   evaluated: Record<string, number>
-  /** `at`: the rule of the model that judged the answer (helpers/model/..., line). */
+  /** `at`: the rule of the model that judged the answer (helpers/oracle/..., line). */
   violated: { id: string; message: string; operation?: string; at?: SourceLocation }[]
-  /** The real-world data classes (helpers/sales/real-world.ts) the check's requests carried, by class. */
+  /** The real-world data classes (helpers/oracle/real-world.ts) the check's requests carried, by class. */
   sent?: Record<string, number>
 }
 
@@ -57,20 +57,20 @@ declare module 'vitest' {
      */
     blocked?: BlockedInfo
     /**
-     * The model's invariants on the answers this check received (helpers/model/): how often each was evaluated, and
+     * The model's invariants on the answers this check received (helpers/oracle/): how often each was evaluated, and
      * the ids it found broken. Reporters list each invariant as a check of its own (runner/reporting/invariants.ts).
      */
     invariants?: InvariantsTaskMeta
     /** What the check's failure was (operation, status, expectation, owner): reporters tell one finding from several by it. */
     finding?: Finding
     /**
-     * Published-contract findings on the answers this check received (helpers/contracts/openapi-sink.ts): never this
+     * Published-contract findings on the answers this check received (helpers/client/contracts/openapi-sink.ts): never this
      * check's failure; reporters list each `CT-<operation>-<kind>` as a check of its own (runner/reporting/contract-checks.ts).
      */
     contract?: ContractNote[]
-    /** The target (TARGET_PROFILES key) a check of a multi-target run belongs to (helpers/targets/for-target.ts). */
+    /** The target (TARGET_PROFILES key) a check of a multi-target run belongs to (helpers/checks/targets/for-target.ts). */
     target?: string
-    /** The suite file (suites/...) a check belongs to, when the run's suites share one entry file (a lane; helpers/targets/lane.ts). */
+    /** The suite file (suites/...) a check belongs to, when the run's suites share one entry file (a lane; helpers/checks/targets/lane.ts). */
     suiteFile?: string
   }
 }

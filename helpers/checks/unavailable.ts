@@ -1,8 +1,8 @@
-import type { HttpResult } from '../http/types'
+import type { HttpResult } from '../client/http/types'
 
 /**
  * The target said it is unavailable (503, or 429 throttling) and when to come back (Retry-After), later than the run
- * could wait (helpers/http/retry.ts did not retry): the requirement could not be judged. The check errs with the
+ * could wait (helpers/client/http/retry.ts did not retry): the requirement could not be judged. The check errs with the
  * operation named (INCONCLUSIVE), it does not fail (issue 27; docs/targets.md "Whose fault a stop is").
  */
 export class TargetUnavailable extends Error {

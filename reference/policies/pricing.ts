@@ -1,6 +1,6 @@
 /**
  * The reference service's own termination and MTA maths (deliberately separate from the suite's
- * helpers/policies/money.ts, so one bug cannot hide in both). The expiry date is the last covered
+ * helpers/checks/policies/money.ts, so one bug cannot hide in both). The expiry date is the last covered
  * day: a policy from 2026-01-01 to 2026-12-31 covers 365 days; terminated on 2026-12-01 it leaves 31 days unused.
  */
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { isAbsolute, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../common/project-root'
-import { CALLER_CWD_ENV } from '../../helpers/reporting/paths'
+import { CALLER_CWD_ENV } from '../../helpers/client/evidence/paths'
 
 /**
  * The environment of a command run from the caller's folder: REPORTS_DIR made absolute against the caller's
@@ -11,7 +11,7 @@ import { CALLER_CWD_ENV } from '../../helpers/reporting/paths'
  */
 export function callerEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): NodeJS.ProcessEnv {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p))
-  // report paths are printed relative to the caller's folder, not to the project's (helpers/reporting/paths.ts callerPath)
+  // report paths are printed relative to the caller's folder, not to the project's (helpers/client/evidence/paths.ts callerPath)
   const out: NodeJS.ProcessEnv = { ...env, REPORTS_DIR: abs(env.REPORTS_DIR || 'reports'), [CALLER_CWD_ENV]: env[CALLER_CWD_ENV] || cwd }
   if (env.TARGET_PROFILE) out.TARGET_PROFILE = abs(env.TARGET_PROFILE)
   if (env.TARGET_PROFILES) out.TARGET_PROFILES = env.TARGET_PROFILES.split(',').map((p) => (p.trim() ? abs(p.trim()) : p)).join(',')

@@ -1,11 +1,11 @@
-import type { SuiteContext } from '../../helpers/context'
-import type { Exchange } from '../../helpers/http/recorder'
-import { SalesFlow } from '../../helpers/sales/lifecycle'
-import { SubscriptionTracker } from '../../helpers/webhooks/tracker'
-import { webhookSettings } from '../../helpers/webhooks/settings'
-import { PoliciesApi } from '../../helpers/policies/api'
-import { policiesSettings } from '../../helpers/policies/settings'
-import type { Violation } from '../../helpers/model/types'
+import type { SuiteContext } from '../../helpers/checks/context'
+import type { Exchange } from '../../helpers/client/http/recorder'
+import { SalesFlow } from '../../helpers/checks/sales/lifecycle'
+import { SubscriptionTracker } from '../../helpers/checks/webhooks/tracker'
+import { webhookSettings } from '../../helpers/checks/webhooks/settings'
+import { PoliciesApi } from '../../helpers/checks/policies/api'
+import { policiesSettings } from '../../helpers/client/config/policies-settings'
+import type { Violation } from '../../helpers/client/http/observer'
 
 /** What one step did: its name, the exchanges it made (redacted), the invariants it evaluated and broke. */
 export interface StepLog {
@@ -26,7 +26,7 @@ export interface ExploreModel {
 
 /**
  * The system under test of one generated sequence: a fresh suite context (so a fresh model of the services' state, see
- * helpers/model/) and the handles the sequence created, by creation order. Commands pick among them by index.
+ * helpers/oracle/) and the handles the sequence created, by creation order. Commands pick among them by index.
  */
 export class World {
   readonly flow: SalesFlow

@@ -1,4 +1,4 @@
-import type { TargetConfig } from '../../helpers/config/types'
+import type { TargetConfig } from '../../helpers/client/config/types'
 import { suggestedCommand } from '../../common/suggested-command'
 import { writingFiles, type SuiteClasses } from './suite-classes'
 

@@ -1,6 +1,6 @@
 import type { CheckOutcome, ChecksReport } from '../reporting/results'
 import type { RunInfo } from '../reporting/run-info'
-import type { ServiceUrls } from '../../helpers/config/types'
+import type { ServiceUrls } from '../../helpers/client/config/types'
 import { nearest } from '../cli/did-you-mean'
 import { matchOperation } from '../../common/operations'
 
@@ -114,7 +114,7 @@ export function resultOfCheck<T extends AllureResultLike>(results: readonly T[],
     .sort((a, b) => (b.start ?? 0) - (a.start ?? 0))[0]
 }
 
-/** An exchange attachment (helpers/reporting/allure-sink.ts) as a recorded request; undefined when it is not one. */
+/** An exchange attachment (helpers/client/http/allure-sink.ts) as a recorded request; undefined when it is not one. */
 export function recordedRequest(json: unknown): RecordedRequest | undefined {
   const x = json as { request?: { method?: unknown; url?: unknown; headers?: unknown; body?: unknown }; response?: { status?: unknown; error?: unknown } }
   const req = x?.request

@@ -1,6 +1,6 @@
 import type { SerializedError } from 'vitest'
 import { DefaultReporter, type TestModule, type Vitest } from 'vitest/node'
-import { reportsDir } from '../../helpers/reporting/paths'
+import { reportsDir } from '../../helpers/client/evidence/paths'
 import { isRunStop } from '../verdict'
 import { readOwnRunInfo } from './results'
 

@@ -3,7 +3,7 @@ import type { TestCase } from 'vitest/node'
 import type { CheckOutcome } from './results'
 
 /** The file a contract check's outcome names: where exchanges are judged against the documents (they belong to no suite file). */
-export const CONTRACT_FILE = 'helpers/contracts/openapi.ts'
+export const CONTRACT_FILE = 'helpers/client/contracts/openapi.ts'
 
 const KIND_REQUIREMENT: Record<string, string> = {
   request: "the suite's requests to it match the parameters and body the published document declares",
@@ -14,7 +14,7 @@ const KIND_REQUIREMENT: Record<string, string> = {
 }
 
 /**
- * Each finding kind on each operation (`CT-<operation>-<kind>`, helpers/contracts/openapi-sink.ts) as a check of its
+ * Each finding kind on each operation (`CT-<operation>-<kind>`, helpers/client/contracts/openapi-sink.ts) as a check of its
  * own in checks.json, like the model's invariants: failed (policy fail) or passed with the deviation
  * `openapi-contract` (policy warn), counted once however many exchanges show it, naming the document, the JSON
  * pointer, the expectation, what came back, the exchanges and the checks that received them. The check whose request

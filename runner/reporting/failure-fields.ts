@@ -13,7 +13,7 @@ export interface FailureFields {
   request?: string
   /** "422 application/json {...}": its answer (redacted). */
   response?: string
-  /** curl commands that send the failing requests again; secrets as shell variables (helpers/reporting/reproduce.ts). */
+  /** curl commands that send the failing requests again; secrets as shell variables (helpers/client/http/reproduce.ts). */
   reproduce: string[]
 }
 

@@ -2,18 +2,18 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { TestCase } from 'vitest/node'
 import { PROJECT_ROOT } from '../../common/project-root'
-import { INVARIANTS } from '../../helpers/model/invariants'
+import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { SPEC } from '../../common/spec'
-import { REAL_WORLD_CLASSES } from '../../helpers/sales/real-world'
+import { REAL_WORLD_CLASSES } from '../../helpers/oracle/real-world'
 import type { CheckOutcome } from './results'
 
 /** The file a model invariant's outcome names: where the invariants are defined (they belong to no suite file). */
-export const INVARIANTS_FILE = 'helpers/model/invariants.ts'
+export const INVARIANTS_FILE = 'helpers/oracle/invariants.ts'
 
 /**
  * The line of each invariant's declaration in INVARIANTS_FILE (its id, clause and requirement), read from the source the
  * package ships: where `list` and checks.json point for an invariant. The rule that judged a broken answer is named in
- * the failure itself (`judged by helpers/model/...:line`).
+ * the failure itself (`judged by helpers/oracle/...:line`).
  */
 export function invariantLines(source: string = readFileSync(join(PROJECT_ROOT, INVARIANTS_FILE), 'utf8')): Map<string, number> {
   const out = new Map<string, number>()
@@ -25,7 +25,7 @@ export function invariantLines(source: string = readFileSync(join(PROJECT_ROOT, 
 }
 
 /**
- * Each invariant of the model (helpers/model/invariants.ts) as a check of its own in checks.json: failed when an answer
+ * Each invariant of the model (helpers/oracle/invariants.ts) as a check of its own in checks.json: failed when an answer
  * any check received broke it (naming those checks; `about` the operations of those answers, which the matrix then
  * marks FAILED), passed when it was evaluated and never broken, not applicable when no
  * answer of the run gave it anything to judge.
@@ -51,7 +51,7 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
   const sent = realWorldDataSent(cases)
   return INVARIANTS.map((meta) => {
     const n = evaluated.get(meta.id) ?? 0
-    // SL-INV-009 says which real-world data classes the run wrote (helpers/sales/real-world.ts)
+    // SL-INV-009 says which real-world data classes the run wrote (helpers/oracle/real-world.ts)
     const extra = meta.id === 'SL-INV-009' ? `; ${realWorldLine(sent)}` : ''
     const broken = violated.get(meta.id)
     const line = lines.get(meta.id)

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os'
-import { safeXml } from '../../helpers/reporting/neutralise'
+import { safeXml } from '../../helpers/client/evidence/neutralise'
 import type { CheckOutcome, ChecksReport } from './results'
 import { totalsLine } from './totals-line'
 
-/** XML text: the one rule (helpers/reporting/neutralise.ts); XML 1.0 forbids most control characters even escaped. */
+/** XML text: the one rule (helpers/client/evidence/neutralise.ts); XML 1.0 forbids most control characters even escaped. */
 const esc = (s: string): string => safeXml(s)
 
 const attrs = (a: Record<string, string | number | undefined>) =>

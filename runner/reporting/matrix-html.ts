@@ -1,9 +1,9 @@
 import { realWorldLine } from './invariants'
-import { safeHtml } from '../../helpers/reporting/neutralise'
+import { safeHtml } from '../../helpers/client/evidence/neutralise'
 import { totalsLine } from './totals-line'
 import { checkCounts, OUTCOME_LABEL, statusList, type ConformanceMatrix, type OperationOutcome } from './matrix'
 
-/** HTML text or attribute: the one rule (helpers/reporting/neutralise.ts). */
+/** HTML text or attribute: the one rule (helpers/client/evidence/neutralise.ts). */
 const esc = (s: string): string => safeHtml(s)
 
 const COLOR: Record<OperationOutcome, string> = {

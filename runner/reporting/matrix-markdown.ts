@@ -1,11 +1,11 @@
 import { realWorldLine } from './invariants'
-import { safeMarkdown, safeText } from '../../helpers/reporting/neutralise'
+import { safeMarkdown, safeText } from '../../helpers/client/evidence/neutralise'
 import { totalsLine } from './totals-line'
 import { checkCounts, OUTCOME_LABEL, statusList, type ConformanceMatrix, type MatrixRow } from './matrix'
 
 const MAX_IDS = 8
 
-/** Markdown text (a cell, a paragraph): the one rule (helpers/reporting/neutralise.ts). */
+/** Markdown text (a cell, a paragraph): the one rule (helpers/client/evidence/neutralise.ts). */
 const cell = (s: string): string => safeMarkdown(s)
 
 function ids(r: MatrixRow): string {

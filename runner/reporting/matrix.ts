@@ -1,6 +1,6 @@
 import type { FailureFields } from './failure-fields'
 import type { CheckOutcome, CheckStatus, ChecksReport } from './results'
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import { computeVerdict, type Verdict } from '../verdict'
 
 /** How an operation fared in a run, from the checks that exercised it. */

@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 
 type UserConsoleLog = Parameters<NonNullable<Reporter['onUserConsoleLog']>>[0]
-import { loadTargetConfig } from '../../helpers/config'
-import { listenForWorkerSecrets, runRedactor, safeText } from '../../helpers/reporting/redact'
+import { loadTargetConfig } from '../../helpers/client/config/target-config'
+import { listenForWorkerSecrets, runRedactor, safeText } from '../../helpers/client/evidence/redact'
 import { loadTargets } from '../targets/load'
 
 const MAX_DEPTH = 8

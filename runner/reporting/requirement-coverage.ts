@@ -25,7 +25,7 @@ export interface RequirementCoverage {
 }
 
 const JUDGED = new Set(['passed', 'failed'])
-const INVARIANTS_FILE = 'helpers/model/invariants.ts'
+const INVARIANTS_FILE = 'helpers/oracle/invariants.ts'
 /** A not-applicable reason that is the tenant's lack of a feature the profile declares (features.<name>). */
 const FEATURE = /\bfeatures\.\w+/
 

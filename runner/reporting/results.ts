@@ -2,7 +2,7 @@ import type { FailureFields } from './failure-fields'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { RunInfo } from './run-info'
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import type { RunVerdict } from '../verdict'
 
 /**
@@ -72,7 +72,7 @@ export interface ChecksReport extends Partial<Omit<RunVerdict, 'label'>> {
   notes?: string[]
   /** Exchanges validated against the target's published documents (profile `openapi`), measured from traffic; absent when none was. */
   contracts?: { validated: number; notDescribed?: Record<string, number> }
-  /** Real-world data class -> leaves of that class the run wrote (SL-INV-009, helpers/sales/real-world.ts); absent when none. */
+  /** Real-world data class -> leaves of that class the run wrote (SL-INV-009, helpers/oracle/real-world.ts); absent when none. */
   realWorldData?: Record<string, number>
 }
 

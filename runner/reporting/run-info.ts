@@ -1,4 +1,4 @@
-import type { TargetConfig } from '../../helpers/config/types'
+import type { TargetConfig } from '../../helpers/client/config/types'
 import type { RunStop } from '../verdict'
 
 /** What identifies a run in reports (never a password or token). */

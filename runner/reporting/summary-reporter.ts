@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
-import { safeText } from '../../helpers/reporting/neutralise'
-import { openBreakerCauses } from '../../helpers/http/breaker'
+import { safeText } from '../../helpers/client/evidence/neutralise'
+import { openBreakerCauses } from '../../helpers/client/http/breaker'
 import { totalsLine } from './totals-line'
 import { relative } from 'node:path'
 import type { SerializedError } from 'vitest'
@@ -8,9 +8,9 @@ import type { TestCase, TestModule } from 'vitest/node'
 import type { Reporter } from 'vitest/reporters'
 import { OPERATIONS } from '../../common/operations'
 import { suiteFileOf } from '../targets/entries'
-import { callerPath, reportsDir, targetReportsDir, trafficDir } from '../../helpers/reporting/paths'
+import { callerPath, reportsDir, targetReportsDir, trafficDir } from '../../helpers/client/evidence/paths'
 import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, runNotes, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
 import { catalogueSizeFromEnv, selectionFromEnv, VITEST_FILTER_ENV } from '../selection/env'
 import type { RunInfo } from './run-info'
@@ -243,7 +243,7 @@ export default class SummaryReporter implements Reporter {
       const base = requirements ? { ...collected, requirements } : collected
       const strictUntested = process.env[STRICT_ENV] === '1' ? (requirements ?? []).filter((r) => r.status === 'untested').map((r) => r.id) : []
       let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete, strictUntested)
-      // the target stopped answering (helpers/http/breaker.ts): that is the cause of an inconclusive run, not its checks
+      // the target stopped answering (helpers/client/http/breaker.ts): that is the cause of an inconclusive run, not its checks
       const breaker = stop ? undefined : openBreakerCauses()[0]
       if (breaker && report.verdict === 'INCONCLUSIVE') report = withVerdict(base, { kind: 'inconclusive', cause: breaker }, selectionOf(cases, base), runErrors, incomplete, strictUntested)
       writeRunReports({ dir, reports: [{ report }], overall: report, traffic })

@@ -1,9 +1,9 @@
 import { relative, resolve } from 'node:path'
 import { INSTALLED, PROJECT_ROOT } from '../../common/project-root'
 import { SPEC } from '../../common/spec'
-import { INVARIANTS } from '../../helpers/model/invariants'
+import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { SELECTED_CHECKS_ENV } from '../../common/selection'
-import type { TargetConfig } from '../../helpers/config/types'
+import type { TargetConfig } from '../../helpers/client/config/types'
 import { suiteFileOf } from '../targets/entries'
 import { aboutOperations } from './about'
 import type { TestCase, TestModule, TestSuite } from 'vitest/node'
@@ -58,7 +58,7 @@ export async function collectCatalogue(target: { target?: TargetConfig; targets?
         })
       }
     }
-    // the model's invariants (helpers/model/invariants.ts) are checks of their own, judged on every answer of the run
+    // the model's invariants (helpers/oracle/invariants.ts) are checks of their own, judged on every answer of the run
     if (out.length > 0) {
       const lines = invariantLines()
       for (const inv of INVARIANTS) out.push({ id: inv.id, document: SPEC[inv.spec], section: inv.section, requirement: inv.requirement, about: [], file: INVARIANTS_FILE, ...(lines.has(inv.id) ? { line: lines.get(inv.id)! } : {}) })

@@ -2,7 +2,7 @@ import type { CatalogueEntry, CollectedBlock } from './catalogue'
 import type { SelectionResult } from './select'
 
 /** Where the model's invariants live: judged on the answers of whatever checks run, never run as tests of their own. */
-export const INVARIANTS_FILE = 'helpers/model/invariants.ts'
+export const INVARIANTS_FILE = 'helpers/oracle/invariants.ts'
 
 /** What a selection makes vitest run, simulated on the collected test tree (docs/reports.md, "Selections"). */
 export interface SimulatedRun {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { listFiles } from '../../helpers/fs/list-files'
+import { listFiles } from '../../helpers/client/fs/list-files'
 
 /**
  * A multi-target run executes every suite file once per target in one vitest process, the targets of a file
@@ -37,7 +37,7 @@ function posix(p: string): string {
 }
 
 function entrySource(root: string, entry: string, suite: string, keys: string[]): string {
-  const helper = posix(relative(dirname(entry), join(root, 'helpers/targets/for-target')))
+  const helper = posix(relative(dirname(entry), join(root, 'helpers/checks/targets/for-target')))
   const rel = posix(relative(dirname(entry), suite))
   const name = posix(relative(root, suite))
   const lines = keys.map((k) => `forTarget('${k}', '${name}', () => import('${rel}?target=${k}'))`)

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import { listFiles } from '../../helpers/fs/list-files'
+import { listFiles } from '../../helpers/client/fs/list-files'
 
 /**
  * A single-target run executes its suites side by side in ONE vitest worker, from one generated entry file (a lane):
  * the suites share one module graph (imported and compiled once, not once per worker) and wait on the target
  * together instead of one file after another (docs/reliability.md#speed). vitest runs the files of a worker one at a
  * time, so the suites are blocks of one file: `.lanes/<selection>/<first filter>/lane.test.ts`, one block per suite
- * (helpers/targets/lane.ts), each block named by and carrying its suite file; the reporters give each check its suite
+ * (helpers/checks/targets/lane.ts), each block named by and carrying its suite file; the reporters give each check its suite
  * file back (checks.json, JUnit, Allure).
  *
  * vitest's own file filters still apply to the lane's path: the lane of a filtered run holds the suites that match
@@ -48,7 +48,7 @@ function filterFolder(root: string, filter: string): string | undefined {
 }
 
 function laneSource(root: string, lane: string, suites: string[]): string {
-  const helper = posix(relative(dirname(lane), join(root, 'helpers/targets/lane')))
+  const helper = posix(relative(dirname(lane), join(root, 'helpers/checks/targets/lane')))
   const lines = suites.map((s) => `suiteBlock('${s}', () => import('${posix(relative(dirname(lane), join(root, s)))}'))`)
   return [
     `// Generated for a single-target run (runner/targets/lanes.ts): ${suites.length} suite(s) side by side in one worker.`,

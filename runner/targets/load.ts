@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { ConfigError, loadTargetConfig } from '../../helpers/config'
-import { readEnv } from '../../helpers/config/env'
-import type { TargetConfig } from '../../helpers/config/types'
+import { ConfigError, loadTargetConfig } from '../../helpers/client/config/target-config'
+import { readEnv } from '../../helpers/client/config/env'
+import type { TargetConfig } from '../../helpers/client/config/types'
 import { targetProfilesFrom } from './profiles'
 
 export interface NamedTarget {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../helpers/config'
+import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import type { CheckStatus, ChecksReport } from '../../runner/reporting/results'
 import { EXIT, type ExitCode, type RunVerdict } from '../../runner/verdict'
 

@@ -1,11 +1,11 @@
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 
 /**
  * The longest dependent chain of a run, measured from its traffic (docs/reliability.md#speed).
  *
  * A chain is what must happen one after another: the exchanges of a block whose checks run in order (a lifecycle, or
  * a block sharing its setup), or of one check that runs concurrently with its siblings. Each traffic line names its
- * chain (`chain`, helpers/checks/running.ts). A chain's length is its span, from its first request sent to its last
+ * chain (`chain`, helpers/client/http/running-check.ts). A chain's length is its span, from its first request sent to its last
  * answer, less the time in it when the chain only waited for a free slot at the request limiter (`queuedMs`: a request
  * queued, none of the chain's in flight). So it counts what the chain needs whatever the scheduling: its requests at
  * the target's latency, the waits the services impose (a poll's interval, a lock's release, an asynchronous request)

@@ -1,4 +1,4 @@
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import type { TimelineEntry } from '../../reference/chaos/stats'
 
 /** Operations the suite polls: a quote's actions (locks) and asynchronous requests. */

@@ -1,5 +1,5 @@
 import type { ChecksReport } from '../../runner/reporting/results'
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 
 /** HTTP requests per suite file (scenario), measured from the traffic; requests outside a check go to '(hooks)'. */
 export function requestsPerFile(report: ChecksReport | undefined, traffic: TrafficLine[]): Map<string, number> {

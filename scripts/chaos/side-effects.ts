@@ -1,5 +1,5 @@
 import { operation } from '../../common/operations'
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import { CREATING_OPERATIONS, type ReferenceStats } from '../../reference/chaos/stats'
 
 export interface SideEffectComparison {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { ENV_VARS, type EnvGroup } from '../../common/env-vars'
 import { PROJECT_ROOT } from '../../common/project-root'
 import { SPEC } from '../../common/spec'
-import { INVARIANTS } from '../../helpers/model/invariants'
+import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { INVARIANTS_FILE } from '../../runner/reporting/invariants'
 import type { CatalogueEntry } from '../../runner/selection/catalogue'
 import { citedSections } from '../../runner/selection/select'
@@ -28,10 +28,10 @@ const close = (name: string) => `<!-- /generated:${name} -->`
 /** A table cell: pipes escaped, one line. */
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
 
-/** The files of the model whose rules judge each invariant (a source line naming the id), helpers/model/ first. */
+/** The files of the model whose rules judge each invariant (a source line naming the id), helpers/oracle/ first. */
 export function judgingFiles(read: (file: string) => string = (f) => readFileSync(join(PROJECT_ROOT, f), 'utf8')): Map<string, string[]> {
-  const dir = join(PROJECT_ROOT, 'helpers', 'model')
-  const files = (existsSync(dir) ? readdirSync(dir) : []).filter((f) => f.endsWith('.ts')).map((f) => `helpers/model/${f}`).filter((f) => f !== INVARIANTS_FILE).sort()
+  const dir = join(PROJECT_ROOT, 'helpers', 'oracle')
+  const files = (existsSync(dir) ? readdirSync(dir) : []).filter((f) => f.endsWith('.ts')).map((f) => `helpers/oracle/${f}`).filter((f) => f !== INVARIANTS_FILE).sort()
   const out = new Map<string, string[]>()
   for (const f of files) {
     const text = read(f)
@@ -40,11 +40,11 @@ export function judgingFiles(read: (file: string) => string = (f) => readFileSyn
   return out
 }
 
-/** docs/model.md: the invariants of the model, from helpers/model/invariants.ts. */
+/** docs/model.md: the invariants of the model, from helpers/oracle/invariants.ts. */
 export function renderInvariants(): string {
   const judged = judgingFiles()
-  const rows = INVARIANTS.map((i) => `| ${i.id} | ${SPEC[i.spec]} ${i.section} | ${cell(i.requirement)} | ${(judged.get(i.id) ?? []).map((f) => `\`${f.replace('helpers/model/', '')}\``).join(', ') || '—'} |`)
-  return [`${INVARIANTS.length} invariants, declared in \`${INVARIANTS_FILE}\`; judged by the rules in \`helpers/model/\` (the files below).`, '', '| id | clause | requirement | judged in |', '|---|---|---|---|', ...rows].join('\n')
+  const rows = INVARIANTS.map((i) => `| ${i.id} | ${SPEC[i.spec]} ${i.section} | ${cell(i.requirement)} | ${(judged.get(i.id) ?? []).map((f) => `\`${f.replace('helpers/oracle/', '')}\``).join(', ') || '—'} |`)
+  return [`${INVARIANTS.length} invariants, declared in \`${INVARIANTS_FILE}\`; judged by the rules in \`helpers/oracle/\` (the files below).`, '', '| id | clause | requirement | judged in |', '|---|---|---|---|', ...rows].join('\n')
 }
 
 /** The top-level sections a check cites ("§3, §4.2" -> 3, 4). */

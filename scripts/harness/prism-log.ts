@@ -60,7 +60,7 @@ export function acceptedBy(v: PrismViolation, rules: readonly AcceptedViolation[
 }
 
 /**
- * The contract-check kind (helpers/contracts/openapi.ts ContractFindingKind) a prism violation is, or undefined for a
+ * The contract-check kind (helpers/client/contracts/openapi.ts ContractFindingKind) a prism violation is, or undefined for a
  * line that names no kind the suite judges (docs/contracts.md "The Prism comparison").
  */
 export function prismKind(v: PrismViolation): 'request' | 'response' | 'response-headers' | 'media-type' | 'status' | 'not-described' | undefined {

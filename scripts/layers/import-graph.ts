@@ -2,11 +2,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 
 /**
- * The import graph among the parts of the check library (helpers/): each top-level entry of helpers/ (a folder, or a
- * file such as context.ts) is a part; an arrow is "part A imports part B" (any number of import lines). Measured by
- * `npm run imports:graph` (scripts/import-graph.ts) so the layer move of issue 28 (client, oracle, checks) can be
- * tracked: arrows, arrows pointing back up the planned layers, cycles (strongly connected parts), with and without
- * type-only imports. docs/architecture.md records the figures.
+ * The import graph among the parts of the check library (helpers/): each folder or file right under a layer
+ * (helpers/client/http, helpers/checks/context.ts) is a part; an arrow is "part A imports part B" (any number of import
+ * lines). Printed by `npm run imports:graph` (scripts/import-graph.ts): arrows, arrows pointing back up the layers,
+ * cycles (strongly connected parts), with and without type-only imports; docs/architecture.md records the figures.
+ * test/layout/imports.test.ts uses the same parser and graph: no arrow back up, no cycle.
  */
 
 export interface ImportEdge {
@@ -16,25 +16,17 @@ export interface ImportEdge {
   typeOnly: boolean
 }
 
-/** The planned layer of each part (docs/architecture.md): an arrow from a lower layer to a higher one points back up. */
-export const PLANNED_LAYER: Record<string, { layer: number; name: string }> = {
-  data: { layer: 0, name: 'base' },
-  fs: { layer: 0, name: 'base' },
-  config: { layer: 1, name: 'client' },
-  'config.ts': { layer: 1, name: 'client' },
-  http: { layer: 1, name: 'client' },
-  auth: { layer: 1, name: 'client' },
-  polling: { layer: 1, name: 'client' },
-  contracts: { layer: 1, name: 'client' },
-  reporting: { layer: 1, name: 'client' },
-  model: { layer: 2, name: 'oracle' },
-  checks: { layer: 3, name: 'checks' },
-  sales: { layer: 3, name: 'checks' },
-  policies: { layer: 3, name: 'checks' },
-  webhooks: { layer: 3, name: 'checks' },
-  probes: { layer: 3, name: 'checks' },
-  targets: { layer: 3, name: 'checks' },
-  'context.ts': { layer: 3, name: 'checks' },
+/**
+ * The layers of the check library, lowest first (docs/architecture.md): an arrow from a lower layer to a higher one
+ * points back up. A part's layer is the first folder of its path under helpers/.
+ */
+export const LAYERS = ['client', 'oracle', 'checks'] as const
+export type LayerName = (typeof LAYERS)[number]
+
+/** The layer of a part (`client/http` -> client), undefined for a path outside the three layers. */
+export function layerOf(part: string): LayerName | undefined {
+  const first = part.split('/')[0]
+  return (LAYERS as readonly string[]).includes(first!) ? (first as LayerName) : undefined
 }
 
 /** `{ type A, type B } from`: every name imported is a type (an import erased at run time, like `import type`). */
@@ -61,11 +53,16 @@ function tsFiles(dir: string): string[] {
   })
 }
 
-/** The part of helpers/ a path is in (its first segment under helpers/), undefined outside helpers/. */
+/**
+ * The part of helpers/ a path is in: its layer and the folder or file right under it (`client/http`, `oracle/invariants.ts`,
+ * `checks/context.ts`); a file right under helpers/ is a part of its own. Undefined outside helpers/.
+ */
 export function partOf(root: string, file: string): string | undefined {
   const rel = relative(join(root, 'helpers'), file).split(sep)
   if (rel[0] === '..' || rel.length === 0) return undefined
-  return rel.length === 1 ? (rel[0]!.endsWith('.ts') ? rel[0]! : `${rel[0]!}.ts`) : rel[0]!
+  const withTs = (n: string) => (n.endsWith('.ts') ? n : `${n}.ts`)
+  if (rel.length === 1) return withTs(rel[0]!)
+  return `${rel[0]!}/${rel.length === 2 ? withTs(rel[1]!) : rel[1]!}`
 }
 
 /** The arrows among the parts of helpers/ (self-imports left out). */
@@ -123,9 +120,10 @@ export function cycles(edges: readonly ImportEdge[]): string[][] {
   return out.sort((a, b) => b.length - a.length)
 }
 
-/** Arrows from a lower planned layer to a higher one. Parts without a planned layer are left out. */
-export function backArrows(edges: readonly ImportEdge[], layers: Record<string, { layer: number }> = PLANNED_LAYER): ImportEdge[] {
-  return edges.filter((e) => layers[e.from] && layers[e.to] && layers[e.from]!.layer < layers[e.to]!.layer)
+/** Arrows from a lower layer to a higher one (LAYERS). Parts outside the layers are left out. */
+export function backArrows(edges: readonly ImportEdge[], layer: (part: string) => string | undefined = layerOf, order: readonly string[] = LAYERS): ImportEdge[] {
+  const rank = (p: string) => { const l = layer(p); return l === undefined ? -1 : order.indexOf(l) }
+  return edges.filter((e) => rank(e.from) >= 0 && rank(e.to) >= 0 && rank(e.from) < rank(e.to))
 }
 
 /** runner/ files that start scripts/*.ts by path, and scripts/ files importing runner/ or test/ (a cycle tools cannot see). */

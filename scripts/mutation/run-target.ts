@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DEFAULT_PROFILE, REFERENCE_OPENAPI } from '../../helpers/config'
-import { parseJsonc } from '../../helpers/config/jsonc'
+import { DEFAULT_PROFILE, REFERENCE_OPENAPI } from '../../helpers/client/config/target-config'
+import { parseJsonc } from '../../helpers/client/config/jsonc'
 import { startReference } from '../../reference/server'
 import { VARIATIONS, variationOptions, type VariationInfo, type VariationName } from '../../reference/variations/catalogue'
 import { runConformance } from '../harness/run-conformance'
@@ -32,7 +32,7 @@ export async function runWithVariation(name: VariationName, o: SuiteRunOptions =
   const dir = mkdtempSync(join(tmpdir(), 'lc-variation-'))
   const profilePath = join(dir, `${name}.json`)
   const base = parseJsonc(readFileSync(DEFAULT_PROFILE, 'utf8')) as Record<string, unknown>
-  // the reference's own published document, as an embedded run validates against it (helpers/config.ts withReferenceContract)
+  // the reference's own published document, as an embedded run validates against it (helpers/client/config/target-config.ts withReferenceContract)
   const profile = mergeProfile(base, { openapi: [REFERENCE_OPENAPI], ...(info.profile ?? {}), name: `reference+${name}` })
   delete profile.$schema
   writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`)

@@ -1,13 +1,13 @@
 import { beforeAll, describe } from 'vitest'
-import { expiredTokenAnswer, msUntilExpired } from '../../helpers/auth/expiry'
-import { inspectJwt } from '../../helpers/auth/jwt'
+import { expiredTokenAnswer, msUntilExpired } from '../../helpers/client/auth/expiry'
+import { inspectJwt } from '../../helpers/client/auth/jwt'
 import { check, type CheckContext } from '../../helpers/checks/check'
-import { invalidOnPurpose } from '../../helpers/checks/running'
+import { invalidOnPurpose } from '../../helpers/client/http/running-check'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
-import type { UserCredentials, UserRole } from '../../helpers/config/types'
-import { getPointer } from '../../helpers/data/json-pointer'
-import { useTarget } from '../../helpers/context'
-import type { HttpResult } from '../../helpers/http/types'
+import type { UserCredentials, UserRole } from '../../helpers/client/config/types'
+import { getPointer } from '../../helpers/client/data/json-pointer'
+import { useTarget } from '../../helpers/checks/context'
+import type { HttpResult } from '../../helpers/client/http/types'
 
 const t = useTarget()
 const primary = t.config.users.primary

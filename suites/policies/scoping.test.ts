@@ -1,14 +1,14 @@
 import { beforeAll, describe } from 'vitest'
-import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/auth/expiring-token'
+import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/client/auth/expiring-token'
 import { check } from '../../helpers/checks/check'
 import { given } from '../../helpers/checks/setup'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
-import { useTarget } from '../../helpers/context'
-import type { HttpResult } from '../../helpers/http/types'
-import { PoliciesApi } from '../../helpers/policies/api'
-import { issuePolicy, once } from '../../helpers/policies/scenario'
-import { policiesSettings } from '../../helpers/policies/settings'
-import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { useTarget } from '../../helpers/checks/context'
+import type { HttpResult } from '../../helpers/client/http/types'
+import { PoliciesApi } from '../../helpers/checks/policies/api'
+import { issuePolicy, once } from '../../helpers/checks/policies/scenario'
+import { policiesSettings } from '../../helpers/client/config/policies-settings'
+import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 
 /**
  * The policy resource kind probed from another tenant and with an expired token (sales-service.md §5), between two

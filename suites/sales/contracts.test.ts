@@ -3,10 +3,10 @@ import { check } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { expectPollSuccess, reportPoll } from '../../helpers/checks/poll'
-import { useTarget } from '../../helpers/context'
+import { useTarget } from '../../helpers/checks/context'
 import { given, SetupFailure } from '../../helpers/checks/setup'
-import { useSalesFlow } from '../../helpers/sales/lifecycle'
-import { probesFor } from '../../helpers/probes/requests'
+import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
+import { probesFor } from '../../helpers/checks/probes/requests'
 
 const t = useTarget()
 const flow = useSalesFlow(t, 'contracts')

@@ -3,9 +3,9 @@ import { lifecycle } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { expectPollSuccess } from '../../helpers/checks/poll'
-import { useTarget } from '../../helpers/context'
+import { useTarget } from '../../helpers/checks/context'
 import { given } from '../../helpers/checks/setup'
-import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 
 const t = useTarget()
 const flow = useSalesFlow(t, 'decline')

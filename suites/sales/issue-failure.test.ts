@@ -1,13 +1,13 @@
 import { describe } from 'vitest'
-import { attachEvidence, logEvidence } from '../../helpers/reporting/evidence'
-import { runRedactor } from '../../helpers/reporting/redact'
+import { attachEvidence, logEvidence } from '../../helpers/client/evidence/evidence'
+import { runRedactor } from '../../helpers/client/evidence/redact'
 import { check } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { reportPoll } from '../../helpers/checks/poll'
-import { useTarget } from '../../helpers/context'
+import { useTarget } from '../../helpers/checks/context'
 import { given } from '../../helpers/checks/setup'
-import { useSalesFlow } from '../../helpers/sales/lifecycle'
+import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 
 const t = useTarget()
 const flow = useSalesFlow(t, 'issue-failure')

@@ -2,19 +2,19 @@ import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
-import { useTarget } from '../../helpers/context'
+import { useTarget } from '../../helpers/checks/context'
 import { given } from '../../helpers/checks/setup'
-import type { CallOptions } from '../../helpers/http/client'
-import { getPointer } from '../../helpers/data/json-pointer'
-import { setPointer } from '../../helpers/sales/json-set'
-import { useSalesFlow } from '../../helpers/sales/lifecycle'
-import { invalidCase } from '../../helpers/sales/invalid-case'
-import { probesFor } from '../../helpers/probes/requests'
+import type { CallOptions } from '../../helpers/client/http/client'
+import { getPointer } from '../../helpers/client/data/json-pointer'
+import { setPointer } from '../../helpers/checks/sales/json-set'
+import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
+import { invalidCase } from '../../helpers/checks/sales/invalid-case'
+import { probesFor } from '../../helpers/checks/probes/requests'
 
 const t = useTarget()
 const flow = useSalesFlow(t, 'negatives')
 const probes = probesFor(t)
-/** A quote id of the target's id type that does not exist (helpers/probes). */
+/** A quote id of the target's id type that does not exist (helpers/checks/probes). */
 const missing = probes.missing('sales')
 const unknown = probes.settings.unknownId
 

@@ -2,11 +2,11 @@ import { describe } from 'vitest'
 import * as allure from 'allure-js-commons'
 import { check } from '../../helpers/checks/check'
 import { expectEqual, expectThat } from '../../helpers/checks/expect'
-import { useTarget } from '../../helpers/context'
-import { attachEvidence } from '../../helpers/reporting/evidence'
+import { useTarget } from '../../helpers/checks/context'
+import { attachEvidence } from '../../helpers/client/evidence/evidence'
 import { given } from '../../helpers/checks/setup'
-import { SalesFlow } from '../../helpers/sales/lifecycle'
-import { generatePayload } from '../../helpers/sales/payload'
+import { SalesFlow } from '../../helpers/checks/sales/lifecycle'
+import { generatePayload } from '../../helpers/checks/sales/payload'
 
 const t = useTarget()
 const flow = new SalesFlow(t, 'payloads')

@@ -2,9 +2,9 @@ import { describe } from 'vitest'
 import * as allure from 'allure-js-commons'
 import { check } from '../../helpers/checks/check'
 import { expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
-import { useTarget } from '../../helpers/context'
-import { salesSettings } from '../../helpers/sales/settings'
-import { compareSubset, compileError, metaSchemaErrors } from '../../helpers/sales/schema-tools'
+import { useTarget } from '../../helpers/checks/context'
+import { salesSettings } from '../../helpers/client/config/sales-settings'
+import { compareSubset, compileError, metaSchemaErrors } from '../../helpers/checks/sales/schema-tools'
 
 const t = useTarget()
 const settings = salesSettings(t.config)

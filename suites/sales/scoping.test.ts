@@ -1,13 +1,13 @@
 import { beforeAll, describe } from 'vitest'
-import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/auth/expiring-token'
+import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/client/auth/expiring-token'
 import { check } from '../../helpers/checks/check'
 import { given } from '../../helpers/checks/setup'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
-import { useTarget } from '../../helpers/context'
-import type { HttpResult } from '../../helpers/http/types'
-import { documentIdOf } from '../../helpers/sales/documents'
-import { useSalesFlow } from '../../helpers/sales/lifecycle'
-import { probesFor } from '../../helpers/probes/requests'
+import { useTarget } from '../../helpers/checks/context'
+import type { HttpResult } from '../../helpers/client/http/types'
+import { documentIdOf } from '../../helpers/oracle/documents'
+import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
+import { probesFor } from '../../helpers/checks/probes/requests'
 
 /**
  * Every sales resource kind of one issued quote (the quote, its issue request, a document) probed from another tenant

@@ -3,12 +3,12 @@ import { check } from '../../helpers/checks/check'
 import { given, SetupFailure } from '../../helpers/checks/setup'
 import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { expectPollSuccess } from '../../helpers/checks/poll'
-import { useTarget } from '../../helpers/context'
-import { RequestLimiter } from '../../helpers/http/limiter'
-import { awaitedByOthers } from '../../helpers/checks/running'
-import { documentIdOf } from '../../helpers/sales/documents'
-import { useSalesFlow } from '../../helpers/sales/lifecycle'
-import { perform, QUOTE_STATES, quoteData, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation, type TableQuote } from '../../helpers/sales/state-table'
+import { useTarget } from '../../helpers/checks/context'
+import { RequestLimiter } from '../../helpers/client/http/limiter'
+import { awaitedByOthers } from '../../helpers/client/http/running-check'
+import { documentIdOf } from '../../helpers/oracle/documents'
+import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
+import { perform, QUOTE_STATES, quoteData, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation, type TableQuote } from '../../helpers/checks/sales/state-table'
 
 /**
  * The operation x state table (sales-service.md §3 rule 4; docs/model.md): every quote operation tried in every state the
@@ -22,12 +22,12 @@ const product = t.config.product
 const s = flow.settings
 
 // at most 24 cells on fresh quotes at a time: each holds long polls on its quotes, so the table leaves the worker's other files a share
-// of the per-target request limiter (helpers/http/limiter.ts, 16 by default); at 100 ms of latency 4 cells at a time
+// of the per-target request limiter (helpers/client/http/limiter.ts, 16 by default); at 100 ms of latency 4 cells at a time
 // made the table the run's last file by far (18 s, against 9 s for the longest dependent chain)
 const cells = new RequestLimiter(24)
 
 // one quote per state for the operations the state does not offer (a refusal changes nothing), tried one at a time:
-// the model does not judge a read that overlaps a write of the same quote (helpers/model/sales-model.ts), and a
+// the model does not judge a read that overlaps a write of the same quote (helpers/oracle/sales-model.ts), and a
 // refused operation that changed the quote must be blamed on its own cell
 const shared = new Map<QuoteStateName, Promise<TableQuote>>()
 const sharedTurns = new Map<QuoteStateName, RequestLimiter>()

@@ -1,11 +1,11 @@
 import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
 import { expectThat } from '../../helpers/checks/expect'
-import { useTarget } from '../../helpers/context'
+import { useTarget } from '../../helpers/checks/context'
 import { given } from '../../helpers/checks/setup'
-import type { CallOptions } from '../../helpers/http/client'
-import { useSalesFlow } from '../../helpers/sales/lifecycle'
-import { probesFor } from '../../helpers/probes/requests'
+import type { CallOptions } from '../../helpers/client/http/client'
+import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
+import { probesFor } from '../../helpers/checks/probes/requests'
 
 const t = useTarget()
 const flow = useSalesFlow(t, 'tenant')

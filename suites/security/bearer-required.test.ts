@@ -1,11 +1,11 @@
 import { beforeAll, describe } from 'vitest'
-import { foreignSignedToken, MALFORMED_TOKEN, tamperedToken, unsignedToken } from '../../helpers/auth/forge'
+import { foreignSignedToken, MALFORMED_TOKEN, tamperedToken, unsignedToken } from '../../helpers/client/auth/forge'
 import { check } from '../../helpers/checks/check'
 import { RepresentedGroups } from '../../helpers/checks/group'
 import { expectStatus } from '../../helpers/checks/expect'
-import { useTarget } from '../../helpers/context'
+import { useTarget } from '../../helpers/checks/context'
 import { OPERATIONS, type Operation } from '../../common/operations'
-import { probesFor } from '../../helpers/probes/requests'
+import { probesFor } from '../../helpers/checks/probes/requests'
 
 const t = useTarget()
 
@@ -13,7 +13,7 @@ const probes = probesFor(t)
 
 /**
  * A request that must be refused: well-formed in every other way (ids of the target's id type that do not exist,
- * every required query parameter, a body of the documented shape; helpers/probes), so a 401 answers the token.
+ * every required query parameter, a body of the documented shape; helpers/checks/probes), so a 401 answers the token.
  */
 function probe(op: Operation, token: { bearer?: string; anonymous?: boolean }) {
   const client = op.service === 'sales' ? t.sales : t.webhooks
@@ -46,7 +46,7 @@ const VARIANTS = [
 // One requirement per group of token kinds and service: the representative (the service's first operation) runs
 // first; if it fails, the service does not reject that kind of token at all and the other operations' checks are blocked
 // with it as owner instead of failing one by one (docs/mutation.md). While it passes, every probe runs, concurrently,
-// as many at once as the target's limit allows (profile http.maxInFlight, helpers/http/limiter.ts).
+// as many at once as the target's limit allows (profile http.maxInFlight, helpers/client/http/limiter.ts).
 const groups = new RepresentedGroups()
 const SERVICES = ['sales', 'webhooks'] as const
 

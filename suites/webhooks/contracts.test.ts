@@ -4,8 +4,8 @@ import { expectContract } from '../../helpers/checks/contract'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { given } from '../../helpers/checks/setup'
 import { RepresentedGroups } from '../../helpers/checks/group'
-import { secretShape } from '../../helpers/webhooks/secret'
-import { contractView, useWebhooks } from '../../helpers/webhooks/use-webhooks'
+import { secretShape } from '../../helpers/checks/webhooks/secret'
+import { contractView, useWebhooks } from '../../helpers/checks/webhooks/use-webhooks'
 
 const { t, subs } = useWebhooks('con')
 /**

@@ -1,15 +1,15 @@
 import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
-import { invalidOnPurpose } from '../../helpers/checks/running'
+import { invalidOnPurpose } from '../../helpers/client/http/running-check'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { given } from '../../helpers/checks/setup'
 import { RepresentedGroups } from '../../helpers/checks/group'
-import type { CallOptions } from '../../helpers/http/client'
-import { listed, useWebhooks } from '../../helpers/webhooks/use-webhooks'
-import { probesFor } from '../../helpers/probes/requests'
+import type { CallOptions } from '../../helpers/client/http/client'
+import { listed, useWebhooks } from '../../helpers/checks/webhooks/use-webhooks'
+import { probesFor } from '../../helpers/checks/probes/requests'
 
 const { t, settings, subs } = useWebhooks('err')
-/** A subscription id of the target's id type (a UUID by default, as the public document shows) that no target hands out (helpers/probes). */
+/** A subscription id of the target's id type (a UUID by default, as the public document shows) that no target hands out (helpers/checks/probes). */
 const NEVER = probesFor(t).missing('webhooks')
 const groups = new RepresentedGroups()
 const UNKNOWN_ID = 'unknown-id-404'

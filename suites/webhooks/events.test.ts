@@ -1,8 +1,8 @@
 import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
 import { expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
-import type { HttpResult } from '../../helpers/http/types'
-import { useTarget } from '../../helpers/context'
+import type { HttpResult } from '../../helpers/client/http/types'
+import { useTarget } from '../../helpers/checks/context'
 
 const t = useTarget()
 const TYPES = ['extracted', 'export', 'validation-success']

@@ -2,8 +2,8 @@ import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { given } from '../../helpers/checks/setup'
-import { listed, useWebhooks } from '../../helpers/webhooks/use-webhooks'
-import { probesFor } from '../../helpers/probes/requests'
+import { listed, useWebhooks } from '../../helpers/checks/webhooks/use-webhooks'
+import { probesFor } from '../../helpers/checks/probes/requests'
 
 const { t, subs } = useWebhooks('iso')
 const other = t.user('otherTenant')

@@ -1,7 +1,7 @@
 import { lifecycle } from '../../helpers/checks/check'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
-import type { HttpResult } from '../../helpers/http/types'
-import { listed, useWebhooks } from '../../helpers/webhooks/use-webhooks'
+import type { HttpResult } from '../../helpers/client/http/types'
+import { listed, useWebhooks } from '../../helpers/checks/webhooks/use-webhooks'
 
 const { t, subs } = useWebhooks('life')
 const FIELDS = ['id', 'event', 'url', 'secret', 'createdAt', 'updatedAt'] as const

@@ -1,9 +1,9 @@
 import { beforeAll, describe } from 'vitest'
-import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/auth/expiring-token'
+import { expiryLeewaySeconds, msUntilExpired, takeExpiredToken, type ExpiringToken } from '../../helpers/client/auth/expiring-token'
 import { check } from '../../helpers/checks/check'
 import { given } from '../../helpers/checks/setup'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
-import { useWebhooks } from '../../helpers/webhooks/use-webhooks'
+import { useWebhooks } from '../../helpers/checks/webhooks/use-webhooks'
 
 /**
  * Every subscription operation probed from another tenant and with an expired token (webhook-subscriptions.md §5).

@@ -1,11 +1,11 @@
 import { lifecycle } from '../../helpers/checks/check'
 import { expectStatus } from '../../helpers/checks/expect'
-import { useWebhooks } from '../../helpers/webhooks/use-webhooks'
+import { useWebhooks } from '../../helpers/checks/webhooks/use-webhooks'
 
 /**
  * A subscription's state over time (webhook-subscriptions.md §2, §4): a sequence of writes and reads. Each step checks
  * its own status; what every answer must show (list, event, url, createdAt, updatedAt, deleted) is judged by the
- * model's invariants WH-INV-001..006 on every answer (helpers/model/, docs/model.md), each on its own id: one defect,
+ * model's invariants WH-INV-001..006 on every answer (helpers/oracle/, docs/model.md), each on its own id: one defect,
  * one failure, whichever step's answer showed it.
  */
 const { t, subs } = useWebhooks('state')

@@ -1,5 +1,5 @@
 import type { TestContext } from 'vitest'
-import { PROJECT_ROOT } from '../../helpers/config'
+import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { imageLabel, imagePresent, probeContainerRuntime } from '../../runner/container/runtime'
 import { imageSourceHash, SOURCE_HASH_LABEL } from '../../runner/container/source-hash'
 

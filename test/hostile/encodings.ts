@@ -1,6 +1,6 @@
 /**
  * The encodings a hostile or careless target echoes a secret in (issue #31, item 3), written here independently of
- * the redactor's own list (helpers/reporting/redact.ts): the unit test of the redactor and the hostile bed's canaries
+ * the redactor's own list (helpers/client/evidence/redact.ts): the unit test of the redactor and the hostile bed's canaries
  * both use them, so a spelling the redactor forgets shows as a leak.
  */
 const hex2 = (n: number) => n.toString(16).padStart(2, '0')

@@ -1,7 +1,7 @@
 
 /**
  * The defects of issue 14 (state over time, operation x state, scoping per resource, data read back, money) and the
- * suite file whose run must catch each: the ids that must fail are invariants of the model (helpers/model/) or cells of
+ * suite file whose run must catch each: the ids that must fail are invariants of the model (helpers/oracle/) or cells of
  * the operation x state table, never a check written for that one defect. Some cases reuse an older defect (or one
  * of the auth area) to show a new check failing. A broken invariant fails its own id only (the check whose answer broke
  * it keeps its own outcome: issue 13), so a case names a table or scoping check only where its own assertion fails.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { nextPeriod } from '../../helpers/policies/dates'
-import { mtaPremium as suiteMta, proRataReturn, shortRateReturn } from '../../helpers/policies/money'
+import { nextPeriod } from '../../helpers/checks/policies/dates'
+import { mtaPremium as suiteMta, proRataReturn, shortRateReturn } from '../../helpers/checks/policies/money'
 import { mtaPremium, proRata, shortRate } from '../../reference/policies/pricing'
 import { renewalPeriod } from '../../reference/policies/routes-data'
 

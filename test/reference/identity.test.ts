@@ -1,7 +1,7 @@
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { foreignSignedToken } from '../../helpers/auth/forge'
-import { inspectJwt } from '../../helpers/auth/jwt'
+import { foreignSignedToken } from '../../helpers/client/auth/forge'
+import { inspectJwt } from '../../helpers/client/auth/jwt'
 import { DEMO_PASSWORD } from '../../reference/demo-data'
 import { startReference, type RunningReference } from '../../reference/server'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { chainFigures, limitBoundMs, runPhases } from '../../scripts/bench/chains'
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 
 const line = (endMs: number, durationMs: number, chain?: string, queuedMs?: number): TrafficLine => ({
   at: new Date(Date.UTC(2026, 0, 1) + endMs).toISOString(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import type { TimelineEntry } from '../../reference/chaos/stats'
 import { percentile, pollingFigures } from '../../scripts/bench/lag'
 import { requestsPerFile } from '../../scripts/bench/per-file'

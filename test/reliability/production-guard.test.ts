@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { TargetConfig } from '../../helpers/config/types'
+import type { TargetConfig } from '../../helpers/client/config/types'
 import { cliFileFilters } from '../../runner/guard/cli-filters'
 import { productionGuard } from '../../runner/guard/production-guard'
 import { loadSuiteClasses, writingFiles } from '../../runner/guard/suite-classes'

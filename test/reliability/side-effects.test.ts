@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import type { ReferenceStats } from '../../reference/chaos/stats'
 import { compareSideEffects } from '../../scripts/chaos/side-effects'
 

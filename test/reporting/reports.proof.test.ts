@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
-import { INVARIANTS } from '../../helpers/model/invariants'
+import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { INVARIANTS_FILE } from '../../runner/reporting/invariants'
 
 let run: ConformanceRun

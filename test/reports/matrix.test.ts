@@ -4,7 +4,7 @@ import { buildMatrix } from '../../runner/reporting/matrix'
 import { matrixHtml } from '../../runner/reporting/matrix-html'
 import { matrixMarkdown } from '../../runner/reporting/matrix-markdown'
 import type { CheckOutcome, ChecksReport } from '../../runner/reporting/results'
-import type { TrafficLine } from '../../helpers/reporting/traffic-file'
+import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 
 function outcome(id: string, status: CheckOutcome['status']): CheckOutcome {
   return { id, document: 'sales-service.md', section: '§4', requirement: `requirement of ${id} <b>`, title: `${id} title`, file: 'suites/x.test.ts', status, durationMs: 1, deviations: [] }

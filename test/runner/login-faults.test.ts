@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { HttpResult } from '../../helpers/http/types'
+import type { HttpResult } from '../../helpers/client/http/types'
 import { missingTokenFault, pointersOf, saysUnavailable } from '../../runner/login-faults'
 
 const res = (status: number, contentType: string, text: string, body?: unknown): HttpResult =>

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadTargetConfig } from '../../helpers/config'
+import { loadTargetConfig } from '../../helpers/client/config/target-config'
 import { preflight, PreflightError } from '../../runner/preflight'
 import { startReference, type RunningReference } from '../../reference/server'
 import { profileDir } from '../support/profile-files'

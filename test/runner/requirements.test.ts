@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
 import { coverage, covers, readRequirements, uncoveredChecks, type CitingCheck, type RequirementsIndex } from '../../common/requirements'
 import { SPEC } from '../../common/spec'
-import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/config'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
 import { requirementsView } from '../../runner/cli/requirements-view'
 import { collectCatalogue } from '../../runner/selection/catalogue'
 

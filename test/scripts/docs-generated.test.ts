@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/config'
-import { INVARIANTS } from '../../helpers/model/invariants'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
+import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { collectCatalogue, type CatalogueEntry } from '../../runner/selection/catalogue'
 import { generatedPages, judgingFiles, RegionError, renderCatalogue, replaceRegion } from '../../scripts/docs/generate'
 
@@ -26,7 +26,7 @@ describe('generated docs', () => {
   it('names the files of the model that judge each invariant', () => {
     const judged = judgingFiles()
     for (const i of INVARIANTS) expect(judged.get(i.id)?.length, i.id).toBeGreaterThan(0)
-    expect([...judged.values()].flat()).not.toContain('helpers/model/invariants.ts')
+    expect([...judged.values()].flat()).not.toContain('helpers/oracle/invariants.ts')
   })
 
   it('replaces only the marked region, keeping the prose around it; a page without the markers is an error naming it', () => {

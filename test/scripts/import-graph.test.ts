@@ -27,15 +27,15 @@ describe('the import graph of the check library (npm run imports:graph)', () => 
   })
 
   it('finds the cycles (groups of parts that import each other) and the arrows back up the planned layers', () => {
-    const edges = [e('checks', 'model'), e('model', 'sales'), e('sales', 'checks'), e('http', 'model', true), e('fs', 'data')]
-    expect(cycles(edges)).toEqual([['checks', 'model', 'sales']])
+    const edges = [e('checks/check.ts', 'oracle/types.ts'), e('oracle/types.ts', 'checks/sales'), e('checks/sales', 'checks/check.ts'), e('client/http', 'oracle/types.ts', true), e('client/fs', 'client/data')]
+    expect(cycles(edges)).toEqual([['checks/check.ts', 'checks/sales', 'oracle/types.ts']])
     expect(cycles([e('a', 'b'), e('b', 'c')])).toEqual([])
-    expect(backArrows(edges).map((x) => `${x.from}->${x.to}`)).toEqual(['model->sales', 'http->model'])
+    expect(backArrows(edges).map((x) => `${x.from}->${x.to}`)).toEqual(['oracle/types.ts->checks/sales', 'client/http->oracle/types.ts'])
   })
 
-  it('measures this project: the 17 parts of helpers/, every arrow between two of them', () => {
+  it('measures this project: the parts of helpers/ (a folder or file under each layer), every arrow between two of them', () => {
     const f = figures(PROJECT_ROOT)
-    expect(f.parts).toBe(17)
+    expect(f.parts).toBeGreaterThan(20)
     expect(f.arrows).toBeGreaterThanOrEqual(f.runtime.arrows)
     expect(f.backArrows.length).toBeGreaterThanOrEqual(f.runtime.backArrows)
   })

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PROJECT_ROOT } from '../../helpers/config'
+import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import type { ChecksReport } from '../../runner/reporting/results'
 
 // two files: each of the two shards gets one

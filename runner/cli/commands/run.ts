@@ -4,15 +4,15 @@ import { randomBytes } from 'node:crypto'
 import { isAbsolute, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { conformanceConfigArgs, dependencyFile, PROJECT_ROOT } from '../../../common/project-root'
-import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/config'
-import type { TargetConfig } from '../../../helpers/config/types'
+import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/client/config/target-config'
+import type { TargetConfig } from '../../../helpers/client/config/types'
 import { SELECTED_CHECKS_ENV } from '../../../common/selection'
 import { containerTargetFromEnv } from '../../container/target-env'
 import { chaosFromEnv } from '../../../reference/chaos/env'
 import { DefectSet } from '../../../reference/defects/catalogue'
 import { loadSuiteClasses } from '../../guard/suite-classes'
 import { clearRunReports } from '../../reporting/results'
-import { CALLER_CWD_ENV, callerPath } from '../../../helpers/reporting/paths'
+import { CALLER_CWD_ENV, callerPath } from '../../../helpers/client/evidence/paths'
 import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
 import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
 import { collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
@@ -244,7 +244,7 @@ export async function runConformance(argv: string[]): Promise<number> {
       return EXIT.conforms
     }
     // an invariant of the model is judged on the answers of whatever checks run: selected alone, every check runs
-    const runnable = result.selected.filter((e) => e.file !== 'helpers/model/invariants.ts')
+    const runnable = result.selected.filter((e) => e.file !== 'helpers/oracle/invariants.ts')
     if (hasCriteria(args.criteria) && runnable.length > 0) {
       selection = { label: result.label, selected: result.selected.length, catalogue: catalogue.length }
       env[SELECTED_CHECKS_ENV] = runnable.map((e) => e.id).join(',')

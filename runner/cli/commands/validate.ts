@@ -1,9 +1,9 @@
 import { envHelp } from '../../../common/env-vars'
 import { isAbsolute, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { ConfigError, loadTargetConfig, readProfile } from '../../../helpers/config'
-import type { TargetConfig } from '../../../helpers/config/types'
-import { openApiSources } from '../../../helpers/contracts/openapi-documents'
+import { ConfigError, loadTargetConfig, readProfile } from '../../../helpers/client/config/target-config'
+import type { TargetConfig } from '../../../helpers/client/config/types'
+import { openApiSources } from '../../../helpers/client/contracts/openapi-documents'
 import { documentWarningLines } from '../../reporting/document-warnings'
 import { EXIT } from '../../verdict'
 import type { Command } from '../command'
@@ -37,7 +37,7 @@ export async function validateDocuments(config: TargetConfig): Promise<{ problem
   const notes = config.embedded && (config.openapi ?? []).some((s) => s.includes('{')) ? ['openapi: a document of the embedded reference ({salesBaseUrl}) is loaded by the run'] : []
   if (sources.length === 0) return { problems: [], warnings: [], notes }
   try {
-    const { OpenApiContracts } = await import('../../../helpers/contracts/openapi')
+    const { OpenApiContracts } = await import('../../../helpers/client/contracts/openapi')
     const loaded = await OpenApiContracts.load(sources, { deadlineMs: config.http.preflightDeadlineMs, maxBytes: config.http.maxResponseBytes })
     return { problems: [], warnings: loaded.warnings, notes: [...notes, `openapi: ${sources.length} document(s) loaded, ${loaded.warnings.length} warning(s)`] }
   } catch (e) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withDeadline } from '../../../helpers/checks/check'
-import { Dispatchers } from '../../../helpers/http/dispatchers'
-import { send } from '../../../helpers/http/send'
+import { Dispatchers } from '../../../helpers/client/http/dispatchers'
+import { send } from '../../../helpers/client/http/send'
 import { startTestServer, type TestServer } from '../../support/http-server'
 
 let server: TestServer

@@ -3,7 +3,7 @@ import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../../
 import { ConformanceFailure, formatFailure } from '../../../helpers/checks/failure'
 import { findingOf } from '../../../helpers/checks/check'
 import type { CheckMeta } from '../../../common/spec'
-import type { HttpResult } from '../../../helpers/http/types'
+import type { HttpResult } from '../../../helpers/client/http/types'
 
 const meta: CheckMeta = { id: 'WH-ERR-001', spec: 'webhooks', section: '§7', requirement: 'An unknown id gives 404.' }
 const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl'

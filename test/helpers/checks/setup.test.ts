@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { OPERATIONS } from '../../../common/operations'
 import { ConformanceFailure } from '../../../helpers/checks/failure'
 import { asSetupFailure, blockedMessage, given, givenOnce, ownerOf, SetupFailure } from '../../../helpers/checks/setup'
-import type { HttpResult } from '../../../helpers/http/types'
-import { SalesFlowError } from '../../../helpers/sales/lifecycle'
+import type { HttpResult } from '../../../helpers/client/http/types'
+import { SalesFlowError } from '../../../helpers/checks/sales/lifecycle'
 
 function answer(op: string | undefined, status: number): HttpResult {
   const request = { method: 'GET' as const, url: 'http://t.test/x', headers: {} }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { expectStatus } from '../../../helpers/checks/expect'
 import { ConformanceFailure } from '../../../helpers/checks/failure'
 import { TargetUnavailable } from '../../../helpers/checks/unavailable'
-import type { HttpResult } from '../../../helpers/http/types'
+import type { HttpResult } from '../../../helpers/client/http/types'
 
 const res = (status: number, headers: Record<string, string> = {}): HttpResult =>
   ({ status, headers, body: undefined, raw: Buffer.alloc(0), text: '', contentType: '', durationMs: 1, request: { method: 'GET', url: 'http://t/api/v1/ledger/sales/policies/P1', headers: {} }, exchange: { operationId: 'sales.quote.get' } }) as unknown as HttpResult

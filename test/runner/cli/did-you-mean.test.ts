@@ -4,7 +4,7 @@ import { nearest, withDidYouMean } from '../../../runner/cli/did-you-mean'
 import { RUN_OPTIONS } from '../../../runner/cli/commands/run'
 import { versionLine } from '../../../runner/cli/version'
 import { suggestedCommand } from '../../../common/suggested-command'
-import { callerPath, CALLER_CWD_ENV } from '../../../helpers/reporting/paths'
+import { callerPath, CALLER_CWD_ENV } from '../../../helpers/client/evidence/paths'
 
 const parseError = (args: string[]) => {
   try {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { parseJsonc } from '../../../helpers/config/jsonc'
+import { parseJsonc } from '../../../helpers/client/config/jsonc'
 import { initCommand } from '../../../runner/cli/commands/init'
 import { validateCommand } from '../../../runner/cli/commands/validate'
 import { tempDir } from '../../support/temp-dir'

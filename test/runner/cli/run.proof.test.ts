@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../../common/project-root'
 import type { ChecksReport } from '../../../runner/reporting/results'
 import { runConformance } from '../../../scripts/harness/run-conformance'
-import { safeMarkdown } from '../../../helpers/reporting/neutralise'
+import { safeMarkdown } from '../../../helpers/client/evidence/neutralise'
 
 /** The CLI as a user runs it (bin/ledger-conformance.mjs), from another directory, with a clean environment. */
 function cli(args: string[], env: Record<string, string> = {}, cwd = mkdtempSync(join(tmpdir(), 'lc-cwd-'))): Promise<{ code: number | null; out: string; err: string; cwd: string }> {
@@ -91,11 +91,11 @@ describe('ledger-conformance run: verdicts and exit codes', () => {
     expect(line, r.out).not.toBeNull()
     expect(Number(line![3])).toBeGreaterThanOrEqual(299)
     const md = readFileSync(join(r.cwd, 'reports', 'conformance.md'), 'utf8')
-    // the matrix is Markdown: the label's punctuation is escaped by the one rule (helpers/reporting/neutralise.ts)
+    // the matrix is Markdown: the label's punctuation is escaped by the one rule (helpers/client/evidence/neutralise.ts)
     expect(md).toContain(safeMarkdown(line![1]!))
     const checks = JSON.parse(readFileSync(join(r.cwd, 'reports', 'checks.json'), 'utf8')) as ChecksReport
     // the model's invariants are judged on every run's answers and listed beside the selected checks (docs/model.md)
-    const own = checks.checks.filter((c) => c.file !== 'helpers/model/invariants.ts')
+    const own = checks.checks.filter((c) => c.file !== 'helpers/oracle/invariants.ts')
     expect(own.map((c) => c.id).filter((id) => !id.startsWith('SL-LIFE'))).toEqual([])
     expect(own.length).toBe(Number(line![2]))
     // from a report to the code in one hop: every check names the line of its declaration in its suite file (in a lane)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadTargetConfig } from '../../../helpers/config'
+import { loadTargetConfig } from '../../../helpers/client/config/target-config'
 import { freePort, withContainerReceiver } from '../../../runner/container/webhook-receiver'
 
 describe('withContainerReceiver', () => {

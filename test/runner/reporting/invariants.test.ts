@@ -32,11 +32,11 @@ describe('invariantOutcomes: each model invariant as a check of its own', () => 
 })
 
 describe('where an invariant is: the line of its declaration (checks.json, list)', () => {
-  it('every invariant of the model has its line in helpers/model/invariants.ts, the line that declares its id', async () => {
+  it('every invariant of the model has its line in helpers/oracle/invariants.ts, the line that declares its id', async () => {
     const { readFileSync } = await import('node:fs')
     const { join } = await import('node:path')
     const { PROJECT_ROOT } = await import('../../../common/project-root')
-    const { INVARIANTS } = await import('../../../helpers/model/invariants')
+    const { INVARIANTS } = await import('../../../helpers/oracle/invariants')
     const { INVARIANTS_FILE, invariantLines } = await import('../../../runner/reporting/invariants')
     const source = readFileSync(join(PROJECT_ROOT, INVARIANTS_FILE), 'utf8').split('\n')
     const outcomes = invariantOutcomes([])

@@ -25,7 +25,7 @@ describe('requirementCoverage()', () => {
     c('AUTH-TENANT-002', 'passed'),
     c('PL-CUST-001', 'not-applicable', { note: 'not applicable: the tenant has no customer_identity feature (profile features.customer_identity)' }),
     // an invariant with nothing to judge neither brings a requirement into scope nor leaves it untested
-    c('SL-INV-001', 'not-applicable', { file: 'helpers/model/invariants.ts', note: 'no answer gave it anything to judge' }),
+    c('SL-INV-001', 'not-applicable', { file: 'helpers/oracle/invariants.ts', note: 'no answer gave it anything to judge' }),
   ]
   const cov = requirementCoverage(index, checks)
 

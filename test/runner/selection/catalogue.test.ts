@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../../common/project-root'
-import { loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/config'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/client/config/target-config'
 import { collectCatalogue, type CatalogueEntry } from '../../../runner/selection/catalogue'
 
 // the catalogue the suites define (collected, not run), as `list` prints it: from a line of it to the code in one hop

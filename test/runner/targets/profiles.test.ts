@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError } from '../../../helpers/config'
+import { ConfigError } from '../../../helpers/client/config/target-config'
 import { targetProfilesFrom } from '../../../runner/targets/profiles'
 
 const problems = (env: NodeJS.ProcessEnv): string[] => {

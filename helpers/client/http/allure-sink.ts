@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto'
+import { threadId } from 'node:worker_threads'
+import * as allure from 'allure-js-commons'
+import { FileRecycler } from '../fs/recycled-files'
+import { runningCheck } from './running-check'
+import type { Exchange } from './recorder'
+import { safeJson, safeText } from '../evidence/neutralise'
+import { ALLURE_RESULTS_ENV } from '../evidence/paths'
+
+/**
+ * Each HTTP exchange becomes an Allure step with one redacted attachment, `exchange`: the request and the response
+ * (one file per exchange, not two: a run writes thousands, once per target in a multi-target run).
+ * Only exchanges sent by a running check become steps: those of set-up and clean-up hooks belong to no check (they
+ * are in the traffic file). In a multi-target run a hook of one target runs while another target's check does, and
+ * Allure would file the hook's exchange under that other check.
+ */
+export async function allureExchangeSink(x: Exchange): Promise<void> {
+  if (runningCheck() === undefined) return
+  const outcome = x.status !== undefined ? String(x.status) : `no response (${x.error ?? 'transport error'})`
+  const name = `${x.method} ${x.template} → ${outcome}${x.attempt && x.attempt > 1 ? ` (attempt ${x.attempt})` : ''}`
+  await allure.step(safeText(name), async (step) => {
+    await step.parameter('url', safeText(x.url))
+    await step.parameter('durationMs', String(x.durationMs))
+    const request = { method: x.method, url: x.url, headers: x.request.headers, body: readable(x.request.body) }
+    const response = x.response ? { status: x.status, headers: x.response.headers, body: readable(x.response.body) } : { error: x.error ?? 'no response' }
+    // header names and values, bodies, URL: the recorder redacted them; here every string is neutralised once more
+    // (C1 and bidi controls in a JSON body stay raw through JSON.stringify)
+    await attachExchange(safeJson({ request, response }))
+    if (x.error) throw new Error(safeText(x.error))
+  }).then(undefined, () => undefined)
+}
+
+/**
+ * The exchange as an attachment. When the run's Allure reporter said where its results go (LC_ALLURE_RESULTS_DIR,
+ * runner/reporting/allure-reporter.ts), this worker writes the file there and Allure only gets its path; otherwise
+ * the content goes through Allure's runtime as usual.
+ */
+async function attachExchange(text: string): Promise<void> {
+  const dir = process.env[ALLURE_RESULTS_ENV]
+  if (dir) {
+    try {
+      const file = recyclerFor(dir).write(`${randomUUID()}-attachment.json`, text)
+      await allure.attachmentPath('exchange', file, { contentType: 'application/json', fileExtension: 'json' })
+      return
+    } catch {
+      // the folder is gone or not writable: send the content instead
+    }
+  }
+  await allure.attachment('exchange', text, 'application/json')
+}
+
+/**
+ * One writer per results folder and worker thread, over the previous run's files (helpers/client/fs/recycled-files.ts). Kept
+ * for the worker's life like the contract registry: it holds no result, only which spare files it may still take.
+ * The workers start at different places in the list of spares, so they seldom reach for the same one.
+ */
+const recyclers = new Map<string, FileRecycler>()
+
+function recyclerFor(dir: string): FileRecycler {
+  let r = recyclers.get(dir)
+  if (!r) {
+    r = new FileRecycler(dir, (threadId * 0.618034) % 1)
+    recyclers.set(dir, r)
+  }
+  return r
+}
+
+/** A recorded (already redacted) body, parsed back when it is JSON so the attachment reads well. */
+function readable(body: string | undefined): unknown {
+  if (body === undefined) return undefined
+  try {
+    return JSON.parse(body) as unknown
+  } catch {
+    return body
+  }
+}

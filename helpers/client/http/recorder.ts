@@ -1,0 +1,146 @@
+import type { Redactor } from '../evidence/redact'
+import { matchOperation } from '../../../common/operations'
+import { reportFinding } from './running-check'
+import { ANSWER_BUDGET_DEVIATION } from './limits'
+import type { HttpResult, SentRequest } from './types'
+
+const MAX_BODY_CHARS = 16_000
+
+/** One recorded request/response pair, already redacted. */
+export interface Exchange {
+  at: string
+  runId: string
+  test?: string
+  /** The dependent chain of the check that sent it (helpers/client/http/running-check.ts). */
+  chain?: string
+  operationId?: string
+  /** Path template of the spec operation, or the literal path when it matches none. */
+  template: string
+  method: string
+  url: string
+  status?: number
+  durationMs: number
+  /** Attempt number when the call was retried (1 = first). */
+  attempt?: number
+  /** Milliseconds the attempt waited for a slot at the request limiter before it was sent (helpers/client/http/limiter.ts); absent under 1 ms. */
+  queuedMs?: number
+  request: { headers: Record<string, string>; body?: string }
+  /** overBudget: the answer's size when it was over its answer budget (its body is then its size and first characters). */
+  response?: { headers: Record<string, string>; body: string; contentType: string; overBudget?: number }
+  error?: string
+  /** Set by the published-contract sink when a document describes the exchange and it was validated (helpers/client/contracts). */
+  contract?: 'validated' | 'not-described'
+}
+
+export type ExchangeSink = (exchange: Exchange) => void | Promise<void>
+
+export interface RecorderOptions {
+  runId: string
+  redactor: Redactor
+  sinks: ExchangeSink[]
+  /** Name of the running test, if any. */
+  currentTest?: () => string | undefined
+  /** The dependent chain of the running check, if any. */
+  currentChain?: () => string | undefined
+  /** The answer budget (bytes) of an operation, and the policy of an answer over it (profile http.answerBudgetBytes). */
+  answerBudget?: { bytes: (operationId: string | undefined) => number; policy: 'warn' | 'fail' }
+}
+
+/** How much of an answer over its budget is recorded (its first characters, redacted). */
+const OVER_BUDGET_PREFIX = 2000
+/** Characters past the prefix redacted with it, so that a secret cut by the prefix's end is masked whole (a JWT is ~1 KB). */
+const SECRET_MARGIN = 4096
+
+function truncate(text: string): string {
+  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}… [${text.length - MAX_BODY_CHARS} more characters]` : text
+}
+
+/** Redacts each exchange once and hands it to every sink (Allure steps, traffic file, memory). */
+export class Recorder {
+  constructor(private readonly options: RecorderOptions) {}
+
+  get redactor(): Redactor {
+    return this.options.redactor
+  }
+
+  /**
+   * The size above which an answer to this request is not parsed: its operation's answer budget when an answer over it
+   * fails the check (policy fail); under warn the answer is parsed whole, as the user chose to have it judged.
+   */
+  parseBudget(method: string, url: string): number | undefined {
+    const budget = this.options.answerBudget
+    if (!budget || budget.policy !== 'fail') return undefined
+    try {
+      return budget.bytes(matchOperation(method, new URL(url).pathname)?.id)
+    } catch {
+      return undefined
+    }
+  }
+
+  describe(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number): Exchange {
+    const r = this.options.redactor
+    const url = new URL(req.url)
+    const op = matchOperation(req.method, url.pathname)
+    const budget = res && this.options.answerBudget ? this.options.answerBudget.bytes(op?.id) : undefined
+    const over = res !== undefined && budget !== undefined && res.raw.length > budget
+    if (over) {
+      // a finding of its own on its operation; the answer is neither redacted in full, deep-copied nor attached
+      const label = `${req.method} ${r.text(req.url)}${op ? ` (${op.id})` : ''}`
+      reportFinding({ id: `${ANSWER_BUDGET_DEVIATION}:${op?.id ?? url.pathname}`, message: `the answer of ${label} (${res.status}) is ${res.raw.length} bytes, over the budget of ${budget} bytes for this operation (profile http.answerBudgetBytes / http.answerBudgets)`, policy: this.options.answerBudget!.policy })
+    }
+    const test = this.options.currentTest?.()
+    const chain = test === undefined ? undefined : this.options.currentChain?.()
+    return {
+      at: new Date().toISOString(),
+      runId: this.options.runId,
+      ...(test ? { test } : {}),
+      ...(chain ? { chain } : {}),
+      ...(op ? { operationId: op.id } : {}),
+      template: op?.path ?? url.pathname,
+      method: req.method,
+      url: r.text(req.url),
+      ...(res ? { status: res.status } : {}),
+      durationMs: Math.round((res?.durationMs ?? 0) * 10) / 10,
+      ...(attempt !== undefined ? { attempt } : {}),
+      ...(queuedMs !== undefined && queuedMs >= 1 ? { queuedMs: Math.round(queuedMs) } : {}),
+      request: { headers: r.headers(req.headers), ...(req.body !== undefined ? { body: truncate(redactBody(r, req.body)) } : {}) },
+      ...(res
+        ? {
+            response: {
+              headers: r.headers(res.headers),
+              contentType: res.contentType,
+              ...(over ? { overBudget: res.raw.length } : {}),
+              body: over
+                ? `<${res.raw.length} bytes of ${res.contentType || 'unknown type'}, over the answer budget of ${budget} bytes; first characters:> ${r.text(res.raw.subarray(0, OVER_BUDGET_PREFIX + SECRET_MARGIN).toString('utf8')).slice(0, OVER_BUDGET_PREFIX)}`
+                : truncate(res.body !== undefined && typeof res.body === 'object' ? JSON.stringify(r.json(res.body)) : r.text(isBinary(res) ? `<${res.raw.length} bytes of ${res.contentType || 'unknown type'}>` : res.text)),
+            },
+          }
+        : {}),
+      ...(error ? { error: r.text(error.message) } : {}),
+    }
+  }
+
+  async record(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number): Promise<Exchange> {
+    const exchange = this.describe(req, res, error, attempt, queuedMs)
+    for (const sink of this.options.sinks) {
+      try {
+        await sink(exchange)
+      } catch {
+        // a broken sink must never fail a check
+      }
+    }
+    return exchange
+  }
+}
+
+function isBinary(res: HttpResult): boolean {
+  return res.body === undefined && res.raw.length > 0 && !/text|json|xml/i.test(res.contentType)
+}
+
+function redactBody(r: Redactor, body: string): string {
+  try {
+    return JSON.stringify(r.json(JSON.parse(body)))
+  } catch {
+    return r.text(body)
+  }
+}

@@ -1,0 +1,123 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { withRunningCheck } from '../../../../helpers/client/http/running-check'
+import { Recorder } from '../../../../helpers/client/http/recorder'
+import type { HttpResult } from '../../../../helpers/client/http/types'
+import { allureExchangeSink } from '../../../../helpers/client/http/allure-sink'
+import { redactedJson } from '../../../../helpers/client/evidence/evidence'
+import { safeHtml, safeJson, safeMarkdown, safeText, safeValue, safeXml } from '../../../../helpers/client/evidence/neutralise'
+import { ALLURE_RESULTS_ENV } from '../../../../helpers/client/evidence/paths'
+import { runRedactor } from '../../../../helpers/client/evidence/redact'
+import { trafficFileSink } from '../../../../helpers/client/http/traffic-file'
+import { consoleLines } from '../../../../runner/reporting/console-lines'
+import { emptyReport, withVerdict, writeRunReports, writeStoppedRun } from '../../../../runner/reporting/run-reports'
+import type { ChecksReport } from '../../../../runner/reporting/results'
+import type { RunInfo } from '../../../../runner/reporting/run-info'
+import { filesOf } from '../../../hostile/canaries'
+import { base64Contexts, canariesOf, leakForms } from '../../../hostile/encodings'
+
+/**
+ * One rule for every text that leaves the run (docs/reliability.md): every writer of the run is handed text a hostile
+ * target sent (the secret in every encoding of issue #31, C0/C1/bidi controls, Markdown and HTML), and no file it
+ * writes holds the secret in any encoding, a raw control character, or live Markdown/HTML.
+ */
+const SECRET = 'Canary&<pw>"q7x2ab9k+/='
+const CONTROLS = '\u009b2J\u009d\u202e\u2066\u001b[31m\r\u0007'
+const MARKUP = '<img src=x onerror=alert(1)> [click](http://evil.example) | **bold** # head `code`'
+const HOSTILE = [
+  ...leakForms(SECRET).map((f) => `${f.name}: ${f.text}`),
+  ...base64Contexts(SECRET).map((c) => `${c.name}: ${c.text}`),
+  `controls ${CONTROLS}`,
+  MARKUP,
+].join('\n')
+// eslint-disable-next-line no-control-regex
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+
+let dir: string
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lc-neutralise-'))
+  runRedactor().addSecret(SECRET)
+})
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true })
+  delete process.env[ALLURE_RESULTS_ENV]
+})
+
+function hostileRun(): RunInfo {
+  return { runId: `run-${HOSTILE.slice(0, 40)}`, seed: 1, profile: HOSTILE, embedded: false, tenant: HOSTILE, user: 'u', salesBaseUrl: `http://x/?q=${encodeURIComponent(SECRET)}`, webhookBaseUrl: 'http://x', authUrl: 'http://x', defects: [], startedAt: '2026-01-01T00:00:00Z' }
+}
+
+function hostileReport(): ChecksReport {
+  const base = emptyReport(hostileRun())
+  const check = { id: 'SL-X-001', document: 'sales-service.md', section: '§1', requirement: 'r', title: `t ${HOSTILE}`, file: 'suites/x.test.ts', deviations: [{ id: 'D', message: HOSTILE, policy: 'p' }], durationMs: 1 }
+  return withVerdict(
+    {
+      ...base,
+      checks: [
+        { ...check, status: 'failed', error: HOSTILE },
+        { ...check, id: 'SL-X-002', status: 'errored', error: HOSTILE },
+        { ...check, id: 'SL-X-003', status: 'blocked', blocked: { reason: HOSTILE } },
+        { ...check, id: 'SL-X-004', status: 'not-applicable', note: HOSTILE },
+      ],
+      totals: { ...base.totals, failed: 1, errored: 1, blocked: 1, 'not-applicable': 1 },
+    },
+    { kind: 'inconclusive', cause: HOSTILE },
+  )
+}
+
+function expectNeutral(where: string, text: string): void {
+  for (const c of canariesOf(SECRET)) expect(text.includes(c), `${where}: the secret as ${JSON.stringify(c)}`).toBe(false)
+  expect(RAW_CONTROL.exec(text)?.[0], `${where}: a raw control character`).toBeUndefined()
+  if (/\.(md|html|xml)$/.test(where)) expect(text, `${where}: live markup`).not.toMatch(/<img/)
+  if (/\.md$/.test(where)) expect(text, `${where}: live Markdown`).not.toMatch(/\]\(http|\*\*bold/)
+}
+
+describe('one rule for every text that leaves the run', () => {
+  it('the hostile text itself carries every canary and control (the test can fail)', () => {
+    expect(canariesOf(SECRET).every((c) => HOSTILE.includes(c))).toBe(true)
+    expect(HOSTILE).toMatch(RAW_CONTROL)
+  })
+
+  it('each function: the secret in no encoding, no raw control, the format escaped', () => {
+    expectNeutral('safeText', safeText(HOSTILE))
+    expectNeutral('safeJson', safeJson({ [HOSTILE]: HOSTILE, list: [HOSTILE] }))
+    expectNeutral('safeValue', JSON.stringify(safeValue({ a: HOSTILE })))
+    expectNeutral('x.html', safeHtml(HOSTILE))
+    expectNeutral('x.xml', safeXml(HOSTILE))
+    expectNeutral('x.md', safeMarkdown(HOSTILE))
+    expect(safeMarkdown('a | b\nc')).toBe('a \\| b c')
+    expect(safeText(safeText(HOSTILE))).toBe(safeText(HOSTILE))
+  })
+
+  it('every report writer: checks.json, verdict.json, run.json, junit.xml, conformance.md/.html, Allure verdict, console lines', () => {
+    const out = join(dir, 'reports')
+    const report = hostileReport()
+    writeRunReports({ dir: out, reports: [{ report }], overall: report, traffic: [], allureResultsDir: join(out, 'allure-results') })
+    writeStoppedRun(join(out, 'stopped'), hostileRun(), { kind: 'configuration', cause: HOSTILE })
+    const files = filesOf(out)
+    for (const name of ['checks.json', 'verdict.json', 'junit.xml', 'conformance.md', 'conformance.html', 'environment.properties', 'executor.json', 'run.json']) {
+      expect(files.some((f) => f.endsWith(name)), name).toBe(true)
+    }
+    for (const f of files) expectNeutral(relative(out, f), readFileSync(f, 'utf8'))
+    expectNeutral('console', safeText(consoleLines(report, true).join('\n')))
+  })
+
+  it('Allure exchange attachments, the traffic file and attached evidence: header names and values, bodies, URL', async () => {
+    const results = join(dir, 'allure')
+    mkdirSync(results, { recursive: true })
+    process.env[ALLURE_RESULTS_ENV] = results
+    const traffic = trafficFileSink(join(dir, 'traffic'))
+    const recorder = new Recorder({ runId: 'r', redactor: runRedactor(), sinks: [allureExchangeSink, traffic] })
+    const req = { method: 'GET' as const, url: `http://x/api?p=${encodeURIComponent(SECRET)}&c=${encodeURIComponent(CONTROLS)}`, headers: { authorization: `Basic ${Buffer.from(`u:${SECRET}`).toString('base64')}`, [SECRET.toLowerCase().replace(/[^a-z0-9]/g, '-')]: HOSTILE } }
+    const body = { message: HOSTILE, [CONTROLS]: SECRET, nested: [{ html: MARKUP }] }
+    const res: HttpResult = { status: 500, headers: { [`x-${encodeURIComponent(SECRET)}`]: HOSTILE.replace(/\n/g, ' '), 'x-c1': CONTROLS }, body, raw: Buffer.from(JSON.stringify(body)), text: JSON.stringify(body), contentType: 'application/json', durationMs: 1, request: req }
+    await withRunningCheck('hostile > exchange', () => recorder.record(req, res, new Error(HOSTILE)))
+    traffic.close()
+    const written = [...filesOf(results), ...filesOf(join(dir, 'traffic'))]
+    expect(written.length).toBeGreaterThanOrEqual(2)
+    for (const f of written) expectNeutral(relative(dir, f), readFileSync(f, 'utf8'))
+    expectNeutral('evidence', redactedJson(body))
+  })
+})

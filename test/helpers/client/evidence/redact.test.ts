@@ -1,0 +1,169 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { escapeControls, MAX_REDACT_DEPTH, REDACTED, Redactor, SpellingIndex } from '../../../../helpers/client/evidence/redact'
+import { base64Contexts, leakForms } from '../../../hostile/encodings'
+
+const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl'
+
+describe('Redactor', () => {
+  it('masks registered secrets and any JWT in text', () => {
+    const r = new Redactor()
+    r.addSecret('demo-pass-4821')
+    expect(r.text(`password demo-pass-4821 token ${JWT}`)).toBe(`password ${REDACTED} token [REDACTED-JWT]`)
+  })
+
+  it('ignores values too short to be secrets', () => {
+    const r = new Redactor()
+    r.addSecret('ab')
+    expect(r.text('abc')).toBe('abc')
+  })
+
+  it('masks secret-looking keys in JSON, deeply, and keeps other fields', () => {
+    const r = new Redactor()
+    const out = r.json({ id: 's1', secret: { key: 'k' }, nested: [{ password: 'p', access_token: 't', refresh_token: 'r', url: 'http://x' }], success: true })
+    expect(out).toEqual({ id: 's1', secret: REDACTED, nested: [{ password: REDACTED, access_token: REDACTED, refresh_token: REDACTED, url: 'http://x' }], success: true })
+  })
+
+  it('masks credential headers but keeps the scheme', () => {
+    const r = new Redactor()
+    expect(r.headers({ Authorization: `Bearer ${JWT}`, cookie: 'a=b', 'x-tenant-id': 'acme' })).toEqual({ Authorization: `Bearer ${REDACTED}`, cookie: REDACTED, 'x-tenant-id': 'acme' })
+  })
+
+  it('masks registered secrets inside non-secret fields', () => {
+    const r = new Redactor()
+    r.addSecret('whsec-123456')
+    expect(r.json({ note: 'key is whsec-123456' })).toEqual({ note: `key is ${REDACTED}` })
+  })
+
+  it('masks a secret in its common encodings: JSON-escaped, URL-encoded, HTML-escaped, base64 and base64url', () => {
+    const pw = 'p@ss "w<o>rd"/+&ü'
+    const r = new Redactor()
+    r.addSecret(pw)
+    const spellings = [
+      JSON.stringify(pw),
+      JSON.stringify(JSON.stringify(pw)),
+      encodeURIComponent(pw),
+      encodeURIComponent(pw).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+      pw.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
+      Buffer.from(pw).toString('base64'),
+      Buffer.from(pw).toString('base64url'),
+    ]
+    for (const s of spellings) expect(r.text(`echo: ${s} end`), s).not.toContain(s.replace(/^"|"$/g, '').slice(2, -2))
+  })
+
+  it('masks a secret inside a longer base64 text, whatever its alignment (Basic credentials)', () => {
+    const r = new Redactor()
+    r.addSecret('canary-password-77')
+    for (const user of ['a', 'ab', 'abc']) {
+      const basic = Buffer.from(`${user}:canary-password-77`).toString('base64')
+      const out = r.text(`Authorization: Basic ${basic}`)
+      expect(Buffer.from(out.split(' ').pop()!, 'base64').toString()).not.toContain('password-7')
+      expect(out).toContain(REDACTED)
+    }
+  })
+
+  it('masks each part of a registered JWT when echoed on its own', () => {
+    const r = new Redactor()
+    r.addSecret(JWT)
+    const [, payload, signature] = JWT.split('.')
+    expect(r.text(`payload ${payload} signature ${signature}`)).toBe(`payload ${REDACTED} signature ${REDACTED}`)
+  })
+
+  it('keeps __proto__ and constructor keys as plain keys without touching any prototype', () => {
+    const r = new Redactor()
+    const parsed = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"x": 1}}, "a": 1}') as object
+    const out = r.json(parsed) as Record<string, unknown>
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"a":1}')
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('stops at a bounded depth instead of exhausting the stack', () => {
+    let deep: unknown = 'leaf'
+    for (let i = 0; i < 100_000; i += 1) deep = [deep]
+    const out = JSON.stringify(new Redactor().json(deep))
+    expect(out).toContain(`deeper than ${MAX_REDACT_DEPTH} levels`)
+  })
+
+  it('escapes control characters (ANSI escapes, carriage returns) and keeps newlines and tabs', () => {
+    expect(escapeControls('\u001b[32mverdict CONFORMS\u001b[0m\rX\n\tok')).toBe('\\u001b[32mverdict CONFORMS\\u001b[0m\\u000dX\n\tok')
+  })
+})
+
+describe('SpellingIndex', () => {
+  it('changes a text exactly when a search per string finds one of the strings, wherever they sit', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', '%'), minLength: 4, maxLength: 12 }), { maxLength: 6 }), fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', '%'), maxLength: 60 }), (spellings, text) => {
+        expect(new SpellingIndex(spellings).replaceIn(text, '#') !== text).toBe(spellings.some((s) => text.includes(s)))
+      }),
+      { numRuns: 500, seed: 7 },
+    )
+  })
+
+  it('masks exactly what one alternation of the strings, longest first, masks', () => {
+    const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '.', '%'), minLength: 4, maxLength: 10 }), { minLength: 1, maxLength: 6 }), fc.string({ unit: fc.constantFrom('a', 'b', '.', '%', 'x'), maxLength: 60 }), (spellings, text) => {
+        const alternation = new RegExp([...new Set(spellings)].sort((a, b) => b.length - a.length).map(escape).join('|'), 'g')
+        expect(new SpellingIndex(spellings).replaceIn(text, '#')).toBe(text.replace(alternation, '#'))
+      }),
+      { numRuns: 500, seed: 11 },
+    )
+  })
+
+  it('finds a long secret at the start, in the middle and at the very end of a text, and nothing in an empty index', () => {
+    const token = 'eyJhbGciOiJFUzI1NiJ9-secret-part'
+    const index = new SpellingIndex([token, 'pass'])
+    expect(index.replaceIn(`${token} and more`, '#')).toBe('# and more')
+    expect(index.replaceIn(`before ${token} after`, '#')).toBe('before # after')
+    expect(index.replaceIn(`ends with ${token}`, '#')).toBe('ends with #')
+    expect(index.replaceIn('a pas of nothing', '#')).toBe('a pas of nothing')
+    expect(index.replaceIn('xpass', '#')).toBe('x#')
+    expect(new SpellingIndex([]).replaceIn('anything', '#')).toBe('anything')
+  })
+})
+
+describe('a secret in every encoding of issue #31 (test/hostile/encodings.ts, written apart from the redactor)', () => {
+  const secrets = ['Canary&<pw>"q7x2ab9k+/=', 'p@ss wörd~(1)*', 'abcd', 'longer-secret-with-no-special-characters-0123456789']
+
+  it('no whole form survives, in any context', () => {
+    for (const secret of secrets) {
+      const r = new Redactor()
+      r.addSecret(secret)
+      for (const f of leakForms(secret)) {
+        if (f.text.length < 4) continue
+        const out = r.text(`before ${f.text} after`)
+        expect(out, `${secret}: ${f.name}`).not.toContain(f.text)
+        expect(out, `${secret}: ${f.name}`).toContain(REDACTED)
+      }
+    }
+  })
+
+  it('base64 and base64url at every alignment, Basic included: not one character that encodes a bit of the secret survives', () => {
+    for (const secret of secrets.filter((s) => s.length >= 8)) {
+      const r = new Redactor()
+      r.addSecret(secret)
+      for (const c of base64Contexts(secret)) {
+        const out = r.text(`Authorization: Basic ${c.text} end`)
+        const masked = out.slice('Authorization: Basic '.length, -' end'.length)
+        const at = masked.indexOf(REDACTED)
+        expect(at, `${secret}: ${c.name}: ${masked}`).toBeGreaterThanOrEqual(0)
+        expect(at, `${secret}: ${c.name}: characters before the mask`).toBeLessThanOrEqual(c.prefixChars)
+        const rest = masked.slice(at + REDACTED.length)
+        expect(rest.replace(/=+$/, '').length, `${secret}: ${c.name}: characters after the mask`).toBeLessThanOrEqual(c.text.replace(/=+$/, '').length - c.suffixFrom)
+      }
+    }
+  })
+
+  it('a header named after a secret is masked by name as well as by value', () => {
+    const r = new Redactor()
+    r.addSecret('Canary-header-secret')
+    const out = r.headers({ 'x-canary-header-secret': 'a', 'x-ok': 'Canary-header-secret' })
+    expect(JSON.stringify(out)).not.toMatch(/canary-header-secret/i)
+    expect(Object.values(out)).toContain('a')
+  })
+
+  it('C0, C1 and bidi controls are escaped (U+009B, U+009D, U+202E, U+2066, U+200F)', () => {
+    expect(escapeControls('a\u009b2Jb\u009dc\u202ed\u2066e\u200ff\u061cg')).toBe('a\\u009b2Jb\\u009dc\\u202ed\\u2066e\\u200ff\\u061cg')
+  })
+})
