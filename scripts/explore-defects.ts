@@ -7,7 +7,7 @@
  * longer than 12 steps; 2 on a usage error. It asserts nothing else (docs/model.md "Exploration").
  */
 import { parseArgs } from 'node:util'
-import { EXPLORE_OPTIONS, exploreOptionsFrom } from './explore/options'
+import { EXPLORE_OPTIONS, exploreOptionsFrom } from '../runner/explore-command/options'
 import { exploreDefect, exploreDefectList, formatDefectTable, MAX_REPLAY, meetsBar, type DefectExploration } from './explore/defects'
 
 export const EXPLORE_DEFECTS_USAGE = `Usage: npm run explore:defects -- [--seed N] [--steps K] [--time-limit-s S] [--max-sequence M] [--steps-per-second R] [--defects a,b]`
