@@ -5,7 +5,7 @@ import { PROJECT_ROOT } from '../../helpers/config'
 import { POLICIES_DEFECTS } from '../../reference/defects/policies'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { limiter } from '../support/limiter'
-import { MODEL_CASES, modelDefectsOf } from '../model/cases'
+import { MODEL_CASES, modelDefectsOf } from '../../scripts/explore/model-cases'
 
 const S = 'suites/policies'
 

@@ -59,7 +59,7 @@ describe('auth defects are caught by the suite', () => {
     expect(run.report?.totals.passed).toBeGreaterThan(150)
     // every check of these suites is shown failing by a case here: by its id, by the requirement a preflight stop
     // names, or (a security probe) by a member of its class, the same template over another operation
-    // (the model's invariants, evaluated in every run, are shown failing by test/model/cases.ts)
+    // (the model's invariants, evaluated in every run, are shown failing by scripts/explore/model-cases.ts)
     const ids = run.report?.checks.filter((c) => c.status === 'passed' && !c.id.includes('-INV-')).map((c) => c.id) ?? []
     const byCase = (id: string) => CASES.some((c) => c.mustFail.test(id))
     const shownClasses = new Set(ids.filter(byCase).map(classOf))

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { SALES_DEFECTS } from '../../reference/defects/sales'
 import { limiter } from '../support/limiter'
-import { MODEL_CASES, modelDefectsOf } from '../model/cases'
+import { MODEL_CASES, modelDefectsOf } from '../../scripts/explore/model-cases'
 
 const S = (name: string) => `suites/sales/${name}.test.ts`
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { WEBHOOKS_DEFECTS } from '../../reference/defects/webhooks'
 import { runConformance } from '../../scripts/harness/run-conformance'
-import { MODEL_CASES, modelDefectsOf } from '../model/cases'
+import { MODEL_CASES, modelDefectsOf } from '../../scripts/explore/model-cases'
 
 const S = 'suites/webhooks'
 type Defect = keyof typeof WEBHOOKS_DEFECTS
