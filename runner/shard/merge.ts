@@ -3,11 +3,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { conformanceConfigArgs, dependencyFile, PROJECT_ROOT } from '../../common/project-root'
-import { callerPath } from '../../helpers/reporting/paths'
+import { CALLER_CWD_ENV, callerPath } from '../../helpers/reporting/paths'
 import type { RunInfo } from '../reporting/run-info'
 import { clearRunReports } from '../reporting/results'
 import { readVerdictFile, writeStoppedRun } from '../reporting/run-reports'
 import { CATALOGUE_SIZE_ENV, SELECTION_ENV, STRICT_ENV } from '../selection/env'
+import { colourEnv } from '../cli/colour'
 import { EXIT } from '../verdict'
 import { blobName, readShardInfo, shardProblems, type ShardInfo } from './shard'
 
@@ -85,12 +86,13 @@ export async function mergeShards(dirs: string[], out: string, env: NodeJS.Proce
     writeFileSync(join(out, 'run.json'), `${JSON.stringify({ ...merged, runId: first.runId, startedAt, shards: n, ...(shardStops.length ? { shardStops } : {}) }, null, 2)}\n`)
 
     // one merged report, written by the same reporters as an unsharded run; its verdict is the exit code
-    const mergeEnv: NodeJS.ProcessEnv = { ...env, REPORTS_DIR: out, CONFORMANCE_RUN_ID: first.runId, CONFORMANCE_SEED: first.seed, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
+    // the reporters work in the project's folder (installed: under node_modules) and print paths relative to the caller's
+    const mergeEnv: NodeJS.ProcessEnv = { ...env, REPORTS_DIR: out, [CALLER_CWD_ENV]: env[CALLER_CWD_ENV] || process.cwd(), CONFORMANCE_RUN_ID: first.runId, CONFORMANCE_SEED: first.seed, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
     for (const k of [SELECTION_ENV, CATALOGUE_SIZE_ENV, STRICT_ENV, 'LEDGER_THOROUGH']) delete mergeEnv[k]
     if (first.selectionDetail) mergeEnv[SELECTION_ENV] = JSON.stringify(first.selectionDetail)
     if (first.scope.strict) mergeEnv[STRICT_ENV] = '1'
     if (first.scope.thorough) mergeEnv.LEDGER_THOROUGH = '1'
-    const code = await mergeReports(work, mergeEnv)
+    const code = await mergeReports(work, colourEnv(mergeEnv, process.stdout.isTTY === true))
     const verdict = readVerdictFile(out)
     if (verdict && verdict.runId === first.runId) return verdict.exitCode
     const r = writeStoppedRun(out, { ...merged, runId: first.runId, startedAt }, { kind: 'inconclusive', cause: `the merge of the shards' reports exited ${code} before writing its report (see the output above)` }, first.selectionDetail)

@@ -58,12 +58,14 @@ afterAll(() => {
 })
 
 describe('the package, installed into an empty folder', () => {
-  it('packs the CLI, the suites, the reference and the requirements index, not the tests', () => {
+  it('packs the CLI, the suites, the reference and the requirements index, not the tests nor the development harnesses', () => {
     const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n')
     for (const f of ['package/bin/ledger-conformance.mjs', 'package/runner/cli/main.ts', 'package/suites/auth/login.test.ts', 'package/reference/server.ts', 'package/fixtures/requirements.json', 'package/vitest.config.ts']) {
       expect(files).toContain(f)
     }
     expect(files.filter((f) => f.startsWith('package/test/'))).toEqual([])
+    // the development harnesses stay in the clone: every command a user runs is a module of runner/
+    expect(files.filter((f) => f.startsWith('package/scripts/'))).toEqual([])
   })
 
   it('npx ledger-conformance --help lists the commands and the exit codes', () => {
@@ -161,7 +163,7 @@ describe('the package, installed into an empty folder', () => {
     expect(m.stdout).toMatch(/verdict {2}CONFORMS \(partial: \d+ of \d+ checks; selection suites\/auth suites\/security\)/)
     expect(m.stdout).toMatch(/^reports {2}reports-nightly\/junit\.xml, /m)
     // --thorough reached the merged report: the probe past exp + the ceiling ran (no "not probed" note)
-    expect(m.stdout + m.stderr).not.toMatch(/expiry beyond the leeway not probed|npm run /)
+    expect(m.stdout + m.stderr).not.toMatch(/expiry beyond the leeway not probed|npm run |\x1b\[/)
     const checks = JSON.parse(readFileSync(join(app, 'reports-nightly', 'checks.json'), 'utf8')) as { run: { runId: string }; checks: { id: string; status: string }[] }
     expect(checks.run.runId).toBe('nightly-42')
     expect(checks.checks.filter((c) => /^AUTH-TOKEN-00[12]$/.test(c.id)).map((c) => c.status)).toEqual(['passed', 'passed'])
