@@ -7,6 +7,7 @@ import { targetProfilesFrom } from './runner/targets/profiles'
 import { cliFileFilters } from './runner/guard/cli-filters'
 import { PROJECT_ROOT } from './helpers/client/config/target-config'
 import { INSTALLED, userCacheDir } from './common/project-root'
+import { SHARD_BLOB_ENV } from './runner/shard/shard'
 
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
 // reports hold target data: created readable by this user only (folders 0700, files 0600; docs/reliability.md)
@@ -66,6 +67,8 @@ export default defineConfig({
       // junit.xml is written by the summary reporter, with the verdict and the reasons of skipped checks
       ['./runner/reporting/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],
       './runner/reporting/summary-reporter.ts',
+      // run --shard i/n: the shard's blob too (after the redacting reporter), which ledger-conformance merge reads
+      ...(process.env[SHARD_BLOB_ENV] ? [['blob', { outputFile: process.env[SHARD_BLOB_ENV] }] as ['blob', { outputFile: string }]] : []),
     ],
   },
 })

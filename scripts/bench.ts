@@ -13,7 +13,7 @@
  *      the 100 ms run as users start it (`npm run conformance`: the CLI, then vitest), wall time
  *   5. CPU seconds and peak memory of a full run (embedded reference), median of 3, and with `--baseline <checkout>`
  *      the same for another checkout of the project (e.g. a worktree of main), the runs alternated
- *   6. a hostile target answering a 500 MB body (test/hostile/server.ts): wall time and peak memory of the run
+ *   6. a hostile target answering a 500 MB body (scripts/hostile/server.ts): wall time and peak memory of the run
  *
  *   npm run bench [-- --parts full,polling,tenants,latency,cpu,hostile] [--baseline <dir>] [--runs 3]
  */
@@ -31,7 +31,7 @@ import { requestsPerFile } from './bench/per-file'
 import { chainFigures, limitBoundMs, runPhases, trafficSpan } from './bench/chains'
 import { startLatencyProxy } from './bench/latency-proxy'
 import { parseArgs } from 'node:util'
-import { CANARY_PASSWORD, HUGE_BYTES, startHostileTarget } from '../test/hostile/server'
+import { CANARY_PASSWORD, HUGE_BYTES, startHostileTarget } from './hostile/server'
 import { RUN_VARS } from '../common/env-vars'
 
 /** What configures a run (common/env-vars.ts): removed, so the caller's environment never leaks into it. */
@@ -317,7 +317,7 @@ async function main(): Promise<void> {
     }
     for (const other of sides.slice(1)) print(`  one lane / ${other.name}: ${((med.get(sides[0]!.name)! / med.get(other.name)!) * 100).toFixed(0)} % of the CPU seconds   target <= 60 %`)
   }
-  // 6. A hostile target answering 500 MB (test/hostile/server.ts): the body is refused at the size cap while it
+  // 6. A hostile target answering 500 MB (scripts/hostile/server.ts): the body is refused at the size cap while it
   //    streams (http.maxResponseBytes, 16 MiB), so the run's memory stays that of a normal run.
   if (opts.parts.has('hostile')) {
     const hostile = await startHostileTarget('huge-body')

@@ -1,13 +1,13 @@
 /**
  * npm run explore:defects -- [--seed 1] [--steps 300] [--time-limit-s 120] [--defects a,b] [--max-sequence 12]
  *
- * Runs npm run explore once per defect of test/model/cases.ts against the embedded reference with that defect enabled
+ * Runs npm run explore once per defect of scripts/explore/model-cases.ts against the embedded reference with that defect enabled
  * (one at a time), and prints a table: found or not, the replay's steps, the invariants broken, the steps and seconds
  * used. Exits 1 when a defect of issue 14's areas (webhooks, sales, policies) is not found, or only with a replay
  * longer than 12 steps; 2 on a usage error. It asserts nothing else (docs/model.md "Exploration").
  */
 import { parseArgs } from 'node:util'
-import { EXPLORE_OPTIONS, exploreOptionsFrom } from './explore/options'
+import { EXPLORE_OPTIONS, exploreOptionsFrom } from '../runner/explore-command/options'
 import { exploreDefect, exploreDefectList, formatDefectTable, MAX_REPLAY, meetsBar, type DefectExploration } from './explore/defects'
 
 export const EXPLORE_DEFECTS_USAGE = `Usage: npm run explore:defects -- [--seed N] [--steps K] [--time-limit-s S] [--max-sequence M] [--steps-per-second R] [--defects a,b]`
@@ -35,7 +35,7 @@ async function main(): Promise<number> {
   const all = exploreDefectList()
   const unknown = (wanted ?? []).filter((w) => !all.some((d) => d.defect === w))
   if (unknown.length) {
-    console.error(`--defects: not a defect of test/model/cases.ts: ${unknown.join(', ')}\n${EXPLORE_DEFECTS_USAGE}`)
+    console.error(`--defects: not a defect of scripts/explore/model-cases.ts: ${unknown.join(', ')}\n${EXPLORE_DEFECTS_USAGE}`)
     return 2
   }
   const list = wanted ? all.filter((d) => wanted.includes(d.defect)) : all

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process'
 import { isAbsolute, resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../common/project-root'
 import { CALLER_CWD_ENV } from '../../helpers/client/evidence/paths'
+import { PROJECT_ROOT } from '../../common/project-root'
 
 /**
  * The environment of a command run from the caller's folder: REPORTS_DIR made absolute against the caller's
@@ -19,24 +18,21 @@ export function callerEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = pr
   return out
 }
 
-/** The tsx loader, as a file URL: a child resolves it wherever the caller is (no tsx needed in the caller's folder). */
-export const TSX_LOADER = import.meta.resolve('tsx')
-
 /**
- * Runs one of the project's TypeScript entry points (path relative to the project) in a child node with the
- * caller's working directory and environment, stdio inherited; SIGINT/SIGTERM are passed on. Resolves to the
- * child's exit code (a child killed by a signal: 128 + its number, as a shell reports it).
+ * Runs a command's module (imported, in this process) with process.env as callerEnv makes it: the reports folder
+ * and the profiles resolved against the caller's folder (the default reports folder of the report helpers is the
+ * project's, which installed is under node_modules). The variables it changed are put back afterwards.
  */
-export function runProjectScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv = callerEnv()): Promise<number> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, resolve(PROJECT_ROOT, script), ...args], { stdio: 'inherit', env })
-  const forward = (s: NodeJS.Signals) => child.kill(s)
-  process.on('SIGINT', forward)
-  process.on('SIGTERM', forward)
-  return new Promise((done) => {
-    child.on('close', (code, signal) => {
-      process.off('SIGINT', forward)
-      process.off('SIGTERM', forward)
-      done(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1))
-    })
-  })
+export async function inCallerEnv<T>(work: () => Promise<T>): Promise<T> {
+  const before = { ...process.env }
+  const changed = Object.entries(callerEnv()).filter(([k, v]) => before[k] !== v)
+  for (const [k, v] of changed) process.env[k] = v
+  try {
+    return await work()
+  } finally {
+    for (const [k] of changed) {
+      if (before[k] === undefined) delete process.env[k]
+      else process.env[k] = before[k]
+    }
+  }
 }

@@ -2,7 +2,7 @@ import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/confi
 import { startReference } from '../../reference/server'
 import { DEFECTS } from '../../reference/defects/catalogue'
 import { explore, type ExploreOptions } from '../../runner/explore/explore'
-import { MODEL_CASES, modelDefectsOf } from '../../test/model/cases'
+import { MODEL_CASES, modelDefectsOf } from './model-cases'
 
 /** One defect's exploration: found or not, the replay's length, the invariants broken, the cost. */
 export interface DefectExploration {
@@ -25,7 +25,7 @@ export interface DefectExploration {
 /** The longest replay accepted for a must-find defect (issue 14). */
 export const MAX_REPLAY = 12
 
-/** The defects of test/model/cases.ts, each once: the new ones of the three areas first (must be found), then the others. */
+/** The defects of scripts/explore/model-cases.ts, each once: the new ones of the three areas first (must be found), then the others. */
 export function exploreDefectList(): { defect: string; area: string; mustFind: boolean }[] {
   const catalogue = DEFECTS as Record<string, unknown>
   const reused = new Set(MODEL_CASES.filter((c) => c.reused).map((c) => c.defect))
@@ -34,7 +34,7 @@ export function exploreDefectList(): { defect: string; area: string; mustFind: b
   const seen = new Set<string>()
   const out: { defect: string; area: string; mustFind: boolean }[] = []
   for (const c of [...MODEL_CASES.filter((c) => must.has(c.defect)), ...MODEL_CASES.filter((c) => !must.has(c.defect))]) {
-    // issue 29's cases: exploration does not build their situations yet (test/model/cases.ts, ModelCase.explore)
+    // issue 29's cases: exploration does not build their situations yet (scripts/explore/model-cases.ts, ModelCase.explore)
     if (seen.has(c.defect) || c.explore === false) continue
     seen.add(c.defect)
     out.push({ defect: c.defect, area: c.area, mustFind: must.has(c.defect) })

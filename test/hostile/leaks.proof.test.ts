@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
 import { canaryHits, controlHits, filesOf, markupHits } from './canaries'
-import { CANARY_PASSWORD, startHostileTarget, type HostileTarget, type ScenarioName } from './server'
+import { CANARY_PASSWORD, startHostileTarget, type HostileTarget, type ScenarioName } from '../../scripts/hostile/server'
 
 /**
  * The hostile-target bed, part 2 (docs/reliability.md, "Threats"): a target that echoes the credentials and tokens it

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
 import { canaryHits, controlHits, markupHits } from './canaries'
-import { CANARY_PASSWORD, startHostileTarget, type HostileTarget, type ScenarioName } from './server'
+import { CANARY_PASSWORD, startHostileTarget, type HostileTarget, type ScenarioName } from '../../scripts/hostile/server'
 
 /**
  * The hostile-target bed, part 1 (docs/reliability.md, "Threats"): a target that redirects, floods, trickles, stays

@@ -91,4 +91,18 @@ describe('layout: who may import whom', () => {
     expect(importsOf(text).slice(0, 2).every((i) => i.typeOnly)).toBe(true)
     expect(importedPlaces(join(PROJECT_ROOT, 'test', 'layout', 'imports.test.ts')).map((i) => i.place)).toEqual(expect.arrayContaining(['common', 'helpers/client', 'scripts']))
   })
+
+  it('the runner never imports scripts/ (the development harnesses), and scripts/ never imports test/ (not in the package)', () => {
+    const into = (layer: string, target: string) => listFiles(join(PROJECT_ROOT, layer), '.ts').flatMap((f) => importedPlaces(f).filter((i) => i.place === target).map((i) => `${relative(PROJECT_ROOT, f)} -> ${i.spec}`))
+    expect(into('runner', 'scripts')).toEqual([])
+    expect(into('scripts', 'test')).toEqual([])
+  })
+
+  it('no runner file starts a project file by path: every user command is imported by runner/cli', () => {
+    // a path literal of a project script (scripts/x.ts, reference/cli.ts, bin/...) is how a command used to be started
+    const byPath = /['"`](?:\.\.\/)*(?:scripts|reference|bin|test)\/[\w./-]+\.(?:ts|mjs|cjs|js)['"`]|runProjectScript/
+    const starts = listFiles(join(PROJECT_ROOT, 'runner'), '.ts').filter((f) => byPath.test(readFileSync(f, 'utf8')))
+    expect(starts.map((f) => relative(PROJECT_ROOT, f))).toEqual([])
+    expect(byPath.test("spawn(process.execPath, ['--import', TSX, resolve(PROJECT_ROOT, 'scripts/report.ts')])")).toBe(true)
+  })
 })

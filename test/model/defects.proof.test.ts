@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { limiter } from '../support/limiter'
-import { MODEL_CASES } from './cases'
+import { MODEL_CASES } from '../../scripts/explore/model-cases'
 
 const limit = limiter(2)
 

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -58,21 +58,21 @@ afterAll(() => {
 })
 
 describe('the package, installed into an empty folder', () => {
-  it('packs the CLI, the suites, the reference and the requirements index, not the tests', () => {
+  it('packs the CLI, the suites, the reference and the requirements index, not the tests nor the development harnesses', () => {
     const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n')
     for (const f of ['package/bin/ledger-conformance.mjs', 'package/runner/cli/main.ts', 'package/suites/auth/login.test.ts', 'package/reference/server.ts', 'package/common/requirements.json', 'package/vitest.config.ts']) {
       expect(files).toContain(f)
     }
     expect(files.filter((f) => f.startsWith('package/test/'))).toEqual([])
+    // the development harnesses stay in the clone: every command a user runs is a module of runner/
+    expect(files.filter((f) => f.startsWith('package/scripts/'))).toEqual([])
   })
 
   it('npx ledger-conformance --help lists the commands and the exit codes', () => {
     const r = npx(['--help'])
     expect(r.status, r.stderr).toBe(0)
-    for (const c of ['run', 'list', 'init', 'validate', 'acceptance', 'report', 'reference']) expect(r.stdout).toMatch(new RegExp(`^ {2}${c} `, 'm'))
+    for (const c of ['run', 'list', 'init', 'validate', 'acceptance', 'report', 'reference', 'explore', 'replay', 'merge']) expect(r.stdout).toMatch(new RegExp(`^ {2}${c} `, 'm'))
     expect(r.stdout).toMatch(/Exit codes:\n {2}0 {2}CONFORMS/)
-    // sharding: the installed CLI has no shard or merge command (docs/ci.md says so)
-    expect(r.stdout).not.toMatch(/^ {2}(shard|merge)/m)
     const v = npx(['--version'])
     expect(v.stdout).toMatch(/^ledger-conformance \d+\.\d+\.\d+\n$/)
     const typo = npx(['run', '--chek', 'SL-LIFE'])
@@ -142,6 +142,36 @@ describe('the package, installed into an empty folder', () => {
     expect(rep.status, (rep.stdout + rep.stderr).slice(-3000)).toBe(0)
     expect(existsSync(join(app, 'reports-url', 'allure-report', 'index.html'))).toBe(true)
     expect(rep.stdout + rep.stderr).not.toMatch(/npm run /)
+    expect(changedSince(join(app, 'node_modules'), installedAt)).toEqual([])
+  })
+
+  it("docs/ci.md's nightly recipe: run --shard i/n --thorough in two jobs, then merge into one verdict; a missing shard refused", () => {
+    expect(referenceUrl, "needs the 'against a URL' case's reference").toBeDefined()
+    // the nightly profile names users.expired (tokens issued already expired): --thorough probes past exp + the
+    // ceiling at once, without waiting for a short-lived token (docs/ci.md "Shard and merge")
+    writeFileSync(join(app, 'ci', 'nightly.jsonc'), JSON.stringify({ extends: './local.jsonc', name: 'nightly', users: { expired: { username: 'expired@acme.test', passwordEnv: 'AUTH_PASSWORD' } } }))
+    const job = { AUTH_PASSWORD: 'demo-pass-4821', CONFORMANCE_RUN_ID: 'nightly-42' }
+    // two files, one per shard (vitest splits the suite files)
+    for (const i of [1, 2]) {
+      const r = npx(['run', '--profile', 'ci/nightly.jsonc', '--thorough', '--shard', `${i}/2`, '--reports', `shards/${i}`, 'suites/auth', 'suites/security'], job)
+      expect(r.status, (r.stdout + r.stderr).slice(-3000)).toBe(0)
+      expect(r.stdout).toMatch(new RegExp(`verdict {2}CONFORMS \\(partial: \\d+ of \\d+ checks; vitest shard ${i}/2`))
+      expect(existsSync(join(app, 'shards', `${i}`, 'shard.json'))).toBe(true)
+    }
+    const m = npx(['merge', '--reports', 'reports-nightly', 'shards/1', 'shards/2'])
+    expect(m.status, (m.stdout + m.stderr).slice(-3000)).toBe(0)
+    expect(m.stdout).toMatch(/verdict {2}CONFORMS \(partial: \d+ of \d+ checks; selection suites\/auth suites\/security\)/)
+    expect(m.stdout).toMatch(/^reports {2}reports-nightly\/junit\.xml, /m)
+    // --thorough reached the merged report: the probe past exp + the ceiling ran (no "not probed" note)
+    expect(m.stdout + m.stderr).not.toMatch(/expiry beyond the leeway not probed|npm run |\x1b\[/)
+    const checks = JSON.parse(readFileSync(join(app, 'reports-nightly', 'checks.json'), 'utf8')) as { run: { runId: string }; checks: { id: string; status: string }[] }
+    expect(checks.run.runId).toBe('nightly-42')
+    expect(checks.checks.filter((c) => /^AUTH-TOKEN-00[12]$/.test(c.id)).map((c) => c.status)).toEqual(['passed', 'passed'])
+    expect(checks.checks.some((c) => c.id.startsWith('SEC-'))).toBe(true)
+    const refused = npx(['merge', '--reports', 'reports-refused', 'shards/2'])
+    expect(refused.status).toBe(2)
+    expect(refused.stderr).toContain('shard 1/2 is missing')
+    expect(existsSync(join(app, 'reports-refused'))).toBe(false)
     expect(changedSince(join(app, 'node_modules'), installedAt)).toEqual([])
   })
 })

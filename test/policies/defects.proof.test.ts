@@ -5,7 +5,7 @@ import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { POLICIES_DEFECTS } from '../../reference/defects/policies'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { limiter } from '../support/limiter'
-import { MODEL_CASES, modelDefectsOf } from '../model/cases'
+import { MODEL_CASES, modelDefectsOf } from '../../scripts/explore/model-cases'
 
 const S = 'suites/policies'
 
@@ -73,7 +73,7 @@ const limit = limiter(2)
 
 describe('policies defects are caught by the policies suites', () => {
   it('every policies defect of the catalogue has a case here', () => {
-    // the defects of issue 14 have their cases in test/model/cases.ts (caught by the model's invariants)
+    // the defects of issue 14 have their cases in scripts/explore/model-cases.ts (caught by the model's invariants)
     expect([...CASES.map((c) => c.defect), ...modelDefectsOf('policies', POLICIES_DEFECTS)].sort()).toEqual(Object.keys(POLICIES_DEFECTS).sort())
   })
 

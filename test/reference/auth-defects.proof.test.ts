@@ -6,7 +6,7 @@ import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { limiter } from '../support/limiter'
 import { AUTH_DEFECTS } from '../../reference/defects/auth'
-import { modelDefectsOf } from '../model/cases'
+import { modelDefectsOf } from '../../scripts/explore/model-cases'
 
 const dir = mkdtempSync(join(tmpdir(), 'lc-auth-profiles-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -61,7 +61,7 @@ const classOf = (id: string) => /^SEC-[A-Z]+-/.exec(id)?.[0] ?? id
 const limit = limiter(2)
 
 describe('auth defects are caught by the suite', () => {
-  it('every auth defect of the catalogue has a case (here or in test/model/cases.ts)', () => {
+  it('every auth defect of the catalogue has a case (here or in scripts/explore/model-cases.ts)', () => {
     // CI proves the defects here, by their named checks; its mutation step runs the benign variations only
     const cased = new Set([...CASES.map((c) => c.defect), ...AT_LOGIN.map((a) => a.defect), ...modelDefectsOf('auth', AUTH_DEFECTS)])
     expect(Object.keys(AUTH_DEFECTS).filter((d) => !cased.has(d))).toEqual([])
@@ -74,7 +74,7 @@ describe('auth defects are caught by the suite', () => {
     expect(run.report?.totals.passed).toBeGreaterThan(150)
     // every check of these suites is shown failing by a case here: by its id, by the requirement a preflight stop
     // names, or (a security probe) by a member of its class, the same template over another operation
-    // (the model's invariants, evaluated in every run, are shown failing by test/model/cases.ts)
+    // (the model's invariants, evaluated in every run, are shown failing by scripts/explore/model-cases.ts)
     const ids = run.report?.checks.filter((c) => c.status === 'passed' && !c.id.includes('-INV-')).map((c) => c.id) ?? []
     const byCase = (id: string) => CASES.some((c) => c.mustFail.test(id))
     const shownClasses = new Set(ids.filter(byCase).map(classOf))

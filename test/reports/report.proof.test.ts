@@ -4,15 +4,14 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { runConformance } from '../../scripts/harness/run-conformance'
-import { browserUnavailable, checkPages } from '../../scripts/report/browser-check'
+import { browserUnavailable, checkPages } from '../../runner/report/browser-check'
 import { replay } from '../../runner/cli/commands/replay'
 import { startReference } from '../../reference/server'
 
 function report(reportsDir: string, ...args: string[]) {
-  const tsx = resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs')
   const env: NodeJS.ProcessEnv = { ...process.env, REPORTS_DIR: reportsDir, FORCE_COLOR: '0' }
   delete env.ALLURE_HISTORY
-  return spawnSync(process.execPath, [tsx, 'scripts/report.ts', ...args], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 120_000 })
+  return spawnSync(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), 'report', ...args], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 120_000 })
 }
 
 describe('npm run report', () => {

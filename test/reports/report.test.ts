@@ -3,15 +3,14 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import { stageResults } from '../../scripts/report/stage-results'
-import { stripAnalytics } from '../../scripts/report/strip-analytics'
+import { stageResults } from '../../runner/report/stage-results'
+import { stripAnalytics } from '../../runner/report/strip-analytics'
 import { tempDir } from '../support/temp-dir'
 
 function report(reportsDir: string, ...args: string[]) {
-  const tsx = resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs')
   const env: NodeJS.ProcessEnv = { ...process.env, REPORTS_DIR: reportsDir, FORCE_COLOR: '0' }
   delete env.ALLURE_HISTORY
-  return spawnSync(process.execPath, [tsx, 'scripts/report.ts', ...args], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 120_000 })
+  return spawnSync(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), 'report', ...args], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 120_000 })
 }
 
 describe('stageResults', () => {
@@ -58,7 +57,7 @@ describe('npm run report', () => {
     const dir = tempDir('empty')
     mkdirSync(join(dir, 'x'))
     const r = report(dir)
-    expect(r.status).toBe(1)
+    expect(r.status).toBe(3)
     expect(r.stderr).toContain('No Allure results at')
     rmSync(dir, { recursive: true, force: true })
   })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { SALES_DEFECTS } from '../../reference/defects/sales'
 import { limiter } from '../support/limiter'
-import { MODEL_CASES, modelDefectsOf } from '../model/cases'
+import { MODEL_CASES, modelDefectsOf } from '../../scripts/explore/model-cases'
 
 const S = (name: string) => `suites/sales/${name}.test.ts`
 
@@ -85,7 +85,7 @@ const limit = limiter(2)
 
 describe('sales defects are caught by the sales suites', () => {
   it('every sales defect has a case here', () => {
-    // the defects of issue 14 have their cases in test/model/cases.ts (caught by the model's invariants)
+    // the defects of issue 14 have their cases in scripts/explore/model-cases.ts (caught by the model's invariants)
     expect(new Set([...CASES.map((c) => c.defect), ...modelDefectsOf('sales', SALES_DEFECTS)])).toEqual(new Set(Object.keys(SALES_DEFECTS)))
   })
 
@@ -94,7 +94,7 @@ describe('sales defects are caught by the sales suites', () => {
     expect(run.failedIds, run.output.slice(-3000)).toEqual([])
     expect(run.exitCode).toBe(0)
     expect(run.report?.totals.passed).toBeGreaterThanOrEqual(47)
-    // every check of the sales suites is shown failing by at least one defect here or in test/model/cases.ts; a check
+    // every check of the sales suites is shown failing by at least one defect here or in scripts/explore/model-cases.ts; a check
     // made once per product (SL-LIFE-004-home, -travel) is one body run per product: one of them failing shows it
     const perCheck = (id: string) => id.replace(/-[a-z][a-z0-9]*$/, '')
     const shown = new Set([...CASES.flatMap((c) => c.mustFail), ...MODEL_CASES.flatMap((c) => c.mustFail)].map(perCheck))

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import { acceptanceVerdict, knownFeatures, type AcceptanceReport } from '../../scripts/acceptance/verdict'
+import { acceptanceVerdict, knownFeatures, type AcceptanceReport } from '../../runner/acceptance/verdict'
 
 const work = mkdtempSync(join(tmpdir(), 'lc-acceptance-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
@@ -21,11 +21,10 @@ function tenantProfile(): string {
 }
 
 function acceptance(reports: string, env: Record<string, string>, ...args: string[]) {
-  const tsx = resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs')
   const e: NodeJS.ProcessEnv = { ...process.env, REPORTS_DIR: reports, FORCE_COLOR: '0', ...env }
   for (const k of ['SALES_BASE_URL', 'TARGET', 'TARGET_IMAGE', 'TARGET_PROFILE', 'TENANT', 'AUTH_PASSWORD']) if (!(k in env)) delete e[k]
   if (!('REFERENCE_DEFECTS' in env)) delete e.REFERENCE_DEFECTS
-  const r = spawnSync(process.execPath, [tsx, 'scripts/acceptance.ts', ...args], { cwd: PROJECT_ROOT, env: e, encoding: 'utf8', timeout: 170_000 })
+  const r = spawnSync(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), 'acceptance', ...args], { cwd: PROJECT_ROOT, env: e, encoding: 'utf8', timeout: 170_000 })
   const report = JSON.parse(readFileSync(join(reports, 'acceptance.json'), 'utf8')) as AcceptanceReport
   return { ...r, report }
 }

@@ -4,7 +4,7 @@ import { exploreDefectList, formatDefectTable, MAX_REPLAY, meetsBar, type Defect
 const row = (o: Partial<DefectExploration>): DefectExploration => ({ defect: 'd', area: 'sales', mustFind: true, found: true, replaySteps: 2, broken: ['SL-INV-004'], stepsToFailure: 10, stepsRun: 20, seconds: 3, ...o })
 
 describe('npm run explore:defects: which defects, the bar, the table', () => {
-  it('each defect of test/model/cases.ts once; the 33 new ones of webhooks, sales and policies must be found, the reused older and auth ones are listed only', () => {
+  it('each defect of scripts/explore/model-cases.ts once; the 33 new ones of webhooks, sales and policies must be found, the reused older and auth ones are listed only', () => {
     const list = exploreDefectList()
     expect(new Set(list.map((d) => d.defect)).size).toBe(list.length)
     const must = list.filter((d) => d.mustFind)

@@ -31,8 +31,9 @@ describe('npm run conformance:sharded', () => {
       // both shards ran something: a shard with no file would prove nothing about merging
       expect(res.stdout).toMatch(/shard 1\/2: exit 0/)
       expect(res.stdout).toMatch(/shard 2\/2: exit 0/)
-      const blobs = readdirSync(join(dir, 'shards', 'blobs'))
-      expect(blobs.sort()).toEqual(['blob-1-2.json', 'blob-2-2.json'])
+      // each shard left its own folder, as a CI job's artifact: its blob and shard.json
+      expect(readdirSync(join(dir, 'shards', 'shard-1'))).toEqual(expect.arrayContaining(['blob-1-2.json', 'shard.json']))
+      expect(readdirSync(join(dir, 'shards', 'shard-2'))).toEqual(expect.arrayContaining(['blob-2-2.json', 'shard.json']))
 
       const merged = JSON.parse(readFileSync(join(dir, 'checks.json'), 'utf8')) as ChecksReport
       const one = single.report!

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { WEBHOOKS_DEFECTS } from '../../reference/defects/webhooks'
 import { runConformance } from '../../scripts/harness/run-conformance'
-import { MODEL_CASES, modelDefectsOf } from '../model/cases'
+import { MODEL_CASES, modelDefectsOf } from '../../scripts/explore/model-cases'
 import { limiter } from '../support/limiter'
 
 const S = 'suites/webhooks'
@@ -64,7 +64,7 @@ const limit = limiter(2)
 
 describe('webhook defects are caught by the webhook suites', () => {
   it('every webhook defect of the catalogue has a case', () => {
-    // the defects of issue 14 have their cases in test/model/cases.ts (caught by the model's invariants)
+    // the defects of issue 14 have their cases in scripts/explore/model-cases.ts (caught by the model's invariants)
     expect([...new Set([...CASES.map((c) => c.defect), ...modelDefectsOf('webhooks', WEBHOOKS_DEFECTS)])].sort()).toEqual(Object.keys(WEBHOOKS_DEFECTS).sort())
   })
 

@@ -1,5 +1,6 @@
 import { envHelp } from '../../../common/env-vars'
-import { runProjectScript } from '../caller'
+import { acceptance } from '../../acceptance/acceptance'
+import { inCallerEnv } from '../caller'
 import type { Command } from '../command'
 
 const HELP = `Usage: ledger-conformance acceptance --profile FILE [--suites DIR,...]     (in a clone: npm run acceptance -- ...)
@@ -29,10 +30,10 @@ Exit codes:
   3  REJECTED: the run could not test (INCONCLUSIVE; the cause is printed)
   (the run's conformance verdict, also in acceptance.json "conformance")`
 
-/** ledger-conformance acceptance: scripts/acceptance.ts with the profile anywhere and the reports in the caller's folder. */
+/** ledger-conformance acceptance: runner/acceptance/acceptance.ts with the profile anywhere and the reports in the caller's folder. */
 export const acceptanceCommand: Command = {
   name: 'acceptance',
   summary: 'tenant acceptance: ACCEPTED or REJECTED for a tenant profile, with the failed requirements',
   help: HELP,
-  run: (argv) => runProjectScript('scripts/acceptance.ts', argv),
+  run: (argv) => inCallerEnv(() => acceptance(argv)),
 }

@@ -1,6 +1,7 @@
 import { envHelp } from '../../../common/env-vars'
 import { EXIT } from '../../verdict'
-import { runProjectScript } from '../caller'
+import { exploreCommandMain } from '../../explore-command/explore-command'
+import { inCallerEnv } from '../caller'
 import type { Command } from '../command'
 import { EXIT_CODES_HELP } from '../command'
 
@@ -24,13 +25,19 @@ ${envHelp('explore')}
 
 ${EXIT_CODES_HELP}`
 
-/** ledger-conformance explore: scripts/explore.ts. */
+/** ledger-conformance explore: runner/explore-command/explore-command.ts; a tool error is INCONCLUSIVE (3). */
 export const exploreCommand: Command = {
   name: 'explore',
   summary: 'random operation sequences from the model, invariants after each step, a minimal replay on failure',
   help: HELP,
   async run(argv) {
-    const code = await runProjectScript('scripts/explore.ts', argv)
+    let code: number
+    try {
+      code = await inCallerEnv(() => exploreCommandMain(argv))
+    } catch (e) {
+      process.stderr.write(`explore could not run: ${(e as Error).stack ?? String(e)}\n`)
+      return EXIT.inconclusive
+    }
     return code === EXIT.conforms || code === EXIT.doesNotConform || code === EXIT.usage ? code : EXIT.inconclusive
   },
 }

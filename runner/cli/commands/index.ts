@@ -8,6 +8,7 @@ import { reportCommand } from './report'
 import { referenceCommand } from './reference'
 import { exploreCommand } from './explore'
 import { replayCommand } from './replay'
+import { mergeCommand } from './merge'
 
 /** Every subcommand; adding one is one line here (and its file runner/cli/commands/<name>.ts). The first is the default. */
 export const COMMANDS: readonly Command[] = [
@@ -20,4 +21,5 @@ export const COMMANDS: readonly Command[] = [
   referenceCommand,
   exploreCommand,
   replayCommand,
+  mergeCommand,
 ]

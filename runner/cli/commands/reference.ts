@@ -1,5 +1,5 @@
 import { EXIT } from '../../verdict'
-import { runProjectScript } from '../caller'
+import { referenceCli } from '../../../reference/cli-command'
 import type { Command } from '../command'
 
 const HELP = `Usage: ledger-conformance reference [options]     (in a clone: npm run reference -- [options])
@@ -28,13 +28,13 @@ Exit codes:
   2  usage error: an unknown option, defect or variation, a bad port or chaos spec
   3  the service could not start (e.g. the port is taken)`
 
-/** ledger-conformance reference: reference/cli.ts, the standalone reference service. */
+/** ledger-conformance reference: reference/cli-command.ts, the standalone reference service, in this process. */
 export const referenceCommand: Command = {
   name: 'reference',
   summary: 'the reference service standalone, with optional named defects, variations and chaos',
   help: HELP,
   async run(argv) {
-    const code = await runProjectScript('reference/cli.ts', argv)
+    const code = await referenceCli(argv)
     return code === 0 ? EXIT.conforms : code === EXIT.usage ? EXIT.usage : EXIT.inconclusive
   },
 }

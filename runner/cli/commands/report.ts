@@ -1,6 +1,7 @@
 import { envHelp } from '../../../common/env-vars'
 import { EXIT } from '../../verdict'
-import { runProjectScript } from '../caller'
+import { report } from '../../report/report'
+import { inCallerEnv } from '../caller'
 import type { Command } from '../command'
 
 const HELP = `Usage: ledger-conformance report [options]     (in a clone: npm run report -- [options])
@@ -30,13 +31,19 @@ Exit codes:
   2  usage error (an unknown option, a bad --history-limit)
   3  no report: no results of a run in the folder, the report tool failed, or --check found a problem`
 
-/** ledger-conformance report: scripts/report.ts in the caller's folder; its failures are tool errors (3). */
+/** ledger-conformance report: runner/report/report.ts in the caller's folder; its failures are tool errors (3). */
 export const reportCommand: Command = {
   name: 'report',
   summary: 'HTML report (Allure Report 3) of the last run, with history and trends',
   help: HELP,
   async run(argv) {
-    const code = await runProjectScript('scripts/report.ts', argv)
+    let code: number
+    try {
+      code = await inCallerEnv(() => report(argv))
+    } catch (e) {
+      process.stderr.write(`report: tool error: ${(e as Error).stack ?? String(e)}\n`)
+      return EXIT.inconclusive
+    }
     return code === 0 ? EXIT.conforms : code === EXIT.usage ? EXIT.usage : EXIT.inconclusive
   },
 }

@@ -1,7 +1,8 @@
 import { envHelp } from '../../../common/env-vars'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { isAbsolute, resolve } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { isAbsolute, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { conformanceConfigArgs, dependencyFile, PROJECT_ROOT } from '../../../common/project-root'
 import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/client/config/target-config'
@@ -20,6 +21,7 @@ import { CATALOGUE_SIZE_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV, vites
 import { hasCriteria, listLine, selectChecks, whereOf, SelectionError, type Criteria } from '../../selection/select'
 import { loadTargets } from '../../targets/load'
 import { EXIT, type RunStop, type Selection } from '../../verdict'
+import { blobName, parseShard, SHARD_BLOB_ENV, SHARD_FILE, shardSeed, writeShardInfo, type Shard } from '../../shard/shard'
 import { EXIT_CODES_HELP, type Command } from '../command'
 import { withDidYouMean } from '../did-you-mean'
 import { colourEnv } from '../colour'
@@ -33,6 +35,7 @@ export const RUN_OPTIONS = {
   'allow-writes': { type: 'boolean' },
   strict: { type: 'boolean' },
   thorough: { type: 'boolean' },
+  shard: { type: 'string' },
   profile: { type: 'string' },
   reports: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -68,6 +71,10 @@ Options:
                      start is tried on both services past exp + auth.maxExpiryLeewaySeconds (default 120 s);
                      accepted there fails AUTH-TOKEN-001/002 (sets LEDGER_THOROUGH=1; docs/reports.md). Without
                      it the summary notes that expiry beyond the leeway was not probed
+  --shard <i>/<n>    run shard i of n only (vitest splits the suite files): its reports say "partial: ...; vitest
+                     shard i/n" and its exit code is its share's verdict; it also writes shard.json and its blob,
+                     which ledger-conformance merge turns into one run's reports with one verdict (docs/ci.md
+                     "Shard and merge"). Every shard needs the same CONFORMANCE_RUN_ID
   --list             print the selected checks (id  document §section  file:line  requirement) and exit; nothing is sent
   -h, --help         this help
 
@@ -77,7 +84,7 @@ ${ENV_HELP}
 
 ${EXIT_CODES_HELP}`
 
-export type RunArgs = { criteria: Criteria; list: boolean; allowWrites: boolean; strict?: boolean; thorough?: boolean; profile?: string; reports?: string; vitestArgs: string[] }
+export type RunArgs = { criteria: Criteria; list: boolean; allowWrites: boolean; strict?: boolean; thorough?: boolean; shard?: Shard; profile?: string; reports?: string; vitestArgs: string[] }
 
 /** The run command's arguments; a usage error throws SelectionError. */
 export function parseRunArgs(argv: string[]): RunArgs {
@@ -101,7 +108,16 @@ export function parseRunArgs(argv: string[]): RunArgs {
     ...(v['read-only'] ? { onlyFiles: { label: '--read-only (smoke)', files: loadSuiteClasses().readOnly } } : {}),
   }
   if (v.check && !criteria.checks?.length) throw new SelectionError('--check: expected a check id or id prefix')
-  return { criteria, list: !!v.list, allowWrites: !!v['allow-writes'], ...(v.strict ? { strict: true } : {}), ...(v.thorough ? { thorough: true } : {}), ...(v.profile ? { profile: v.profile } : {}), ...(v.reports ? { reports: v.reports } : {}), vitestArgs }
+  let shard: Shard | undefined
+  if (v.shard !== undefined) {
+    try {
+      shard = parseShard(v.shard)
+    } catch (e) {
+      throw new SelectionError((e as Error).message)
+    }
+    if (vitestArgs.some((a) => a === '--shard' || a.startsWith('--shard='))) throw new SelectionError('--shard: given twice (as an option and after --); give it once, before --')
+  }
+  return { criteria, list: !!v.list, allowWrites: !!v['allow-writes'], ...(v.strict ? { strict: true } : {}), ...(v.thorough ? { thorough: true } : {}), ...(shard ? { shard } : {}), ...(v.profile ? { profile: v.profile } : {}), ...(v.reports ? { reports: v.reports } : {}), vitestArgs }
 }
 
 const newRunId = () => `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
@@ -184,6 +200,20 @@ export async function runConformance(argv: string[]): Promise<number> {
   // this process's report helpers (the selection's catalogue, a stop's reports) read it too
   process.env.REPORTS_DIR = dir
   env[CALLER_CWD_ENV] = process.cwd()
+  delete env[SHARD_BLOB_ENV]
+  if (args.shard && !args.list) {
+    // the merge tells the shards of one run by their run id: each machine must be given it (docs/ci.md "Shard and merge")
+    if (!env.CONFORMANCE_RUN_ID) {
+      process.stderr.write(`ledger-conformance run: --shard ${args.shard.index}/${args.shard.count} needs CONFORMANCE_RUN_ID, the same in every shard of the run (e.g. the CI pipeline's id), so that ledger-conformance merge can tell its shards; nothing was run\n`)
+      return EXIT.usage
+    }
+    if (env.TARGET_PROFILES) {
+      process.stderr.write('ledger-conformance run: --shard runs one target; TARGET_PROFILES names several (run each target sharded on its own, or unsharded); nothing was run\n')
+      return EXIT.usage
+    }
+    env.CONFORMANCE_SEED ??= shardSeed(env.CONFORMANCE_RUN_ID)
+    args.vitestArgs.unshift(`--shard=${args.shard.index}/${args.shard.count}`)
+  }
   env.CONFORMANCE_RUN_ID ??= newRunId()
   const runId = env.CONFORMANCE_RUN_ID
   // an earlier run's reports are removed once this run is sure to happen (or a configuration stop is written): a usage
@@ -257,6 +287,22 @@ export async function runConformance(argv: string[]): Promise<number> {
   // a stop without vitest's noise, which runner/reporting/console-reporter.ts now keeps out; 0.6 s of start and the
   // preflight's requests saved, 1 s against a target 100 ms away: docs/reliability.md "Cost")
   clearRunReports(dir)
+  rmSync(join(dir, SHARD_FILE), { force: true })
+  for (const f of existsSync(dir) ? readdirSync(dir).filter((f) => /^blob-\d+-\d+\.json$/.test(f)) : []) rmSync(join(dir, f), { force: true })
+  if (args.shard) {
+    mkdirSync(dir, { recursive: true })
+    env[SHARD_BLOB_ENV] = join(dir, blobName(args.shard))
+    const selectionWords = selection?.label || '(all)'
+    writeShardInfo(dir, {
+      ...args.shard,
+      runId,
+      seed: env.CONFORMANCE_SEED!,
+      scope: { profile: run.profile, salesBaseUrl: run.embedded ? '' : run.salesBaseUrl, tenant: run.tenant, selection: selectionWords, strict: !!args.strict, thorough: !!args.thorough },
+      ...(selection ? { selectionDetail: selection } : {}),
+      ...(env[CATALOGUE_SIZE_ENV] ? { catalogueSize: Number(env[CATALOGUE_SIZE_ENV]) } : {}),
+      startedAt: new Date().toISOString(),
+    })
+  }
   const ended = await runVitest([...files, ...args.vitestArgs], colourEnv(env, process.stdout.isTTY === true))
   const verdict = readVerdictFile(dir)
   if (verdict && verdict.runId === runId) return verdict.exitCode

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { callerEnv } from '../../../runner/cli/caller'
 import { acceptanceCommand } from '../../../runner/cli/commands/acceptance'
 import { initCommand } from '../../../runner/cli/commands/init'
+import { mergeCommand } from '../../../runner/cli/commands/merge'
 import { referenceCommand } from '../../../runner/cli/commands/reference'
 import { reportCommand } from '../../../runner/cli/commands/report'
 import { validateCommand } from '../../../runner/cli/commands/validate'
@@ -9,9 +10,9 @@ import { tempDir } from '../../support/temp-dir'
 
 afterEach(() => vi.unstubAllEnvs())
 
-describe('the commands init, validate, report, reference, acceptance', () => {
+describe('the commands init, validate, report, reference, acceptance, merge', () => {
   it('each has its own help with options, environment variables and exit codes', () => {
-    for (const c of [initCommand, validateCommand, reportCommand, referenceCommand, acceptanceCommand]) {
+    for (const c of [initCommand, validateCommand, reportCommand, referenceCommand, acceptanceCommand, mergeCommand]) {
       expect(c.help, c.name).toMatch(new RegExp(`^Usage: ledger-conformance ${c.name}\\b`))
       expect(c.help, c.name).toMatch(/\nOptions:\n/)
       expect(c.help, c.name).toMatch(/\nEnvironment:/)
@@ -29,13 +30,16 @@ describe('the commands init, validate, report, reference, acceptance', () => {
 
   it('maps the scripts outcomes to the exit codes: usage 2, a tool that could not do its work 3', async () => {
     vi.stubEnv('REPORTS_DIR', tempDir('empty'))
-    const [reference, report, acceptance] = await Promise.all([
+    const [reference, report, acceptance, mergeNothing, mergeTypo] = await Promise.all([
       referenceCommand.run(['--port', 'abc']),
       reportCommand.run([]),
       acceptanceCommand.run([]),
+      mergeCommand.run([]),
+      mergeCommand.run(['--report', 'x', 'shard-1']),
     ])
     expect(reference).toBe(2)
     expect(report).toBe(3)
     expect(acceptance).toBe(2)
+    expect([mergeNothing, mergeTypo]).toEqual([2, 2])
   })
 })

@@ -16,7 +16,7 @@ import { emptyReport, withVerdict, writeRunReports, writeStoppedRun } from '../.
 import type { ChecksReport } from '../../../../runner/reporting/results'
 import type { RunInfo } from '../../../../runner/reporting/run-info'
 import { filesOf } from '../../../hostile/canaries'
-import { base64Contexts, canariesOf, leakForms } from '../../../hostile/encodings'
+import { base64Contexts, canariesOf, leakForms } from '../../../../scripts/hostile/encodings'
 
 /**
  * One rule for every text that leaves the run (docs/reliability.md): every writer of the run is handed text a hostile

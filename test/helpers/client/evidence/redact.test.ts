@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { escapeControls, MAX_REDACT_DEPTH, REDACTED, Redactor, SpellingIndex } from '../../../../helpers/client/evidence/redact'
-import { base64Contexts, leakForms } from '../../../hostile/encodings'
+import { base64Contexts, leakForms } from '../../../../scripts/hostile/encodings'
 
 const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl'
 
@@ -123,7 +123,7 @@ describe('SpellingIndex', () => {
   })
 })
 
-describe('a secret in every encoding of issue #31 (test/hostile/encodings.ts, written apart from the redactor)', () => {
+describe('a secret in every encoding of issue #31 (scripts/hostile/encodings.ts, written apart from the redactor)', () => {
   const secrets = ['Canary&<pw>"q7x2ab9k+/=', 'p@ss wörd~(1)*', 'abcd', 'longer-secret-with-no-special-characters-0123456789']
 
   it('no whole form survives, in any context', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import type { CheckStatus, ChecksReport } from '../../runner/reporting/results'
-import { EXIT, type ExitCode, type RunVerdict } from '../../runner/verdict'
+import type { CheckStatus, ChecksReport } from '../reporting/results'
+import { EXIT, type ExitCode, type RunVerdict } from '../verdict'
 
 export interface FeatureSet {
   /** Optional features (profile schema) the tenant has. */

@@ -83,7 +83,7 @@ export const C1_BIDI = '\u009b2J\u009d0;x\u0007\u202eevil\u2066'
 /** Markdown and HTML a job summary or a page would render. */
 export const MARKUP = '<img src=x onerror=alert(1)> [click](http://evil.example/) **CONFORMS**'
 
-/** The password in every encoding of issue #31 item 3 (test/hostile/encodings.ts), one text. */
+/** The password in every encoding of issue #31 item 3 (scripts/hostile/encodings.ts), one text. */
 export function everyEncoding(secret: string): string {
   return [...leakForms(secret).map((f) => f.text), ...base64Contexts(secret).map((c) => c.text)].join(' ; ')
 }

@@ -1,5 +1,5 @@
 /**
- * npm run explore -- --seed N --steps K [--max-sequence M] [--time-limit-s S] [--steps-per-second R]
+ * ledger-conformance explore (npm run explore) -- --seed N --steps K [--max-sequence M] [--time-limit-s S] [--steps-per-second R]
  *
  * Stateful exploration (docs/model.md): random operation sequences generated from the model (fast-check model-based
  * testing), the model's invariants judged on every answer after each step, a failing sequence shrunk to a minimal one
@@ -7,12 +7,12 @@
  * conformance (profile and environment; the embedded reference when no URL is set). Exit codes as runner/verdict.ts.
  */
 import { parseArgs } from 'node:util'
-import { loadTargetConfig, withEmbeddedOrigin } from '../helpers/client/config/target-config'
-import { startReference, type RunningReference } from '../reference/server'
-import { DefectSet } from '../reference/defects/catalogue'
-import { explore, exploreVerdict, formatExplore, type ExploreOptions } from '../runner/explore/explore'
-import { EXPLORE_OPTIONS, exploreOptionsFrom } from './explore/options'
-import { EXIT } from '../runner/verdict'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
+import { startReference, type RunningReference } from '../../reference/server'
+import { DefectSet } from '../../reference/defects/catalogue'
+import { explore, exploreVerdict, formatExplore, type ExploreOptions } from '../explore/explore'
+import { EXPLORE_OPTIONS, exploreOptionsFrom } from './options'
+import { EXIT } from '../verdict'
 
 export const EXPLORE_USAGE = `Usage: ledger-conformance explore [--seed N] [--steps K] [--max-sequence M] [--time-limit-s S] [--steps-per-second R]
   --seed N              seed of the generated sequences (default: CONFORMANCE_SEED or 1)
@@ -23,10 +23,11 @@ export const EXPLORE_USAGE = `Usage: ledger-conformance explore [--seed N] [--st
 Target: the profile and environment of a conformance run (TARGET_PROFILE, SALES_BASE_URL, ...; REFERENCE_DEFECTS for the embedded one).
 Exit codes: 0 no invariant broken and every invariant family judged, 1 an invariant broken (replay printed), 2 usage or configuration error, 3 the exploration could not run, an invariant family judged nothing, or no sequence got past its first step.`
 
-async function main(): Promise<number> {
+/** Resolves to the exploration's exit code (runner/verdict.ts EXIT). */
+export async function exploreCommandMain(argv: string[]): Promise<number> {
   let options: ExploreOptions
   try {
-    const { values } = parseArgs({ args: process.argv.slice(2), options: EXPLORE_OPTIONS })
+    const { values } = parseArgs({ args: argv, options: EXPLORE_OPTIONS })
     if (values.help) {
       console.log(EXPLORE_USAGE)
       return EXIT.conforms
@@ -61,5 +62,3 @@ async function main(): Promise<number> {
     await reference?.close()
   }
 }
-
-main().then((code) => process.exit(code))

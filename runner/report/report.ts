@@ -2,14 +2,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { PROJECT_ROOT } from '../helpers/client/config/target-config'
-import { reportsDir } from '../helpers/client/evidence/paths'
-import { readRunInfo, type ChecksReport } from '../runner/reporting/results'
-import { generateAllure } from './report/allure-generate'
-import { browserUnavailable, checkPages, type PageExpectation } from './report/browser-check'
-import { stageResults } from './report/stage-results'
-import { stripAnalytics } from './report/strip-analytics'
-import { withDidYouMean } from '../runner/cli/did-you-mean'
+import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
+import { reportsDir } from '../../helpers/client/evidence/paths'
+import { readRunInfo, type ChecksReport } from '../reporting/results'
+import { generateAllure } from './allure-generate'
+import { browserUnavailable, checkPages, type PageExpectation } from './browser-check'
+import { stageResults } from './stage-results'
+import { stripAnalytics } from './strip-analytics'
+import { withDidYouMean } from '../cli/did-you-mean'
 
 const USAGE = `Usage: ledger-conformance report [--results DIR] [--output DIR] [--history FILE] [--history-limit N] [--name NAME] [--tenant TAG] [--all] [--check] [--reports DIR]
   (in a clone: npm run report -- [options])
@@ -44,10 +44,11 @@ function fail(message: string, code = 1): never {
   throw new Failure(message, code)
 }
 
-async function main(): Promise<void> {
+async function buildReport(argv: string[]): Promise<void> {
   let args
   try {
     args = parseArgs({
+      args: argv,
       options: REPORT_OPTIONS,
     }).values
   } catch (e) {
@@ -108,8 +109,17 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  if (!(e instanceof Failure)) throw e
-  process.stderr.write(`${e.message}\n`)
-  process.exitCode = e.code
-})
+/**
+ * ledger-conformance report (npm run report): the Allure page of the last run in the reports folder. Resolves to
+ * 0 when written, 2 on a usage error, 1 when there is no report (no results, the tool failed, --check found a problem).
+ */
+export async function report(argv: string[]): Promise<number> {
+  try {
+    await buildReport(argv)
+    return 0
+  } catch (e) {
+    if (!(e instanceof Failure)) throw e
+    process.stderr.write(`${e.message}\n`)
+    return e.code
+  }
+}

@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { conformanceConfigArgs, dependencyFile } from '../common/project-root'
-import { ConfigError, loadTargetConfig, PROJECT_ROOT, readProfile } from '../helpers/client/config/target-config'
-import { reportsDir } from '../helpers/client/evidence/paths'
-import { clearRunReports, type ChecksReport } from '../runner/reporting/results'
-import { readVerdictFile } from '../runner/reporting/run-reports'
-import { STRICT_ENV } from '../runner/selection/env'
-import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './acceptance/verdict'
+import { conformanceConfigArgs, dependencyFile } from '../../common/project-root'
+import { ConfigError, loadTargetConfig, PROJECT_ROOT, readProfile } from '../../helpers/client/config/target-config'
+import { reportsDir } from '../../helpers/client/evidence/paths'
+import { clearRunReports, type ChecksReport } from '../reporting/results'
+import { readVerdictFile } from '../reporting/run-reports'
+import { STRICT_ENV } from '../selection/env'
+import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './verdict'
 
 const USAGE = `Usage: ledger-conformance acceptance --profile FILE [--suites suites/auth,suites/sales,...] [--allow-reference] [--lenient]     (in a clone: npm run acceptance -- ...)
   Runs the suites a new tenant must pass against the target of the profile, and says ACCEPTED or REJECTED
@@ -25,9 +25,16 @@ const USAGE = `Usage: ledger-conformance acceptance --profile FILE [--suites sui
 /** The suites a tenant must pass unless --suites says otherwise: every functional area (not the chaos/reliability suites). */
 export const ACCEPTANCE_SUITES = ['suites/auth', 'suites/security', 'suites/sales', 'suites/policies', 'suites/webhooks']
 
+/** Ends the acceptance with its exit code, the message already printed (thrown, so every early return is one line). */
+class Ended extends Error {
+  constructor(readonly code: number) {
+    super(`acceptance ended with exit ${code}`)
+  }
+}
+
 function usage(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`)
-  process.exit(2)
+  throw new Ended(2)
 }
 
 /**
@@ -41,17 +48,33 @@ function refuse(profilePath: string, name: string, cause: string): never {
   const report = refusedAcceptance({ profile: name, profilePath, tenant: process.env.TENANT ?? '', cause })
   writeFileSync(join(dir, 'acceptance.json'), `${JSON.stringify(report, null, 2)}\n`)
   process.stderr.write(`ledger-conformance acceptance: ${cause}\nverdict  ${report.label}; exit ${report.exitCode} (configuration: nothing was started or sent)\n`)
-  process.exit(report.exitCode)
+  throw new Ended(report.exitCode)
 }
 
-async function main(): Promise<void> {
+/**
+ * ledger-conformance acceptance (npm run acceptance): the acceptance suites against the tenant profile's target, in a
+ * child vitest; resolves to the run's exit code (0 ACCEPTED, 1 and 3 REJECTED, 2 usage or configuration).
+ */
+export async function acceptance(argv: string[]): Promise<number> {
+  try {
+    return await accept(argv)
+  } catch (e) {
+    if (e instanceof Ended) return e.code
+    throw e
+  }
+}
+
+async function accept(argv: string[]): Promise<number> {
   let values
   try {
-    values = parseArgs({ options: { profile: { type: 'string' }, suites: { type: 'string' }, 'allow-reference': { type: 'boolean' }, lenient: { type: 'boolean' }, help: { type: 'boolean' } } }).values
+    values = parseArgs({ args: argv, options: { profile: { type: 'string' }, suites: { type: 'string' }, 'allow-reference': { type: 'boolean' }, lenient: { type: 'boolean' }, help: { type: 'boolean' } } }).values
   } catch (e) {
     usage((e as Error).message)
   }
-  if (values.help) return void process.stdout.write(`${USAGE}\n`)
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
   if (!values.profile) usage('--profile: required')
   const profilePath = isAbsolute(values.profile) ? values.profile : resolve(process.cwd(), values.profile)
   let profile
@@ -127,7 +150,5 @@ async function main(): Promise<void> {
   for (const r of report.untested) out.push(`  UNTESTED ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
   out.push(`written  ${relative(process.cwd(), join(dir, 'acceptance.json'))}`)
   process.stdout.write(`${out.join('\n')}\n`)
-  process.exit(report.exitCode)
+  return report.exitCode
 }
-
-void main()
