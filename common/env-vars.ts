@@ -59,6 +59,7 @@ export const ENV_VARS = [
   { name: 'TARGET_PORT', group: 'container', meaning: 'port the service listens on inside the container', default: '4010', readBy: ['run', 'npm run conformance:container'] },
   { name: 'TARGET_HEALTH_PATH', group: 'container', meaning: 'route answering 200 when the service is ready', default: '/health', readBy: ['run', 'npm run conformance:container'] },
   { name: 'TARGET_STARTUP_TIMEOUT_MS', group: 'container', meaning: 'how long to wait for the health route', default: '60000', readBy: ['run', 'npm run conformance:container'] },
+  { name: 'LEDGER_SHARD_BLOB', group: 'tool', meaning: 'set by `run --shard i/n` for its vitest: where the shard writes its blob report, the input of `merge` (runner/shard/)', default: 'no blob report', readBy: ['run'] },
   { name: 'CONFORMANCE_LANES', group: 'tool', meaning: "0: one vitest file per suite instead of one lane holding them all (set by list's collection; docs/reliability.md#speed)", default: 'one lane', readBy: ['run', 'list'] },
   { name: 'LEDGER_SELECTED_CHECKS', group: 'tool', meaning: 'the check ids of a selection, for the workers (set by run --check/--section/--operation)', readBy: ['run'], configuresRun: true },
   { name: 'LEDGER_THOROUGH', group: 'run', meaning: '1: the slow probes run too (same as run --thorough): a token past exp + auth.maxExpiryLeewaySeconds, tried in the background', default: 'the quick run (the summary notes what was not probed)', readBy: ['run', 'npm run conformance:sharded'], configuresRun: true },
