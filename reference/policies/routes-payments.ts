@@ -108,6 +108,7 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
         if (first) a = first
       }
       if (!store.ctx.defects.has('policies-credit-not-applied')) a.creditedAt = new Date().toISOString()
+      if (store.ctx.defects.has('policies-credit-reverses-whole-payment')) for (const x of store.allocations.values()) if (x.paymentId === a.paymentId && !x.creditedAt) x.creditedAt = a.creditedAt ?? new Date().toISOString()
       return { data: { ...eventView(store, a), eventId: store.ctx.ids.wire(eventId), credited: a.amount } }
     },
   })

@@ -90,6 +90,24 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'policies-custom-view-other-policy', area: 'policies', file: P('customer-view'), mustFail: ['PL-INV-006'], explore: false },
   // the actions list is final (sales §3 rule 4, SL-INV-010)
   { defect: 'sales-actions-empty-while-locked', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-010'], explore: false },
+  // issue 29, third round: reads that write, operations changing what they are not for, views disagreeing, credits
+  { defect: 'policies-renewal-moves-premium', area: 'policies', file: P('views'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-renewal-books-fee', area: 'policies', file: P('views'), mustFail: ['PL-INV-002'], explore: false },
+  { defect: 'policies-termination-quote-books-return', area: 'policies', file: P('views'), mustFail: ['PL-INV-002'], explore: false },
+  { defect: 'policies-custom-view-adds-document', area: 'policies', file: P('views'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-totals-premium-with-fees', area: 'policies', file: P('views'), mustFail: ['PL-INV-006'], explore: false },
+  { defect: 'sales-calculation-installments-stale', area: 'sales', file: P('views'), mustFail: ['PL-INV-004'], explore: false },
+  { defect: 'sales-schedule-last-cent-dropped', area: 'sales', file: P('views'), mustFail: ['PL-INV-004'], explore: false },
+  { defect: 'policies-data-change-moves-inception', area: 'policies', file: P('technical-change'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-data-change-adds-document', area: 'policies', file: P('technical-change'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-data-change-drops-quotes', area: 'policies', file: P('technical-change'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-mta-renumbers', area: 'policies', file: P('mta'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-terminate-renumbers', area: 'policies', file: P('termination'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-terminate-moves-inception', area: 'policies', file: P('termination'), mustFail: ['PL-INV-005'], explore: false },
+  { defect: 'policies-custom-view-due-dates-shifted', area: 'policies', file: P('customer-view'), mustFail: ['PL-INV-006'], explore: false },
+  { defect: 'policies-custom-view-invoices-reversed', area: 'policies', file: P('customer-view'), mustFail: ['PL-INV-006'], explore: false },
+  { defect: 'policies-credit-reverses-whole-payment', area: 'policies', file: P('payments'), mustFail: ['PL-INV-002'], explore: false },
+  { defect: 'sales-actions-flicker-after-calculate', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-010'], explore: false },
 ]
 
 /** The new defects of one area (the older defects and the auth ones reused above excepted). */
