@@ -73,8 +73,13 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const merged = mergeQuoteData(quote.data, storedForm(rest, ctx), () => ledger.id())
     const namedChannel = isPlainObject(rest['policy']) && 'salesChannel' in rest['policy']
     if (ctx.defects.has('sales-update-resets-unnamed') && !namedChannel && isPlainObject(merged['policy'])) merged['policy'] = { ...merged['policy'], salesChannel: 'broker' }
-    const errors = !isProduct(quote.product) ? null : ledger.schemes.validate(quote.product, { schema: { type: SCHEMA_TYPE, name: quote.product }, ...merged }, principalOf(req).rights)
-    if (errors) return reply.code(422).send(invalid(errors, ctx))
+    const rights = principalOf(req).rights
+    const errors = !isProduct(quote.product) ? null : ledger.schemes.validate(quote.product, { schema: { type: SCHEMA_TYPE, name: quote.product }, ...merged }, ctx.defects.has('sales-restricted-write-hidden-applied') ? [...rights, 'schemes:full'] : rights)
+    if (errors) {
+      // stored before the answer is chosen: the refusal does not undo it
+      if (ctx.defects.has('sales-restricted-refused-write-applied') && !rights.includes('schemes:full')) quote.data = merged
+      return reply.code(422).send(invalid(errors, ctx))
+    }
     if (!ctx.defects.has('sales-update-ignored')) {
       quote.data = merged
       quote.version += 1
