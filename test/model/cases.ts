@@ -81,7 +81,7 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'sales-schedule-stale', area: 'sales', file: P('views'), mustFail: ['PL-INV-004'] },
   { defect: 'sales-calculation-gone-after-recalculation', area: 'sales', file: P('views'), mustFail: ['PL-VIEW-001'], explore: false },
   { defect: 'sales-issue-uses-created-data', area: 'sales', file: P('views'), mustFail: ['PL-INV-003'], explore: false },
-  { defect: 'sales-request-policy-number-wrong', area: 'sales', file: P('views'), mustFail: ['PL-INV-003'], explore: false },
+  { defect: 'sales-request-policy-number-wrong', area: 'sales', file: P('views'), mustFail: ['PL-INV-003'] },
   { defect: 'policies-renewal-adds-quote', area: 'policies', file: P('views'), mustFail: ['PL-INV-005'] },
   { defect: 'policies-termination-quote-moves-financials', area: 'policies', file: P('views'), mustFail: ['PL-INV-005'] },
   { defect: 'policies-data-change-renumbers', area: 'policies', file: P('technical-change'), mustFail: ['PL-INV-005'] },
