@@ -93,7 +93,7 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
 
   /** The lock each quote's empty list was served for (the sales-actions-empty-while-locked defect). */
   const emptyServed = new WeakMap<object, number>()
-  /** Reads of each quote's actions list (the sales-actions-flicker-after-calculate defect). */
+  /** The change (its lock) each quote's full list was first answered for (the sales-actions-flicker-after-calculate defect). */
   const reads = new WeakMap<object, number>()
   app.get<{ Params: { id: string }; Querystring: { longPolling?: string } }>(`${SALES_PREFIX}/sales/policies/actions/:id`, async (req, reply) => {
     const quote = findQuote(ledger, ctx, req, req.params.id)
