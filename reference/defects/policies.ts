@@ -78,7 +78,7 @@ export const POLICIES_DEFECTS = {
   'policies-terminate-renumbers': d('Terminating a policy gives it a new policy number (a cancellation number) (PL-INV-005).'),
   'policies-terminate-moves-inception': d("Terminating a policy writes the termination date into its inception date (PL-INV-005)."),
   'policies-custom-view-due-dates-shifted': d("The customer custom view shows each installment's due date a day later than its invoice (a time zone slip) (PL-INV-006)."),
-  'policies-custom-view-invoices-reversed': d("The customer custom view pairs the installments with the policy's invoices in reverse order (PL-INV-006)."),
+  'policies-custom-view-premium-in-cents': d("The customer custom view shows each installment's premium in minor units (cents, 5131 for 51.31) while the invoices show units (PL-INV-006)."),
   'policies-credit-reverses-whole-payment': d('Crediting one allocation event reverses every live allocation of its payment (PL-INV-002).', 'sales-service.md §1, §4'),
   'policies-allocation-split-booked-to-first-invoice': d("A payment allocated to several invoices in one request is booked on the first invoice named (the events name the invoices asked for): across two policies, the second policy's allocation lands on the first (PL-INV-002).", 'sales-service.md §1, §4'),
 } as const satisfies Record<string, DefectInfo>

@@ -107,7 +107,7 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'policies-terminate-renumbers', area: 'policies', file: P('termination'), mustFail: ['PL-INV-005'] },
   { defect: 'policies-terminate-moves-inception', area: 'policies', file: P('termination'), mustFail: ['PL-INV-005'] },
   { defect: 'policies-custom-view-due-dates-shifted', area: 'policies', file: P('customer-view'), mustFail: ['PL-INV-006'] },
-  { defect: 'policies-custom-view-invoices-reversed', area: 'policies', file: P('customer-view'), mustFail: ['PL-INV-006'], explore: false },
+  { defect: 'policies-custom-view-premium-in-cents', area: 'policies', file: P('customer-view'), mustFail: ['PL-INV-006'], explore: false },
   { defect: 'policies-credit-reverses-whole-payment', area: 'policies', file: P('payments'), mustFail: ['PL-INV-002'], explore: false },
   { defect: 'policies-allocation-split-booked-to-first-invoice', area: 'policies', file: P('payments'), mustFail: ['PL-INV-002'], explore: false },
   { defect: 'sales-actions-flicker-after-calculate', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-010'] },
