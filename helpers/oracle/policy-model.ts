@@ -254,7 +254,8 @@ export class PolicyModel {
       if (!Array.isArray(list)) return
       m.customView = { installments: list, res }
     }
-    if ((op === 'sales.policy.invoices' || op === 'sales.customers.custom-view') && m.invoices && m.customView) this.judgeCustomView(p, m.invoices, m.customView, op, evaluated, out)
+    // until an MTA or a termination: an MTA's schedule is its quote's, while the invoices issued before stay (the adjustment is an invoice of its own)
+    if ((op === 'sales.policy.invoices' || op === 'sales.customers.custom-view') && m.invoices && m.customView && !p.premiumMoved) this.judgeCustomView(p, m.invoices, m.customView, op, evaluated, out)
     if (op === 'sales.customers.custom-view') return
     const t = m.totalsPremium
     if (!t) return

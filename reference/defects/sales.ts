@@ -97,4 +97,11 @@ export const SALES_DEFECTS = {
   'sales-calculation-gone-after-recalculation': d('§4', 'After a change of a calculated quote and a new calculation, the calculation endpoint answers 409 (not calculated).'),
   'sales-issue-uses-created-data': d('§3', "The policy is issued with the quote's data as created, without the updates made since."),
   'sales-request-policy-number-wrong': d('§3', "The success of the issue request names another policy number than the policy's own."),
+  // issue 29, third round: the quote's views after a recalculation (PL-INV-004), the actions list (SL-INV-010)
+  'sales-calculation-installments-stale': d('§4', "After a change and a new calculation, the calculation shows the new premium with the first calculation's installments (they no longer sum to it)."),
+  'sales-schedule-last-cent-dropped': d('§4', "The installments schedule shows the last installment one cent below the calculation's (the rounding rest dropped)."),
+  'sales-actions-flicker-after-calculate': d('§3', 'A calculated quote answers its actions list without bind on every read after the first since the calculation, with no change in between (a replica lagging behind).'),
+  // a restricted user's write of a field its schema hides (issue 29): SL-SCH-004, SL-INV-002
+  'sales-restricted-write-hidden-applied': d('§5', "A quote update is validated against the full schema whatever the caller's rights: a restricted user's write of a hidden field is accepted and applied."),
+  'sales-restricted-refused-write-applied': d('§5', "A restricted user's write of a hidden field is refused (422) but stored all the same (SL-INV-002)."),
 } as const satisfies Record<string, DefectInfo>

@@ -3,6 +3,7 @@ import { findTenant } from '../demo-data'
 import { errorBody } from '../context'
 import type { PolicyRecord } from '../sales/ledger'
 import { findPolicy, isObject, routeOf } from './common'
+import { addDaysIso } from './pricing'
 import type { PoliciesStore } from './store'
 
 function customerOf(policy: PolicyRecord): Record<string, unknown> {
@@ -42,13 +43,15 @@ export function registerCustomerRoutes(app: FastifyInstance, store: PoliciesStor
       const others = [...store.ledger.policies.values()].filter((p) => p.tenant === policy.tenant && p.id !== policy.id)
       const source = defects.has('policies-custom-view-other-policy') && others.length > 0 ? others[others.length - 1]! : policy
       const invoices = store.invoicesOf(source.id).filter((i) => i.source === 'installment')
+      // a statement generated on every read
+      if (defects.has('policies-custom-view-adds-document')) store.ledger.addDocument({ tenant: policy.tenant, policyId: policy.id, name: 'statement.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4\n% statement\n') })
       return {
         data: {
           policyId: store.ctx.ids.wire(policy.id),
           policyNo: policy.policyNo,
           installments: policy.installments.map((inst, i) => ({
-            dueDate: inst.dueDate,
-            premium: i === 0 && defects.has('policies-custom-view-wrong-installments') ? inst.premium + policy.financials.adminFeeSum : inst.premium,
+            dueDate: defects.has('policies-custom-view-due-dates-shifted') ? addDaysIso(inst.dueDate, 1) : inst.dueDate,
+            premium: i === 0 && defects.has('policies-custom-view-wrong-installments') ? inst.premium + policy.financials.adminFeeSum : defects.has('policies-custom-view-premium-in-cents') ? Math.round(inst.premium * 100) : inst.premium,
             ...(invoices[i] ? { invoicenumber: invoices[i].invoicenumber, paid: store.paidOn(invoices[i].invoicenumber) } : {}),
           })),
         },

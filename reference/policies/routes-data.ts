@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../context'
 import { findPolicy, notFound, routeOf } from './common'
-import { addDaysIso, addMonthsIso } from './pricing'
+import { addDaysIso, addMonthsIso, cents } from './pricing'
 import type { PoliciesStore } from './store'
 import { invoiceView } from './views'
 
@@ -63,6 +63,9 @@ export function registerDataRoutes(app: FastifyInstance, store: PoliciesStore): 
         const owner = principalOf(req).username
         policy.quoteIds.push(store.ledger.createQuote({ tenant: policy.tenant, owner, product: policy.product, kind: 'renewal', policyId: policy.id, data: structuredClone(data) }).id)
       }
+      // reads that write: the renewal index applied to the policy itself, a renewal fee booked on it
+      if (defects.has('policies-renewal-moves-premium')) policy.financials = { ...policy.financials, periodPremium: cents(policy.financials.periodPremium * 1.03) }
+      if (defects.has('policies-renewal-books-fee')) store.addInvoice(policy, { duedate: next.dateInception, premium: 0, adminfee: 5, mgacomm: 0, brokercomm: 0, source: 'mta' })
       const meta = { schemaPath: `policy/regular/${policy.product}`, renewalOf: policy.id, policyNo: policy.policyNo }
       if (defects.has('policies-renewal-unwrapped')) return { ...prepared, meta }
       return { data: prepared, meta }

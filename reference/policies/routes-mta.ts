@@ -58,6 +58,7 @@ export function registerMtaRoutes(app: FastifyInstance, store: PoliciesStore): v
       policy.installments = structuredClone(quote.installments)
       policy.quoteIds.push(quote.id)
       if (defects.has('policies-mta-moves-inception')) policy.dateInception = date
+      if (defects.has('policies-mta-renumbers')) policy.policyNo = `${policy.policyNo}-M${policy.quoteIds.length - 1}`
       if (!defects.has('policies-mta-totals-unchanged')) {
         store.addInvoice(policy, { duedate: date, premium, adminfee: 0, mgacomm: 0, brokercomm: 0, source: 'mta' })
       }

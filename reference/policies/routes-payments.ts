@@ -80,10 +80,13 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
           if (amount > store.outstanding(inv)) return invalid(reply, { allocations: [`${amount} is more than the ${store.outstanding(inv)} due on invoice ${number}`] })
         }
       }
+      // policies-allocation-split-booked-to-first-invoice: every amount booked on the first invoice named, the events naming the invoices asked for
+      const booked = store.ctx.defects.has('policies-allocation-split-booked-to-first-invoice') ? 0 : undefined
       const events = wanted.map((w, i) => {
-        const a: AllocationRecord = { eventId: store.ledger.id(), tenant, paymentId: payment.id, invoicenumber: w.invoicenumber, policyId: invoices[i]!.policyId, amount: w.amount, createdAt: new Date().toISOString() }
+        const on = booked ?? i
+        const a: AllocationRecord = { eventId: store.ledger.id(), tenant, paymentId: payment.id, invoicenumber: wanted[on]!.invoicenumber, policyId: invoices[on]!.policyId, amount: w.amount, createdAt: new Date().toISOString() }
         store.allocations.set(a.eventId, a)
-        return eventView(store, a)
+        return { ...eventView(store, a), invoicenumber: w.invoicenumber }
       })
       return { data: { paymentId: store.ctx.ids.wire(payment.id), events, unallocated: store.unallocated(payment) } }
     },
@@ -108,6 +111,7 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
         if (first) a = first
       }
       if (!store.ctx.defects.has('policies-credit-not-applied')) a.creditedAt = new Date().toISOString()
+      if (store.ctx.defects.has('policies-credit-reverses-whole-payment')) for (const x of store.allocations.values()) if (x.paymentId === a.paymentId && !x.creditedAt) x.creditedAt = a.creditedAt ?? new Date().toISOString()
       return { data: { ...eventView(store, a), eventId: store.ctx.ids.wire(eventId), credited: a.amount } }
     },
   })

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { findPolicy, invalid, isObject, notFound, routeOf } from './common'
-import { cents } from './pricing'
+import { addDaysIso, cents } from './pricing'
 import type { PoliciesStore } from './store'
 
 /**
@@ -68,6 +68,9 @@ export function registerTechnicalChangeRoutes(app: FastifyInstance, store: Polic
         const q = store.ledger.createQuote({ tenant: principal.tenant, owner: principal.username, product: policy.product, kind: 'mta', policyId: policy.id, data: merged })
         policy.quoteIds.push(q.id)
       }
+      if (defects.has('policies-data-change-moves-inception')) policy.dateInception = addDaysIso(policy.dateInception, 1)
+      if (defects.has('policies-data-change-adds-document')) store.ledger.addDocument({ tenant: policy.tenant, policyId: policy.id, name: 'endorsement.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4\n% endorsement\n') })
+      if (defects.has('policies-data-change-drops-quotes')) policy.quoteIds = []
       if (defects.has('policies-data-change-renumbers')) policy.policyNo = `${policy.policyNo}-${policy.version}`
       store.ledger.policyChanged(policy, 'data-change')
       return { data: { policyId: store.ctx.ids.wire(policy.id), version: policy.version, changed: Object.keys(body) } }

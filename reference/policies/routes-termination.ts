@@ -73,6 +73,7 @@ export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesS
       const { input, errors } = readInput(req.body, policy, QUOTE_TYPES, store.ctx.defects)
       if (!input) return invalid(reply, errors)
       if (store.ctx.defects.has('policies-termination-quote-moves-financials')) policy.financials = { ...policy.financials, periodPremium: cents(policy.financials.periodPremium - returnPremium(store, policy, input)) }
+      if (store.ctx.defects.has('policies-termination-quote-books-return')) store.addInvoice(policy, { duedate: input.terminationDate, premium: cents(-returnPremium(store, policy, input)), adminfee: 0, mgacomm: 0, brokercomm: 0, source: 'termination' })
       return {
         data: {
           policyId: store.ctx.ids.wire(policy.id),
@@ -110,6 +111,8 @@ export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesS
         policy.status = 'terminated'
         policy.extra['policyView'] = { terminationType: input.terminationType, terminationDate: input.terminationDate, returnPremium: amount }
       }
+      if (store.ctx.defects.has('policies-terminate-renumbers')) policy.policyNo = `${policy.policyNo}-C`
+      if (store.ctx.defects.has('policies-terminate-moves-inception')) policy.dateInception = input.terminationDate
       store.ledger.policyChanged(policy, 'terminate')
       return store.ctx.defects.has('policies-terminate-no-event-id') ? {} : { event_id: store.ctx.ids.wire(eventId) }
     },

@@ -131,7 +131,8 @@ export class PoliciesStore {
     const termination = this.terminations.get(policy.id)
     return {
       currency: policy.financials.currency,
-      premium,
+      // the fee counted in the premium as well (total and balance keep their own sums)
+      premium: d('policies-totals-premium-with-fees') ? cents(premium + adminFee) : premium,
       adminFee,
       total,
       paid,

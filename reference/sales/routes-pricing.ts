@@ -38,7 +38,7 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
     if (!quote) return notFound(reply, 'quote', req.params.id)
     if (!quote.financials || !quote.installments) return reply.code(409).send(notCalculated(quote))
     if (ctx.defects.has('sales-calculation-gone-after-recalculation') && changedAndRecalculated(quote)) return reply.code(409).send(notCalculated(quote))
-    const shown = ctx.defects.has('sales-calculation-stale') ? (first.get(quote.id) ?? quote) : quote
+    const shown = ctx.defects.has('sales-calculation-stale') ? (first.get(quote.id) ?? quote) : ctx.defects.has('sales-calculation-installments-stale') ? { financials: quote.financials, installments: first.get(quote.id)?.installments ?? quote.installments } : quote
     return reply.send({
       data: shown.financials,
       fields: [
@@ -55,6 +55,9 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
     const quote = findQuote(ledger, ctx, req, req.params.policyId)
     if (!quote) return notFound(reply, 'quote', req.params.policyId)
     if (!quote.financials || !quote.installments) return reply.code(409).send(notCalculated(quote))
-    return reply.send({ instalments: ctx.defects.has('sales-schedule-stale') ? (first.get(quote.id)?.installments ?? quote.installments) : quote.installments })
+    const instalments = ctx.defects.has('sales-schedule-stale') ? (first.get(quote.id)?.installments ?? quote.installments) : quote.installments
+    // the rounding rest of the last installment dropped
+    if (ctx.defects.has('sales-schedule-last-cent-dropped') && instalments.length > 0) return reply.send({ instalments: instalments.map((i, n) => (n === instalments.length - 1 ? { ...i, premium: round2(i.premium - 0.01) } : i)) })
+    return reply.send({ instalments })
   })
 }

@@ -5,7 +5,7 @@ import { findQuote, notFound, quoteDocument, schemaPath, writableQuote } from '.
 import type { Ledger } from './ledger'
 import { assignObjectIds, mergeQuoteData } from './merge'
 import { isProduct, SCHEMA_TYPE, type ValidationErrors } from './schemes'
-import { actionsOf, allowed } from './states'
+import { ACTION_NAME, actionsOf, allowed } from './states'
 import { storedForm } from './stored-form'
 
 type Json = Record<string, unknown>
@@ -73,8 +73,13 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const merged = mergeQuoteData(quote.data, storedForm(rest, ctx), () => ledger.id())
     const namedChannel = isPlainObject(rest['policy']) && 'salesChannel' in rest['policy']
     if (ctx.defects.has('sales-update-resets-unnamed') && !namedChannel && isPlainObject(merged['policy'])) merged['policy'] = { ...merged['policy'], salesChannel: 'broker' }
-    const errors = !isProduct(quote.product) ? null : ledger.schemes.validate(quote.product, { schema: { type: SCHEMA_TYPE, name: quote.product }, ...merged }, principalOf(req).rights)
-    if (errors) return reply.code(422).send(invalid(errors, ctx))
+    const rights = principalOf(req).rights
+    const errors = !isProduct(quote.product) ? null : ledger.schemes.validate(quote.product, { schema: { type: SCHEMA_TYPE, name: quote.product }, ...merged }, ctx.defects.has('sales-restricted-write-hidden-applied') ? [...rights, 'schemes:full'] : rights)
+    if (errors) {
+      // stored before the answer is chosen: the refusal does not undo it
+      if (ctx.defects.has('sales-restricted-refused-write-applied') && !rights.includes('schemes:full')) quote.data = merged
+      return reply.code(422).send(invalid(errors, ctx))
+    }
     if (!ctx.defects.has('sales-update-ignored')) {
       quote.data = merged
       quote.version += 1
@@ -88,6 +93,8 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
 
   /** The lock each quote's empty list was served for (the sales-actions-empty-while-locked defect). */
   const emptyServed = new WeakMap<object, number>()
+  /** The change (its lock) each quote's full list was first answered for (the sales-actions-flicker-after-calculate defect). */
+  const reads = new WeakMap<object, number>()
   app.get<{ Params: { id: string }; Querystring: { longPolling?: string } }>(`${SALES_PREFIX}/sales/policies/actions/:id`, async (req, reply) => {
     const quote = findQuote(ledger, ctx, req, req.params.id)
     if (!quote) return notFound(reply, 'quote', req.params.id)
@@ -103,7 +110,12 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     }
     if (stuck || ledger.isLocked(quote)) return long ? reply.code(423).send(errorBody('quote is locked', { code: 'locked' })) : reply.code(204).send()
     const stale = (quote.state === 'bound' && ctx.defects.has('sales-bound-actions-unchanged')) || (quote.state === 'declined' && ctx.defects.has('sales-declined-actions-unchanged'))
-    const actions = actionsOf(ctx.defects.has('sales-actions-ignore-state') || stale ? 'calculated' : quote.state)
+    let actions = actionsOf(ctx.defects.has('sales-actions-ignore-state') || stale ? 'calculated' : quote.state)
+    if (ctx.defects.has('sales-actions-flicker-after-calculate') && quote.state === 'calculated') {
+      // a replica lagging behind answers the reads after the first one since the last change
+      if (reads.get(quote) === quote.lockedUntil) actions = actions.filter((a) => a !== ACTION_NAME.bind)
+      reads.set(quote, quote.lockedUntil)
+    }
     return reply.send({
       data: ctx.defects.has('sales-actions-bad-shape') ? Object.fromEntries(actions.map((a) => [a, true])) : actions,
       meta: { status: quote.state },

@@ -9,6 +9,8 @@ import { addDays, daysBetween } from '../../helpers/checks/policies/dates'
 import { roundMoney } from '../../helpers/checks/policies/money'
 import { deepMerge, fillTemplate } from '../../helpers/checks/policies/template'
 import { setPointer } from '../../helpers/checks/sales/json-set'
+import { resolveDateToken } from '../../helpers/checks/sales/date-tokens'
+import { schemaAt } from '../../helpers/oracle/real-world'
 import { pick, type ExploreModel, type World } from './world'
 
 const EVENTS = ['extracted', 'export', 'validation-success'] as const
@@ -399,6 +401,7 @@ class MoneyOp extends Step {
     if (!policy) return
     const api = w.api
     const s = api.s
+    await api.links(policy.id)
     await api.totals(policy.id)
     try {
       if (this.op === 'allocate' || this.op === 'credit') {
@@ -449,7 +452,111 @@ class MoneyOp extends Step {
       }
     } finally {
       await api.totals(policy.id)
+      await api.links(policy.id)
     }
+  }
+}
+
+/** Every view of a policy and of the quote it was issued from (the model judges what they show: PL-INV-003..006). */
+async function readPolicyViews(w: World, policy: { id: string; quoteId: string }): Promise<void> {
+  const links = await w.api.links(policy.id)
+  await w.api.invoices(policy.id)
+  await w.api.totals(policy.id)
+  await w.flow.calculation(policy.quoteId)
+  await w.flow.installments(policy.quoteId)
+  const identity = (w.t.config.features['customer_identity'] as { params?: Record<string, string> } | undefined)?.params
+  if (identity && Object.keys(identity).length > 0 && links.status === 200) {
+    const data = at(links.body, w.api.s.links.dataPointer)
+    const query = Object.fromEntries(Object.entries(identity).map(([name, ptr]) => [name, String(at(data, ptr) ?? '')]))
+    await w.api.customView(policy.id, query)
+  }
+  await w.api.links(policy.id)
+}
+
+const POLICY_VIEW_OPS = ['renewal', 'termination-quote', 'custom-view', 'data-change', 'views'] as const
+type PolicyViewOp = (typeof POLICY_VIEW_OPS)[number]
+
+/**
+ * An operation on a policy that must change nothing of its money, number, dates, quotes or documents (issue 29): a
+ * renewal preparation, a termination premium quote, a read of the customer custom view, a technical change of its
+ * non-financial data, or nothing; every view of the policy read before and after (PL-INV-003..006 judge them).
+ */
+class PolicyView extends Step {
+  constructor(p: StepPacing, private readonly k: number, private readonly op: PolicyViewOp) {
+    super(p)
+  }
+  toString() {
+    return `${this.op === 'views' ? 'read' : `${this.op} of`} policy #${this.k} (a new one when the sequence has none), every view read before and after`
+  }
+  override update(m: ExploreModel, w: World) {
+    Object.assign(m, counts(w))
+  }
+  async act(w: World) {
+    if (w.policies.length === 0) await newQuote(w, 'issued')
+    const policy = pick(w.policies, this.k)
+    if (!policy) return
+    const api = w.api
+    const s = api.s
+    await readPolicyViews(w, policy)
+    if (this.op === 'renewal') await api.renewal(policy.id)
+    if (this.op === 'custom-view') await readPolicyViews(w, policy)
+    if (this.op === 'data-change') {
+      const body: Record<string, unknown> = {}
+      for (const [ptr, v] of Object.entries(fillTemplate(s.technicalChange.set, api.vars()) as Record<string, unknown>)) setPointer(body, ptr, v)
+      await api.dataChange(policy.id, body)
+    }
+    if (this.op === 'termination-quote') {
+      const links = await api.links(policy.id)
+      const inception = at(links.body, s.links.dateInceptionPointer)
+      const expiry = at(links.body, s.links.dateExpiryPointer)
+      if (typeof inception !== 'string' || typeof expiry !== 'string') return
+      await api.terminationPremiums(policy.id, { type: 'pro-rata', date: addDays(inception, Math.min(s.termination.afterDays, Math.max(0, daysBetween(inception, expiry) - 1))) })
+    }
+    await readPolicyViews(w, policy)
+  }
+}
+
+/**
+ * A new calculated quote (created with other values than the profile's update sets), its calculation, schedule and
+ * actions read; changed by the profile's update and calculated again; then its calculation, schedule and actions read
+ * again, the actions twice (PL-INV-004: the views agree, the new calculation's; SL-INV-010: the list holds).
+ */
+class Recalculate extends Step {
+  toString() {
+    return 'a new calculated quote changed and calculated again, its calculation, schedule and actions read before and after'
+  }
+  override check(m: Readonly<ExploreModel>) {
+    return m.quotes < 12
+  }
+  override update(m: ExploreModel, w: World) {
+    Object.assign(m, counts(w))
+  }
+  async act(w: World) {
+    const product = w.t.config.product
+    const update = w.flow.payloadOverrides(product).update ?? { '/policy/paymentFrequency': 'annual' }
+    const schema = await w.flow.schema(product)
+    const set: Record<string, unknown> = {}
+    for (const [pointer, value] of Object.entries(update)) {
+      const other = (schemaAt(schema, pointer) as { enum?: unknown[] } | undefined)?.enum?.find((o) => o !== resolveDateToken(value, new Date()))
+      if (other !== undefined) set[pointer] = other
+    }
+    const q = await w.flow.calculatedQuote(product, { label: `explore-${w.quoteIds.length}`, set, unlike: update })
+    w.quoteIds.push(q.quoteId)
+    w.payloads.set(q.quoteId, q.payload)
+    const reads = async () => {
+      await w.flow.calculation(q.quoteId)
+      await w.flow.installments(q.quoteId)
+      await w.flow.waitActions(q.quoteId)
+    }
+    await reads()
+    const json: Record<string, unknown> = {}
+    for (const [pointer, value] of Object.entries(update)) setPointer(json, pointer, resolveDateToken(value, new Date()))
+    if ((await w.flow.update(q.quoteId, json)).status >= 300) return
+    await w.flow.waitActions(q.quoteId)
+    if ((await w.flow.calculate(q.quoteId)).status >= 300) return
+    await w.flow.waitActions(q.quoteId)
+    await reads()
+    await w.flow.waitActions(q.quoteId)
   }
 }
 
@@ -476,6 +583,8 @@ export function stepArbitraries(pacing: StepPacing): fc.Arbitrary<fc.AsyncComman
       w(fc.tuple(k, fc.constantFrom(...TABLE_OPERATIONS)).map(([i, op]) => new QuoteOp(pacing, i, op)), 2),
       w(fc.tuple(k, fc.constantFrom(...READ_KINDS)).map(([i, x]) => new ReadOne(pacing, i, x)), 3),
       w(fc.tuple(k, fc.constantFrom('terminate', 'allocate', 'credit', 'mta' as const)).map(([i, op]) => new MoneyOp(pacing, i, op)), 3),
+      w(fc.tuple(k, fc.constantFrom(...POLICY_VIEW_OPS)).map(([i, op]) => new PolicyView(pacing, i, op)), 3),
+      w(fc.constant(null).map(() => new Recalculate(pacing)), 1),
       w(k.map((i) => new ForeignProbe(pacing, i)), 2),
       w(k.map((i) => new ExpiredProbe(pacing, i)), 1),
     ),

@@ -47,7 +47,7 @@ async function readEveryView(policyId: string, quoteId: string): Promise<void> {
 }
 
 check(
-  { id: 'PL-VIEW-001', spec: 'sales', section: '§4', requirement: "Every view of a quote and of the policy it becomes is answered (200) after each operation: the calculation and schedule before and after a change and a new calculation, and the policy's links, invoices, totals, custom view, calculation and schedule after issue, after a renewal preparation and after a termination premium quote." },
+  { id: 'PL-VIEW-001', spec: 'sales', section: '§4', requirement: "Every view of a quote and of the policy it becomes is answered (200) after each operation: the calculation and schedule before and after a change and a new calculation, the actions list again after them, and the policy's links, invoices, totals, custom view, calculation and schedule after issue, after a renewal preparation and after a termination premium quote." },
   async () => {
     const update = flow.payloadOverrides(product).update ?? { '/policy/paymentFrequency': 'annual' }
     const q = await given('a calculated quote', async () => {
@@ -71,6 +71,8 @@ check(
       await flow.unlocked(q.quoteId, 'wait after calculate')
     }, { product })
     for (const res of [await flow.calculation(q.quoteId), await flow.installments(q.quoteId)]) expectStatus(res, 200)
+    // the actions list is a view of the quote too: read again with no change since, it holds (SL-INV-010)
+    await flow.unlocked(q.quoteId, 'the actions list read again after the reads')
 
     const policyId = await given('the recalculated quote bound and issued', async () => {
       need(await flow.bind(q.quoteId), 'bind')

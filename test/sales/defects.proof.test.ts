@@ -13,6 +13,9 @@ const CASES: { defect: keyof typeof SALES_DEFECTS; file: string; mustFail: strin
   { defect: 'sales-schema-2020-12-tuple-items', file: S('schemes'), mustFail: 'SL-SCH-001-home' },
   { defect: 'sales-schema-restricted-full', file: S('schemes'), mustFail: 'SL-SCH-002-home' },
   { defect: 'sales-schema-unknown-200', file: S('schemes'), mustFail: 'SL-SCH-003' },
+  // issue 29: a restricted user's write of a field its schema hides
+  { defect: 'sales-restricted-write-hidden-applied', file: S('schemes'), mustFail: 'SL-SCH-004-home' },
+  { defect: 'sales-restricted-refused-write-applied', file: S('schemes'), mustFail: 'SL-SCH-004-home' },
   { defect: 'sales-schema-unsatisfiable', file: S('payloads'), mustFail: 'SL-PAY-001-home' },
   // fails at the polling deadline with the poll trace, not by the test timeout
   { defect: 'sales-actions-never-unlock', file: S('lifecycle'), mustFail: 'SL-LIFE-002-home', output: /SL-LIFE-002-home[\s\S]*timeout after \d+ attempt\(s\)/ },
