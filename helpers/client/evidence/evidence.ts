@@ -18,8 +18,3 @@ export async function attachEvidence(name: string, value: unknown, contentType: 
   const text = contentType === 'application/json' ? redactedJson(value) : safeText(String(value))
   await allure.attachment(safeText(name), text, contentType)
 }
-
-/** One line on the console, redacted and with control characters escaped. */
-export function logEvidence(line: string): void {
-  console.log(safeText(line))
-}
