@@ -8,6 +8,7 @@ import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { EXIT, exitCodeOf, type ExitCode, type Verdict } from '../verdict'
 import { InvariantBroken, stepArbitraries, type StepPacing } from './commands'
 import { World, type ExploreModel, type StepLog } from './world'
+import { discardAllureOutsideTests } from './quiet-allure'
 
 export interface ExploreOptions {
   seed: number
@@ -57,6 +58,7 @@ function newWorld(config: TargetConfig): World {
  * one and replayed once more to print each request and answer (docs/model.md).
  */
 export async function explore(config: TargetConfig, o: ExploreOptions): Promise<ExploreResult> {
+  discardAllureOutsideTests()
   const started = Date.now()
   const pacing: StepPacing = { minIntervalMs: 1000 / o.stepsPerSecond, last: { at: 0 } }
   const evaluated: Record<string, number> = {}
