@@ -16,7 +16,7 @@ describe('the defects of state, operations per state, scoping, data read back an
       expect(run.exitCode, run.output.slice(-2000)).not.toBe(0)
       for (const id of c.mustFail) expect(run.failedIds, `failed: ${run.failedIds.join(', ')}`).toContain(id)
       // a broken invariant names the rule of the model that judged it (file:line in helpers/oracle/), one hop to the code
-      for (const inv of run.report?.checks.filter((x) => x.status === 'failed' && /-INV-/.test(x.id)) ?? []) expect(inv.error, inv.id).toMatch(/judged by: helpers\/model\/[\w-]+\.ts:\d+ /)
+      for (const inv of run.report?.checks.filter((x) => x.status === 'failed' && /-INV-/.test(x.id)) ?? []) expect(inv.error, inv.id).toMatch(/judged by: helpers\/oracle\/[\w-]+\.ts:\d+ /)
     })
   }
 })
