@@ -1,5 +1,5 @@
 import { afterAll, expect, inject } from 'vitest'
-import { AuthSession } from '../client/auth/session'
+import { AuthSession, profileAuthOptions } from '../client/auth/session'
 import type { TargetConfig, UserCredentials, UserRole } from '../client/config/types'
 import { SchemaCompiler } from '../client/data/schema-compiler'
 import { contractRegistry, type ContractRegistry } from '../client/contracts/registry'
@@ -80,10 +80,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
   const limiter = sharedLimiter(`${config.runId} ${config.services.salesBaseUrl} ${config.services.webhookBaseUrl} ${config.services.authUrl}`, config.http.maxInFlight)
   const defaultHeaders = { 'accept-language': config.headers.acceptLanguage, ...config.headers.extra }
   const auth = new AuthSession({
-    authUrl: config.services.authUrl,
-    loginPath: config.auth.loginPath,
-    tokenPointers: config.auth.tokenPointers,
-    refreshSkewSeconds: config.auth.refreshSkewSeconds,
+    ...profileAuthOptions(config),
     redactor,
     post: async (url, json) => {
       const res = await limiter.run(() => send(dispatchers, { method: 'POST', url, json, headers: { accept: 'application/json', ...defaultHeaders } }))

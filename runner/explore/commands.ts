@@ -212,6 +212,12 @@ class ExpiredProbe extends Step {
   }
 }
 
+/** Policy #k of the sequence; when the sequence has none yet, one is issued first. */
+async function policyOrNew(w: World, k: number): Promise<World['policies'][number] | undefined> {
+  if (w.policies.length === 0) await newQuote(w, 'issued')
+  return pick(w.policies, k)
+}
+
 /** Brings a new quote to a state (create, then calculate, referral, bind, issue as needed) and records what it made. */
 async function newQuote(w: World, state: QuoteStateName): Promise<string> {
   const q = await reachState(w.flow, w.t.config.product, state, `explore-${w.quoteIds.length}`)
@@ -396,8 +402,7 @@ class MoneyOp extends Step {
     Object.assign(m, counts(w))
   }
   async act(w: World) {
-    if (w.policies.length === 0) await newQuote(w, 'issued')
-    const policy = pick(w.policies, this.k)
+    const policy = await policyOrNew(w, this.k)
     if (!policy) return
     const api = w.api
     const s = api.s
@@ -492,8 +497,7 @@ class PolicyView extends Step {
     Object.assign(m, counts(w))
   }
   async act(w: World) {
-    if (w.policies.length === 0) await newQuote(w, 'issued')
-    const policy = pick(w.policies, this.k)
+    const policy = await policyOrNew(w, this.k)
     if (!policy) return
     const api = w.api
     const s = api.s

@@ -1,4 +1,4 @@
-import type { UserCredentials } from '../config/types'
+import type { TargetConfig, UserCredentials } from '../config/types'
 import { getPointer } from '../data/json-pointer'
 import type { HttpResult } from '../http/types'
 import type { Redactor } from '../evidence/redact'
@@ -19,6 +19,11 @@ export class AuthError extends Error {
     super(message)
     this.name = 'AuthError'
   }
+}
+
+/** The options of a session that the target profile gives: where and how to log in, where the token is, when to refresh. */
+export function profileAuthOptions(config: Pick<TargetConfig, 'services' | 'auth'>): Pick<AuthSessionOptions, 'authUrl' | 'loginPath' | 'tokenPointers' | 'refreshSkewSeconds'> {
+  return { authUrl: config.services.authUrl, loginPath: config.auth.loginPath, tokenPointers: config.auth.tokenPointers, refreshSkewSeconds: config.auth.refreshSkewSeconds }
 }
 
 export interface AuthSessionOptions {

@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 import { EXIT } from '../../verdict'
 import type { Command } from '../command'
 import { ConfigError, loadTargetConfig } from '../../../helpers/client/config/target-config'
-import { AuthError, AuthSession } from '../../../helpers/client/auth/session'
+import { AuthError, AuthSession, profileAuthOptions } from '../../../helpers/client/auth/session'
 import { Dispatchers } from '../../../helpers/client/http/dispatchers'
 import { send } from '../../../helpers/client/http/send'
 import { TransportError, type HttpMethod, type HttpResult } from '../../../helpers/client/http/types'
@@ -178,10 +178,7 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
     let token: string | undefined
     if (steps.some((s) => s.kind === 'send' && sentToken(s.request))) {
       const auth = new AuthSession({
-        authUrl: config.services.authUrl,
-        loginPath: config.auth.loginPath,
-        tokenPointers: config.auth.tokenPointers,
-        refreshSkewSeconds: config.auth.refreshSkewSeconds,
+        ...profileAuthOptions(config),
         redactor,
         post: (url, json) => send(dispatchers, { method: 'POST', url, json, headers: baseHeaders }),
       })
