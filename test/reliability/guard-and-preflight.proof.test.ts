@@ -4,8 +4,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { startTestServer, type TestServer } from '../support/http-server'
+import { tempDir } from '../support/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'lc-guard-'))
+const dir = tempDir('guard')
 function profile(name: string, body: Record<string, unknown>): string {
   const file = join(dir, `${name}.json`)
   writeFileSync(file, JSON.stringify({ name, tenant: 'acme', credentials: { username: 'broker@acme.test', password: 'demo-pass-4821' }, ...body }))

@@ -5,14 +5,15 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { startReference, type RunningReference } from '../../reference/server'
+import { tempDir } from '../support/temp-dir'
 
 let ref: RunningReference
-let profile: string
+const profile = join(tempDir('prod'), 'production.json')
 
 /** npm run conformance as a user runs it (scripts/conformance.ts), against a target marked production. */
 function conformance(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((done) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, TARGET_PROFILE: profile, REPORTS_DIR: mkdtempSync(join(tmpdir(), 'lc-aw-')), NO_COLOR: '1' }
+    const env: NodeJS.ProcessEnv = { ...process.env, TARGET_PROFILE: profile, REPORTS_DIR: tempDir('aw'), NO_COLOR: '1' }
     delete env.ALLOW_WRITES
     delete env.SALES_BASE_URL
     const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/conformance.ts', ...args], { cwd: PROJECT_ROOT, env })
@@ -25,7 +26,6 @@ function conformance(args: string[]): Promise<{ code: number | null; out: string
 
 beforeAll(async () => {
   ref = await startReference({ port: 0 })
-  profile = join(mkdtempSync(join(tmpdir(), 'lc-prod-')), 'production.json')
   writeFileSync(profile, JSON.stringify({
     name: 'production-like', nonProduction: false, tenant: 'acme',
     services: { salesBaseUrl: ref.url, authUrl: `${ref.url}/api/v1/identifier`, webhookBaseUrl: ref.url },

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { startTestServer, type TestServer } from '../support/http-server'
+import { tempDir } from '../support/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'lc-multi-'))
+const dir = tempDir('multi')
 const demo = (t: string) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${t}.json`)
 function profile(name: string, body: Record<string, unknown>): string {
   const file = join(dir, `${name}.json`)

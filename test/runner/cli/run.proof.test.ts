@@ -3,13 +3,14 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from '../../support/temp-dir'
 import { PROJECT_ROOT } from '../../../common/project-root'
 import type { ChecksReport } from '../../../runner/reporting/results'
 import { runConformance } from '../../../scripts/harness/run-conformance'
 import { safeMarkdown } from '../../../helpers/client/evidence/neutralise'
 
 /** The CLI as a user runs it (bin/ledger-conformance.mjs), from another directory, with a clean environment. */
-function cli(args: string[], env: Record<string, string> = {}, cwd = mkdtempSync(join(tmpdir(), 'lc-cwd-'))): Promise<{ code: number | null; out: string; err: string; cwd: string }> {
+function cli(args: string[], env: Record<string, string> = {}, cwd = tempDir('cwd')): Promise<{ code: number | null; out: string; err: string; cwd: string }> {
   return new Promise((done) => {
     const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }
     for (const k of ['SALES_BASE_URL', 'TARGET_PROFILE', 'TARGET_PROFILES', 'REPORTS_DIR', 'CONFORMANCE_RUN_ID', 'REFERENCE_DEFECTS', 'LEDGER_SELECTED_CHECKS', 'LEDGER_SELECTION']) if (!(k in env)) delete e[k]
@@ -24,7 +25,7 @@ function cli(args: string[], env: Record<string, string> = {}, cwd = mkdtempSync
 
 /** A reports folder as an earlier green run left it. */
 function staleReports(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lc-stale-'))
+  const dir = tempDir('stale')
   writeFileSync(join(dir, 'run.json'), JSON.stringify({ runId: 'run-earlier', salesBaseUrl: 'http://earlier.test' }))
   for (const f of ['checks.json', 'verdict.json']) writeFileSync(join(dir, f), JSON.stringify({ run: { runId: 'run-earlier' }, runId: 'run-earlier', verdict: 'CONFORMS', exitCode: 0 }))
   writeFileSync(join(dir, 'conformance.md'), '# Conformance matrix — CONFORMS\nrun-earlier\n')
