@@ -1,17 +1,11 @@
 import { createContext, Script } from 'node:vm'
+import type { SchemaLimitSettings } from './types'
 
 /**
  * Bounds on what a payload is generated from: a product schema comes from the target, and a hostile one must give a
  * clear failure within seconds, not a hung worker or an exhausted memory (docs/reliability.md).
  */
-export interface SchemaLimits {
-  maxStringLength: number
-  maxItems: number
-  maxQuantifier: number
-  maxDepth: number
-  maxNodes: number
-  generatorDeadlineMs: number
-}
+export type SchemaLimits = SchemaLimitSettings
 
 /** The defaults; a profile's `schemaLimits` changes any of them (fixtures/targets/profile.schema.json). */
 export const SCHEMA_LIMITS: Readonly<SchemaLimits> = Object.freeze({
