@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { POLICIES_DEFECTS } from '../../reference/defects/policies'
 import { runConformance } from '../../scripts/harness/run-conformance'
+import { defectBatches, expectCaught } from '../support/defect-batch'
 import { limiter } from '../support/limiter'
 import { MODEL_CASES, modelDefectsOf } from '../../scripts/explore/model-cases'
 
@@ -72,6 +73,8 @@ function declaredIds(): string[] {
 }
 
 const limit = limiter(2)
+/** The cases of one suite file run as one batch, each defect against a reference of its own (test/support/defect-batch.ts). */
+const outcome = defectBatches(CASES.map((c) => ({ defect: c.defect, file: `${S}/${c.file}.test.ts` })), limit)
 
 describe('policies defects are caught by the policies suites', () => {
   it('every policies defect of the catalogue has a case here', () => {
@@ -100,9 +103,7 @@ describe('policies defects are caught by the policies suites', () => {
   for (const c of CASES) {
     const must = [c.mustFail, ...(ALSO[c.defect] ?? [])]
     it.concurrent(`${c.defect} is caught by ${must.join(', ')}`, { timeout: 600_000 }, async () => {
-      const run = await limit(() => runConformance({ files: [`${S}/${c.file}.test.ts`], defects: [c.defect] }))
-      expect(run.exitCode, run.output.slice(-2000)).not.toBe(0)
-      for (const id of must) expect(run.failedIds, `failed: ${run.failedIds.join(', ')}`).toContain(id)
+      expectCaught(await outcome({ defect: c.defect, file: `${S}/${c.file}.test.ts` }), must)
     })
   }
 })

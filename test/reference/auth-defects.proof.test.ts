@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { runConformance } from '../../scripts/harness/run-conformance'
+import { defectBatches, expectJudged, type BatchCase } from '../support/defect-batch'
 import { limiter } from '../support/limiter'
 import { AUTH_DEFECTS } from '../../reference/defects/auth'
 import { modelDefectsOf } from '../../scripts/explore/model-cases'
@@ -59,6 +60,10 @@ const classOf = (id: string) => /^SEC-[A-Z]+-/.exec(id)?.[0] ?? id
  * its four runs beside them.
  */
 const limit = limiter(2)
+/** A case as a batch case: its suite folder, and the name pattern it gives vitest (-t), if any. */
+const asBatch = (c: (typeof CASES)[number]): BatchCase => ({ defect: c.defect, file: c.files[0]!, ...(c.files[1] === '-t' ? { only: c.files[2]! } : {}) })
+/** The cases of one suite folder run as one batch, each defect against a reference of its own (test/support/defect-batch.ts). */
+const outcome = defectBatches(CASES.map(asBatch), limit)
 
 describe('auth defects are caught by the suite', () => {
   it('every auth defect of the catalogue has a case (here or in scripts/explore/model-cases.ts)', () => {
@@ -138,10 +143,10 @@ describe('auth defects are caught by the suite', () => {
 
   for (const c of CASES) {
     it.concurrent(`${c.defect} is caught by ${c.mustFail.source}`, { timeout: 600_000 }, async () => {
-      const run = await limit(() => runConformance({ files: c.files, defects: [c.defect] }))
-      expect(run.exitCode).not.toBe(0)
-      expect(run.failedIds.some((id) => c.mustFail.test(id)), `failed: ${run.failedIds.join(', ')}`).toBe(true)
-      if (c.mustPass) expect(run.failedIds).not.toContain(c.mustPass)
+      const o = await outcome(asBatch(c))
+      expectJudged(o)
+      expect(o.failedIds.some((id) => c.mustFail.test(id)), `failed: ${o.failedIds.join(', ')}`).toBe(true)
+      if (c.mustPass) expect(o.failedIds).not.toContain(c.mustPass)
     })
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { WEBHOOKS_DEFECTS } from '../../reference/defects/webhooks'
 import { runConformance } from '../../scripts/harness/run-conformance'
+import { defectBatches, expectCaught } from '../support/defect-batch'
 import { MODEL_CASES, modelDefectsOf } from '../../scripts/explore/model-cases'
 import { limiter } from '../support/limiter'
 
@@ -61,6 +62,8 @@ const CASES: { defect: Defect; file: string; mustFail: string[]; only?: string }
 
 /** Two runs at a time (the machine has two cores): each case is one suite file against one defect. */
 const limit = limiter(2)
+/** The cases of one suite file (and name pattern) run as one batch, each defect against a reference of its own (test/support/defect-batch.ts). */
+const outcome = defectBatches(CASES.map((c) => ({ defect: c.defect, file: `${S}/${c.file}.test.ts`, ...(c.only ? { only: c.only } : {}) })), limit)
 
 describe('webhook defects are caught by the webhook suites', () => {
   it('every webhook defect of the catalogue has a case', () => {
@@ -80,12 +83,9 @@ describe('webhook defects are caught by the webhook suites', () => {
 
   for (const c of CASES) {
     it.concurrent(`${c.defect} is caught by ${c.mustFail.join(', ')}${c.only ? ' (run alone)' : ''}`, { timeout: 600_000 }, async () => {
-      const run = await limit(() => runConformance({ files: [`${S}/${c.file}.test.ts`, ...(c.only ? ['-t', c.only] : [])], defects: [c.defect] }))
-      expect(run.exitCode).not.toBe(0)
-      for (const id of c.mustFail) {
-        expect(run.failedIds, run.output.slice(-2000)).toContain(id)
-        expect(run.report?.checks.find((x) => x.id === id)?.error ?? '').toContain(`[${id}] webhook-subscriptions.md §`)
-      }
+      const o = await outcome({ defect: c.defect, file: `${S}/${c.file}.test.ts`, ...(c.only ? { only: c.only } : {}) })
+      expectCaught(o, c.mustFail)
+      for (const id of c.mustFail) expect(o.checks.find((x) => x.id === id)?.error ?? '').toContain(`[${id}] webhook-subscriptions.md §`)
     })
   }
 })
