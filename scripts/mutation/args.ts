@@ -13,13 +13,19 @@ export interface MutationArgs {
   /** 'suite': every defect run runs the whole suite (default); 'area': only its area's suites (faster). */
   scope: 'suite' | 'area'
   timeoutMs: number
+  /**
+   * How many defects or variations share one run (each against a reference of its own, plus a faithful control;
+   * scripts/harness/reference-batch.ts). 1 (default): each runs alone, defects against the embedded reference. Batches
+   * pay off for short runs (--files): a whole-suite run costs about the same CPU in a batch as alone (docs/mutation.md).
+   */
+  batch: number
   /** Where mutation.json and mutation.md go (default the reports folder). */
   out?: string
   /** A markdown file whose latest-results section is rewritten with the tables (docs/mutation.md). */
   docs?: string
 }
 
-export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--scope suite|area] [--timeout-s 600] [--out DIR] [--docs docs/mutation.md]`
+export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--scope suite|area] [--timeout-s 600] [--batch 1] [--out DIR] [--docs docs/mutation.md]`
 
 function list(v: string[] | undefined): string[] | undefined {
   return v === undefined ? undefined : v.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
@@ -41,6 +47,7 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
       out: { type: 'string' },
       docs: { type: 'string' },
       scope: { type: 'string' },
+      batch: { type: 'string' },
     },
   })
   const int = (name: string, s: string | undefined, fallback: number, min: number, max: number): number => {
@@ -61,6 +68,7 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
     ...(variations ? { variations } : {}),
     ...(files ? { files } : {}),
     timeoutMs: int('timeout-s', v['timeout-s'], 600, 10, 3600) * 1000,
+    batch: int('batch', v.batch, 1, 1, 32),
     ...(v.out ? { out: v.out } : {}),
     ...(v.docs ? { docs: v.docs } : {}),
   }

@@ -65,7 +65,8 @@ export function headline(r: MutationReport): string {
     `mutation score ${percent(s.ratio)} (${s.caught}/${s.scored} caught${s.undetectable ? `, ${s.undetectable} undetectable excluded` : ''}; bar ${percent(r.bar)})`,
     `false alarms ${r.falseAlarms} over ${r.variations.length} benign variation(s) (bar 0); faithful reference: ${VERDICT_LABEL[r.baseline.verdict]} (${r.baseline.checksRun} checks)`,
     ...(r.distribution ? [distributionLine(r.distribution)] : []),
-    `wall time ${seconds(r.wallMs)} with ${r.parallel} run(s) in parallel; defect runs: ${r.scope === 'area' ? "the defect's area suites" : 'the whole suite'}`,
+    ...(r.controlFailures ? [`batch controls (faithful references) failed: ${r.controlFailures.join(', ')}: not counted as any defect's finding; the harness fails`] : []),
+    `wall time ${seconds(r.wallMs)} with ${r.parallel} run(s) in parallel${(r.batch ?? 1) > 1 ? `, up to ${r.batch} defects or variations per run` : ''}; defect runs: ${r.scope === 'area' ? "the defect's area suites" : 'the whole suite'}`,
     `verdict ${r.passed ? 'PASS' : 'FAIL'}`,
   ].join('\n')
 }

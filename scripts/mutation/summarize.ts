@@ -27,14 +27,18 @@ export function outputTail(output: string, lines = 25): string {
   return output.replace(ANSI, '').split('\n').slice(-lines).join('\n')
 }
 
-/** Milliseconds from startedAtEpochMs to the end of the first failed check, from allure results. */
-export function firstFailureMs(allureDir: string, startedAtEpochMs: number): number | undefined {
+/**
+ * Milliseconds from startedAtEpochMs to the end of the first failed check, from allure results; of one target's checks
+ * only when `target` is given (a multi-target run files each target's results under its key: parentSuite).
+ */
+export function firstFailureMs(allureDir: string, startedAtEpochMs: number, target?: string): number | undefined {
   if (!existsSync(allureDir)) return undefined
   let first: number | undefined
   for (const f of readdirSync(allureDir)) {
     if (!f.endsWith('-result.json')) continue
     try {
-      const r = JSON.parse(readFileSync(join(allureDir, f), 'utf8')) as { status?: string; stop?: number }
+      const r = JSON.parse(readFileSync(join(allureDir, f), 'utf8')) as { status?: string; stop?: number; labels?: { name: string; value: string }[] }
+      if (target !== undefined && !r.labels?.some((l) => l.name === 'parentSuite' && l.value === target)) continue
       if ((r.status === 'failed' || r.status === 'broken') && typeof r.stop === 'number') first = Math.min(first ?? r.stop, r.stop)
     } catch {
       // a result file being written when the run was killed
@@ -57,23 +61,46 @@ function blockedOf(c: Outcome): BlockedCheck {
   return { id: c.id, ...(owner ? { owner } : {}), ...(operation ? { operation } : {}) }
 }
 
-/** Reduces a finished run (started with keepReports) to a summary, and removes its reports folder. */
-export function summarize(run: ConformanceRun, startedAtEpochMs: number): RunSummary {
-  const checks = run.report?.checks ?? []
+type Report = NonNullable<ConformanceRun['report']>
+
+/** The summary of one target's checks (first: its first failure, when any failed). */
+function summaryOf(run: ConformanceRun, checks: Outcome[], first: (failed: number) => number | undefined, exitCode = run.exitCode): RunSummary {
   const blocked = checks.filter(isBlocked).map((c) => blockedOf(c))
   // an errored check (a tool error, a timeout) under a defect or a variation counts like a failed one here: the run is not green
   const failed = checks.filter((c) => c.status === 'failed' || c.status === 'errored').map((c) => ({ id: c.id, document: c.document, section: c.section, ...(c.error ? { error: c.error.replace(ANSI, '').slice(0, 600) } : {}), ...(c.sameFindingAs ? { sameFindingAs: c.sameFindingAs } : {}) }))
-  const first = failed.length > 0 ? firstFailureMs(join(run.reportsDir, 'allure-results'), startedAtEpochMs) : undefined
-  rmSync(run.reportsDir, { recursive: true, force: true })
+  const firstMs = failed.length > 0 ? first(failed.length) : undefined
   const stop = checks.length === 0 ? stopMessage(run.output) : undefined
   return {
-    exitCode: run.exitCode,
+    exitCode,
     checksRun: checks.length,
     failed,
     blocked,
     wallMs: run.wallMs,
-    ...(first !== undefined ? { firstFailureMs: first } : {}),
+    ...(firstMs !== undefined ? { firstFailureMs: firstMs } : {}),
     ...(stop ? { stopMessage: stop, stoppedByPreflight: isPreflightStop(stop) } : {}),
     outputTail: outputTail(run.output),
   }
+}
+
+/** Reduces a finished run (started with keepReports) to a summary, and removes its reports folder. */
+export function summarize(run: ConformanceRun, startedAtEpochMs: number): RunSummary {
+  const summary = summaryOf(run, run.report?.checks ?? [], () => firstFailureMs(join(run.reportsDir, 'allure-results'), startedAtEpochMs))
+  rmSync(run.reportsDir, { recursive: true, force: true })
+  return summary
+}
+
+/**
+ * Reduces a finished multi-target run (started with keepReports) to a summary per target, in the order of `keys`
+ * (undefined: the target has no report), and removes its reports folder. The exit code is the target's verdict's, the
+ * wall time the run's.
+ */
+export function summarizeTargets(run: ConformanceRun, keys: string[], reports: (Report | undefined)[], startedAtEpochMs: number): (RunSummary | undefined)[] {
+  const allure = join(run.reportsDir, 'allure-results')
+  // a target's exit code is its own verdict's (one target's failure fails the whole run's vitest)
+  const out = keys.map((key, i) => {
+    const r = reports[i]
+    return r ? summaryOf(run, r.checks, () => firstFailureMs(allure, startedAtEpochMs, key), r.exitCode ?? run.exitCode) : undefined
+  })
+  rmSync(run.reportsDir, { recursive: true, force: true })
+  return out
 }

@@ -84,8 +84,12 @@ export interface MutationReport {
   parallel: number
   /** suite: each defect run ran the whole suite; area: only the suites of the defect's area. */
   scope: 'suite' | 'area'
+  /** Defects or variations per run (1: each alone); docs/mutation.md "Batches". */
+  batch?: number
   bar: number
   baseline: VariationResult
+  /** Checks that failed against a batch's faithful control reference: the batch's own doing, never a finding; fails the harness. */
+  controlFailures?: string[]
   score: Score
   falseAlarms: number
   defects: DefectResult[]

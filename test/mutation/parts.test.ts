@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseMutationArgs } from '../../scripts/mutation/args'
-import { areaSuites } from '../../scripts/mutation/harness'
+import { areaSuites, plannedUnits } from '../../scripts/mutation/harness'
 import { mergeProfile } from '../../scripts/mutation/merge-profile'
 import { mapPool } from '../../scripts/mutation/pool'
 import { firstFailureMs, isPreflightStop, outputTail, stopMessage } from '../../scripts/mutation/summarize'
@@ -65,7 +65,7 @@ describe('summarize parts', () => {
 
 describe('parseMutationArgs', () => {
   it('defaults to 2 in parallel, a 100% bar and everything', () => {
-    expect(parseMutationArgs([])).toEqual({ parallel: 2, bar: 1, scope: 'suite', timeoutMs: 600_000 })
+    expect(parseMutationArgs([])).toEqual({ parallel: 2, bar: 1, scope: 'suite', timeoutMs: 600_000, batch: 1 })
   })
   it('takes lists, subsets and switches', () => {
     const a = parseMutationArgs(['--defects', 'a,b', '--defects', 'c', '--no-variations', '--files', 'suites/auth', '--bar', '90', '--parallel', '1'])
@@ -86,5 +86,21 @@ describe('areaSuites', () => {
     expect(areaSuites('auth', has)).toEqual(['suites/auth', 'suites/security'])
     expect(areaSuites('sales', has)).toEqual(['suites/sales', 'suites/policies'])
     expect(areaSuites('reliability', has)).toBeUndefined()
+  })
+})
+
+describe('plannedUnits', () => {
+  const d = (name: string) => ({ kind: 'defect' as const, name })
+  it('runs the faithful reference first, then each item alone with batch 1', () => {
+    expect(plannedUnits([d('a'), d('b')], 1, () => undefined)).toEqual([{ kind: 'baseline' }, { kind: 'single', item: d('a') }, { kind: 'single', item: d('b') }])
+  })
+  it('batches the items that run the same suites, at most batch of them to a run', () => {
+    const files = (i: { name: string }) => (i.name.startsWith('x') ? ['suites/x'] : undefined)
+    expect(plannedUnits([d('a'), d('x1'), d('b'), d('c'), d('x2')], 2, files)).toEqual([
+      { kind: 'baseline' },
+      { kind: 'batch', items: [d('a'), d('b')] },
+      { kind: 'batch', items: [d('c')] },
+      { kind: 'batch', items: [d('x1'), d('x2')], files: ['suites/x'] },
+    ])
   })
 })

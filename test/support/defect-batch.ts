@@ -1,13 +1,6 @@
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { expect } from 'vitest'
-import { join, resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import { TARGETS_DIR, targetSetName } from '../../runner/targets/entries'
 import type { CheckOutcome } from '../../runner/reporting/results'
-import { startReference, type RunningReference } from '../../reference/server'
-import { runConformance } from '../../scripts/harness/run-conformance'
+import { runAgainstReferences } from '../../scripts/harness/reference-batch'
 
 /** What one defect's target of a batch showed. */
 export interface DefectOutcome {
@@ -33,49 +26,19 @@ export interface BatchCase {
 }
 
 /**
- * Runs one suite file against several references at once, each with one defect: one reference service per defect,
- * started here on a free loopback port, and one multi-target conformance run (TARGET_PROFILES, docs/targets.md) with a
- * profile per reference. A defect's outcome is its own target's report: each defect is judged as if it had run alone,
- * but vitest's start-up, the global setup and the loading of the helpers are paid once per batch instead of once per
- * defect (docs/ci.md "Defect proofs"). Each reference is reached by URL and serves its own published OpenAPI
- * document, which the profile names. The batch's first target is a faithful reference (its control): a check that fails
- * there fails for a reason of the batch's own, so no case may count it. The generated entry folder of the batch's
- * targets is removed afterwards.
+ * Runs one suite file against several references at once, each with one defect, plus a faithful one first: the
+ * batch's control (scripts/harness/reference-batch.ts). A defect's outcome is its own target's report; a check that
+ * fails against the control fails for a reason of the batch's own, so no case may count it.
  */
 export async function runDefectBatch(files: string[], defects: string[], timeoutMs = 540_000): Promise<DefectOutcome[]> {
-  // removed here, not when the test that started the batch ends: a batch outlives the first of its cases
-  const dir = mkdtempSync(join(tmpdir(), 'lc-batch-'))
-  const references: RunningReference[] = []
-  // keys of their own: two batches at once must not share the generated entry folder of their set of targets
-  const tag = randomBytes(3).toString('hex')
-  // the first target is a faithful reference, the batch's control: what fails there is not any defect's doing
-  const all = ['', ...defects]
-  const keys = all.map((_, i) => `d${tag}-${i}`)
-  try {
-    const profiles: string[] = []
-    for (const [i, defect] of all.entries()) {
-      const ref = await startReference({ defects: defect ? [defect] : [] })
-      references.push(ref)
-      const path = join(dir, `${keys[i]}.json`)
-      const services = { salesBaseUrl: ref.url, authUrl: `${ref.url}/api/v1/identifier`, webhookBaseUrl: ref.url }
-      const profile = { extends: resolve(PROJECT_ROOT, 'fixtures/targets/reference.json'), name: `reference-${defect || 'faithful'}`, services, openapi: ['{salesBaseUrl}/openapi.json'] }
-      writeFileSync(path, JSON.stringify(profile))
-      profiles.push(path)
-    }
-    const run = await runConformance({ files, env: { TARGET_PROFILES: profiles.join(',') }, timeoutMs })
-    const failed = (checks: CheckOutcome[]) => checks.filter((c) => c.status === 'failed').map((c) => c.id)
-    const control = run.targets[keys[0]!]
-    const controlFailedIds = control ? failed(control.checks) : ['(the control target did not run)']
-    return defects.map((defect, i) => {
-      const report = run.targets[keys[i + 1]!]
-      const checks = report?.checks ?? []
-      return { defect, ran: report !== undefined, checks, failedIds: failed(checks), batchExitCode: run.exitCode, output: run.output.slice(-3000), controlFailedIds }
-    })
-  } finally {
-    await Promise.all(references.map((r) => r.close()))
-    rmSync(join(PROJECT_ROOT, TARGETS_DIR, targetSetName(keys)), { recursive: true, force: true })
-    rmSync(dir, { recursive: true, force: true })
-  }
+  const { run, reports } = await runAgainstReferences([{}, ...defects.map((d) => ({ defects: [d] }))], { files, timeoutMs })
+  const failed = (checks: CheckOutcome[]) => checks.filter((c) => c.status === 'failed').map((c) => c.id)
+  const controlFailedIds = reports[0] ? failed(reports[0].checks) : ['(the control target did not run)']
+  return defects.map((defect, i) => {
+    const report = reports[i + 1]
+    const checks = report?.checks ?? []
+    return { defect, ran: report !== undefined, checks, failedIds: failed(checks), batchExitCode: run.exitCode, output: run.output.slice(-3000), controlFailedIds }
+  })
 }
 
 /**
