@@ -127,31 +127,45 @@ interface Entry {
  */
 export class SpellingIndex {
   private readonly k: number
+  /** Each folded string once, with the most base64 neighbours any of its spellings takes. */
+  private readonly entries = new Map<string, Entry>()
   private readonly byHash = new Map<number, Entry[]>()
   /** One byte per low 16 bits of a hash: most windows are ruled out here, without a map lookup. */
   private readonly seen = new Uint8Array(1 << 16)
   private readonly pow: number
 
   constructor(spellings: readonly (string | Spelling)[]) {
-    const entries = new Map<string, Entry>()
-    for (const s of spellings) {
-      const sp = typeof s === 'string' ? { text: s } : s
-      const text = folded(sp.text)
-      const had = entries.get(text)
-      entries.set(text, { text, before: Math.max(had?.before ?? 0, sp.before ?? 0), after: Math.max(had?.after ?? 0, sp.after ?? 0) })
-    }
-    const list = [...entries.values()]
-    this.k = list.length === 0 ? 0 : Math.min(8, ...list.map((s) => s.text.length))
+    const folds = spellings.map((s) => folded(typeof s === 'string' ? s : s.text))
+    this.k = folds.length === 0 ? 0 : Math.min(8, ...folds.map((t) => t.length))
     let pow = 1
     for (let i = 1; i < this.k; i += 1) pow = Math.imul(pow, HASH_BASE)
     this.pow = pow
-    for (const e of list) {
+    this.add(spellings)
+  }
+
+  /**
+   * Adds strings to the index in place (a run learns a secret at each login: rebuilding the index each time cost
+   * more than the searches). False, and nothing added, when one is shorter than the index's window: build a new one.
+   */
+  add(spellings: readonly (string | Spelling)[]): boolean {
+    const list = spellings.map((s) => (typeof s === 'string' ? { text: s } : s)).map((sp) => ({ ...sp, text: folded(sp.text) }))
+    if (this.k === 0 ? list.length > 0 : list.some((sp) => sp.text.length < this.k)) return false
+    for (const sp of list) {
+      const had = this.entries.get(sp.text)
+      if (had) {
+        had.before = Math.max(had.before, sp.before ?? 0)
+        had.after = Math.max(had.after, sp.after ?? 0)
+        continue
+      }
+      const e: Entry = { text: sp.text, before: sp.before ?? 0, after: sp.after ?? 0 }
+      this.entries.set(e.text, e)
       const h = SpellingIndex.hash(e.text, 0, this.k)
       this.seen[h & 0xffff] = 1
       const bucket = this.byHash.get(h)
       if (bucket) bucket.push(e)
       else this.byHash.set(h, [e])
     }
+    return true
   }
 
   private static hash(text: string, from: number, k: number): number {
@@ -214,7 +228,7 @@ function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
 export class Redactor {
   /** Each secret with its spellings (computed once, when it is learned). */
   private readonly secrets = new Map<string, Spelling[]>()
-  /** Every spelling of every secret, built again when a secret is learned. */
+  /** Every spelling of every secret: a new secret's are added in place (SpellingIndex.add). */
   private index: SpellingIndex | undefined
 
   /** Registers a value that must never be printed (ignored when shorter than 4 characters). */
@@ -225,8 +239,10 @@ export class Redactor {
   /** Registers a secret without announcing it; true when it was new. */
   learn(value: unknown): value is string {
     if (typeof value !== 'string' || value.length < MIN_SECRET || this.secrets.has(value)) return false
-    this.secrets.set(value, secretSpellings(value))
-    this.index = undefined
+    const spellings = secretSpellings(value)
+    this.secrets.set(value, spellings)
+    // into the index in place; built again only when a spelling is shorter than its window
+    if (this.index && !this.index.add(spellings)) this.index = undefined
     return true
   }
 

@@ -111,6 +111,20 @@ describe('SpellingIndex', () => {
     )
   })
 
+  it('masks after strings are added in place exactly what an index built with all of them masks', () => {
+    const unit = fc.constantFrom('a', 'b', 'c', 'é', '%')
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, minLength: 4, maxLength: 12 }), { minLength: 1, maxLength: 4 }), fc.array(fc.string({ unit, minLength: 4, maxLength: 12 }), { maxLength: 4 }), fc.string({ unit, maxLength: 60 }), (first, later, text) => {
+        const grown = new SpellingIndex(first)
+        const added = grown.add(later)
+        // a string shorter than the index's window is refused whole: the caller builds a new index
+        expect(added).toBe(later.every((s) => s.length >= Math.min(8, ...first.map((f) => f.length))))
+        if (added) expect(grown.replaceIn(text, '#')).toBe(new SpellingIndex([...first, ...later]).replaceIn(text, '#'))
+      }),
+      { numRuns: 500, seed: 13 },
+    )
+  })
+
   it('finds a long secret at the start, in the middle and at the very end of a text, and nothing in an empty index', () => {
     const token = 'eyJhbGciOiJFUzI1NiJ9-secret-part'
     const index = new SpellingIndex([token, 'pass'])
