@@ -641,8 +641,10 @@ class Recalculate extends Step {
 /**
  * The generated operations: webhooks subscriptions (each write followed by a read, a list, an update or nothing),
  * quotes (any operation in any state the API reaches, or on a quote an earlier step made), reads of quotes, requests,
- * documents and policies, money operations on policies, probes from another tenant and with an expired token.
- * The quote operations weigh most (42 operation x state pairs; one operation in every state covers 6 at once).
+ * documents and policies, money operations on policies, a payment split across two policies then credited, every
+ * view of a policy around a read or a change, a recalculation of a changed quote (then issued in half the draws),
+ * probes from another tenant and with an expired token. Quotes carry the suites' generated payloads (real-world data
+ * included, helpers/checks/sales/payload.ts). The quote operations weigh most (42 operation x state pairs; one operation in every state covers 6 at once).
  */
 export function stepArbitraries(pacing: StepPacing): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
   const k = fc.nat({ max: 99 })
