@@ -2,9 +2,10 @@
  * npm run explore:defects -- [--seed 1] [--steps 300] [--time-limit-s 120] [--defects a,b] [--max-sequence 12]
  *
  * Runs npm run explore once per defect of scripts/explore/model-cases.ts against the embedded reference with that defect enabled
- * (one at a time), and prints a table: found or not, the replay's steps, the invariants broken, the steps and seconds
- * used. Exits 1 when a defect of issue 14's areas (webhooks, sales, policies) is not found, or only with a replay
- * longer than 12 steps; 2 on a usage error. It asserts nothing else (docs/model.md "Exploration").
+ * (one at a time), and prints a table: found or not, the replay's steps, the invariants broken, whether the replay
+ * broke an invariant again run alone on a fresh reference with the same defect, the steps and seconds used. Exits 1
+ * when a defect of issue 14's areas (webhooks, sales, policies) is not found, or only with a replay longer than 12
+ * steps or one that does not reproduce alone; 2 on a usage error. It asserts nothing else (docs/model.md "Exploration").
  */
 import { parseArgs } from 'node:util'
 import { EXPLORE_OPTIONS, exploreOptionsFrom } from '../runner/explore-command/options'
@@ -44,11 +45,11 @@ async function main(): Promise<number> {
   for (const entry of list) {
     const d = await exploreDefect(entry, options)
     rows.push(d)
-    console.log(`${d.defect.padEnd(44)} ${d.found ? `found, replay ${d.replaySteps} steps, ${d.broken.join(', ')}` : d.error ? `error: ${d.error}` : 'NOT FOUND'} (${d.stepsRun} steps, ${d.seconds.toFixed(1)} s)`)
+    console.log(`${d.defect.padEnd(44)} ${d.found ? `found, replay ${d.replaySteps} steps, ${d.broken.join(', ')}, ${d.reproducedAlone ? 'reproduced alone on a fresh reference' : 'NOT reproduced alone on a fresh reference'}` : d.error ? `error: ${d.error}` : 'NOT FOUND'} (${d.stepsRun} steps, ${d.seconds.toFixed(1)} s)`)
   }
   console.log(`\n${formatDefectTable(rows)}`)
   const missed = rows.filter((d) => !meetsBar(d))
-  if (missed.length) console.log(`not found with a replay of at most ${MAX_REPLAY} steps: ${missed.map((d) => d.defect).join(', ')}`)
+  if (missed.length) console.log(`not found with a replay of at most ${MAX_REPLAY} steps reproducing alone on a fresh reference: ${missed.map((d) => d.defect).join(', ')}`)
   return missed.length ? 1 : 0
 }
 

@@ -73,8 +73,9 @@ export interface IssuedFrom {
 /** A quote's last calculation and schedule read, per its writes (PL-INV-004). */
 interface QuoteViews extends Reported {
   writes: number
-  calculation?: { writes: number; premium: number; installments: { dueDate: unknown; premium: unknown }[]; res: HttpResult }
-  schedule?: { writes: number; installments: { dueDate: unknown; premium: unknown }[]; res: HttpResult }
+  /** installments null: answered 409 (not calculated). */
+  calculation?: { writes: number; premium?: number; installments: { dueDate: unknown; premium: unknown }[] | null; res: HttpResult }
+  schedule?: { writes: number; installments: { dueDate: unknown; premium: unknown }[] | null; res: HttpResult }
 }
 
 /** Operations that read a policy (PL-INV-005: they change nothing). */
@@ -158,7 +159,8 @@ export class PolicyModel {
       return
     }
     if ((op === 'sales.quote.calculation' || op === 'sales.quote.installments') && quoteId !== undefined) {
-      if (res.status === 200 && !overlapped && settled) this.judgeQuoteViews(op, quoteId, res, evaluated, out)
+      // 409 is "not calculated": the other view must say so too (PL-INV-004)
+      if ((res.status === 200 || res.status === 409) && !overlapped && settled) this.judgeQuoteViews(op, quoteId, res, evaluated, out)
       return
     }
     if (op === 'sales.quote.mta') {
@@ -345,7 +347,11 @@ export class PolicyModel {
     const tol = cents(this.settings.moneyTolerance)
     const list = (x: unknown) => (Array.isArray(x) ? x.map((i) => ({ dueDate: isObj(i) ? i['dueDate'] : undefined, premium: isObj(i) ? i['premium'] : undefined })) : undefined)
     const sum = (l: { premium: unknown }[]) => l.reduce((s, i) => s + (typeof i.premium === 'number' ? cents(i.premium) : NaN), 0)
-    if (op === 'sales.quote.calculation') {
+    if (res.status === 409) {
+      // not calculated: agrees only with a view that says so too (no change since)
+      if (op === 'sales.quote.calculation') v.calculation = { writes: v.writes, installments: null, res }
+      else v.schedule = { writes: v.writes, installments: null, res }
+    } else if (op === 'sales.quote.calculation') {
       const premium = getPointer(res.body, this.settings.mta.periodPremiumPointer)
       const installments = list(getPointer(res.body, '/installments'))
       if (typeof premium !== 'number' || !installments) return
@@ -365,7 +371,8 @@ export class PolicyModel {
     evaluated.add('PL-INV-004')
     if (!same(c.installments, s.installments) && firstShown(v, 'calculation-vs-schedule', [c.installments, s.installments])) {
       const [older, newer] = op === 'sales.quote.calculation' ? [s.res, c.res] : [c.res, s.res]
-      out.push({ invariant: 'PL-INV-004', expected: `the installments of the calculation and of the schedule alike (no change since): ${show(op === 'sales.quote.calculation' ? s.installments : c.installments).slice(0, 300)}`, actual: show(op === 'sales.quote.calculation' ? c.installments : s.installments).slice(0, 300), res: newer, setBy: older })
+      const shown = (l: unknown[] | null) => (l === null ? '409 (not calculated)' : show(l).slice(0, 300))
+      out.push({ invariant: 'PL-INV-004', expected: `the installments of the calculation and of the schedule alike (no change since): ${shown(op === 'sales.quote.calculation' ? s.installments : c.installments)}`, actual: shown(op === 'sales.quote.calculation' ? c.installments : s.installments), res: newer, setBy: older })
     }
   }
 }

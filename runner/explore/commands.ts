@@ -218,6 +218,16 @@ async function policyOrNew(w: World, k: number): Promise<World['policies'][numbe
   return pick(w.policies, k)
 }
 
+/** Issues new policies until the sequence has n; false when an issue made none. */
+async function policiesAtLeast(w: World, n: number): Promise<boolean> {
+  while (w.policies.length < n) {
+    const before = w.policies.length
+    await newQuote(w, 'issued')
+    if (w.policies.length === before) return false
+  }
+  return true
+}
+
 /** Brings a new quote to a state (create, then calculate, referral, bind, issue as needed) and records what it made. */
 async function newQuote(w: World, state: QuoteStateName): Promise<string> {
   const q = await reachState(w.flow, w.t.config.product, state, `explore-${w.quoteIds.length}`)
@@ -462,7 +472,56 @@ class MoneyOp extends Step {
   }
 }
 
-/** Every view of a policy and of the quote it was issued from (the model judges what they show: PL-INV-003..006). */
+/**
+ * One payment allocated in one request to the first invoice of two policies (policy #k and the one after it; issued
+ * first while the sequence has fewer than two), then each allocation event credited in turn; the period totals of both
+ * policies read before, between and after (PL-INV-002: each policy's paid moves by exactly its own allocations minus
+ * its own credits, so an amount booked on the wrong policy or a credit reversing the other event breaks it).
+ */
+class SplitPayment extends Step {
+  constructor(p: StepPacing, private readonly k: number) {
+    super(p)
+  }
+  toString() {
+    return `a payment split across the first invoices of policies #${this.k} and #${this.k + 1} (issued when the sequence has fewer than two), then each allocation credited, both totals read between`
+  }
+  override update(m: ExploreModel, w: World) {
+    Object.assign(m, counts(w))
+  }
+  async act(w: World) {
+    if (!(await policiesAtLeast(w, 2))) return
+    const i = this.k % w.policies.length
+    const both = [w.policies[i]!, w.policies[(i + 1) % w.policies.length]!]
+    const api = w.api
+    const totals = async () => {
+      for (const p of both) await api.totals(p.id)
+    }
+    const wanted: { invoicenumber: string; amount: number }[] = []
+    for (const p of both) {
+      const first = api.readInvoices(await api.invoices(p.id))?.[0]
+      if (!first || first.amount === undefined || first.invoicenumber === '') return
+      wanted.push({ invoicenumber: first.invoicenumber, amount: roundMoney(first.amount * 0.5) })
+    }
+    await totals()
+    const pay = await api.insertPayment(roundMoney(wanted.reduce((sum, a) => sum + a.amount, 0)), new Date().toISOString().slice(0, 10))
+    const paymentId = api.paymentIdOf(pay)
+    if (paymentId === undefined) return
+    const events = api.eventIdsOf(await api.allocate(paymentId, wanted)) ?? []
+    for (const e of events) w.allocations.add(e)
+    await totals()
+    for (const e of events) {
+      if ((await api.credit(e)).status < 300) w.allocations.delete(e)
+      await totals()
+    }
+  }
+}
+
+/**
+ * Every view of a policy and of the quote it was issued from (the model judges what they show: PL-INV-003..006). The
+ * customer custom view is read only when the sequence has issued two policies or more: what it shows may depend on
+ * the tenant's other policies, and a replay must find them on a fresh target too (the custom-view step and the split
+ * payment issue the second one).
+ */
 async function readPolicyViews(w: World, policy: { id: string; quoteId: string }): Promise<void> {
   const links = await w.api.links(policy.id)
   await w.api.invoices(policy.id)
@@ -470,7 +529,7 @@ async function readPolicyViews(w: World, policy: { id: string; quoteId: string }
   await w.flow.calculation(policy.quoteId)
   await w.flow.installments(policy.quoteId)
   const identity = (w.t.config.features['customer_identity'] as { params?: Record<string, string> } | undefined)?.params
-  if (identity && Object.keys(identity).length > 0 && links.status === 200) {
+  if (identity && Object.keys(identity).length > 0 && links.status === 200 && w.policies.length >= 2) {
     const data = at(links.body, w.api.s.links.dataPointer)
     const query = Object.fromEntries(Object.entries(identity).map(([name, ptr]) => [name, String(at(data, ptr) ?? '')]))
     await w.api.customView(policy.id, query)
@@ -483,8 +542,10 @@ type PolicyViewOp = (typeof POLICY_VIEW_OPS)[number]
 
 /**
  * An operation on a policy that must change nothing of its money, number, dates, quotes or documents (issue 29): a
- * renewal preparation, a termination premium quote, a read of the customer custom view, a technical change of its
- * non-financial data, or nothing; every view of the policy read before and after (PL-INV-003..006 judge them).
+ * renewal preparation, a termination premium quote, a read of the customer custom view (with a second policy of the
+ * tenant issued first when the sequence has fewer than two: each policy's view shows its own installments), a
+ * technical change of its non-financial data, or nothing; every view of the policy read before and after
+ * (PL-INV-003..006 judge them).
  */
 class PolicyView extends Step {
   constructor(p: StepPacing, private readonly k: number, private readonly op: PolicyViewOp) {
@@ -497,6 +558,8 @@ class PolicyView extends Step {
     Object.assign(m, counts(w))
   }
   async act(w: World) {
+    // the custom view of one of two policies of the tenant: each must show its own installments (PL-INV-006)
+    if (this.op === 'custom-view') await policiesAtLeast(w, 2)
     const policy = await policyOrNew(w, this.k)
     if (!policy) return
     const api = w.api
@@ -523,11 +586,16 @@ class PolicyView extends Step {
 /**
  * A new calculated quote (created with other values than the profile's update sets), its calculation, schedule and
  * actions read; changed by the profile's update and calculated again; then its calculation, schedule and actions read
- * again, the actions twice (PL-INV-004: the views agree, the new calculation's; SL-INV-010: the list holds).
+ * again, the actions twice (PL-INV-004: the views agree, the new calculation's, and both answer; SL-INV-010: the list
+ * holds). With `issue`, the quote is then bound and issued (each read back as in QuoteOp) and every view of its policy
+ * read (PL-INV-003: the policy carries the data as updated, not as created; PL-INV-004..006).
  */
 class Recalculate extends Step {
+  constructor(p: StepPacing, private readonly issue: boolean) {
+    super(p)
+  }
   toString() {
-    return 'a new calculated quote changed and calculated again, its calculation, schedule and actions read before and after'
+    return `a new calculated quote changed and calculated again, its calculation, schedule and actions read before and after${this.issue ? '; then bound and issued, every view of its policy read' : ''}`
   }
   override check(m: Readonly<ExploreModel>) {
     return m.quotes < 12
@@ -561,14 +629,22 @@ class Recalculate extends Step {
     await w.flow.waitActions(q.quoteId)
     await reads()
     await w.flow.waitActions(q.quoteId)
+    if (!this.issue) return
+    // the recalculated quote issued: its policy carries the data as last written (PL-INV-003), its views agree
+    await operate(w, q.quoteId, 'bind')
+    await operate(w, q.quoteId, 'issue')
+    const policy = w.policies.find((p) => p.quoteId === q.quoteId)
+    if (policy) await readPolicyViews(w, policy)
   }
 }
 
 /**
  * The generated operations: webhooks subscriptions (each write followed by a read, a list, an update or nothing),
  * quotes (any operation in any state the API reaches, or on a quote an earlier step made), reads of quotes, requests,
- * documents and policies, money operations on policies, probes from another tenant and with an expired token.
- * The quote operations weigh most (42 operation x state pairs; one operation in every state covers 6 at once).
+ * documents and policies, money operations on policies, a payment split across two policies then credited, every
+ * view of a policy around a read or a change, a recalculation of a changed quote (then issued in half the draws),
+ * probes from another tenant and with an expired token. Quotes carry the suites' generated payloads (real-world data
+ * included, helpers/checks/sales/payload.ts). The quote operations weigh most (42 operation x state pairs; one operation in every state covers 6 at once).
  */
 export function stepArbitraries(pacing: StepPacing): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
   const k = fc.nat({ max: 99 })
@@ -587,8 +663,9 @@ export function stepArbitraries(pacing: StepPacing): fc.Arbitrary<fc.AsyncComman
       w(fc.tuple(k, fc.constantFrom(...TABLE_OPERATIONS)).map(([i, op]) => new QuoteOp(pacing, i, op)), 2),
       w(fc.tuple(k, fc.constantFrom(...READ_KINDS)).map(([i, x]) => new ReadOne(pacing, i, x)), 3),
       w(fc.tuple(k, fc.constantFrom('terminate', 'allocate', 'credit', 'mta' as const)).map(([i, op]) => new MoneyOp(pacing, i, op)), 3),
+      w(k.map((i) => new SplitPayment(pacing, i)), 1),
       w(fc.tuple(k, fc.constantFrom(...POLICY_VIEW_OPS)).map(([i, op]) => new PolicyView(pacing, i, op)), 3),
-      w(fc.constant(null).map(() => new Recalculate(pacing)), 1),
+      w(fc.boolean().map((issue) => new Recalculate(pacing, issue)), 1),
       w(k.map((i) => new ForeignProbe(pacing, i)), 2),
       w(k.map((i) => new ExpiredProbe(pacing, i)), 1),
     ),

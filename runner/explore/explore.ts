@@ -38,8 +38,12 @@ export interface ExploreResult {
   stepsToFailure?: number
   /** Invariants the minimal failing sequence broke (its last step's). */
   broken?: string[]
-  /** The minimal failing sequence, replayed once more with its exchanges (redacted). */
-  replay?: { path: string; steps: StepLog[] }
+  /**
+   * The minimal failing sequence, replayed once more with its exchanges (redacted): on the fresh target `replayOn`
+   * gave when given (`alone`: no state of the exploration's other sequences), else on the explored one.
+   * `reproduced`: the replay broke an invariant again; `replayBroken`: which.
+   */
+  replay?: { path: string; steps: StepLog[]; alone: boolean; reproduced: boolean; replayBroken: string[] }
   /** A failure that is not an invariant (a tool error). */
   error?: string
 }
@@ -52,12 +56,15 @@ function newWorld(config: TargetConfig): World {
   return holder.world
 }
 
+/** A fresh target for the replay (npm run explore:defects: a new embedded reference with the same defect). */
+export type FreshTarget = () => Promise<{ config: TargetConfig; close: () => Promise<void> }>
+
 /**
  * Random operation sequences generated from the model (fast-check model-based testing: fc.commands, asyncModelRun),
  * the model's invariants judged on every answer of every step; a failing sequence is shrunk by fast-check to a minimal
  * one and replayed once more to print each request and answer (docs/model.md).
  */
-export async function explore(config: TargetConfig, o: ExploreOptions): Promise<ExploreResult> {
+export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?: FreshTarget): Promise<ExploreResult> {
   discardAllureOutsideTests()
   const started = Date.now()
   const pacing: StepPacing = { minIntervalMs: 1000 / o.stepsPerSecond, last: { at: 0 } }
@@ -70,8 +77,8 @@ export async function explore(config: TargetConfig, o: ExploreOptions): Promise<
     for (const s of w.log) for (const id of s.evaluated) evaluated[id] = (evaluated[id] ?? 0) + 1
   }
   const state: { failed: boolean; stepsToFailure?: number } = { failed: false }
-  const runSequence = async (cmds: Iterable<fc.AsyncCommand<ExploreModel, World>>, keep?: (w: World) => void) => {
-    const world = newWorld(config)
+  const runSequence = async (cmds: Iterable<fc.AsyncCommand<ExploreModel, World>>, keep?: (w: World) => void, target: TargetConfig = config) => {
+    const world = newWorld(target)
     try {
       await fc.asyncModelRun(() => ({ model: { subs: 0, quotes: 0, requests: 0, documents: 0, policies: 0 }, real: world }), cmds)
     } catch (e) {
@@ -99,12 +106,21 @@ export async function explore(config: TargetConfig, o: ExploreOptions): Promise<
   if (!(error instanceof InvariantBroken)) {
     return { ok: false, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, error: String((error as Error | undefined)?.message ?? 'unknown') }
   }
-  // replay the minimal sequence once more, keeping its log
+  // replay the minimal sequence once more, keeping its log: alone on a fresh target when one is given
   const holder: { steps?: StepLog[] } = {}
   const [cmds] = details.counterexample!
-  await runSequence(cmds, (w) => (holder.steps = w.log)).catch(() => undefined)
+  const fresh = replayOn ? await replayOn() : undefined
+  let replayBroken: string[] = []
+  try {
+    await runSequence(cmds, (w) => (holder.steps = w.log), fresh?.config).catch((e: unknown) => {
+      if (e instanceof InvariantBroken) replayBroken = e.ids
+    })
+  } finally {
+    await fresh?.close()
+  }
   const stepsToFailure = state.stepsToFailure !== undefined ? { stepsToFailure: state.stepsToFailure } : {}
-  return { ok: false, ...base, ...stepsToFailure, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, broken: error.ids, replay: { path: details.counterexamplePath ?? '', steps: holder.steps ?? [] } }
+  const replay = { path: details.counterexamplePath ?? '', steps: holder.steps ?? [], alone: fresh !== undefined, reproduced: replayBroken.length > 0, replayBroken }
+  return { ok: false, ...base, ...stepsToFailure, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, broken: error.ids, replay }
 }
 
 /** The invariant families (WH-INV, SL-INV, PL-INV): each must judge at least one answer for an exploration to conform. */
@@ -141,7 +157,8 @@ export function formatExplore(r: ExploreResult, o: ExploreOptions): string {
   if (r.error) return [...lines, `error: ${r.error}`, 'verdict  INCONCLUSIVE'].join('\n')
   const steps = r.replay?.steps ?? []
   if (r.stepsToFailure !== undefined) lines.push(`first broken after ${r.stepsToFailure} steps: ${(r.broken ?? []).join(', ')}`)
-  lines.push(`replay: ${steps.length} step(s); run it again with: ${suggestedCommand(`explore --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}`, `npm run explore -- --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}`)}  (fast-check path ${r.replay?.path})`)
+  const again = r.replay ? `${r.replay.reproduced ? `broke ${r.replay.replayBroken.join(', ')} again` : 'did NOT break an invariant again'} when replayed${r.replay.alone ? ' alone on a fresh target' : ''}; ` : ''
+  lines.push(`replay: ${steps.length} step(s), ${again}run it again with: ${suggestedCommand(`explore --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}`, `npm run explore -- --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}`)}  (fast-check path ${r.replay?.path})`)
   steps.forEach((s, i) => {
     lines.push(`${String(i + 1).padStart(3)}. ${s.step}`)
     for (const x of s.exchanges) {

@@ -12,6 +12,8 @@ export interface DefectExploration {
   mustFind: boolean
   found: boolean
   replaySteps?: number
+  /** The minimal sequence replayed alone on a fresh reference with the same defect broke an invariant again. */
+  reproducedAlone?: boolean
   broken: string[]
   /** Steps run when the first sequence broke an invariant (before shrinking). */
   stepsToFailure?: number
@@ -52,7 +54,12 @@ export async function exploreDefect(entry: { defect: string; area: string; mustF
     const reference = await startReference({ ...config.reference, defects: config.reference.defects })
     try {
       config = withEmbeddedOrigin(config, reference.url)
-      const r = await explore(config, options)
+      const explored = config
+      // the replay runs alone, on a fresh reference with the same defect (no state of the other sequences)
+      const r = await explore(config, options, async () => {
+        const fresh = await startReference({ ...explored.reference, defects: explored.reference.defects })
+        return { config: withEmbeddedOrigin(explored, fresh.url), close: () => fresh.close() }
+      })
       const found = !r.ok && !r.error && r.replay !== undefined
       return {
         ...base,
@@ -60,7 +67,7 @@ export async function exploreDefect(entry: { defect: string; area: string; mustF
         broken: r.broken ?? [],
         stepsRun: r.stepsRun,
         seconds: (Date.now() - started) / 1000,
-        ...(found ? { replaySteps: r.replay!.steps.length } : {}),
+        ...(found ? { replaySteps: r.replay!.steps.length, reproducedAlone: r.replay!.alone && r.replay!.reproduced } : {}),
         ...(r.stepsToFailure !== undefined ? { stepsToFailure: r.stepsToFailure } : {}),
         ...(r.error ? { error: r.error } : {}),
       }
@@ -72,23 +79,23 @@ export async function exploreDefect(entry: { defect: string; area: string; mustF
   }
 }
 
-/** Whether a must-find defect was found with a short enough replay. */
+/** Whether a must-find defect was found with a short enough replay that reproduces alone on a fresh reference. */
 export function meetsBar(d: DefectExploration): boolean {
-  return !d.mustFind || (d.found && (d.replaySteps ?? Infinity) <= MAX_REPLAY)
+  return !d.mustFind || (d.found && (d.replaySteps ?? Infinity) <= MAX_REPLAY && d.reproducedAlone === true)
 }
 
 /** The table printed at the end (markdown, so docs/model.md can take it as it is). */
 export function formatDefectTable(rows: DefectExploration[]): string {
   const lines = [
-    '| defect | must | found | replay steps | invariants broken | steps to find | steps run | s |',
-    '|---|---|---|---|---|---|---|---|',
+    '| defect | must | found | replay steps | invariants broken | alone | steps to find | steps run | s |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows.map((d) =>
-      `| \`${d.defect}\` | ${d.mustFind ? 'yes' : 'no'} | ${d.found ? 'yes' : d.error ? `error: ${d.error.slice(0, 80)}` : '**no**'} | ${d.replaySteps ?? '-'} | ${d.broken.join(', ') || '-'} | ${d.stepsToFailure ?? '-'} | ${d.stepsRun} | ${d.seconds.toFixed(1)} |`,
+      `| \`${d.defect}\` | ${d.mustFind ? 'yes' : 'no'} | ${d.found ? 'yes' : d.error ? `error: ${d.error.slice(0, 80)}` : '**no**'} | ${d.replaySteps ?? '-'} | ${d.broken.join(', ') || '-'} | ${d.found ? (d.reproducedAlone ? 'yes' : '**no**') : '-'} | ${d.stepsToFailure ?? '-'} | ${d.stepsRun} | ${d.seconds.toFixed(1)} |`,
     ),
   ]
   const must = rows.filter((d) => d.mustFind)
   const ok = must.filter(meetsBar)
   const replays = rows.filter((d) => d.found).map((d) => d.replaySteps!)
-  lines.push('', `${ok.length}/${must.length} must-find defects found with a replay of at most ${MAX_REPLAY} steps; ${rows.filter((d) => d.found).length}/${rows.length} found in all; replay steps ${replays.length ? `${Math.min(...replays)}-${Math.max(...replays)}` : '-'}; ${rows.reduce((s, d) => s + d.seconds, 0).toFixed(0)} s`)
+  lines.push('', `${ok.length}/${must.length} must-find defects found with a replay of at most ${MAX_REPLAY} steps reproducing alone on a fresh reference; ${rows.filter((d) => d.found).length}/${rows.length} found in all; replay steps ${replays.length ? `${Math.min(...replays)}-${Math.max(...replays)}` : '-'}; ${rows.reduce((s, d) => s + d.seconds, 0).toFixed(0)} s`)
   return lines.join('\n')
 }

@@ -4,12 +4,15 @@ import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { MAX_REPLAY } from '../../scripts/explore/defects'
 
-/** One defect per area: a subscription update, an operation in a state, a money operation on a policy. */
-const SUBSET = ['webhooks-put-resets-event', 'sales-issued-can-decline', 'policies-balance-ignores-termination']
+/**
+ * One defect per area (a subscription update, an operation in a state, a money operation on a policy) and one of issue
+ * 29's situations (a recalculated quote issued, its policy read: PL-INV-003).
+ */
+const SUBSET = ['webhooks-put-resets-event', 'sales-issued-can-decline', 'policies-balance-ignores-termination', 'sales-issue-uses-created-data']
 
 /**
  * npm run explore:defects finds each defect of the subset against the embedded reference (seed 1, 300 steps), with a
- * replay of at most 12 steps, and exits 0; the full table is the script's (docs/model.md "Measured").
+ * replay of at most 12 steps that reproduces alone on a fresh reference, and exits 0; the full table is the script's (docs/model.md "Measured").
  */
 describe('npm run explore:defects', () => {
   it(`finds ${SUBSET.join(', ')} with replays of at most ${MAX_REPLAY} steps`, { timeout: 240_000 }, () => {
@@ -27,6 +30,8 @@ describe('npm run explore:defects', () => {
       expect(replay, row).toBeGreaterThanOrEqual(1)
       expect(replay, row).toBeLessThanOrEqual(MAX_REPLAY)
       expect(cells[5], row).toMatch(/^(WH|SL|PL)-INV-\d{3}/)
+      // the minimal sequence replayed alone on a fresh reference with the same defect broke an invariant again
+      expect(cells[6], row).toBe('yes')
     }
   })
 })

@@ -1,33 +1,35 @@
 import { describe, expect, it } from 'vitest'
 import { exploreDefectList, formatDefectTable, MAX_REPLAY, meetsBar, type DefectExploration } from '../../scripts/explore/defects'
 
-const row = (o: Partial<DefectExploration>): DefectExploration => ({ defect: 'd', area: 'sales', mustFind: true, found: true, replaySteps: 2, broken: ['SL-INV-004'], stepsToFailure: 10, stepsRun: 20, seconds: 3, ...o })
+const row = (o: Partial<DefectExploration>): DefectExploration => ({ defect: 'd', area: 'sales', mustFind: true, found: true, replaySteps: 2, broken: ['SL-INV-004'], stepsToFailure: 10, stepsRun: 20, seconds: 3, reproducedAlone: true, ...o })
 
 describe('npm run explore:defects: which defects, the bar, the table', () => {
-  it('each defect of scripts/explore/model-cases.ts once; the 33 new ones of webhooks, sales and policies of issue 14 and the 25 of issue 29 that exploration reaches must be found, the reused older and auth ones are listed only', () => {
+  it('each defect of scripts/explore/model-cases.ts once; the 33 new ones of webhooks, sales and policies of issue 14 and the 38 of issue 29 must be found, the reused older and auth ones are listed only', () => {
     const list = exploreDefectList()
     expect(new Set(list.map((d) => d.defect)).size).toBe(list.length)
     const must = list.filter((d) => d.mustFind)
-    expect(must.length).toBe(58)
+    expect(must.length).toBe(71)
     expect(must.filter((d) => d.area === 'webhooks').length).toBe(10)
-    expect(must.filter((d) => d.area === 'sales').length).toBe(24)
-    expect(must.filter((d) => d.area === 'policies').length).toBe(24)
+    expect(must.filter((d) => d.area === 'sales').length).toBe(33)
+    expect(must.filter((d) => d.area === 'policies').length).toBe(28)
     expect(list.filter((d) => !d.mustFind).map((d) => d.defect).sort()).toEqual(['auth-sales-expired-token-accepted', 'auth-webhooks-expiry-leeway-hour', 'webhooks-create-200', 'webhooks-created-at-changes'])
-    expect(list.findIndex((d) => !d.mustFind)).toBe(58)
+    expect(list.findIndex((d) => !d.mustFind)).toBe(71)
   })
 
-  it(`a must-find defect meets the bar only when found with a replay of at most ${MAX_REPLAY} steps; a listed one always`, () => {
+  it(`a must-find defect meets the bar only when found with a replay of at most ${MAX_REPLAY} steps that reproduces alone on a fresh reference; a listed one always`, () => {
     expect(meetsBar(row({}))).toBe(true)
     expect(meetsBar(row({ replaySteps: MAX_REPLAY }))).toBe(true)
     expect(meetsBar(row({ replaySteps: MAX_REPLAY + 1 }))).toBe(false)
     expect(meetsBar(row({ found: false, replaySteps: undefined }))).toBe(false)
+    expect(meetsBar(row({ reproducedAlone: false }))).toBe(false)
+    expect(meetsBar(row({ reproducedAlone: undefined }))).toBe(false)
     expect(meetsBar(row({ mustFind: false, found: false, replaySteps: undefined }))).toBe(true)
   })
 
   it('the table has a row per defect and a summary line', () => {
     const text = formatDefectTable([row({ defect: 'a' }), row({ defect: 'b', found: false, replaySteps: undefined, broken: [], stepsToFailure: undefined })])
-    expect(text).toContain('| `a` | yes | yes | 2 | SL-INV-004 | 10 | 20 | 3.0 |')
-    expect(text).toContain('| `b` | yes | **no** | - | - | - | 20 | 3.0 |')
+    expect(text).toContain('| `a` | yes | yes | 2 | SL-INV-004 | yes | 10 | 20 | 3.0 |')
+    expect(text).toContain('| `b` | yes | **no** | - | - | - | - | 20 | 3.0 |')
     expect(text).toContain(`1/2 must-find defects found with a replay of at most ${MAX_REPLAY} steps`)
   })
 })

@@ -70,6 +70,22 @@ describe('PolicyModel', () => {
     expect(judge(m, 'sales.quote.installments', { policyId: 'q1' }, answer(200, { instalments: two })).map((v) => v.invariant)).toEqual(['PL-INV-004'])
   })
 
+  it('PL-INV-004: a view answering 409 (not calculated) agrees only with one that says so too, with no write in between', () => {
+    const m = new PolicyModel(POLICIES_DEFAULTS)
+    const one = [{ dueDate: '2027-01-01', premium: 100 }]
+    const notCalculated = answer(409, { message: 'not calculated' })
+    // never calculated: both say so
+    expect(judge(m, 'sales.quote.calculation', { id: 'q0' }, notCalculated)).toEqual([])
+    expect(judge(m, 'sales.quote.installments', { policyId: 'q0' }, notCalculated)).toEqual([])
+    // changed and calculated again: the schedule shows the new installments, the calculation says not calculated
+    judge(m, 'sales.quote.update', { policyId: 'q1' }, answer(200, {}))
+    judge(m, 'sales.quote.calculate', { id: 'q1' }, answer(200, {}))
+    expect(judge(m, 'sales.quote.installments', { policyId: 'q1' }, answer(200, { instalments: one }))).toEqual([])
+    const v = judge(m, 'sales.quote.calculation', { id: 'q1' }, notCalculated)
+    expect(v.map((x) => x.invariant)).toEqual(['PL-INV-004'])
+    expect(v[0]!.actual).toContain('409 (not calculated)')
+  })
+
   it('PL-INV-006: invoices sum to the totals premium to the cent, the policy view shows it, the custom view shows the invoices', () => {
     const invoices = (...l: [string, number][]) => answer(200, l.map(([n, premium], i) => ({ invoicenumber: n, duedate: `2027-0${i + 1}-01`, premium })))
     const totals = (premium: number) => answer(200, { data: { premium, adminFee: 0, paid: 0, balance: premium } })
