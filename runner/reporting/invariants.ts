@@ -32,18 +32,26 @@ export function invariantLines(source: string = readFileSync(join(PROJECT_ROOT, 
  */
 export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[] {
   const evaluated = new Map<string, number>()
-  const violated = new Map<string, { checks: Set<string>; message: string; operations: Set<string> }>()
+  const violated = new Map<string, { checks: Set<string>; message: string; operations: Set<string>; byCheck: Map<string, Set<string>> }>()
   const failedChecks = new Set<string>()
+  /** The operation of the answer each failed check failed on (its finding), when it says one. */
+  const failedOn = new Map<string, string>()
   for (const tc of cases) {
     const inv = tc.meta().invariants
     if (!inv) continue
+    const check = tc.meta().check?.id ?? tc.name
     // failed on its own, or blocked by a failure (its setup's): either way not a pass the invariant contradicts
-    if (tc.result().state === 'failed' || tc.meta().blocked) failedChecks.add(tc.meta().check?.id ?? tc.name)
+    if (tc.result().state === 'failed' || tc.meta().blocked) failedChecks.add(check)
+    const finding = tc.meta().finding
+    if (tc.result().state === 'failed' && finding) failedOn.set(check, finding.operation)
     for (const [id, n] of Object.entries(inv.evaluated)) evaluated.set(id, (evaluated.get(id) ?? 0) + n)
     for (const v of inv.violated) {
-      const entry = violated.get(v.id) ?? { checks: new Set<string>(), message: v.message, operations: new Set<string>() }
-      if (v.operation) entry.operations.add(v.operation)
-      entry.checks.add(tc.meta().check?.id ?? tc.name)
+      const entry = violated.get(v.id) ?? { checks: new Set<string>(), message: v.message, operations: new Set<string>(), byCheck: new Map<string, Set<string>>() }
+      if (v.operation) {
+        entry.operations.add(v.operation)
+        entry.byCheck.set(check, (entry.byCheck.get(check) ?? new Set<string>()).add(v.operation))
+      }
+      entry.checks.add(check)
       violated.set(v.id, entry)
     }
   }
@@ -59,8 +67,13 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
     if (broken) {
       const checks = [...broken.checks].sort()
       // every answer that broke it was received by a check that failed (or was blocked by a failure): the same finding
-      const same = checks.every((c) => failedChecks.has(c))
-      return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${checks.join(', ')}${same ? ' (each failed or was blocked as well: the same finding)' : ''}`, note: `evaluated on ${n} answer(s)${extra}`, ...(broken.operations.size > 0 ? { about: [...broken.operations].sort() } : {}), ...(same ? { sameFindingAs: checks } : {}) }
+      const every = checks.every((c) => failedChecks.has(c))
+      // or a check failed on an answer of an operation that broke it in that check's own answers: the wrong answer that
+      // check reported, judged again by the model (other checks that read the same wrong data passed without noticing)
+      const onSame = every ? [] : checks.filter((c) => failedOn.has(c) && broken.byCheck.get(c)?.has(failedOn.get(c)!))
+      const same = every ? checks : onSame.length > 0 ? onSame : undefined
+      const why = every ? ' (each failed or was blocked as well: the same finding)' : same ? ` (${same.join(', ')} failed on an answer of the same operation: the same finding)` : ''
+      return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${checks.join(', ')}${why}`, note: `evaluated on ${n} answer(s)${extra}`, ...(broken.operations.size > 0 ? { about: [...broken.operations].sort() } : {}), ...(same ? { sameFindingAs: same } : {}) }
     }
     if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)${extra}` }
     // nothing to judge (a partial selection, a target without the feature): not applicable, with the reason; the

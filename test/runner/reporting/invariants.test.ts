@@ -29,6 +29,16 @@ describe('invariantOutcomes: each model invariant as a check of its own', () => 
     // broken in a check that passed too: a finding of its own
     expect(of('SL-INV-002').sameFindingAs).toBeUndefined()
   })
+
+  it("names a failed check as the same finding when it failed on an answer of an operation that broke the invariant in that check's answers", () => {
+    const withFinding = (t: TestCase, operation: string) => ({ ...t, meta: () => ({ ...t.meta(), finding: { operation, status: 200, expected: 'x' } }) }) as unknown as TestCase
+    const same = invariantOutcomes([withFinding(tc('PL-DATA-002', 'failed', ['PL-INV-001']), 'sales.quote.get'), tc('PL-PAY-001', 'passed', ['PL-INV-001'])])
+    expect(same.find((o) => o.id === 'PL-INV-001')).toMatchObject({ status: 'failed', sameFindingAs: ['PL-DATA-002'] })
+    expect(same.find((o) => o.id === 'PL-INV-001')!.error).toMatch(/PL-DATA-002 failed on an answer of the same operation: the same finding\)$/)
+    // failed on another operation than the one that broke the invariant: a finding of its own
+    const other = invariantOutcomes([withFinding(tc('PL-DATA-002', 'failed', ['PL-INV-001']), 'sales.policy.invoices'), tc('PL-PAY-001', 'passed', ['PL-INV-001'])])
+    expect(other.find((o) => o.id === 'PL-INV-001')!.sameFindingAs).toBeUndefined()
+  })
 })
 
 describe('where an invariant is: the line of its declaration (checks.json, list)', () => {
