@@ -10,8 +10,6 @@ export interface DefectOutcome {
   /** Its checks, as its own checks.json lists them. */
   checks: CheckOutcome[]
   failedIds: string[]
-  /** The batch's exit code (vitest's, for all its targets). */
-  batchExitCode: number | null
   /** The tail of the batch's console, for a failure message. */
   output: string
   /** The checks that failed against the batch's faithful reference (its control target): none, or the batch proves nothing. */
@@ -37,7 +35,7 @@ export async function runDefectBatch(files: string[], defects: string[], timeout
   return defects.map((defect, i) => {
     const report = reports[i + 1]
     const checks = report?.checks ?? []
-    return { defect, ran: report !== undefined, checks, failedIds: failed(checks), batchExitCode: run.exitCode, output: run.output.slice(-3000), controlFailedIds }
+    return { defect, ran: report !== undefined, checks, failedIds: failed(checks), output: run.output.slice(-3000), controlFailedIds }
   })
 }
 
