@@ -19,6 +19,17 @@ export interface ReferenceTarget {
   name?: string
 }
 
+/**
+ * The profile of a reference reached by URL: the default profile with the reference's own published OpenAPI document
+ * (as an embedded run validates against it: withReferenceContract), and the overrides (a variation's profile, the
+ * name, the services).
+ */
+export function referenceProfile(overrides: Record<string, unknown>): Record<string, unknown> {
+  const base = parseJsonc(readFileSync(DEFAULT_PROFILE, 'utf8')) as Record<string, unknown>
+  delete base.$schema
+  return mergeProfile(base, { openapi: [REFERENCE_OPENAPI], ...overrides })
+}
+
 /** One run of some suites against several references at once. */
 export interface ReferenceBatchRun {
   run: ConformanceRun
@@ -52,8 +63,6 @@ export async function runAgainstReferences(targets: ReferenceTarget[], o: Refere
   const keys = targets.map((_, i) => `r${tag}-${i}`)
   try {
     const profiles: string[] = []
-    const base = parseJsonc(readFileSync(DEFAULT_PROFILE, 'utf8')) as Record<string, unknown>
-    delete base.$schema
     for (const [i, t] of targets.entries()) {
       const defects = t.defects ?? []
       const ref = await startReference({ ...(t.options ?? {}), defects })
@@ -61,7 +70,7 @@ export async function runAgainstReferences(targets: ReferenceTarget[], o: Refere
       const path = join(dir, `${keys[i]}.json`)
       const services = { salesBaseUrl: ref.url, authUrl: `${ref.url}/api/v1/identifier`, webhookBaseUrl: ref.url }
       const name = t.name ?? `reference${defects.length ? `+${defects.join('+')}` : ''}`
-      writeFileSync(path, JSON.stringify(mergeProfile(base, { openapi: [REFERENCE_OPENAPI], ...(t.profile ?? {}), name, services })))
+      writeFileSync(path, JSON.stringify(referenceProfile({ ...(t.profile ?? {}), name, services })))
       profiles.push(path)
     }
     const run = await runConformance({

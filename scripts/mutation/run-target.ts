@@ -1,12 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DEFAULT_PROFILE, REFERENCE_OPENAPI } from '../../helpers/client/config/target-config'
-import { parseJsonc } from '../../helpers/client/config/jsonc'
 import { startReference } from '../../reference/server'
 import { VARIATIONS, variationOptions, type VariationInfo, type VariationName } from '../../reference/variations/catalogue'
+import { referenceProfile } from '../harness/reference-batch'
 import { runConformance } from '../harness/run-conformance'
-import { mergeProfile } from './merge-profile'
 import { summarize } from './summarize'
 import type { RunSummary } from './types'
 
@@ -31,10 +29,7 @@ export async function runWithVariation(name: VariationName, o: SuiteRunOptions =
   const info: VariationInfo = VARIATIONS[name]
   const dir = mkdtempSync(join(tmpdir(), 'lc-variation-'))
   const profilePath = join(dir, `${name}.json`)
-  const base = parseJsonc(readFileSync(DEFAULT_PROFILE, 'utf8')) as Record<string, unknown>
-  // the reference's own published document, as an embedded run validates against it (helpers/client/config/target-config.ts withReferenceContract)
-  const profile = mergeProfile(base, { openapi: [REFERENCE_OPENAPI], ...(info.profile ?? {}), name: `reference+${name}` })
-  delete profile.$schema
+  const profile = referenceProfile({ ...(info.profile ?? {}), name: `reference+${name}` })
   writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`)
   const ref = await startReference(variationOptions([name]))
   try {
