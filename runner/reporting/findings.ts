@@ -24,8 +24,17 @@ const sameAnswer = (a: Finding, b: Finding) => a.operation === b.operation && a.
  * finding of a 200 where a 201 was expected.
  */
 function same(a: Finding, b: Finding): boolean {
+  return sameAnswer(a, b) && (a.expected === b.expected || unexpectedByBoth(a, b))
+}
+
+/**
+ * The same operation answered the same status to two checks, of a class neither expected: a 500 to the read of an
+ * unknown subscription and to another tenant's read of one, or a 200 to an unknown policy's invoices and to another
+ * tenant's. One wrong answer of one operation, whichever checks met it; a status of a class a check expected (a 200
+ * where a 201 was expected) is not this rule's.
+ */
+function unexpectedByBoth(a: Finding, b: Finding): boolean {
   if (!sameAnswer(a, b)) return false
-  if (a.expected === b.expected) return true
   const ca = statusClassesOf(a.expected)
   const cb = statusClassesOf(b.expected)
   const got = String(a.status)[0]!
@@ -44,6 +53,8 @@ function variantBase(f: FailedFinding): string | undefined {
  *   expectation. A state-table cell refused the update the lifecycle's SL-LIFE-004-home was refused as well.
  * - Another product's: the same per-product check (SL-LIFE-004-travel and -home) failed on the same operation with
  *   the same status. The expectation may differ, as the products' data do.
+ * - An answer neither expected: two checks failed on the same operation with the same status, of a class neither
+ *   check's status expectation names (unexpectedByBoth), the owner of neither: the first by id is the root.
  * The root is followed to the check that is no other's (the first product's, by id). The checks stay failed, and the
  * verdict counts them; the reports say which finding they share, and the mutation harness counts it once.
  */
@@ -57,9 +68,15 @@ export function sameFindings(failed: readonly FailedFinding[]): Map<string, Same
       continue
     }
     const base = variantBase(f)
-    if (!base) continue
-    const first = failed.filter((g) => variantBase(g) === base && sameAnswer(g.finding, f.finding)).sort((a, b) => a.id.localeCompare(b.id))[0]
+    const first = base ? failed.filter((g) => variantBase(g) === base && sameAnswer(g.finding, f.finding)).sort((a, b) => a.id.localeCompare(b.id))[0] : undefined
     if (first && first.id !== f.id) direct.set(f.id, { as: first.id, why: `the same check for another product, which failed on the same operation with the same status (${f.finding.operation} -> ${f.finding.status})` })
+  }
+  // among the checks that are no other's yet: an answer neither expected, to the first by id (no cycle: that one is a
+  // root and the relation holds between all of its group)
+  const roots = failed.filter((f) => !direct.has(f.id)).sort((a, b) => a.id.localeCompare(b.id))
+  for (const f of roots) {
+    const first = roots.find((g) => unexpectedByBoth(g.finding, f.finding))
+    if (first && first.id !== f.id) direct.set(f.id, { as: first.id, why: `${first.id} failed on the same operation with the same status, which neither expected (${f.finding.operation} -> ${f.finding.status})` })
   }
   // to the root: the check that is no other's finding (a chain stops at a check already seen)
   const out = new Map<string, SameFinding>()

@@ -35,7 +35,23 @@ describe('sameFindings: one defect, one finding', () => {
     expect(sameFindings([f('SL-LIFE-004-travel', wrongData('paymentFrequency'), 'travel'), f('SL-LIFE-004-home', wrongData('salesChannel'), 'home')]).get('SL-LIFE-004-travel')?.as).toBe('SL-LIFE-004-home')
     expect(sameFindings([f('SL-LIFE-004-travel', refused, 'travel'), f('SL-LIFE-004-home', wrongData('salesChannel'), 'home')]).size).toBe(0)
     // not a variant: checks without a product, or of another step
-    expect(sameFindings([f('SL-LIFE-005-travel', refused, 'travel'), f('SL-LIFE-004-home', refused, 'home'), f('SL-NEG-002', refused), f('SL-NEG-003', refused)]).size).toBe(0)
+    expect(sameFindings([f('SL-LIFE-005-travel', wrongData('a'), 'travel'), f('SL-LIFE-004-home', wrongData('b'), 'home'), f('SL-NEG-002', wrongData('c')), f('SL-NEG-003', wrongData('d'))]).size).toBe(0)
+  })
+
+  it('counts checks that met the same status from the same operation, of a class neither expected, as the first by id', () => {
+    // an unknown subscription and another tenant's both read as 500: one wrong answer of one operation
+    const read = { operation: 'webhooks.subscription.get', status: 500 }
+    const same = sameFindings([f('WH-SCOPE-001', { ...read, expected: 'status 4xx' }), f('WH-ERR-006', { ...read, expected: 'status 4xx' }), f('WH-LIFE-007', { ...read, expected: 'status 4xx' })])
+    expect(same.get('WH-SCOPE-001')).toMatchObject({ as: 'WH-ERR-006', why: expect.stringContaining('neither expected (webhooks.subscription.get -> 500)') })
+    expect(same.get('WH-LIFE-007')?.as).toBe('WH-ERR-006')
+    expect(same.has('WH-ERR-006')).toBe(false)
+    // a status of a class one of them expected, another operation or another status: findings of their own
+    const created = { operation: 'webhooks.subscription.create', status: 200 }
+    expect(sameFindings([f('WH-LIFE-001', { ...created, expected: 'status 201' }), f('WH-CON-003', { ...created, expected: 'status 4xx' })]).size).toBe(0)
+    expect(sameFindings([f('A', { ...read, expected: 'status 4xx' }), f('B', { ...read, operation: 'webhooks.subscription.update', expected: 'status 4xx' })]).size).toBe(0)
+    expect(sameFindings([f('A', { ...read, expected: 'status 4xx' }), f('B', { ...read, status: 502, expected: 'status 4xx' })]).size).toBe(0)
+    // expectations that are not of a status (a wrong value): not this rule's
+    expect(sameFindings([f('A', { ...read, status: 200, expected: 'premium #' }), f('B', { ...read, status: 200, expected: 'premium #' })]).size).toBe(0)
   })
 
   it('follows a chain to its root, and leaves a cycle with no root counted', () => {
