@@ -9,6 +9,7 @@ import { safeText } from '../client/evidence/redact'
 import { attachEvidence } from '../client/evidence/evidence'
 import { InFlight, withInFlight } from '../client/http/in-flight'
 import { BreakerOpen } from '../client/http/breaker'
+import { answerKey } from '../client/http/recorder'
 import { ANSWER_BUDGET_DEVIATION } from '../client/http/limits'
 import { SPEC, type CheckMeta } from '../../common/spec'
 import type { CheckTaskMeta, Deviation } from './task-meta'
@@ -135,12 +136,13 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
 export function findingOf(meta: CheckMeta, e: unknown): Finding | undefined {
   if (!(e instanceof ConformanceFailure)) return undefined
   const res = e.detail.res
-  const operation = res?.exchange?.operationId
-  if (!res || !operation) return undefined
+  const exchange = res?.exchange
+  const operation = exchange?.operationId
+  if (!res || !exchange || !operation) return undefined
   // a status expectation by its classes: "status 200", "status 2xx" and "status 200 or 201" are all "status 2xx"
   const classes = statusClassesOf(e.detail.expected)
   const owner = e.detail.owner ?? (classes ? ownerOf(operation, meta.product) : undefined)
-  return { operation, status: res.status, expected: classes ? `status ${classes.map((c) => `${c}xx`).join(' or ')}` : maskedExpectation(e.detail.expected), ...(owner && owner !== meta.id ? { owner } : {}) }
+  return { operation, status: res.status, expected: classes ? `status ${classes.map((c) => `${c}xx`).join(' or ')}` : maskedExpectation(e.detail.expected), ...(owner && owner !== meta.id ? { owner } : {}), answer: answerKey(exchange) }
 }
 
 /** The breaker's refusal when it is the error or what caused it (a helper may wrap it), else undefined. */
@@ -156,7 +158,10 @@ function recordInvariants(ctx: TestContext): void {
   if (contract && contract.length > 0) ctx.task.meta.contract = contract.map((n) => ({ ...n }))
   const tally = runningInvariants()
   if (!tally) return
-  const violated = tally.violations.map((v) => ({ id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}), ...(v.at ? { at: v.at } : {}) }))
+  const violated = tally.violations.map((v) => {
+    const answers = [v.res, v.setBy].flatMap((r) => (r?.exchange ? [answerKey(r.exchange)] : []))
+    return { id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}), ...(v.at ? { at: v.at } : {}), ...(answers.length > 0 ? { answers } : {}) }
+  })
   ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated, ...(tally.sent ? { sent: { ...tally.sent } } : {}) }
 }
 

@@ -30,6 +30,8 @@ export interface Finding {
   expected: string
   /** The check that owns this requirement, when it is another check (FailureDetail.owner, or the operation's owner). */
   owner?: string
+  /** The answer the check failed on (helpers/client/http/recorder.ts answerKey), when it was recorded. */
+  answer?: string
 }
 
 /**

@@ -30,8 +30,11 @@ export type CheckTaskMeta = CheckMeta & {
 /** The model's invariants on the answers a check received: how often each was evaluated, and those it found broken. */
 export interface InvariantsTaskMeta {
   evaluated: Record<string, number>
-  /** `at`: the rule of the model that judged the answer (helpers/oracle/..., line). */
-  violated: { id: string; message: string; operation?: string; at?: SourceLocation }[]
+  /**
+   * `at`: the rule of the model that judged the answer (helpers/oracle/..., line). `answers`: the answer that broke it
+   * and the earlier one its expectation came from (helpers/client/http/recorder.ts answerKey).
+   */
+  violated: { id: string; message: string; operation?: string; at?: SourceLocation; answers?: string[] }[]
   /** The real-world data classes (helpers/oracle/real-world.ts) the check's requests carried, by class. */
   sent?: Record<string, number>
 }

@@ -39,6 +39,7 @@ function statusOf(tc: TestCase): CheckStatus | undefined {
 import { invariantOutcomes, realWorldDataSent } from './invariants'
 import { contractOutcomes } from './contract-checks'
 import { sameFindings, type FailedFinding } from './findings'
+import { answersOf, withSharedAnswers } from './shared-answers'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
   const meta = tc.meta()
@@ -128,11 +129,12 @@ function withSameFindings(cases: ReadonlyArray<TestCase>, outcomes: CheckOutcome
 
 /**
  * The outcome of every check among `cases`, then of each of the model's invariants, which are checks of their own judged
- * on the answers of every other check (docs/model.md). The same list feeds checks.json, JUnit and the Allure results.
+ * on the answers of every other check (docs/model.md), with the failures about one answer named as one finding
+ * (runner/reporting/shared-answers.ts). The same list feeds checks.json, JUnit and the Allure results.
  */
 export function checkOutcomes(cases: ReadonlyArray<TestCase>, root: string): CheckOutcome[] {
   const own = withSameFindings(cases, cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c))
-  return own.length > 0 ? [...own, ...invariantOutcomes(cases), ...contractOutcomes(cases)] : own
+  return own.length > 0 ? withSharedAnswers([...own, ...invariantOutcomes(cases), ...contractOutcomes(cases)], answersOf(cases)) : own
 }
 
 /**

@@ -4,6 +4,7 @@ import { ConformanceFailure, formatFailure } from '../../../helpers/checks/failu
 import { findingOf } from '../../../helpers/checks/check'
 import type { CheckMeta } from '../../../common/spec'
 import type { HttpResult } from '../../../helpers/client/http/types'
+import { answerKey } from '../../../helpers/client/http/recorder'
 
 const meta: CheckMeta = { id: 'WH-ERR-001', spec: 'webhooks', section: '§7', requirement: 'An unknown id gives 404.' }
 const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl'
@@ -90,7 +91,10 @@ describe('findingOf: what a failure was, to tell one finding from several', () =
 
   it('names the operation that answered, its status, and the owner of that operation for a status failure', () => {
     const cell: CheckMeta = { id: 'SL-OPS-DRAFT-UPDATE', spec: 'sales', section: '§3', requirement: 'r', product: 'home' }
-    expect(findingOf(cell, caught(() => expectStatus(op(409), '2xx')))).toEqual({ operation: 'sales.quote.update', status: 409, expected: 'status 2xx', owner: 'SL-LIFE-004-home' })
+    const answer = answerKey(op(409).exchange!)
+    expect(findingOf(cell, caught(() => expectStatus(op(409), '2xx')))).toEqual({ operation: 'sales.quote.update', status: 409, expected: 'status 2xx', owner: 'SL-LIFE-004-home', answer })
+    // the answer it failed on, by when, which check, method, URL and attempt
+    expect(answer).toContain('GET http://h.test/api/webhook/subscription/x #1')
     // a status expectation by its classes: a success expected is one expectation, a refusal expected another
     expect(findingOf(cell, caught(() => expectStatus(op(409), [200, 201])))?.expected).toBe('status 2xx')
     expect(findingOf(cell, caught(() => expectStatus(op(200), [403, 404])))?.expected).toBe('status 4xx')
@@ -103,7 +107,7 @@ describe('findingOf: what a failure was, to tell one finding from several', () =
 
   it('masks the run\'s ids and numbers in any other expectation, and takes the owner the assertion names', () => {
     const e = new ConformanceFailure({ expected: 'issue request 8fb816f7-a657-4a58-b20c-bc8fc0c3643a to reach success', actual: 'failure', res: op(200), owner: 'SL-LIFE-010-home' })
-    expect(findingOf(meta, e)).toEqual({ operation: 'sales.quote.update', status: 200, expected: 'issue request # to reach success', owner: 'SL-LIFE-010-home' })
+    expect(findingOf(meta, e)).toEqual({ operation: 'sales.quote.update', status: 200, expected: 'issue request # to reach success', owner: 'SL-LIFE-010-home', answer: answerKey(op(200).exchange!) })
     expect(findingOf(meta, caught(() => expectEqual(3, 4, 'premium of quote 100028', op(200))))?.expected).toBe('premium of quote # = #')
     // no answer, or not a violated requirement: no finding
     expect(findingOf(meta, new ConformanceFailure({ expected: 'x', actual: 'y' }))).toBeUndefined()

@@ -20,6 +20,18 @@ describe('failures on the same answer as the owner of their requirement are the 
     expect(run.verdict?.verdict).toBe('DOES NOT CONFORM')
   })
 
+  it('names one finding for the invariants one answer broke (runner/reporting/shared-answers.ts)', async () => {
+    // a read that sends the quote's numbers as strings breaks the value, type and round-trip invariants on the same answer
+    const run = await runConformance({ files: ['suites/sales/lifecycle.test.ts'], defects: ['sales-get-numbers-as-strings'] })
+    const checks = new Map((run.report?.checks ?? []).map((c) => [c.id, c]))
+    for (const id of ['SL-INV-002', 'SL-INV-003', 'SL-INV-009']) expect(checks.get(id)?.status, `${id}\n${run.output.slice(-3000)}`).toBe('failed')
+    expect(checks.get('SL-INV-002')?.sameFindingAs).toBeUndefined()
+    expect(checks.get('SL-INV-003')?.sameFindingAs).toEqual(['SL-INV-002'])
+    expect(checks.get('SL-INV-009')?.sameFindingAs).toEqual(['SL-INV-002'])
+    expect(checks.get('SL-INV-003')?.error).toMatch(/the same finding as SL-INV-002: an answer it failed on is one SL-INV-002 failed on/)
+    expect(run.output).toMatch(/3 failed \(1 distinct finding\(s\)\)/)
+  })
+
   it('keeps a failure of its own when the owner did not fail: the cell alone is a finding', async () => {
     const run = await runConformance({ files: ['suites/sales/state-table.test.ts'], defects: ['sales-draft-update-refused'] })
     const cell = run.report?.checks.find((c) => c.id === 'SL-OPS-DRAFT-UPDATE')
