@@ -6,9 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export TESTCONTAINERS_RYUK_DISABLED=true
+# testcontainers leaves its lock file (testcontainers-node-<uid>.lock) in the temp folder: give it a private one
+TMPDIR="$(mktemp -d)"
+export TMPDIR
 cleanup() {
   ids="$(docker ps -aq --filter label=ledger-conformance.run-id 2>/dev/null || true)"
   [[ -z "$ids" ]] || docker rm -f $ids >/dev/null
+  rm -rf "$TMPDIR"
 }
 trap cleanup EXIT
 # (the container-target tests, test/container/*.proof.test.ts, ran in step 45 with the other proofs)

@@ -6,8 +6,12 @@ import { join } from 'node:path'
  * Global setup of `npm test` (vitest.test.config.ts): the tests, their workers and every process they start get a
  * private temp folder (TMPDIR, which os.tmpdir() reads); whatever is left in it when the run ends fails the run
  * (exit code 1), named, and is removed. A private folder, not the shared one: other programs on the machine write
- * there too. One entry is expected: tsx's cache of transformed files (tsx-<uid>), which the child processes the tests
- * start share with every other run through a link to the shared temp folder's cache.
+ * there too. Two entries are expected, both a library's own:
+ * - tsx's cache of transformed files (tsx-<uid>), which the child processes the tests start share with every other run
+ *   through a link to the shared temp folder's cache;
+ * - testcontainers' lock file (testcontainers-node-<uid>.lock), which it makes to start a container (the container
+ *   proofs) and never removes; it goes with the private folder.
+ * `npm test` and `npm run test:proofs` both use it.
  */
 export default function setup(): () => void {
   const previous = process.env.TMPDIR
@@ -20,7 +24,8 @@ export default function setup(): () => void {
   return () => {
     if (previous === undefined) delete process.env.TMPDIR
     else process.env.TMPDIR = previous
-    const left = readdirSync(dir).filter((e) => e !== tsxCache)
+    const libraries = new Set([tsxCache, `testcontainers-node-${userInfo().uid}.lock`])
+    const left = readdirSync(dir).filter((e) => !libraries.has(e))
     rmSync(join(dir, tsxCache))
     rmSync(dir, { recursive: true, force: true })
     if (left.length === 0) return
