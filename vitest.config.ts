@@ -7,6 +7,7 @@ import { targetProfilesFrom } from './runner/targets/profiles'
 import { cliFileFilters } from './runner/guard/cli-filters'
 import { PROJECT_ROOT } from './helpers/client/config/target-config'
 import { INSTALLED, userCacheDir } from './common/project-root'
+import { moduleCachePath } from './common/module-cache'
 import { SHARD_BLOB_ENV } from './runner/shard/shard'
 
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
@@ -58,7 +59,8 @@ export default defineConfig({
     maxConcurrency: run.lane ? 1000 : 32,
     // transformed modules are kept on disk between runs (node_modules/.experimental-vitest-cache; keyed by
     // content, id and config; default in vitest 5): a warm run, and each target's copy of a suite, skip the transform
-    experimental: { fsModuleCache: true, ...(INSTALLED ? { fsModuleCachePath: resolve(userCacheDir(), 'modules') } : {}) },
+    // (one folder per state of the dependencies: common/module-cache.ts)
+    experimental: { fsModuleCache: true, fsModuleCachePath: moduleCachePath(INSTALLED ? resolve(userCacheDir(), 'modules') : resolve(PROJECT_ROOT, 'node_modules', '.experimental-vitest-cache'), PROJECT_ROOT) },
     reporters: [
       // first: what the others print or write has been redacted (runner/reporting/redacting-reporter.ts)
       './runner/reporting/redacting-reporter.ts',
