@@ -1,20 +1,21 @@
 import type { TestCase } from 'vitest/node'
+import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { distinctFindings } from './findings'
 import type { CheckOutcome } from './results'
 
-const isInvariant = (id: string) => /-INV-\d+$/.test(id)
+const INVARIANT_IDS: ReadonlySet<string> = new Set(INVARIANTS.map((i) => i.id))
+const isInvariant = (id: string) => INVARIANT_IDS.has(id)
 
 /**
  * Failures on one answer are one finding (issue 29, "one defect, one finding"): a check that failed on an answer, and
  * each invariant of the model that answer broke (or that broke on a later answer because of it: the answer its
- * expectation came from), are about the same answer. Three invariants broken by one read that sends numbers as strings,
- * or a check that saw an actions list answered `[]` while the quote was locked and the invariant that judged that same
- * list, are one finding each.
+ * expectation came from), are about the same answer. Three invariants broken by one read that sends numbers as strings
+ * are one finding.
  *
  * `answers`: the answers each failed outcome is about (a check's failing answer, an invariant's breaking answers and
- * those their expectations came from; helpers/client/http/recorder.ts answerKey). Failures that are findings of their
- * share an answer, directly or through another failure, form one group (an invariant broken by an expired token
- * accepted on five operations joins the five checks that failed on those answers). Among a group's failures that are
+ * those their expectations came from; helpers/client/http/recorder.ts answerKey). Failures that share an answer,
+ * directly or through another failure, form one group (an invariant broken by an expired token accepted on five
+ * operations joins the five checks that failed on those answers). Among a group's failures that are
  * findings of their own, the first check by id (else the first invariant) is its root and the others say they are
  * the same finding as it. A failure that is already another's finding (CheckOutcome.sameFindingAs) links its group
  * but keeps its own `sameFindingAs`; the root has none, so every group still counts once and no cycle is made.

@@ -17,14 +17,15 @@ export default function setup(): () => void {
   const previous = process.env.TMPDIR
   const shared = tmpdir()
   const dir = mkdtempSync(join(shared, 'lc-npm-test-'))
-  const tsxCache = `tsx-${userInfo().uid}`
+  const uid = userInfo().uid
+  const tsxCache = `tsx-${uid}`
   mkdirSync(join(shared, tsxCache), { recursive: true, mode: 0o700 })
   symlinkSync(join(shared, tsxCache), join(dir, tsxCache))
   process.env.TMPDIR = dir
   return () => {
     if (previous === undefined) delete process.env.TMPDIR
     else process.env.TMPDIR = previous
-    const libraries = new Set([tsxCache, `testcontainers-node-${userInfo().uid}.lock`])
+    const libraries = new Set([tsxCache, `testcontainers-node-${uid}.lock`])
     const left = readdirSync(dir).filter((e) => !libraries.has(e))
     rmSync(join(dir, tsxCache))
     rmSync(dir, { recursive: true, force: true })
