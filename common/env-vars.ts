@@ -7,7 +7,7 @@
  */
 
 /** Who reads a variable: a command of the CLI (`ledger-conformance <command>`) or an npm script of the project. */
-export type EnvReader = 'run' | 'list' | 'validate' | 'acceptance' | 'report' | 'explore' | 'npm run conformance:container' | 'npm run conformance:sharded' | 'npm run bench' | 'reference service'
+export type EnvReader = 'run' | 'list' | 'validate' | 'acceptance' | 'report' | 'explore' | 'replay' | 'npm run conformance:container' | 'npm run conformance:sharded' | 'npm run bench' | 'reference service'
 
 /**
  * - target: which service is checked and as whom (overrides the profile's fields);
@@ -32,7 +32,7 @@ export interface EnvVar {
   readonly configuresRun?: true
 }
 
-const TARGET_READERS = ['run', 'list', 'validate', 'acceptance', 'explore'] as const
+const TARGET_READERS = ['run', 'list', 'validate', 'acceptance', 'explore', 'replay'] as const
 
 export const ENV_VARS = [
   { name: 'TARGET_PROFILE', group: 'target', meaning: 'path of the target profile (.json or .jsonc)', default: 'fixtures/targets/reference.json: the embedded reference service', readBy: [...TARGET_READERS, 'npm run conformance:sharded'], configuresRun: true },
@@ -48,8 +48,9 @@ export const ENV_VARS = [
   { name: 'REFERENCE_CHAOS', group: 'target', meaning: 'faults of the embedded reference service, e.g. "503=0.05,latency=0-200,seed=7" (docs/reliability.md)', default: 'none', readBy: ['run', 'reference service'], configuresRun: true },
   { name: 'CONFORMANCE_SEED', group: 'run', meaning: 'integer seed of generated data (and of explore)', default: 'a new seed, printed in the summary', readBy: ['run', 'validate', 'explore', 'npm run conformance:sharded'] },
   { name: 'CONFORMANCE_RUN_ID', group: 'run', meaning: 'the run id: tags the data a run creates, names its reports', default: 'run-<date>-<random>', readBy: ['run', 'validate', 'acceptance', 'npm run conformance:sharded'], configuresRun: true },
-  { name: 'REPORTS_DIR', group: 'run', meaning: 'where reports go', default: './reports of the current directory', readBy: ['run', 'acceptance', 'report', 'npm run conformance:sharded'], configuresRun: true },
-  { name: 'ALLOW_WRITES', group: 'run', meaning: '1: the suites that create and change data may run against a target whose profile is not nonProduction (same as --allow-writes)', readBy: ['run'], configuresRun: true },
+  { name: 'REPORTS_DIR', group: 'run', meaning: 'where reports go', default: './reports of the current directory', readBy: ['run', 'acceptance', 'report', 'explore', 'replay', 'npm run conformance:sharded'], configuresRun: true },
+  { name: 'ALLOW_WRITES', group: 'run', meaning: '1: the commands that create and change data (run, acceptance, explore, replay) may do so on a target whose profile is not nonProduction (same as --allow-writes)', readBy: ['run', 'acceptance', 'explore', 'replay'], configuresRun: true },
+  { name: 'LEDGER_COMMAND_LINE', group: 'tool', meaning: "the user's command line, for the production guard's refusal that repeats it with a flag added (set by the CLI)", readBy: ['run', 'acceptance', 'explore', 'replay'], configuresRun: true },
   { name: 'ALLURE_HISTORY', group: 'run', meaning: 'default of report --history: the Allure history file carried between runs', readBy: ['report'] },
   { name: 'CHROMIUM_PATH', group: 'run', meaning: 'the browser of report --check', default: '/usr/bin/chromium', readBy: ['report'] },
   { name: 'LEDGER_CONFORMANCE_CACHE', group: 'run', meaning: "where an installed package keeps vitest's caches", default: '$XDG_CACHE_HOME/ledger-conformance, else ~/.cache/ledger-conformance', readBy: ['run', 'list'] },

@@ -1,6 +1,22 @@
 import { suggestedCommand } from '../common/suggested-command'
 import { parseArgs } from 'node:util'
-import { DEFECTS } from './defects/catalogue'
+import { DEFECTS, isDefectName } from './defects/catalogue'
+import { nearest, withDidYouMean } from '../common/did-you-mean'
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  defect: { type: 'string', multiple: true },
+  variation: { type: 'string', multiple: true },
+  'list-variations': { type: 'boolean' },
+  chaos: { type: 'string' },
+  'lock-ms': { type: 'string' },
+  'issue-ms': { type: 'string' },
+  'referral-ms': { type: 'string' },
+  log: { type: 'boolean' },
+  'list-defects': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
 import { DEMO_TENANTS } from './demo-data'
 import { DEFAULT_OPTIONS } from './options'
 import { startReference } from './server'
@@ -38,25 +54,9 @@ export async function referenceCli(argv: string[]): Promise<number> {
 async function serve(argv: string[]): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        defect: { type: 'string', multiple: true },
-        variation: { type: 'string', multiple: true },
-        'list-variations': { type: 'boolean' },
-        chaos: { type: 'string' },
-        'lock-ms': { type: 'string' },
-        'issue-ms': { type: 'string' },
-        'referral-ms': { type: 'string' },
-        log: { type: 'boolean' },
-        'list-defects': { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-    })
+    parsed = parseArgs({ args: argv, options: OPTIONS })
   } catch (e) {
-    console.error(`${(e as Error).message}\n${USAGE}`)
+    console.error(`ledger-conformance reference: ${withDidYouMean((e as Error).message, OPTIONS)}\n${USAGE}`)
     return 2
   }
   const v = parsed.values
@@ -88,6 +88,13 @@ async function serve(argv: string[]): Promise<number> {
     return 2
   }
   const defects = (v.defect ?? []).flatMap((d) => d.split(',')).filter(Boolean)
+  // an unknown defect is a usage error (2), like an unknown variation, not a service that failed to start
+  const unknown = defects.filter((d) => !isDefectName(d))
+  if (unknown.length > 0) {
+    const names = Object.keys(DEFECTS)
+    console.error(`--defect: unknown defect(s): ${unknown.map((d) => `'${d}'${nearest(d, names) ? ` (did you mean ${nearest(d, names)}?)` : ''}`).join(', ')}; ledger-conformance reference --list-defects lists them`)
+    return 2
+  }
   let ref
   try {
     ref = await startReference({

@@ -1,8 +1,9 @@
 /**
  * The three verdicts of a run and their exit codes: the same for conformance, smoke, acceptance, sharded,
- * explore and every harness (README "Verdicts and exit codes").
+ * explore and every harness (README "Verdicts and exit codes"). A run that stopped on a usage or configuration error
+ * tested nothing and is no verdict on the target: it says CONFIGURATION ERROR, exit 2 (never INCONCLUSIVE, which is 3).
  */
-export type Verdict = 'CONFORMS' | 'DOES NOT CONFORM' | 'INCONCLUSIVE'
+export type Verdict = 'CONFORMS' | 'DOES NOT CONFORM' | 'INCONCLUSIVE' | 'CONFIGURATION ERROR'
 
 export const EXIT = {
   /** every check of the selection ran, none failed, none errored */
@@ -11,14 +12,14 @@ export const EXIT = {
   doesNotConform: 1,
   /** usage or configuration error (a bad profile, a selection that matches no check); no request was sent */
   usage: 2,
-  /** the run could not test: unreachable target, login refused, tool error, checks that errored or timed out */
+  /** the run could not test: unreachable target, tool error, checks that errored or timed out (a login refused is 2) */
   inconclusive: 3,
 } as const
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
 export function exitCodeOf(verdict: Verdict): ExitCode {
-  return verdict === 'CONFORMS' ? EXIT.conforms : verdict === 'DOES NOT CONFORM' ? EXIT.doesNotConform : EXIT.inconclusive
+  return verdict === 'CONFORMS' ? EXIT.conforms : verdict === 'DOES NOT CONFORM' ? EXIT.doesNotConform : verdict === 'CONFIGURATION ERROR' ? EXIT.usage : EXIT.inconclusive
 }
 
 /**
@@ -111,7 +112,7 @@ export function partialNote(selection: Selection | undefined): string | undefine
  * The one verdict of a run, from its outcome. CONFORMS only when every selected check ran and none failed or
  * errored; a failed requirement (or a §5 violation at login) is DOES NOT CONFORM; anything that kept the run
  * from testing (a stop, an errored or blocked check, a check skipped without a reason, no check run at all) is
- * INCONCLUSIVE, naming the cause. A configuration stop is INCONCLUSIVE with exit code 2.
+ * INCONCLUSIVE, naming the cause. A configuration stop is CONFIGURATION ERROR, exit code 2 (the README's table).
  */
 export function computeVerdict(i: VerdictInput): RunVerdict {
   const t = i.totals
@@ -123,7 +124,7 @@ export function computeVerdict(i: VerdictInput): RunVerdict {
     const detail = [cause, partial].filter((x): x is string => !!x).join('; ')
     return { verdict, exitCode, ...(cause ? { cause } : partial ? { cause: partial } : {}), label: detail ? `${verdict} (${detail})` : verdict, ...sel }
   }
-  if (i.stop?.kind === 'configuration') return make('INCONCLUSIVE', `configuration error: ${i.stop.cause}`, EXIT.usage)
+  if (i.stop?.kind === 'configuration') return make('CONFIGURATION ERROR', i.stop.cause)
   if (i.stop?.kind === 'violation') return make('DOES NOT CONFORM', i.stop.cause)
   if (i.stop) return make('INCONCLUSIVE', i.stop.cause)
   if (t.failed > 0) return make('DOES NOT CONFORM', `${t.failed} failed check(s)${names(i.ids?.failed, t.failed)}`)

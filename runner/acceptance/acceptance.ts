@@ -10,8 +10,14 @@ import { clearRunReports, type ChecksReport } from '../reporting/results'
 import { readVerdictFile } from '../reporting/run-reports'
 import { STRICT_ENV } from '../selection/env'
 import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './verdict'
+import { WRITE_OPTIONS, writeModeProblem } from '../guard/write-guard'
+import { TARGET_OPTIONS } from '../cli/target-options'
+import { withDidYouMean } from '../cli/did-you-mean'
 
-const USAGE = `Usage: ledger-conformance acceptance --profile FILE [--suites suites/auth,suites/sales,...] [--allow-reference] [--lenient]     (in a clone: npm run acceptance -- ...)
+/** acceptance's options: the target's (--profile, --reports), the guard's (--allow-writes, --read-only) and its own. */
+const OPTIONS = { ...TARGET_OPTIONS, ...WRITE_OPTIONS, suites: { type: 'string' }, 'allow-reference': { type: 'boolean' }, lenient: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
+
+const USAGE = `Usage: ledger-conformance acceptance --profile FILE [--reports DIR] [--allow-writes] [--suites suites/auth,suites/sales,...] [--allow-reference] [--lenient]     (in a clone: npm run acceptance -- ...)
   Runs the suites a new tenant must pass against the target of the profile, and says ACCEPTED or REJECTED
   (with each failed requirement and its evidence). Checks of features the tenant lacks (profile "features")
   are not applicable, with the reason. Writes <reports>/acceptance.json, with the run's conformance verdict.
@@ -20,7 +26,8 @@ const USAGE = `Usage: ledger-conformance acceptance --profile FILE [--suites sui
   embedded reference service (no sales URL) is refused with exit 2, unless --allow-reference (a demonstration; the
   verdict then says "ACCEPTED (embedded reference, not a tenant deployment)"). Exit codes (the run's): 0 ACCEPTED (CONFORMS), 1 REJECTED because a
   requirement failed (DOES NOT CONFORM), 2 usage or configuration error, 3 REJECTED because the run could not test
-  (INCONCLUSIVE).`
+  (INCONCLUSIVE). The acceptance suites create and change data: against a profile that is not nonProduction: true the
+  production guard refuses them (exit 2, nothing sent) unless --allow-writes; acceptance cannot be read-only.`
 
 /** The suites a tenant must pass unless --suites says otherwise: every functional area (not the chaos/reliability suites). */
 export const ACCEPTANCE_SUITES = ['suites/auth', 'suites/security', 'suites/sales', 'suites/policies', 'suites/webhooks']
@@ -41,8 +48,7 @@ function usage(message: string): never {
  * Refuses the acceptance before anything is started (exit 2): acceptance.json says REJECTED with the cause, so that a
  * CI job summary built from it always carries the cause.
  */
-function refuse(profilePath: string, name: string, cause: string): never {
-  const dir = reportsDir()
+function refuse(dir: string, profilePath: string, name: string, cause: string): never {
   mkdirSync(dir, { recursive: true })
   clearRunReports(dir)
   const report = refusedAcceptance({ profile: name, profilePath, tenant: process.env.TENANT ?? '', cause })
@@ -67,16 +73,21 @@ export async function acceptance(argv: string[]): Promise<number> {
 async function accept(argv: string[]): Promise<number> {
   let values
   try {
-    values = parseArgs({ args: argv, options: { profile: { type: 'string' }, suites: { type: 'string' }, 'allow-reference': { type: 'boolean' }, lenient: { type: 'boolean' }, help: { type: 'boolean' } } }).values
+    values = parseArgs({ args: argv, options: OPTIONS, strict: true }).values
   } catch (e) {
-    usage((e as Error).message)
+    usage(withDidYouMean((e as Error).message, OPTIONS))
   }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`)
     return 0
   }
-  if (!values.profile) usage('--profile: required')
-  const profilePath = isAbsolute(values.profile) ? values.profile : resolve(process.cwd(), values.profile)
+  const modeProblem = writeModeProblem('acceptance', { allowWrites: values['allow-writes'], readOnly: values['read-only'] })
+  if (modeProblem) usage(modeProblem)
+  // --profile, else TARGET_PROFILE (the same option set as every command that names a target)
+  const profileArg = values.profile ?? process.env.TARGET_PROFILE
+  if (!profileArg) usage('--profile: required (or TARGET_PROFILE)')
+  const profilePath = isAbsolute(profileArg) ? profileArg : resolve(process.cwd(), profileArg)
+  const dir = values.reports ? resolve(process.cwd(), values.reports) : reportsDir()
   let profile
   try {
     profile = readProfile(profilePath)
@@ -89,11 +100,12 @@ async function accept(argv: string[]): Promise<number> {
   try {
     embedded = loadTargetConfig({ ...process.env, TARGET_PROFILE: profilePath }).embedded
   } catch (e) {
-    if (e instanceof ConfigError) refuse(profilePath, profile.name, e.message)
+    if (e instanceof ConfigError) refuse(dir, profilePath, profile.name, e.message)
     throw e
   }
   if (embedded && !values['allow-reference']) {
     refuse(
+      dir,
       profilePath,
       profile.name,
       `the profile ${relative(process.cwd(), profilePath)} resolves to the embedded reference service, not a tenant's deployment: it names no services.salesBaseUrl (nor SALES_BASE_URL). Put the tenant's URLs in the profile (docs/ci.md "Tenant acceptance"), or give --allow-reference for a demonstration against the reference`,
@@ -101,7 +113,6 @@ async function accept(argv: string[]): Promise<number> {
   }
   const suites = values.suites ? values.suites.split(',').map((s) => s.trim()).filter(Boolean) : ACCEPTANCE_SUITES.filter((s) => existsSync(join(PROJECT_ROOT, s)))
   const features = knownFeatures(profile.features ?? {})
-  const dir = reportsDir()
   mkdirSync(dir, { recursive: true })
   // nothing of an earlier run is read as this one's: its reports go first, and every report of this run carries its id
   clearRunReports(dir)
@@ -112,7 +123,7 @@ async function accept(argv: string[]): Promise<number> {
   process.stdout.write(`  suites: ${suites.join(' ')}\n\n`)
 
   // acceptance is strict unless --lenient: a requirement no check could judge is not accepted (docs/reports.md)
-  const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir, CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', ...(values.lenient ? {} : { [STRICT_ENV]: '1' }) }
+  const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir, CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', ...(values.lenient ? {} : { [STRICT_ENV]: '1' }), ...(values['allow-writes'] ? { ALLOW_WRITES: '1' } : {}) }
   const child = spawn(process.execPath, [dependencyFile('vitest', 'vitest.mjs'), 'run', ...conformanceConfigArgs(), ...suites], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let tail = ''
   const keep = (d: Buffer) => {

@@ -130,7 +130,7 @@ export function refusedAcceptance(o: { profile: string; profilePath: string; ten
   return {
     verdict: 'REJECTED',
     label: `REJECTED (configuration error: ${o.cause})`,
-    conformance: { verdict: 'INCONCLUSIVE', exitCode: EXIT.usage, label: `INCONCLUSIVE (configuration error: ${o.cause})`, cause: `configuration error: ${o.cause}` },
+    conformance: { verdict: 'CONFIGURATION ERROR', exitCode: EXIT.usage, label: `CONFIGURATION ERROR (${o.cause})`, cause: o.cause },
     exitCode: EXIT.usage,
     tenant: o.tenant,
     profile: o.profile,

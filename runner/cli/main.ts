@@ -3,6 +3,7 @@ import { EXIT_CODES_HELP, type Command } from './command'
 import { COMMANDS } from './commands/index'
 import { versionLine } from './version'
 import { nearest } from './did-you-mean'
+import { COMMAND_LINE_ENV, invocationOf } from '../guard/command-line'
 
 export function mainHelp(commands: readonly Command[] = COMMANDS): string {
   const width = Math.max(...commands.map((c) => c.name.length))
@@ -34,10 +35,9 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     process.stdout.write(`${versionLine()}\n`)
     return EXIT.conforms
   }
-  const command = first && !first.startsWith('-') ? commands.find((c) => c.name === first) : commands[0]
+  // a path (a suite file or folder) is an argument of the default command
+  const command = first && !first.startsWith('-') ? (commands.find((c) => c.name === first) ?? (/[/.]/.test(first) ? commands[0] : undefined)) : commands[0]
   if (!command) {
-    // a path (a suite file or folder) is an argument of the default command
-    if (first && /[/.]/.test(first)) return commands[0]!.run(argv)
     const near = nearest(first ?? '', commands.map((c) => c.name))
     process.stderr.write(`ledger-conformance: unknown command '${first}'${near ? `. Did you mean ${near}?` : ''}\n\n${mainHelp(commands)}\n`)
     return EXIT.usage
@@ -47,5 +47,14 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     process.stdout.write(`${command.help}\n`)
     return EXIT.conforms
   }
-  return command.run(args)
+  // the user's own command line, for a refusal that repeats it (runner/guard/write-guard.ts), in this process and the
+  // processes the command starts
+  const before = process.env[COMMAND_LINE_ENV]
+  process.env[COMMAND_LINE_ENV] = JSON.stringify(invocationOf(argv, command.name))
+  try {
+    return await command.run(args)
+  } finally {
+    if (before === undefined) delete process.env[COMMAND_LINE_ENV]
+    else process.env[COMMAND_LINE_ENV] = before
+  }
 }

@@ -7,14 +7,27 @@
  * conformance (profile and environment; the embedded reference when no URL is set). Exit codes as runner/verdict.ts.
  */
 import { parseArgs } from 'node:util'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { reportsDir } from '../../helpers/client/evidence/paths'
 import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
 import { startReference, type RunningReference } from '../../reference/server'
 import { DefectSet } from '../../reference/defects/catalogue'
 import { explore, exploreVerdict, formatExplore, type ExploreOptions } from '../explore/explore'
 import { EXPLORE_OPTIONS, exploreOptionsFrom } from './options'
 import { EXIT } from '../verdict'
+import { WRITE_OPTIONS, writeModeProblem } from '../guard/write-guard'
+import { guardTarget } from '../guard/target-guard'
+import { applyTargetOptions, TARGET_OPTIONS } from '../cli/target-options'
+import { withDidYouMean } from '../cli/did-you-mean'
 
-export const EXPLORE_USAGE = `Usage: ledger-conformance explore [--seed N] [--steps K] [--max-sequence M] [--time-limit-s S] [--steps-per-second R]
+/** explore's options: its own, the target's (--profile, --reports) and the guard's (--allow-writes, --read-only). */
+const OPTIONS = { ...EXPLORE_OPTIONS, ...TARGET_OPTIONS, ...WRITE_OPTIONS } as const
+
+export const EXPLORE_USAGE = `Usage: ledger-conformance explore [--profile FILE] [--allow-writes] [--seed N] [--steps K] [--max-sequence M] [--time-limit-s S] [--steps-per-second R]
+  --profile FILE        the target profile (sets TARGET_PROFILE); --reports DIR the reports folder (REPORTS_DIR)
+  --allow-writes        consent to create and change data on a target whose profile is not nonProduction: true
+                        (explore cannot be read-only: --read-only is refused)
   --seed N              seed of the generated sequences (default: CONFORMANCE_SEED or 1)
   --steps K             steps to generate in all (default 300)
   --max-sequence M      longest sequence (default 12)
@@ -26,23 +39,37 @@ Exit codes: 0 no invariant broken and every invariant family judged, 1 an invari
 /** Resolves to the exploration's exit code (runner/verdict.ts EXIT). */
 export async function exploreCommandMain(argv: string[]): Promise<number> {
   let options: ExploreOptions
+  let values
   try {
-    const { values } = parseArgs({ args: argv, options: EXPLORE_OPTIONS })
+    values = parseArgs({ args: argv, options: OPTIONS, strict: true }).values
     if (values.help) {
       console.log(EXPLORE_USAGE)
       return EXIT.conforms
     }
     options = exploreOptionsFrom(values, { timeLimitS: 240, ...(process.env.CONFORMANCE_SEED ? { seed: process.env.CONFORMANCE_SEED } : {}) })
   } catch (e) {
-    console.error(`${(e as Error).message}\n${EXPLORE_USAGE}`)
+    console.error(`ledger-conformance explore: ${withDidYouMean((e as Error).message, OPTIONS)}\n${EXPLORE_USAGE}`)
     return EXIT.usage
   }
+  const mode = { allowWrites: values['allow-writes'], readOnly: values['read-only'] }
+  const modeProblem = writeModeProblem('explore', mode)
+  if (modeProblem) {
+    console.error(`ledger-conformance explore: ${modeProblem}`)
+    return EXIT.usage
+  }
+  const env = applyTargetOptions(values, { ...process.env })
   let config
   try {
-    config = loadTargetConfig(process.env)
+    config = loadTargetConfig(env)
     if (config.embedded) new DefectSet(config.reference.defects)
   } catch (e) {
     console.error((e as Error).message)
+    return EXIT.usage
+  }
+  // every sequence creates and changes data: the one production guard (runner/guard/write-guard.ts), before any request
+  const guard = guardTarget({ command: 'explore', argv, config, mode, writes: true, env })
+  if (guard.go === 'refused') {
+    console.error(`ledger-conformance explore: ${guard.message}`)
     return EXIT.usage
   }
   let reference: RunningReference | undefined
@@ -51,9 +78,15 @@ export async function exploreCommandMain(argv: string[]): Promise<number> {
       reference = await startReference({ ...config.reference, defects: config.reference.defects })
       config = withEmbeddedOrigin(config, reference.url)
     }
-    console.log(`explore: target ${config.services.salesBaseUrl}${reference ? ` (embedded reference${config.reference.defects.length ? `, defects ${config.reference.defects.join(',')}` : ''})` : ''}, seed ${options.seed}, ${options.steps} steps`)
+    const head = `explore: target ${config.services.salesBaseUrl}${reference ? ` (embedded reference${config.reference.defects.length ? `, defects ${config.reference.defects.join(',')}` : ''})` : ''}, seed ${options.seed}, ${options.steps} steps`
+    console.log(head)
     const result = await explore(config, options)
-    console.log(formatExplore(result, options))
+    const text = formatExplore(result, options)
+    console.log(text)
+    // the reports folder keeps what was printed (the replay of a failure included): <reports>/explore.txt, replaced by the next exploration
+    const dir = reportsDir(env)
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'explore.txt'), `${head}\n${text}\n`)
     return exploreVerdict(result).exit
   } catch (e) {
     console.error(`explore could not run: ${(e as Error).message}`)

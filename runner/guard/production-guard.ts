@@ -1,6 +1,9 @@
 import type { TargetConfig } from '../../helpers/client/config/types'
-import { suggestedCommand } from '../../common/suggested-command'
 import { writingFiles, type SuiteClasses } from './suite-classes'
+import { invocationFrom, invocationOf } from './command-line'
+import { allowWritesFrom, guardWrites, type GuardedCommand } from './write-guard'
+
+export { allowWritesFrom }
 
 export interface GuardInput {
   config: TargetConfig
@@ -10,6 +13,12 @@ export interface GuardInput {
   env: NodeJS.ProcessEnv
   /** The profile's own service URLs (before environment overrides), when it names any. */
   profileServices?: Partial<Record<'salesBaseUrl' | 'authUrl' | 'webhookBaseUrl', string>>
+}
+
+/** The guarded command a vitest run belongs to (run, or acceptance), as the CLI said in its invocation. */
+function commandOf(env: NodeJS.ProcessEnv): GuardedCommand {
+  const inv = invocationFrom(env, () => invocationOf(['run'], 'run', env))
+  return inv.command === 'acceptance' ? 'acceptance' : 'run'
 }
 
 export type GuardDecision =
@@ -24,11 +33,6 @@ function isLoopback(url: string): boolean {
   } catch {
     return false
   }
-}
-
-/** ALLOW_WRITES=1 (or true/yes): the operator accepts that the suite creates and changes data. */
-export function allowWritesFrom(env: NodeJS.ProcessEnv): boolean {
-  return /^(1|true|yes)$/i.test((env.ALLOW_WRITES ?? '').trim())
 }
 
 /**
@@ -47,21 +51,26 @@ export function declaredNonProduction(i: Pick<GuardInput, 'config' | 'profileSer
   return { ok: false, why: `profile '${c.profileName}' is nonProduction, but ${foreign.join(', ')} came from the environment and is not one of its services` }
 }
 
-/** Decides, before any request, whether this run may execute the suites that create or change data. */
+/**
+ * Decides, before any request, whether this run may execute the suites that create or change data: the one guard of
+ * every command (write-guard.ts), the user's command line from the CLI (COMMAND_LINE_ENV) for the refusal's text.
+ */
 export function productionGuard(i: GuardInput): GuardDecision {
   const writing = writingFiles(i.files, i.classes)
-  if (writing.length === 0) return { allowed: true, reason: 'read-only suites only', writing }
   const np = declaredNonProduction(i)
-  if (np.ok) return { allowed: true, reason: np.why, writing }
-  if (allowWritesFrom(i.env)) return { allowed: true, reason: 'ALLOW_WRITES=1', writing }
+  const command = commandOf(i.env)
   const list = writing.length > 6 ? `${writing.slice(0, 6).join(', ')} and ${writing.length - 6} more` : writing.join(', ')
-  return {
-    allowed: false,
-    writing,
-    message:
-      `Production guard: refusing to run suites that create or change data against ${i.config.services.salesBaseUrl}: ${np.why}. ` +
-      `No request was sent. Writing suites selected: ${list}. ` +
-      `Run only the read-only checks with '${suggestedCommand('run --read-only', 'npm run smoke')}', mark a test environment nonProduction: true in its profile, ` +
-      `or pass --allow-writes (${suggestedCommand('run --allow-writes', 'npm run conformance -- --allow-writes')}; or ALLOW_WRITES=1) to accept that the suite creates (and then removes) data tagged with the run id.`,
-  }
+  const decision = guardWrites({
+    command,
+    // --read-only has already narrowed the files to the read-only suites; the flag itself reaches the guard as ALLOW_WRITES
+    mode: {},
+    env: i.env,
+    writes: writing.length > 0,
+    nonProduction: np,
+    target: i.config.services.salesBaseUrl,
+    detail: `Writing suites selected: ${list}.`,
+    invocation: invocationFrom(i.env, () => invocationOf(['run'], 'run', i.env)),
+  })
+  if (decision.go === 'refused') return { allowed: false, writing, message: decision.message }
+  return { allowed: true, reason: writing.length === 0 ? 'read-only suites only' : decision.reason, writing }
 }

@@ -19,7 +19,7 @@ export type ReplayStep =
   | { kind: 'send'; request: RecordedRequest; url: string; headers: Record<string, string> }
   | { kind: 'skip'; request: RecordedRequest; reason: string }
 
-/** Methods that change nothing on the server: replayed without --allow-writes. Everything else is a write. */
+/** Methods that change nothing on the server: replayed with --read-only too. Everything else is a write. */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** Headers the client computes itself, or that say nothing about what the target was asked (as reproduce.ts). */
@@ -60,7 +60,7 @@ export function isLogin(r: RecordedRequest, run: Pick<RunInfo, 'authUrl'>): bool
 
 /**
  * Decides, request by request, what replay sends: logins are left out (replay logs in itself), writes (every method
- * but GET, HEAD, OPTIONS) only with `allowWrites`, and a request carrying a redacted value other than the bearer
+ * but GET, HEAD, OPTIONS) only with `allowWrites` (the production guard's decision: runner/guard/write-guard.ts), and a request carrying a redacted value other than the bearer
  * token is never sent (the value is not known here: it was redacted when it was recorded). The bearer token is the
  * fresh login's (added when sending); URLs move to the target resolved now.
  */
@@ -68,7 +68,7 @@ export function planReplay(requests: readonly RecordedRequest[], opts: { run: Pi
   return requests.map((request): ReplayStep => {
     const method = request.method.toUpperCase()
     if (isLogin(request, opts.run)) return { kind: 'skip', request, reason: 'the login of the run: replay logged in with the configured credentials instead' }
-    if (!SAFE_METHODS.has(method) && !opts.allowWrites) return { kind: 'skip', request, reason: `${method} may change data on the target: not re-sent without --allow-writes` }
+    if (!SAFE_METHODS.has(method) && !opts.allowWrites) return { kind: 'skip', request, reason: `${method} may change data on the target: not re-sent with --read-only` }
     const headers: Record<string, string> = {}
     for (const [k, v] of Object.entries(request.headers)) if (!LEFT_OUT.has(k.toLowerCase())) headers[k] = v
     const hidden = Object.entries(headers).find(([, v]) => REDACTED_MARK.test(v))?.[0] ?? (request.body && REDACTED_MARK.test(request.body) ? 'body' : undefined)

@@ -25,6 +25,15 @@ export interface CatalogueEntry {
   lifecycle?: string
 }
 
+function keyOf(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[]): string {
+  return catalogueKey({ target, files: files.map((f) => relative(PROJECT_ROOT, resolve(process.cwd(), f))) })
+}
+
+/** The catalogue collectCatalogue would return, when it is already collected (cached); undefined otherwise. Never collects. */
+export function cachedCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): CatalogueEntry[] | undefined {
+  return readCachedCatalogue<CatalogueEntry>(keyOf(target, files))
+}
+
 /**
  * Every check of the suites (or of `files`) for this target, read by collecting the suite files with vitest without
  * running any check and without the global setup (nothing is started, no request is sent): each check carries its meta
@@ -34,7 +43,7 @@ export interface CatalogueEntry {
 export async function collectCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): Promise<CatalogueEntry[]> {
   // collecting takes seconds (vitest transforms and imports every suite): the result is kept, keyed by the contents
   // of everything it is collected from (runner/selection/catalogue-cache.ts)
-  const key = catalogueKey({ target, files: files.map((f) => relative(PROJECT_ROOT, resolve(process.cwd(), f))) })
+  const key = keyOf(target, files)
   const cached = readCachedCatalogue<CatalogueEntry>(key)
   if (cached) return cached
   const collected = await withCollectedSuites(target, files, undefined, (testModules) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { TargetConfig } from '../../helpers/client/config/types'
 import { cliFileFilters } from '../../runner/guard/cli-filters'
 import { productionGuard } from '../../runner/guard/production-guard'
+import { COMMAND_LINE_ENV } from '../../runner/guard/command-line'
 import { loadSuiteClasses, writingFiles } from '../../runner/guard/suite-classes'
 
 const classes = { readOnly: ['suites/auth/login.test.ts'] }
@@ -16,14 +17,26 @@ const staging = { ...prod, profileName: 'staging', nonProduction: true, services
 const WRITING = ['/work/x/suites/sales/lifecycle.test.ts']
 
 describe('production guard', () => {
-  it('refuses writing suites against a target not marked nonProduction, naming why and what to do', () => {
-    const d = productionGuard({ config: prod, files: ['suites/auth/login.test.ts', 'suites/sales/lifecycle.test.ts'], classes, env: {} })
+  it("refuses writing suites against a target not marked nonProduction, naming why and what to do with the user's own command line", () => {
+    const line = JSON.stringify({ prefix: 'npx ledger-conformance', args: ['run', '--profile', 'ci/prod.jsonc', '--check', 'SL-LIFE'], command: 'run' })
+    const d = productionGuard({ config: prod, files: ['suites/auth/login.test.ts', 'suites/sales/lifecycle.test.ts'], classes, env: { [COMMAND_LINE_ENV]: line } })
     expect(d.allowed).toBe(false)
     if (!d.allowed) {
       expect(d.message).toMatch(/No request was sent/)
       expect(d.message).toMatch(/suites\/sales\/lifecycle\.test\.ts/)
-      expect(d.message).toMatch(/npm run smoke/)
-      expect(d.message).toMatch(/ALLOW_WRITES=1/)
+      expect(d.message).toContain("'npx ledger-conformance run --profile ci/prod.jsonc --check SL-LIFE --read-only'")
+      expect(d.message).toContain("'npx ledger-conformance run --profile ci/prod.jsonc --check SL-LIFE --allow-writes' (or ALLOW_WRITES=1)")
+    }
+  })
+
+  it('acceptance (told by the CLI) is refused with the same text, without a read-only way', () => {
+    const line = JSON.stringify({ prefix: 'npm run acceptance --', args: ['--profile', 'ci/acme.jsonc'], command: 'acceptance' })
+    const d = productionGuard({ config: prod, files: WRITING, classes, env: { [COMMAND_LINE_ENV]: line } })
+    expect(d.allowed).toBe(false)
+    if (!d.allowed) {
+      expect(d.message).toMatch(/^Production guard: refusing to run the acceptance suites, which create or change data, against https:\/\/ledger\.example\.com: /)
+      expect(d.message).toMatch(/acceptance cannot be read-only/)
+      expect(d.message).toContain("'npm run acceptance -- --profile ci/acme.jsonc --allow-writes'")
     }
   })
 

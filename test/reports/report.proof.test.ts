@@ -91,9 +91,10 @@ describe('npm run report', () => {
           const code = await replay(['WH-LIFE-001', '--reports', dir, ...args], (s) => (text += s), (s) => (text += s), env)
           return { code, text }
         }
-        const readOnly = await replayed()
+        // the reference by URL is nonProduction (loopback): writes would be re-sent; --read-only re-sends the reads only
+        const readOnly = await replayed('--read-only')
         expect(readOnly.code, readOnly.text).toBe(0)
-        expect(readOnly.text).toMatch(/\n\[\d+\/\d+\] POST http:\/\/127\.0\.0\.1:\d+\/api\/webhook\/subscription   \(in the run: 200\)\n  skipped: POST may change data on the target: not re-sent without --allow-writes/)
+        expect(readOnly.text).toMatch(/\n\[\d+\/\d+\] POST http:\/\/127\.0\.0\.1:\d+\/api\/webhook\/subscription   \(in the run: 200\)\n  skipped: POST may change data on the target: not re-sent with --read-only/)
         expect(readOnly.text).toContain('may be stale now')
         const writes = await replayed('--allow-writes')
         expect(writes.code, writes.text).toBe(0)

@@ -75,14 +75,14 @@ describe('computeVerdict()', () => {
     expect(computeVerdict({ totals: totals({ passed: 150, failed: 1 }), incomplete: ['shard 2/4 could not run'] }).verdict).toBe('DOES NOT CONFORM')
   })
 
-  it('a configuration error is exit code 2, and its verdict is never CONFORMS', () => {
+  it('a configuration error is exit code 2 and says so: CONFIGURATION ERROR, never INCONCLUSIVE (which is 3) nor CONFORMS', () => {
     const v = computeVerdict({ totals: totals({}), stop: { kind: 'configuration', cause: "users.restricted: cannot log in" } })
-    expect(v).toMatchObject({ verdict: 'INCONCLUSIVE', exitCode: EXIT.usage })
-    expect(v.cause).toMatch(/^configuration error: users\.restricted/)
+    expect(v).toMatchObject({ verdict: 'CONFIGURATION ERROR', exitCode: EXIT.usage, label: 'CONFIGURATION ERROR (users.restricted: cannot log in)' })
+    expect(v.label).not.toMatch(/INCONCLUSIVE/)
   })
 
-  it('maps each verdict to its exit code', () => {
-    expect([exitCodeOf('CONFORMS'), exitCodeOf('DOES NOT CONFORM'), exitCodeOf('INCONCLUSIVE')]).toEqual([0, 1, 3])
+  it('maps each verdict to its exit code, as the README table does', () => {
+    expect([exitCodeOf('CONFORMS'), exitCodeOf('DOES NOT CONFORM'), exitCodeOf('CONFIGURATION ERROR'), exitCodeOf('INCONCLUSIVE')]).toEqual([0, 1, 2, 3])
   })
 
   it('the error that ends a stopped run is its cause alone, and is known as such (the console does not print it twice)', () => {

@@ -4,6 +4,8 @@ import { exploreCommandMain } from '../../explore-command/explore-command'
 import { inCallerEnv } from '../caller'
 import type { Command } from '../command'
 import { EXIT_CODES_HELP } from '../command'
+import { TARGET_OPTIONS_HELP } from '../target-options'
+import { writeOptionsHelp } from '../../guard/write-guard'
 
 const HELP = `Usage: ledger-conformance explore [options]     (in a clone: npm run explore -- [options])
 
@@ -12,7 +14,13 @@ their state (fast-check model-based testing). The model's invariants (WH-INV-*, 
 every answer after each step; a sequence that breaks one is shrunk by fast-check to a minimal one and printed as a
 replay: seed, steps, each request and answer (secrets redacted), the broken invariants.
 
+The target is the profile's (--profile or TARGET_PROFILE) with the environment's overrides, as for run. Every
+sequence creates and changes data: against a target whose profile is not nonProduction: true, explore is refused
+(exit 2, nothing sent) unless --allow-writes; it has no read-only mode.
+
 Options:
+${TARGET_OPTIONS_HELP}
+${writeOptionsHelp('explore')}
   --seed N              seed of the generated sequences (default: CONFORMANCE_SEED or 1); the same seed replays
   --steps K             steps to generate in all (default 300)
   --max-sequence M      longest generated sequence (default 12)
@@ -30,6 +38,7 @@ export const exploreCommand: Command = {
   name: 'explore',
   summary: 'random operation sequences from the model, invariants after each step, a minimal replay on failure',
   help: HELP,
+  target: 'writes',
   async run(argv) {
     let code: number
     try {

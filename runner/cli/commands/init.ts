@@ -7,6 +7,7 @@ import { isHttpUrl } from '../../../helpers/client/config/env'
 import { EXIT } from '../../verdict'
 import type { Command } from '../command'
 import { validateProfile } from './validate'
+import { withDidYouMean } from '../did-you-mean'
 
 const HELP = `Usage: ledger-conformance init [FILE] [options]
 
@@ -175,26 +176,25 @@ function usage(message: string): number {
   return EXIT.usage
 }
 
+const INIT_OPTIONS = {
+  name: { type: 'string' }, 'sales-url': { type: 'string' }, 'auth-url': { type: 'string' }, 'webhook-url': { type: 'string' },
+  tenant: { type: 'string' }, username: { type: 'string' }, 'password-env': { type: 'string' }, product: { type: 'string' },
+  'restricted-user': { type: 'string' }, 'other-tenant': { type: 'string' }, 'other-tenant-user': { type: 'string' }, 'receiver-url': { type: 'string' },
+  'non-production': { type: 'boolean' }, openapi: { type: 'string', multiple: true }, contract: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const
+
 /** ledger-conformance init: a commented profile from flags or, on a terminal with no flag, from questions. */
 export const initCommand: Command = {
   name: 'init',
   summary: 'write a commented target profile from a few flags or questions',
   help: HELP,
+  target: 'none',
   async run(argv) {
     let parsed
     try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          name: { type: 'string' }, 'sales-url': { type: 'string' }, 'auth-url': { type: 'string' }, 'webhook-url': { type: 'string' },
-          tenant: { type: 'string' }, username: { type: 'string' }, 'password-env': { type: 'string' }, product: { type: 'string' },
-          'restricted-user': { type: 'string' }, 'other-tenant': { type: 'string' }, 'other-tenant-user': { type: 'string' }, 'receiver-url': { type: 'string' },
-          'non-production': { type: 'boolean' }, openapi: { type: 'string', multiple: true }, contract: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        },
-      })
+      parsed = parseArgs({ args: argv, allowPositionals: true, options: INIT_OPTIONS })
     } catch (e) {
-      return usage((e as Error).message)
+      return usage(withDidYouMean((e as Error).message, INIT_OPTIONS))
     }
     const v = parsed.values
     if (parsed.positionals.length > 1) return usage(`one FILE at most, got ${parsed.positionals.join(' ')}`)

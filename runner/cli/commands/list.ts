@@ -8,6 +8,7 @@ import type { Command } from '../command'
 import { requirementsView } from '../requirements-view'
 import { withDidYouMean } from '../did-you-mean'
 import { runConformance } from './run'
+import { applyTargetOptions } from '../target-options'
 
 const HELP = `Usage: ledger-conformance list [selection options]     (in a clone: npm run conformance -- --list [selection options])
 
@@ -17,6 +18,7 @@ profile's). The count goes to stderr.
 
 Selection options: --check <id or prefix>[,...]  --section "<document> §N"  --operation <operationId>
   --read-only  [suite files or folders]   (ledger-conformance run --help explains each)
+  --profile FILE     the target profile whose products decide the per-product checks (sets TARGET_PROFILE)
 
 Requirements view:
   --requirements     the requirements of the two specifications that the suite checks (common/requirements.json,
@@ -30,20 +32,24 @@ Exit codes:
   0  the list was printed
   2  usage error, or a selection that matches no check (the nearest matches are printed)`
 
-const REQUIREMENTS_OPTIONS = { requirements: { type: 'boolean' }, ids: { type: 'boolean' }, json: { type: 'boolean' } } as const
+/** list's own options: the selection of run, the profile (its products decide the per-product checks), the requirements view. */
+const LIST_OPTIONS = {
+  check: { type: 'string', multiple: true },
+  section: { type: 'string', multiple: true },
+  operation: { type: 'string', multiple: true },
+  'read-only': { type: 'boolean' },
+  profile: { type: 'string' },
+  requirements: { type: 'boolean' },
+  ids: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
 
 /** `list --requirements [--ids] [--json]`: the requirements index with the checks of the catalogue that cover each. */
-async function listRequirements(argv: string[]): Promise<number> {
-  let v
-  try {
-    v = parseArgs({ args: argv, options: REQUIREMENTS_OPTIONS }).values
-  } catch (e) {
-    process.stderr.write(`ledger-conformance list: ${withDidYouMean((e as Error).message, REQUIREMENTS_OPTIONS)}\n\n${HELP}\n`)
-    return EXIT.usage
-  }
+async function listRequirements(v: { ids?: boolean | undefined; json?: boolean | undefined; profile?: string | undefined }): Promise<number> {
   let target
   try {
-    target = loadTargetConfig(process.env)
+    target = loadTargetConfig(applyTargetOptions({ profile: v.profile }, { ...process.env }))
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e
     process.stderr.write(`(the profile does not load: ${e.message}; using the reference profile's products)\n`)
@@ -62,9 +68,29 @@ async function listRequirements(argv: string[]): Promise<number> {
   return EXIT.conforms
 }
 
+/** list's arguments checked against its own options (an unknown one gets list's "did you mean", not run's help). */
+async function list(argv: string[]): Promise<number> {
+  const cut = argv.indexOf('--')
+  let parsed
+  try {
+    parsed = parseArgs({ args: cut < 0 ? argv : argv.slice(0, cut), options: LIST_OPTIONS, allowPositionals: true, strict: true })
+  } catch (e) {
+    process.stderr.write(`ledger-conformance list: ${withDidYouMean((e as Error).message, LIST_OPTIONS)}\n\n${HELP}\n`)
+    return EXIT.usage
+  }
+  const v = parsed.values
+  if (v.requirements) return listRequirements(v)
+  if (v.ids || v.json) {
+    process.stderr.write(`ledger-conformance list: --ids and --json go with --requirements\n\n${HELP}\n`)
+    return EXIT.usage
+  }
+  return runConformance(['--list', ...argv])
+}
+
 export const listCommand: Command = {
   name: 'list',
   summary: 'print the catalogue of checks (or the selected ones, or the requirements they cover) without running any',
   help: HELP,
-  run: (argv) => (argv.includes('--requirements') ? listRequirements(argv) : runConformance(['--list', ...argv])),
+  target: 'none',
+  run: list,
 }

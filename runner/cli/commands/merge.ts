@@ -30,6 +30,7 @@ export const mergeCommand: Command = {
   name: 'merge',
   summary: 'merge the reports of the shards of one run (run --shard i/n) into one run\'s reports and verdict',
   help: HELP,
+  target: 'none',
   async run(argv) {
     let parsed
     try {

@@ -33,6 +33,7 @@ export const referenceCommand: Command = {
   name: 'reference',
   summary: 'the reference service standalone, with optional named defects, variations and chaos',
   help: HELP,
+  target: 'none',
   async run(argv) {
     const code = await referenceCli(argv)
     return code === 0 ? EXIT.conforms : code === EXIT.usage ? EXIT.usage : EXIT.inconclusive

@@ -11,7 +11,14 @@ import { Redactor, safeText } from '../../../helpers/client/evidence/redact'
 import type { TrafficLine } from '../../../helpers/client/http/traffic-file'
 import { readTraffic, type ChecksReport } from '../../reporting/results'
 import { findCheck, planReplay, recordedRequest, resultOfCheck, exchangeSources, sentToken, type AllureResultLike, type RecordedRequest } from '../../replay/plan'
-import { nearest } from '../did-you-mean'
+import { parseArgs } from 'node:util'
+import { withDidYouMean } from '../did-you-mean'
+import { envHelp } from '../../../common/env-vars'
+import { applyTargetOptions, TARGET_OPTIONS, TARGET_OPTIONS_HELP } from '../target-options'
+import { WRITE_OPTIONS, writeModeProblem, writeOptionsHelp } from '../../guard/write-guard'
+import { guardTarget } from '../../guard/target-guard'
+import { isLogin, SAFE_METHODS } from '../../replay/plan'
+import { saysUnavailable } from '../../login-faults'
 
 const HELP = `Usage: ledger-conformance replay <check-id> [options]     (in a clone: npm run conformance -- replay <check-id>)
 
@@ -21,51 +28,54 @@ run.json, the traffic file and the exchanges recorded in allure-results), resolv
 profile and the environment (TARGET_PROFILE, SALES_BASE_URL, ...: set them as for the run) and logs in with the
 configured credentials: no secret is ever read from the reports (they are redacted there).
 
-Only GET, HEAD and OPTIONS are re-sent unless --allow-writes is given; every other request (POST, PUT, PATCH,
-DELETE) is listed as skipped. The run's own login is replaced by a fresh one. Ids in the paths and bodies were
-created by the original run and may be stale (deleted, expired, cleaned up): a different answer may come from that.
+The production guard of every command (docs/reliability.md): the check's writes (POST, PUT, PATCH, DELETE) are
+re-sent when the profile is nonProduction: true, or with --allow-writes (ALLOW_WRITES=1); with --read-only only its
+reads (GET, HEAD, OPTIONS) are re-sent and the writes listed as skipped. A check with writes against any other target
+is refused (exit 2, nothing sent), naming both ways. The run's own login is replaced by a fresh one. Ids in the paths
+and bodies were created by the original run and may be stale (deleted, expired, cleaned up): a different answer may
+come from that.
 
 Options:
-  --reports DIR        the reports folder of the run (default $REPORTS_DIR, else ./reports)
-  --allow-writes       also re-send POST, PUT, PATCH and DELETE requests (they may create or change data)
-  -h, --help           this help
+${TARGET_OPTIONS_HELP.replace('the reports folder (sets REPORTS_DIR; default ./reports of the current folder)', 'the reports folder of the run (sets REPORTS_DIR; default ./reports)')}
+${writeOptionsHelp('replay')}
+  -h, --help         this help
 
-Environment:
-  REPORTS_DIR          the reports folder (default ./reports of the current directory)
-  TARGET_PROFILE, SALES_BASE_URL, AUTH_URL, WEBHOOK_BASE_URL, TENANT, AUTH_USERNAME, AUTH_PASSWORD
-                       the target, as for the run (docs/profiles.md)
+${envHelp('replay')}
 
 Exit codes:
   0  the check's requests were replayed (whatever the target answered)
   2  usage or configuration error: no check id, an unknown check id, no reports of a run in the folder, the
-     profile differs from the run's, the run's target was the embedded reference (stopped with the run)
-  3  the target is unreachable, or the login was refused`
+     profile differs from the run's, the run's target was the embedded reference (stopped with the run), the
+     production guard's refusal, a login refused (401/403 to the configured credentials); nothing was sent
+  3  the target is unreachable, or says it is unavailable`
 
 interface Args {
   id?: string
   reports?: string
+  profile?: string
   allowWrites: boolean
+  readOnly?: boolean
   problem?: string
 }
 
-const OPTIONS = ['--reports', '--allow-writes', '--help']
+const OPTIONS = { ...TARGET_OPTIONS, ...WRITE_OPTIONS, help: { type: 'boolean', short: 'h' } } as const
 
 export function parseReplayArgs(argv: readonly string[]): Args {
-  const out: Args = { allowWrites: false }
-  for (let i = 0; i < argv.length; i += 1) {
-    const a = argv[i]!
-    if (a === '--allow-writes') out.allowWrites = true
-    else if (a === '--reports' || a.startsWith('--reports=')) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[(i += 1)]
-      if (!v) return { ...out, problem: '--reports: needs a folder' }
-      out.reports = v
-    } else if (a.startsWith('-')) {
-      const near = nearest(a.replace(/=.*/, ''), OPTIONS)
-      return { ...out, problem: `unknown option '${a}'${near ? `. Did you mean ${near}?` : ''}` }
-    } else if (out.id === undefined) out.id = a
-    else return { ...out, problem: `one check id at a time (got '${out.id}' and '${a}')` }
+  let parsed
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (e) {
+    return { allowWrites: false, problem: withDidYouMean((e as Error).message, OPTIONS) }
   }
-  if (out.id === undefined && !out.problem) out.problem = 'which check? ledger-conformance replay <check-id> (ids: ledger-conformance list, or reports/checks.json)'
+  const v = parsed.values
+  const out: Args = { allowWrites: !!v['allow-writes'], ...(v['read-only'] ? { readOnly: true } : {}), ...(v.reports !== undefined ? { reports: v.reports } : {}), ...(v.profile !== undefined ? { profile: v.profile } : {}) }
+  const [id, second] = parsed.positionals
+  if (id !== undefined) out.id = id
+  if (second !== undefined) return { ...out, problem: `one check id at a time (got '${id}' and '${second}')` }
+  if (v.reports === '') return { ...out, problem: '--reports: needs a folder' }
+  const mode = writeModeProblem('replay', { allowWrites: out.allowWrites, readOnly: out.readOnly })
+  if (mode) return { ...out, problem: mode }
+  if (out.id === undefined) out.problem = 'which check? ledger-conformance replay <check-id> (ids: ledger-conformance list, or reports/checks.json)'
   return out
 }
 
@@ -146,6 +156,7 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
     return EXIT.usage
   }
 
+  env = applyTargetOptions({ profile: args.profile }, { ...env }, cwd)
   let config
   try {
     config = loadTargetConfig(env)
@@ -163,12 +174,28 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
     return EXIT.usage
   }
 
+  // the one production guard (runner/guard/write-guard.ts): the check's writes, before any request
+  const writes = requests.filter((r) => !SAFE_METHODS.has(r.method.toUpperCase()) && !isLogin(r, run))
+  const guard = guardTarget({
+    command: 'replay',
+    argv,
+    config,
+    mode: { allowWrites: args.allowWrites, readOnly: args.readOnly },
+    writes: writes.length > 0,
+    env,
+    detail: `${check.id} recorded ${writes.length} write(s) of ${requests.length} request(s): ${[...new Set(writes.map((w) => w.method.toUpperCase()))].join(', ')}.`,
+  })
+  if (guard.go === 'refused') {
+    err(`ledger-conformance replay: ${guard.message}\n`)
+    return EXIT.usage
+  }
+
   const redactor = new Redactor()
   for (const u of Object.values(config.users)) redactor.addSecret(u?.password)
   const dispatchers = new Dispatchers({ connectTimeoutMs: config.http.connectTimeoutMs, headersTimeoutMs: config.http.headersTimeoutMs, bodyTimeoutMs: config.http.bodyTimeoutMs })
   const baseHeaders = { accept: 'application/json', ...config.headers.extra }
   try {
-    const steps = planReplay(requests, { run, now: config.services, allowWrites: args.allowWrites })
+    const steps = planReplay(requests, { run, now: config.services, allowWrites: guard.go === 'writes' })
     out(`Replay of ${check.id} (${check.status} in run ${run.runId} of ${run.startedAt}) against ${safeText(config.services.salesBaseUrl, redactor)} (profile ${config.profileName})\n`)
     out(`  requirement (${check.document} ${check.section}): ${safeText(check.requirement, redactor)}\n`)
     if (check.failure?.expected) out(`  expected: ${safeText(check.failure.expected, redactor)}\n`)
@@ -193,7 +220,10 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
         }
         if (e instanceof AuthError) {
           err(`ledger-conformance replay: ${safeText(e.message, redactor)}\n`)
-          return EXIT.inconclusive
+          // credentials the identity service refuses are a configuration error (2, as for run); unavailable or broken is 3
+          const o = e.outcome
+          const refused = o.kind === 'rejected' && o.result.status >= 400 && o.result.status < 500 && !saysUnavailable(o.result)
+          return refused ? EXIT.usage : EXIT.inconclusive
         }
         throw e
       }
@@ -205,7 +235,7 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
     for (const [i, s] of steps.entries()) {
       const head = `\n[${i + 1}/${steps.length}] ${s.request.method.toUpperCase()} ${s.kind === 'send' ? s.url : s.request.url}   (in the run: ${s.request.originally})`
       if (s.kind === 'skip') {
-        if (/--allow-writes/.test(s.reason)) skippedWrites += 1
+        if (/--allow-writes|--read-only/.test(s.reason)) skippedWrites += 1
         out(`${block('', head, redactor)}\n  skipped: ${s.reason}\n`)
         continue
       }
@@ -227,7 +257,7 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
       }
     }
     const skipped = steps.filter((s) => s.kind === 'skip').length
-    out(`\nReplayed ${sent} of ${steps.length} request(s) of ${check.id}; ${skipped} skipped${skippedWrites ? ` (${skippedWrites} write(s): --allow-writes re-sends them)` : ''}.\n`)
+    out(`\nReplayed ${sent} of ${steps.length} request(s) of ${check.id}; ${skipped} skipped${skippedWrites ? ` (${skippedWrites} write(s), --read-only)` : ''}.\n`)
     if (unreachable > 0 && sent === 0) {
       err(`ledger-conformance replay: the target is unreachable: no request got an answer\n`)
       return EXIT.inconclusive
@@ -242,5 +272,6 @@ export const replayCommand: Command = {
   name: 'replay',
   summary: "send a check's requests of the last run again and print what comes back",
   help: HELP,
+  target: 'writes',
   run: (argv) => replay(argv, (s) => process.stdout.write(s), (s) => process.stderr.write(s)),
 }

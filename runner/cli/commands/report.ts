@@ -28,7 +28,8 @@ ${envHelp('report')}
 
 Exit codes:
   0  the report was written (with --check: both pages loaded and showed the run's numbers)
-  2  usage error (an unknown option, a bad --history-limit)
+  2  usage or configuration error (an unknown option, a bad --history-limit), or --check on a machine without the
+     browser it needs (no Chromium or playwright-core: the report is written, the pages are not checked)
   3  no report: no results of a run in the folder, the report tool failed, or --check found a problem`
 
 /** ledger-conformance report: runner/report/report.ts in the caller's folder; its failures are tool errors (3). */
@@ -36,6 +37,7 @@ export const reportCommand: Command = {
   name: 'report',
   summary: 'HTML report (Allure Report 3) of the last run, with history and trends',
   help: HELP,
+  target: 'none',
   async run(argv) {
     let code: number
     try {

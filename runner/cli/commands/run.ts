@@ -16,7 +16,7 @@ import { clearRunReports } from '../../reporting/results'
 import { CALLER_CWD_ENV, callerPath } from '../../../helpers/client/evidence/paths'
 import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
 import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
-import { collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
+import { cachedCatalogue, collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
 import { CATALOGUE_SIZE_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV, vitestFilterOf } from '../../selection/env'
 import { hasCriteria, listLine, selectChecks, whereOf, SelectionError, type Criteria } from '../../selection/select'
 import { loadTargets } from '../../targets/load'
@@ -25,14 +25,14 @@ import { blobName, parseShard, SHARD_BLOB_ENV, SHARD_FILE, shardSeed, writeShard
 import { EXIT_CODES_HELP, type Command } from '../command'
 import { withDidYouMean } from '../did-you-mean'
 import { colourEnv } from '../colour'
+import { WRITE_OPTIONS, writeModeProblem, writeOptionsHelp } from '../../guard/write-guard'
 
 export const RUN_OPTIONS = {
   check: { type: 'string', multiple: true },
   section: { type: 'string', multiple: true },
   operation: { type: 'string', multiple: true },
   list: { type: 'boolean' },
-  'read-only': { type: 'boolean' },
-  'allow-writes': { type: 'boolean' },
+  ...WRITE_OPTIONS,
   strict: { type: 'boolean' },
   thorough: { type: 'boolean' },
   shard: { type: 'string' },
@@ -41,7 +41,8 @@ export const RUN_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-const SELECTION_HELP = `Selection (any of them; values of one option add up, different options narrow down):
+/** The selection part of run's help; `example` is the count of --check SL-LIFE (selectionExample). */
+const selectionHelp = (example: string) => `Selection (any of them; values of one option add up, different options narrow down):
   --check <id or prefix>[,...]   checks whose id is or starts with it (--check SL-LIFE, --check AUTH-LOGIN-002,WH-)
   --section "<document> §N"      every check citing that section, also "§3, §4" citations and §N.x
                                  (document: sales-service.md, webhook-subscriptions.md, or sales / webhooks)
@@ -49,11 +50,28 @@ const SELECTION_HELP = `Selection (any of them; values of one option add up, dif
   <suite file or folder>...      checks of those suite files (suites/auth, suites/sales/lifecycle.test.ts)
   A selected lifecycle step brings the earlier steps of its lifecycle. A selection that matches no check exits 2
   with the nearest matches. A selection smaller than the catalogue is said everywhere:
-  "CONFORMS (partial: 22 of 299 checks; selection --check SL-LIFE)".`
+  "CONFORMS (partial: ${example}; selection --check SL-LIFE)".`
 
 const ENV_HELP = envHelp('run', { title: 'Environment variables' })
 
-export const RUN_HELP = `Usage: ledger-conformance run [options] [suite files or folders] [-- vitest options]
+/**
+ * The example of a partial verdict in run's help, counted from the catalogue ("22 of 384 checks"): the catalogue the
+ * last `list` or selection collected for this profile (runner/selection/catalogue-cache.ts; reading it takes
+ * milliseconds, collecting it seconds, too long for --help). Without one, the words say where the numbers come from.
+ */
+export function selectionExample(env: NodeJS.ProcessEnv = process.env): string {
+  try {
+    const catalogue = cachedCatalogue(resolveTargets({ ...env, REPORTS_DIR: env.REPORTS_DIR ?? 'reports' }))
+    if (catalogue) return `${selectChecks(catalogue, { checks: ['SL-LIFE'] }).selected.length} of ${catalogue.length} checks`
+  } catch {
+    // a profile that does not load: the words below
+  }
+  return 'N of M checks, counted by ledger-conformance list --check SL-LIFE'
+}
+
+/** run --help, with the catalogue's numbers when they are known (selectionExample). */
+export function runHelp(env: NodeJS.ProcessEnv = process.env): string {
+  return `Usage: ledger-conformance run [options] [suite files or folders] [-- vitest options]
        npm run conformance -- [options]     (in a clone of the project)
 
 Runs the conformance checks against the target and says CONFORMS, DOES NOT CONFORM or INCONCLUSIVE, with the
@@ -62,9 +80,8 @@ same verdict in the console, reports/checks.json, verdict.json, conformance.md/.
 Options:
   --profile <file>   the target profile (sets TARGET_PROFILE)
   --reports <dir>    the reports folder (sets REPORTS_DIR; default ./reports)
-  --read-only        only the read-only suites (fixtures/suite-classes.json): what npm run smoke runs in a clone
-  --allow-writes     consent to run the suites that create and change data on a target whose profile is not
-                     nonProduction (sets ALLOW_WRITES=1)
+${writeOptionsHelp('run')}
+                     (the read-only suites: fixtures/suite-classes.json; what npm run smoke runs in a clone)
   --strict           a requirement of common/requirements.json that no check could judge (every one not
                      applicable or blocked) makes the run INCONCLUSIVE (docs/reports.md "Requirement coverage")
   --thorough         also the slow probes, overlapped with the rest of the run: a short-lived token taken at the
@@ -78,11 +95,12 @@ Options:
   --list             print the selected checks (id  document §section  file:line  requirement) and exit; nothing is sent
   -h, --help         this help
 
-${SELECTION_HELP}
+${selectionHelp(selectionExample(env))}
 
 ${ENV_HELP}
 
 ${EXIT_CODES_HELP}`
+}
 
 export type RunArgs = { criteria: Criteria; list: boolean; allowWrites: boolean; strict?: boolean; thorough?: boolean; shard?: Shard; profile?: string; reports?: string; vitestArgs: string[] }
 
@@ -99,6 +117,8 @@ export function parseRunArgs(argv: string[]): RunArgs {
     throw new SelectionError(/-t\b|testNamePattern/.test(own.join(' ')) ? `${msg}; select checks with --check <id or prefix> (vitest options go after --)` : msg)
   }
   const v = parsed.values
+  const modeProblem = writeModeProblem('run', { allowWrites: v['allow-writes'], readOnly: v['read-only'] })
+  if (modeProblem) throw new SelectionError(modeProblem)
   const split = (xs: string[] | undefined) => (xs ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean)
   const criteria: Criteria = {
     ...(v.check ? { checks: split(v.check) } : {}),
@@ -183,7 +203,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   try {
     args = parseRunArgs(argv)
   } catch (e) {
-    process.stderr.write(`ledger-conformance run: ${(e as Error).message}\n\n${RUN_HELP}\n`)
+    process.stderr.write(`ledger-conformance run: ${(e as Error).message}\n\n${runHelp()}\n`)
     return EXIT.usage
   }
   const env: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
@@ -313,6 +333,9 @@ export async function runConformance(argv: string[]): Promise<number> {
 export const runCommand: Command = {
   name: 'run',
   summary: 'run the conformance checks against the target and give the verdict',
-  help: RUN_HELP,
+  get help() {
+    return runHelp()
+  },
+  target: 'writes',
   run: runConformance,
 }

@@ -7,8 +7,9 @@ import { openApiSources } from '../../../helpers/client/contracts/openapi-docume
 import { documentWarningLines } from '../../reporting/document-warnings'
 import { EXIT } from '../../verdict'
 import type { Command } from '../command'
+import { withDidYouMean } from '../did-you-mean'
 
-const HELP = `Usage: ledger-conformance validate <profile>... [--env]
+const HELP = `Usage: ledger-conformance validate <profile>... [--env]     (or --profile FILE, repeatable)
 
 Checks target profiles (JSON or JSONC, anywhere) against the profile schema, with their "extends" chain, and
 resolves them as a run would. Sends no request to the target's API and starts nothing. Every problem names the
@@ -72,25 +73,30 @@ export function validateProfile(path: string, env: NodeJS.ProcessEnv, strictEnv:
   }
 }
 
+const VALIDATE_OPTIONS = { profile: { type: 'string', multiple: true }, env: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
+
 /** ledger-conformance validate <profile>...: schema and resolution of profiles, no request. */
 export const validateCommand: Command = {
   name: 'validate',
   summary: 'check target profiles (schema, extends, environment overrides) without sending a request',
   help: HELP,
+  target: 'none',
   async run(argv) {
     let parsed
     try {
-      parsed = parseArgs({ args: argv, allowPositionals: true, options: { env: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } })
+      parsed = parseArgs({ args: argv, allowPositionals: true, options: VALIDATE_OPTIONS })
     } catch (e) {
-      process.stderr.write(`${(e as Error).message}\n\n${HELP}\n`)
+      process.stderr.write(`ledger-conformance validate: ${withDidYouMean((e as Error).message, VALIDATE_OPTIONS)}\n\n${HELP}\n`)
       return EXIT.usage
     }
-    if (parsed.positionals.length === 0) {
+    // --profile FILE (repeatable) names a profile as every other command does; positional files too
+    const files = [...(parsed.values.profile ?? []), ...parsed.positionals]
+    if (files.length === 0) {
       process.stderr.write(`validate: name at least one profile file\n\n${HELP}\n`)
       return EXIT.usage
     }
     let ok = true
-    for (const file of parsed.positionals) {
+    for (const file of files) {
       const path = isAbsolute(file) ? file : resolve(process.cwd(), file)
       const r = validateProfile(path, process.env, parsed.values.env ?? false)
       if (r.problems.length === 0 && r.config) {

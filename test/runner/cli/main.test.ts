@@ -4,12 +4,12 @@ import { resolve } from 'node:path'
 import type { Command } from '../../../runner/cli/command'
 import { COMMANDS } from '../../../runner/cli/commands/index'
 import { main, mainHelp } from '../../../runner/cli/main'
-import { parseRunArgs, RUN_HELP } from '../../../runner/cli/commands/run'
+import { parseRunArgs, runHelp } from '../../../runner/cli/commands/run'
 import { PROJECT_ROOT } from '../../../common/project-root'
 
 function fake(name: string): Command & { calls: string[][] } {
   const calls: string[][] = []
-  return { name, summary: `${name} summary`, help: `${name} help`, calls, run: async (argv) => (calls.push(argv), 7) }
+  return { name, summary: `${name} summary`, help: `${name} help`, target: 'none', calls, run: async (argv) => (calls.push(argv), 7) }
 }
 
 describe('ledger-conformance main()', () => {
@@ -66,7 +66,7 @@ describe('ledger-conformance main()', () => {
   it('--thorough is an option of run (the slow probes: expiry past exp + auth.maxExpiryLeewaySeconds), off by default', () => {
     expect(parseRunArgs(['--thorough', '--check', 'AUTH-TOKEN'])).toMatchObject({ thorough: true, criteria: { checks: ['AUTH-TOKEN'] } })
     expect(parseRunArgs([]).thorough).toBeUndefined()
-    expect(RUN_HELP).toMatch(/--thorough[\s\S]*auth\.maxExpiryLeewaySeconds[\s\S]*LEDGER_THOROUGH\s+1: [^\n]*same as run --thorough/)
+    expect(runHelp({})).toMatch(/--thorough[\s\S]*auth\.maxExpiryLeewaySeconds[\s\S]*LEDGER_THOROUGH\s+1: [^\n]*same as run --thorough/)
   })
 
   it('the package exposes the CLI as a bin whose launcher resolves files from the package, not the cwd', () => {

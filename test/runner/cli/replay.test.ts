@@ -28,8 +28,10 @@ describe('ledger-conformance replay', () => {
   it('needs one check id and known options', () => {
     expect(parseReplayArgs([]).problem).toMatch(/which check\?/)
     expect(parseReplayArgs(['A', 'B']).problem).toMatch(/one check id at a time/)
-    expect(parseReplayArgs(['A', '--allow-write']).problem).toBe("unknown option '--allow-write'. Did you mean --allow-writes?")
+    expect(parseReplayArgs(['A', '--allow-write']).problem).toBe("Unknown option '--allow-write'. Did you mean --allow-writes?")
     expect(parseReplayArgs(['A', '--reports=r', '--allow-writes'])).toEqual({ id: 'A', reports: 'r', allowWrites: true })
+    expect(parseReplayArgs(['A', '--profile', 'p.jsonc', '--read-only'])).toEqual({ id: 'A', profile: 'p.jsonc', allowWrites: false, readOnly: true })
+    expect(parseReplayArgs(['A', '--read-only', '--allow-writes']).problem).toMatch(/contradict each other/)
   })
 
   it('is a usage error (2) without reports, and for an unknown check id with the nearest one', async () => {

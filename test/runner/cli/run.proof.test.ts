@@ -63,7 +63,7 @@ describe('ledger-conformance run: verdicts and exit codes', () => {
     const r = await cli(['run'], { AUTH_PASSWORD: 'not-the-password', REPORTS_DIR: dir, CONFORMANCE_RUN_ID: 'proof-refused' })
     const all = r.out + r.err
     expect(r.code, all).toBe(2)
-    expect(all).toMatch(/verdict {2}INCONCLUSIVE \(configuration error: .*cannot log in: POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/identifier\/login\/acme answered 401/)
+    expect(all).toMatch(/verdict {2}CONFIGURATION ERROR \(.*cannot log in: POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/identifier\/login\/acme answered 401/)
     expect(all.match(/cannot log in/g)).toHaveLength(1)
     expect(all).not.toMatch(/No test files found|Unhandled Error|include: /)
     expectOnlyThisRun(dir, 'proof-refused')

@@ -52,11 +52,11 @@ describe('replay: the no-writes rule', () => {
     req('HEAD', 'http://old:1/api/v1/subscriptions/abc'),
   ]
 
-  it('re-sends only GET, HEAD and OPTIONS without --allow-writes, and says why each other one was skipped', () => {
+  it('re-sends only GET, HEAD and OPTIONS when writes are not allowed (--read-only), and says why each other one was skipped', () => {
     const plan = planReplay(recorded, { run, now, allowWrites: false })
     expect(plan.map((s) => `${s.request.method} ${s.kind}`)).toEqual(['POST skip', 'POST skip', 'GET send', 'PATCH skip', 'DELETE skip', 'PUT skip', 'HEAD send'])
     expect(plan[0]).toMatchObject({ reason: expect.stringMatching(/login of the run.*configured credentials/) })
-    for (const i of [1, 3, 4, 5]) expect(plan[i]).toMatchObject({ reason: expect.stringMatching(/not re-sent without --allow-writes/) })
+    for (const i of [1, 3, 4, 5]) expect(plan[i]).toMatchObject({ reason: expect.stringMatching(/not re-sent with --read-only/) })
   })
 
   it('re-sends writes with --allow-writes, never the run\'s login, never a request whose redacted secret is unknown', () => {

@@ -76,7 +76,7 @@ describe('the reports of a run that stopped, in a folder an earlier run used', (
   it('a configuration error is exit code 2; a §5 violation is DOES NOT CONFORM and Allure failed', () => {
     const dir = staleFolder()
     writeStoppedRun(dir, earlyRunInfo({}, 'run-cfg'), { kind: 'configuration', cause: "users.restricted (RESTRICTED_PASSWORD): login refused" })
-    expect(readVerdictFile(dir)).toMatchObject({ runId: 'run-cfg', exitCode: 2 })
+    expect(readVerdictFile(dir)).toMatchObject({ runId: 'run-cfg', verdict: 'CONFIGURATION ERROR', exitCode: 2, label: expect.stringMatching(/^CONFIGURATION ERROR \(users\.restricted/) })
     writeStoppedRun(dir, earlyRunInfo({}, 'run-v'), { kind: 'violation', cause: 'sales-service.md §5: the login answered a token that is not a JWT' })
     expect(readVerdictFile(dir)).toMatchObject({ runId: 'run-v', verdict: 'DOES NOT CONFORM', exitCode: 1 })
     const result = readdirSync(join(dir, 'allure-results')).find((f) => f.endsWith('-result.json'))!
