@@ -33,6 +33,8 @@ function changedSince(dir: string, since: number): string[] {
 
 let tarball: string
 let installedAt = 0
+/** What npm printed while installing the packed package (warnings included). */
+let installOutput = ''
 let reference: ChildProcess | undefined
 /** The URL of the reference the package started (set by the 'against a URL' case, used by the recipes after it). */
 let referenceUrl: string | undefined
@@ -41,7 +43,10 @@ beforeAll(() => {
   tarball = join(work, packed)
   execFileSync('mkdir', ['-p', app])
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'a-team', private: true }))
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: app, env, stdio: 'pipe', timeout: 600_000 })
+  // warnings shown (--loglevel=warn): an EBADENGINE line is a failure of its own (below)
+  const install = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn', tarball], { cwd: app, env, encoding: 'utf8', timeout: 600_000 })
+  installOutput = `${install.stdout}${install.stderr}`
+  if (install.status !== 0) throw new Error(`npm install of the packed package failed (exit ${install.status}):\n${installOutput.slice(-3000)}`)
   installedAt = Date.now()
 }, 660_000)
 afterAll(() => {
@@ -66,6 +71,10 @@ describe('the package, installed into an empty folder', () => {
     expect(files.filter((f) => f.startsWith('package/test/'))).toEqual([])
     // the development harnesses stay in the clone: every command a user runs is a module of runner/
     expect(files.filter((f) => f.startsWith('package/scripts/'))).toEqual([])
+  })
+
+  it('installs without an EBADENGINE warning on this Node: every dependency a consumer gets supports the engines it claims (package.json overrides do not reach consumers)', () => {
+    expect(installOutput.split('\n').filter((l) => /EBADENGINE/.test(l))).toEqual([])
   })
 
   it('npx ledger-conformance --help lists the commands and the exit codes', () => {

@@ -18,6 +18,10 @@ describe('install hygiene', () => {
     expect(withScripts.filter((n) => !(n in pkg.allowScripts))).toEqual([])
   })
 
+  it('no overrides: they pin versions for this clone only, a consumer installing the package gets the ranges (docs/ci.md "Node and npm")', () => {
+    expect((pkg as { overrides?: unknown }).overrides).toBeUndefined()
+  })
+
   it('no dependency demands a newer Node than the engines field promises (no EBADENGINE warning on Node 20.19)', () => {
     expect(pkg.engines.node).toBe('>=20.19')
     const newerOnly = entries.filter(([, e]) => !e.optional && /^\s*>=\s*(2[1-9]|[3-9]\d)/.test(e.engines?.node ?? '')).map(([k, e]) => `${k}@${e.version} ${e.engines!.node}`)
