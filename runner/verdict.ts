@@ -124,7 +124,8 @@ export function computeVerdict(i: VerdictInput): RunVerdict {
     const detail = [cause, partial].filter((x): x is string => !!x).join('; ')
     return { verdict, exitCode, ...(cause ? { cause } : partial ? { cause: partial } : {}), label: detail ? `${verdict} (${detail})` : verdict, ...sel }
   }
-  if (i.stop?.kind === 'configuration') return make('CONFIGURATION ERROR', i.stop.cause)
+  // nothing was tested: no "partial" note (it would count checks that never ran)
+  if (i.stop?.kind === 'configuration') return { verdict: 'CONFIGURATION ERROR', exitCode: EXIT.usage, cause: i.stop.cause, label: `CONFIGURATION ERROR (${i.stop.cause})`, ...sel }
   if (i.stop?.kind === 'violation') return make('DOES NOT CONFORM', i.stop.cause)
   if (i.stop) return make('INCONCLUSIVE', i.stop.cause)
   if (t.failed > 0) return make('DOES NOT CONFORM', `${t.failed} failed check(s)${names(i.ids?.failed, t.failed)}`)

@@ -79,6 +79,9 @@ describe('computeVerdict()', () => {
     const v = computeVerdict({ totals: totals({}), stop: { kind: 'configuration', cause: "users.restricted: cannot log in" } })
     expect(v).toMatchObject({ verdict: 'CONFIGURATION ERROR', exitCode: EXIT.usage, label: 'CONFIGURATION ERROR (users.restricted: cannot log in)' })
     expect(v.label).not.toMatch(/INCONCLUSIVE/)
+    // nothing was tested: a selection is not "partial" of anything
+    const selected = computeVerdict({ totals: totals({}), stop: { kind: 'configuration', cause: 'x' }, selection: { label: '--check SL', selected: 3, catalogue: 300 } })
+    expect(selected.label).toBe('CONFIGURATION ERROR (x)')
   })
 
   it('maps each verdict to its exit code, as the README table does', () => {
