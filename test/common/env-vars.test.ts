@@ -43,7 +43,7 @@ describe('one list of environment variables (common/env-vars.ts)', () => {
 
   it('the help of each command lists the variables it reads, from the list', () => {
     const byName = new Map(commands.map((c) => [c.name, c.help]))
-    for (const reader of ['run', 'list', 'validate', 'acceptance', 'report', 'explore'] as const) {
+    for (const reader of ['run', 'list', 'validate', 'acceptance', 'report', 'explore', 'replay'] as const) {
       const help = byName.get(reader)!
       expect(help, reader).toContain(envHelp(reader).split('\n').slice(1).join('\n'))
     }

@@ -61,7 +61,8 @@ const ENV_HELP = envHelp('run', { title: 'Environment variables' })
  */
 export function selectionExample(env: NodeJS.ProcessEnv = process.env): string {
   try {
-    const catalogue = cachedCatalogue(resolveTargets({ ...env, REPORTS_DIR: env.REPORTS_DIR ?? 'reports' }))
+    const targets = resolveTargets({ ...env, REPORTS_DIR: env.REPORTS_DIR ?? 'reports' })
+    const catalogue = cachedCatalogue({ target: targets.target, targets: targets.targets })
     if (catalogue) return `${selectChecks(catalogue, { checks: ['SL-LIFE'] }).selected.length} of ${catalogue.length} checks`
   } catch {
     // a profile that does not load: the words below
@@ -265,7 +266,8 @@ export async function runConformance(argv: string[]): Promise<number> {
   if (hasCriteria(args.criteria) || args.list || sharded || vitestFilter) {
     let catalogue: CatalogueEntry[]
     try {
-      catalogue = await collectCatalogue(targets)
+      // keyed as list and run --help key it (the target or targets, not `first`): one cached catalogue for all three
+      catalogue = await collectCatalogue({ target: targets.target, targets: targets.targets })
     } catch (e) {
       if (args.list) throw e
       clearRunReports(dir)

@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../../common/project-root'
 import { loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/client/config/target-config'
 import { collectCatalogue, type CatalogueEntry } from '../../../runner/selection/catalogue'
+import { selectChecks } from '../../../runner/selection/select'
+import { runHelp } from '../../../runner/cli/commands/run'
 
 // the catalogue the suites define (collected, not run), as `list` prints it: from a line of it to the code in one hop
 let checks: CatalogueEntry[]
@@ -34,5 +36,13 @@ describe('the catalogue: where each check is declared', () => {
     // the invariants: their declaration in the model
     const inv = at('WH-INV-002')
     expect(source(inv.file)[inv.line! - 1]).toContain("id: 'WH-INV-002'")
+  })
+})
+
+describe("run --help's example of a partial verdict", () => {
+  it('is counted from this catalogue (22 of 299 was a literal while there were 384)', () => {
+    const selected = selectChecks(checks, { checks: ['SL-LIFE'] }).selected.length
+    expect(selected).toBeGreaterThan(0)
+    expect(runHelp({})).toContain(`"CONFORMS (partial: ${selected} of ${checks.length} checks; selection --check SL-LIFE)"`)
   })
 })
