@@ -129,8 +129,21 @@ describe('the package, installed into an empty folder', () => {
     expect(npx(['init', 'ci/prod.jsonc', '--sales-url', url, '--tenant', 'acme', '--username', 'broker@acme.test']).status).toBe(0)
     const refused = npx(['run', '--profile', 'ci/prod.jsonc', '--reports', 'reports-prod'], withPassword)
     expect(refused.status, (refused.stdout + refused.stderr).slice(-2000)).toBe(2)
-    expect(refused.stdout + refused.stderr).toContain("'npx ledger-conformance run --read-only'")
+    // the user's own command, the profile kept (pasted, it checks the same target, not the embedded reference)
+    expect(refused.stdout + refused.stderr).toContain("'npx ledger-conformance run --profile ci/prod.jsonc --reports reports-prod --read-only'")
+    expect(refused.stdout + refused.stderr).toContain("'npx ledger-conformance run --profile ci/prod.jsonc --reports reports-prod --allow-writes'")
     expect(refused.stdout + refused.stderr).not.toMatch(/npm run /)
+    // the same guard for explore (issue 37: it went ahead with 83 steps of writes), the profile from the variable named
+    const explore = npx(['explore', '--time-limit-s', '60'], { ...withPassword, TARGET_PROFILE: 'ci/prod.jsonc' })
+    expect(explore.status, (explore.stdout + explore.stderr).slice(-2000)).toBe(2)
+    expect(explore.stderr).toMatch(/Production guard: refusing to explore, .* No request was sent\./)
+    expect(explore.stderr).toContain("'npx ledger-conformance explore --time-limit-s 60 --profile ci/prod.jsonc --allow-writes'")
+    // and the options every command that names a target takes: known to replay, explore and acceptance alike
+    for (const args of [['replay', 'X-1', '--profile', 'ci/prod.jsonc', '--reports', 'none'], ['explore', '--profile', 'ci/prod.jsonc', '--read-only'], ['acceptance', '--profile', 'ci/prod.jsonc', '--read-only']]) {
+      const r = npx(args, withPassword)
+      expect(r.status, args.join(' ')).toBe(2)
+      expect(r.stderr, args.join(' ')).not.toMatch(/Unknown option/)
+    }
   })
 
   it("docs/ci.md's other recipes: acceptance against a URL (a deployment: judged, not refused), report of the URL run", () => {
