@@ -1,4 +1,6 @@
+import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
+import { PROJECT_ROOT } from '../../../common/project-root'
 import { ENV_VARS, envHelp, type EnvReader } from '../../../common/env-vars'
 import { COMMANDS } from '../../../runner/cli/commands/index'
 import { main } from '../../../runner/cli/main'
@@ -64,6 +66,20 @@ describe('one option set for every command', () => {
   it('explore and replay name --profile and --reports as run does', () => {
     for (const name of ['explore']) expect(COMMANDS.find((c) => c.name === name)!.help).toContain(TARGET_OPTIONS_HELP)
     expect(COMMANDS.find((c) => c.name === 'replay')!.help).toMatch(/--profile FILE +the target profile, anywhere \(sets TARGET_PROFILE/)
+  })
+
+  it('validate takes --profile as every command does (repeatable, beside the files it is given)', async () => {
+    const ref = join(PROJECT_ROOT, 'fixtures/targets/reference.json')
+    const r = await cli(['validate', '--profile', ref])
+    expect(r.code, r.text).toBe(0)
+    expect(r.text).toContain(`valid   ${ref}`)
+  })
+
+  it("list's requirements options go with --requirements; a lone --ids is list's usage error, not run's", async () => {
+    const r = await cli(['list', '--ids'])
+    expect(r.code).toBe(2)
+    expect(r.text).toContain('ledger-conformance list: --ids and --json go with --requirements')
+    expect(r.text).not.toContain('Usage: ledger-conformance run ')
   })
 
   it('reference --defect <unknown> exits 2, as its help says, naming the nearest defect', async () => {
