@@ -22,6 +22,8 @@ export interface Invocation {
 /** The variable the CLI passes its invocation in to the processes it starts (the run's vitest: the global setup's guard). */
 export const COMMAND_LINE_ENV = 'LEDGER_COMMAND_LINE'
 
+const LAUNCHER = join('bin', 'ledger-conformance.mjs')
+
 const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'PRODUCT']
 
 /**
@@ -40,7 +42,8 @@ export function invocationOf(argv: readonly string[], command: string, env: Node
     if (own.every((a, i) => argv[i] === a)) return { prefix: `npm run ${env.npm_lifecycle_event} --`, args: argv.slice(own.length), command, ...extra }
   }
   if (installed) return { prefix: 'npx ledger-conformance', args: [...argv], command, ...extra }
-  const launcher = relative(cwd, join(PROJECT_ROOT, 'bin/ledger-conformance.mjs')) || 'bin/ledger-conformance.mjs'
+  // named, never started: the launcher's path as the user would type it from their folder
+  const launcher = relative(cwd, join(PROJECT_ROOT, LAUNCHER))
   return { prefix: `node ${launcher}`, args: [...argv], command, ...extra }
 }
 
