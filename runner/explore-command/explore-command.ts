@@ -18,6 +18,7 @@ import { EXPLORE_OPTIONS, exploreOptionsFrom } from './options'
 import { EXIT } from '../verdict'
 import { WRITE_OPTIONS, writeModeProblem } from '../guard/write-guard'
 import { guardTarget } from '../guard/target-guard'
+import { preflight, PreflightError } from '../preflight'
 import { applyTargetOptions, TARGET_OPTIONS } from '../cli/target-options'
 import { withDidYouMean } from '../cli/did-you-mean'
 
@@ -77,6 +78,15 @@ export async function exploreCommandMain(argv: string[]): Promise<number> {
     if (config.embedded) {
       reference = await startReference({ ...config.reference, defects: config.reference.defects })
       config = withEmbeddedOrigin(config, reference.url)
+    }
+    // the preflight of a run (reachable, every configured user logs in, the tenant header): a refused login is a
+    // configuration error (2), a §5 violation at login 1, an unreachable target 3, as for run (README's one table)
+    try {
+      config = await preflight(config)
+    } catch (e) {
+      if (!(e instanceof PreflightError)) throw e
+      console.error(`ledger-conformance explore: ${e.message}`)
+      return e.kind === 'configuration' ? EXIT.usage : e.kind === 'violation' ? EXIT.doesNotConform : EXIT.inconclusive
     }
     const head = `explore: target ${config.services.salesBaseUrl}${reference ? ` (embedded reference${config.reference.defects.length ? `, defects ${config.reference.defects.join(',')}` : ''})` : ''}, seed ${options.seed}, ${options.steps} steps`
     console.log(head)

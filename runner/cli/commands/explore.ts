@@ -16,7 +16,8 @@ replay: seed, steps, each request and answer (secrets redacted), the broken inva
 
 The target is the profile's (--profile or TARGET_PROFILE) with the environment's overrides, as for run. Every
 sequence creates and changes data: against a target whose profile is not nonProduction: true, explore is refused
-(exit 2, nothing sent) unless --allow-writes; it has no read-only mode.
+(exit 2, nothing sent) unless --allow-writes; it has no read-only mode. Then the preflight of a run: a login the
+identity service refuses is exit 2, an unreachable target 3. What it prints is also written to <reports>/explore.txt.
 
 Options:
 ${TARGET_OPTIONS_HELP}

@@ -53,14 +53,19 @@ function productionProfile(dir: string, url: string): string {
 }
 
 describe('explore: the one production guard', () => {
+  let ref: RunningReference
   let server: TestServer
   let profile: string
   const dir = tempDir('explore-guard')
   beforeAll(async () => {
-    server = await countingTarget()
+    ref = await startReference({ port: 0 })
+    server = await countingTarget(() => ref.url)
     profile = productionProfile(dir, server.url)
   })
-  afterAll(() => server.close())
+  afterAll(async () => {
+    await server.close()
+    await ref.close()
+  })
 
   it("is refused without --allow-writes (exit 2), nothing sent, the refusal repeating the user's own line with the flag", async () => {
     const r = await cli(['explore', '--profile', profile, '--time-limit-s', '1'], { AUTH_PASSWORD: 'pw-guard-1' })
@@ -84,17 +89,30 @@ describe('explore: the one production guard', () => {
     expect(ro.code).toBe(2)
     expect(ro.text).toMatch(/--read-only: explore cannot be read-only: every generated sequence creates and changes data\. Nothing was sent/)
     expect(server.requests).toHaveLength(0)
-    const through = await cli(['explore', '--profile', profile, '--allow-writes', '--steps', '2', '--time-limit-s', '1', '--reports', join(dir, 'r')], { AUTH_PASSWORD: 'pw-guard-1' })
+    const through = await cli(['explore', '--profile', profile, '--allow-writes', '--steps', '2', '--time-limit-s', '1', '--reports', join(dir, 'r')], { AUTH_PASSWORD: 'demo-pass-4821' })
     expect(through.text).not.toMatch(/Production guard/)
-    expect(server.requests.length).toBeGreaterThan(0)
+    expect(through.text).toMatch(/explore: target http:\/\/127\.0\.0\.1:\d+, seed \d+, 2 steps/)
+    expect(server.requests.filter((q) => q.method === 'POST' && !q.url.includes('/login/')).length).toBeGreaterThan(0)
+    // explore writes what it printed into the reports folder it was given
+    const written = readFileSync(join(dir, 'r', 'explore.txt'), 'utf8')
+    expect(written.startsWith('explore: target http://127.0.0.1:')).toBe(true)
+    expect(written).toMatch(/^verdict {2}(CONFORMS|INCONCLUSIVE)/m)
+    expect(through.text).toContain(written.trim().split('\n').at(-1)!)
+    expect(readFileSync(join(dir, 'r', 'explore.txt'), 'utf8')).not.toContain('demo-pass-4821')
     const before = server.requests.length
-    const env = await cli(['explore', '--profile', profile, '--steps', '2', '--time-limit-s', '1', '--reports', join(dir, 'r')], { AUTH_PASSWORD: 'pw-guard-1', ALLOW_WRITES: '1' })
+    const env = await cli(['explore', '--profile', profile, '--steps', '2', '--time-limit-s', '1', '--reports', join(dir, 'r2')], { AUTH_PASSWORD: 'demo-pass-4821', ALLOW_WRITES: '1' })
     expect(env.text).not.toMatch(/Production guard/)
     expect(server.requests.length).toBeGreaterThan(before)
-    // explore writes what it printed into the reports folder it was given
-    expect(existsSync(join(dir, 'r', 'explore.txt'))).toBe(true)
-    expect(readFileSync(join(dir, 'r', 'explore.txt'), 'utf8')).not.toContain('pw-guard-1')
+    expect(existsSync(join(dir, 'r2', 'explore.txt'))).toBe(true)
   }, 60_000)
+
+  it('a login the identity service refuses is a configuration error (exit 2), as for run: the preflight of a run', async () => {
+    const r = await cli(['explore', '--profile', profile, '--allow-writes', '--reports', join(dir, 'r3')], { AUTH_PASSWORD: 'wrong-password-7' })
+    expect(r.code, r.text).toBe(2)
+    expect(r.text).toMatch(/cannot log in: POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/identifier\/login\/acme answered 401/)
+    expect(r.text).not.toContain('wrong-password-7')
+    expect(existsSync(join(dir, 'r3', 'explore.txt'))).toBe(false)
+  })
 
   it('an unknown option gets explore\'s own "did you mean"', async () => {
     const r = await cli(['explore', '--allow-write'])
