@@ -92,7 +92,7 @@ async function serve(argv: string[]): Promise<number> {
   const unknown = defects.filter((d) => !isDefectName(d))
   if (unknown.length > 0) {
     const names = Object.keys(DEFECTS)
-    console.error(`--defect: unknown defect(s): ${unknown.map((d) => `'${d}'${nearest(d, names) ? ` (did you mean ${nearest(d, names)}?)` : ''}`).join(', ')}; ledger-conformance reference --list-defects lists them`)
+    console.error(`--defect: unknown defect(s): ${unknown.map((d) => `${d}${nearest(d, names) ? ` (did you mean ${nearest(d, names)}?)` : ''}`).join(', ')}; ledger-conformance reference --list-defects lists them`)
     return 2
   }
   let ref
