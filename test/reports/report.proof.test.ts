@@ -9,7 +9,11 @@ import { replay } from '../../runner/cli/commands/replay'
 import { startReference } from '../../reference/server'
 
 function report(reportsDir: string, ...args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, REPORTS_DIR: reportsDir, FORCE_COLOR: '0' }
+  return reportWith({}, reportsDir, ...args)
+}
+
+function reportWith(extra: NodeJS.ProcessEnv, reportsDir: string, ...args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, REPORTS_DIR: reportsDir, FORCE_COLOR: '0', ...extra }
   delete env.ALLURE_HISTORY
   return spawnSync(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), 'report', ...args], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 120_000 })
 }
@@ -45,6 +49,12 @@ describe('npm run report', () => {
       expect(second.status, second.stderr).toBe(0)
       const history = readFileSync(join(dir, 'history', 'allure-history.jsonl'), 'utf8').trim().split('\n')
       expect(history).toHaveLength(2)
+      // --check on a machine without its browser: not "skipped" with exit 0, but exit 2 with one line saying what to
+      // install (the report itself is written); the README's table: a configuration error of the local setup
+      const noBrowser = reportWith({ CHROMIUM_PATH: join(dir, 'no-chromium-here'), CI: '' }, dir, '--check')
+      expect(noBrowser.status, noBrowser.stdout + noBrowser.stderr).toBe(2)
+      expect(noBrowser.stderr).toMatch(/^report --check could not check the pages \(the report was written\): no Chromium at .*no-chromium-here \(apt-get install -y chromium, or set CHROMIUM_PATH\)$/m)
+      expect(noBrowser.stdout + noBrowser.stderr).not.toMatch(/check skipped/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
