@@ -9,7 +9,7 @@ import { EXIT } from '../../verdict'
 import type { Command } from '../command'
 import { withDidYouMean } from '../did-you-mean'
 
-const HELP = `Usage: ledger-conformance validate <profile>... [--env]     (or --profile FILE, repeatable)
+const HELP = `Usage: ledger-conformance validate <profile>... [--env]     (or --profile FILE, repeatable; none: TARGET_PROFILE)
 
 Checks target profiles (JSON or JSONC, anywhere) against the profile schema, with their "extends" chain, and
 resolves them as a run would. Sends no request to the target's API and starts nothing. Every problem names the
@@ -91,6 +91,8 @@ export const validateCommand: Command = {
     }
     // --profile FILE (repeatable) names a profile as every other command does; positional files too
     const files = [...(parsed.values.profile ?? []), ...parsed.positionals]
+    // none named: the profile of the environment, as every command reads it (TARGET_PROFILE)
+    if (files.length === 0 && process.env.TARGET_PROFILE) files.push(process.env.TARGET_PROFILE)
     if (files.length === 0) {
       process.stderr.write(`validate: name at least one profile file\n\n${HELP}\n`)
       return EXIT.usage

@@ -73,6 +73,14 @@ describe('one option set for every command', () => {
     const r = await cli(['validate', '--profile', ref])
     expect(r.code, r.text).toBe(0)
     expect(r.text).toContain(`valid   ${ref}`)
+    vi.stubEnv('TARGET_PROFILE', ref)
+    try {
+      const fromEnv = await cli(['validate'])
+      expect(fromEnv.code, fromEnv.text).toBe(0)
+      expect(fromEnv.text).toContain(`valid   ${ref}`)
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 
   it("list's requirements options go with --requirements; a lone --ids is list's usage error, not run's", async () => {
