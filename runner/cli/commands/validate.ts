@@ -94,7 +94,7 @@ export const validateCommand: Command = {
     // none named: the profile of the environment, as every command reads it (TARGET_PROFILE)
     if (files.length === 0 && process.env.TARGET_PROFILE) files.push(process.env.TARGET_PROFILE)
     if (files.length === 0) {
-      process.stderr.write(`validate: name at least one profile file\n\n${HELP}\n`)
+      process.stderr.write(`validate: name at least one profile file (or --profile FILE, or TARGET_PROFILE)\n\n${HELP}\n`)
       return EXIT.usage
     }
     let ok = true
