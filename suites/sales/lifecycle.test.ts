@@ -105,7 +105,7 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
         if (type === 'application/pdf') expectThat(doc.raw.subarray(0, 5).toString('latin1') === '%PDF-', { expected: 'a PDF (starts with %PDF-)', actual: JSON.stringify(doc.raw.subarray(0, 8).toString('latin1')), res: doc })
         // what is inside is judged by the model (SL-INV-040, SL-INV-041); a kind it cannot open is said, never passed
         if (doc.document && !doc.document.judged) {
-          await c.deviation({ id: 'document-unjudged', message: `document ${docId} is ${doc.document.mediaType || 'of no media type'}, which the suite cannot open: its content was not judged (SL-INV-040, SL-INV-041)`, policy: t.config.deviations['document-unjudged'] ?? 'warn' })
+          await c.deviation({ id: 'document-unjudged', message: `document ${docId} (${doc.document.mediaType || 'no media type'}) was not opened: ${doc.document.unjudgedBecause ?? 'the suite has no parser for its media type'}; its content was not judged (SL-INV-040, SL-INV-041)`, policy: t.config.deviations['document-unjudged'] ?? 'warn' })
         }
       })
 

@@ -26,6 +26,8 @@ export interface OpenedDocument {
   text?: string
   /** What is wrong with it as a file of its kind: empty when it is complete and well-formed. */
   problems: string[]
+  /** Why a document of a kind the suite parses was not judged after all (the parser did not finish). */
+  unjudgedBecause?: string
 }
 
 /** The media types the suite parses. */
@@ -69,12 +71,45 @@ export function pdfTrailerProblems(raw: Buffer): string[] {
 }
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs')
+/**
+ * The library, loaded once per process with its worker module on the main thread (`globalThis.pdfjsWorker`: PDF.js
+ * then sets up no "fake worker" of its own by a dynamic import, which could hang when several documents were opened
+ * at once in a test worker), and a queue: one document is parsed at a time (parsing is CPU work; nothing is gained
+ * by interleaving). Process-wide, like the library's own state.
+ */
 let pdfjs: Promise<PdfJs> | undefined
+let queue: Promise<unknown> = Promise.resolve()
+/** A parse that takes longer than this is the suite's problem, not the target's: the document is left unjudged. */
+export const PARSE_DEADLINE_MS = 20_000
+
+function library(): Promise<PdfJs> {
+  pdfjs ??= (async () => {
+    // the worker module ships no type declarations: it is handed to the library as it is
+    const workerModule = 'pdfjs-dist/legacy/build/pdf.worker.mjs'
+    const worker: unknown = await import(workerModule)
+    ;(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker
+    return import('pdfjs-dist/legacy/build/pdf.mjs')
+  })()
+  return pdfjs
+}
+
+/** Runs one parse after the ones before it, within the deadline (undefined past it). */
+function queued<T>(parse: () => Promise<T>): Promise<T | undefined> {
+  const run = queue.then(() => {
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), PARSE_DEADLINE_MS)
+      timer.unref()
+    })
+    return Promise.race([parse(), deadline]).finally(() => clearTimeout(timer))
+  })
+  queue = run.catch(() => undefined)
+  return run
+}
 
 /** Opens a PDF with pdfjs-dist: its pages and text, or the parser's refusal. */
 async function readPdf(raw: Buffer): Promise<{ pages?: number; text?: string; problem?: string }> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs')
-  const lib = await pdfjs
+  const lib = await library()
   const task = lib.getDocument({ data: new Uint8Array(raw), stopAtErrors: true, isEvalSupported: false, useSystemFonts: false, verbosity: 0 })
   try {
     const doc = await task.promise
@@ -97,8 +132,9 @@ export async function openDocument(raw: Buffer, mediaType: string): Promise<Open
   const kind = documentKind(raw, mediaType)
   if (kind === undefined) return { mediaType, judged: false, problems: [] }
   const claimed = mediaType === '' ? 'application/pdf' : mediaType
+  const read = await queued(() => readPdf(raw))
+  if (read === undefined) return { mediaType: claimed, judged: false, problems: [], unjudgedBecause: `${PDF_PARSER} did not finish within ${PARSE_DEADLINE_MS} ms` }
   const problems = pdfTrailerProblems(raw)
-  const read = await readPdf(raw)
   if (read.problem) problems.push(read.problem)
   else if ((read.pages ?? 0) < 1) problems.push('it has no page')
   return {
