@@ -30,6 +30,8 @@ export interface ReferenceOptions {
   unicodeNormalisation?: 'NFC'
   /** Order of a policy's invoices list (the invoices-newest-first variation). Default: as created (oldest first). */
   invoiceOrder?: 'newest-first'
+  /** Who writes the generated documents (the pdf-other-producer variation): another PDF layout. Default: the reference's. */
+  documentProducer?: 'other'
   /** Fault injection (reference/chaos): latency, transient 503s, resets, slow and garbage bodies. Off when absent. */
   chaos?: ChaosOptions
   /** Benign variations switched on (reference/variations): wire rewrites a conforming service may show. */
@@ -40,6 +42,10 @@ export interface ReferenceOptions {
     preexistingSubscriptions?: number
     /** Every notification is sent once, this long after the event (the late-single-notifications variation). */
     notificationDelayMs?: number
+    /** Notification data carries keys its example does not have, at every level (the notification-extra-keys variation). */
+    notificationExtraKeys?: boolean
+    /** Order of the subscription list (the subscriptions-newest-first variation). Default: as created. */
+    listOrder?: 'newest-first'
   }
 }
 

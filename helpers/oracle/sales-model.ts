@@ -16,6 +16,11 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
 const show = (v: unknown) => JSON.stringify(v)
 const ok = (res: HttpResult) => res.status >= 200 && res.status < 300
+/** Whether a text names a token (an id) as a whole word: not inside a longer run of letters, digits or dashes. */
+export function namesToken(text: string, token: string): boolean {
+  const esc = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`(^|[^\\p{L}\\p{N}-])${esc}($|[^\\p{L}\\p{N}-])`, 'u').test(text)
+}
 const same = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b))
 
 export type QuoteOperation = keyof SalesActionNames
@@ -234,6 +239,7 @@ export class SalesModel {
     if (op === 'documents') {
       const id = documentIdOf(res, this.settings.documentIdFrom)
       if (id !== undefined) this.documents.set(id, { id, quoteId: quote.id, tenant: quote.tenant, setBy: res })
+      this.judgeContent(quote.id, id, res, evaluated, out)
     }
     if (op === 'decline') quote.declined = res
     if (op === 'bind') quote.bound = res
@@ -378,9 +384,33 @@ export class SalesModel {
     }
   }
 
+  /**
+   * What is inside a document (issue 42): SL-INV-040, it is a complete, well-formed file of the kind it claims (a PDF
+   * opens, has its trailer and a page); SL-INV-041, its text names the quote it was made for (the profile's
+   * documentSubject). A kind the suite cannot parse is not judged here (the check that reads it says so).
+   */
+  private judgeContent(quoteId: string, docId: string | undefined, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
+    const opened = res.document
+    if (!opened?.judged) return
+    const what = docId !== undefined ? `document ${docId} of quote ${quoteId}` : `the document generated for quote ${quoteId}`
+    const state = docId !== undefined ? this.documents.get(docId) : undefined
+    evaluated.add('SL-INV-040')
+    if (opened.problems.length > 0 && (!state || firstShown(state, 'file', opened.problems.join('; ')))) {
+      out.push({ invariant: 'SL-INV-040', expected: `${what}: a complete, well-formed ${opened.mediaType} (${opened.parser})`, actual: opened.problems.join('; '), res })
+    }
+    if (this.settings.documentSubject !== 'quote-id' || opened.text === undefined) return
+    evaluated.add('SL-INV-041')
+    if (!namesToken(opened.text, quoteId) && (!state || firstShown(state, 'subject', quoteId))) {
+      const others = [...this.quotes.keys()].filter((q) => q !== quoteId && namesToken(opened.text!, q))
+      const named = others.length > 0 ? `it names quote ${others.join(', ')} instead` : `it does not name quote ${quoteId}`
+      out.push({ invariant: 'SL-INV-041', expected: `${what}: its text names quote ${quoteId}`, actual: `${named}; text: ${JSON.stringify(opened.text.slice(0, 160))}`, res })
+    }
+  }
+
   private judgeDocument(call: SalesCall, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
     const doc = this.documents.get(call.params['id'] ?? '')
     if (!doc || res.status !== 200 || call.tenant !== doc.tenant) return
+    this.judgeContent(doc.quoteId, doc.id, res, evaluated, out)
     const hash = createHash('sha256').update(res.raw).digest('hex')
     evaluated.add('SL-INV-008')
     if (doc.hash !== undefined) {

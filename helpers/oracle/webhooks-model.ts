@@ -18,6 +18,8 @@ export interface SubscriptionState {
   setBy: HttpResult
   /** Overlapping writes left it unknown until the next clean read. */
   unsure: boolean
+  /** The whole object its own last answer showed (create, update or GET since the last write): what a list entry must be. */
+  shown?: Json
   /**
    * The wrong values already reported, per view (read, update, list) and field: the same wrong value shown again in
    * the same view is the breach already reported, not a new one (one breach, one report).
@@ -30,6 +32,26 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
 const show = (v: unknown) => JSON.stringify(v)
 const tenantOf = (owner: string) => owner.split('/')[0]
+
+/** Where two JSON values differ: each JSON pointer and how (values are not shown: a secret may be among them). */
+export function jsonDifferences(expected: unknown, actual: unknown, path = ''): { path: string; what: string }[] {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
+  if (kind(expected) !== kind(actual)) return [{ path: path || '/', what: actual === undefined ? 'missing' : `${kind(actual)} instead of ${kind(expected)}` }]
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    if (expected.length !== actual.length) return [{ path: path || '/', what: `${actual.length} items instead of ${expected.length}` }]
+    return expected.flatMap((v, i) => jsonDifferences(v, actual[i], `${path}/${i}`))
+  }
+  if (isObj(expected) && isObj(actual)) {
+    const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort()
+    return keys.flatMap((k) => {
+      const p = `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`
+      if (!(k in actual)) return [{ path: p, what: 'missing' }]
+      if (!(k in expected)) return [{ path: p, what: 'not in its read' }]
+      return jsonDifferences(expected[k], actual[k], p)
+    })
+  }
+  return expected === actual ? [] : [{ path: path || '/', what: 'another value' }]
+}
 
 /** Resolution of a timestamp: a second when it has no fraction, else a millisecond. */
 export function resolutionMs(stamp: unknown): number {
@@ -76,7 +98,7 @@ export class WebhooksModel {
         for (const f of ['event', 'url'] as const) {
           if (sent[f] !== undefined && res.body[f] !== sent[f]) v('WH-INV-005', `${f} ${show(sent[f])} as sent`, `${f} ${show(res.body[f])}`)
         }
-        this.subscriptions.set(id, { id, owner: call.owner, event: res.body['event'], url: res.body['url'], createdAt: res.body['createdAt'], updatedAt: res.body['updatedAt'], deleted: false, lastWriteAt: Date.now(), setBy: res, unsure: false })
+        this.subscriptions.set(id, { id, owner: call.owner, event: res.body['event'], url: res.body['url'], createdAt: res.body['createdAt'], updatedAt: res.body['updatedAt'], deleted: false, lastWriteAt: Date.now(), setBy: res, unsure: false, shown: res.body })
         return
       }
       case 'webhooks.subscription.get':
@@ -87,7 +109,10 @@ export class WebhooksModel {
           return
         }
         if (res.status === 404 && !known.unsure && !call.overlapped) v('WH-INV-002', `200: subscription ${known.id} is live`, 'status 404', known.setBy)
-        if (res.status === 200 && isObj(res.body)) this.compare(known, res.body, call, res, evaluated, out, 'read')
+        if (res.status === 200 && isObj(res.body)) {
+          this.compare(known, res.body, call, res, evaluated, out, 'read')
+          if (!known.unsure && !call.overlapped) known.shown = res.body
+        }
         return
       case 'webhooks.subscription.update': {
         if (!known || call.owner === undefined) return
@@ -100,6 +125,7 @@ export class WebhooksModel {
         if (!ok) return // refused: nothing changes (the next read shows it)
         if (call.overlapped) {
           known.unsure = true
+          delete known.shown
           return
         }
         const sent = isObj(call.json) ? call.json : {}
@@ -115,7 +141,7 @@ export class WebhooksModel {
           this.compare({ ...expected, updatedAt: body['updatedAt'] }, body, call, res, evaluated, out, 'update')
         }
         // a new expectation: a wrong value shown after it is a new breach, even one reported before
-        Object.assign(known, { event: expected.event, url: expected.url, updatedAt: body['updatedAt'], lastWriteAt: Date.now(), setBy: res, unsure: false, reported: undefined, ...(known.unsure ? { createdAt: body['createdAt'] } : {}) })
+        Object.assign(known, { event: expected.event, url: expected.url, updatedAt: body['updatedAt'], lastWriteAt: Date.now(), setBy: res, unsure: false, reported: undefined, shown: body, ...(known.unsure ? { createdAt: body['createdAt'] } : {}) })
         return
       }
       case 'webhooks.subscription.delete':
@@ -158,6 +184,14 @@ export class WebhooksModel {
       }
       for (const f of ['event', 'url', 'createdAt', 'updatedAt'] as const) {
         if (item[f] !== s[f] && firstShown(s, `list|${f}`, item[f])) out.push({ invariant: 'WH-INV-001', expected: `subscription ${s.id} listed with ${f} ${show(s[f])}`, actual: `${f} ${show(item[f])}`, res, setBy: s.setBy })
+      }
+      if (!s.shown) continue
+      evaluated.add('WH-INV-040')
+      const differ = jsonDifferences(s.shown, item)
+      // the fields WH-INV-001 names are its finding already; the others (the secret, any other field) are this rule's
+      const own = differ.filter((d) => !['/event', '/url', '/createdAt', '/updatedAt'].includes(d.path))
+      if (own.length > 0 && firstShown(s, 'list-entry', own.map((d) => d.path))) {
+        out.push({ invariant: 'WH-INV-040', expected: `the list entry of subscription ${s.id} is the object its own read shows`, actual: own.map((d) => `${d.path}: ${d.what}`).join('; '), res, setBy: s.setBy })
       }
     }
   }

@@ -3,20 +3,26 @@ import type { ReferenceContext } from '../context'
 import { SALES_PREFIX } from '../auth-guard'
 import { notFound, tenantOf, writableQuote } from './access'
 import type { Ledger } from './ledger'
-import { tinyPdf } from './pdf'
+import { otherProducerPdf, tinyPdf } from './pdf'
 
 /** Generate quote documents (answers the main document) and download any document by id. */
 export function registerDocumentRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
   app.post<{ Params: { id: string } }>(`${SALES_PREFIX}/sales/policies/:id/generated-documents`, async (req, reply) => {
     const quote = writableQuote(ledger, ctx, req, reply, req.params.id, 'documents')
     if (!quote) return reply
+    // sales-document-of-other-quote: the document is made from the quote that had a document before this one
+    const previous = ctx.defects.has('sales-document-of-other-quote') ? [...ledger.documents.values()].reverse().find((x) => x.tenant === quote.tenant && x.quoteId !== quote.id) : undefined
+    const subject = previous?.quoteId ?? quote.id
     const f = quote.financials
     const policy = (quote.data['policy'] ?? {}) as Record<string, unknown>
-    const content = tinyPdf(`Quote ${quote.id} (${quote.product})`, [
+    const write = ctx.options.documentProducer === 'other' ? otherProducerPdf : tinyPdf
+    const written = write(`Quote ${subject} (${quote.product})`, [
       `Period: ${String(policy['dateInception'])} - ${String(policy['dateExpiry'])}`,
       `Premium: ${f ? `${f.periodPremium.toFixed(2)} ${f.currency}` : 'not calculated'}`,
       `Installments: ${quote.installments?.length ?? 0}`,
     ])
+    // sales-document-truncated: the file is cut before its trailer (it still starts %PDF-)
+    const content = ctx.defects.has('sales-document-truncated') ? written.subarray(0, written.lastIndexOf('startxref') - 1) : written
     const doc = ledger.addDocument({ tenant: quote.tenant, quoteId: quote.id, name: `quote-${quote.id}.pdf`, contentType: 'application/pdf', content })
     quote.documents.push(doc.id)
     return reply

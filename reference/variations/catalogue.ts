@@ -127,6 +127,21 @@ export const VARIATIONS = {
     allowedBecause: 'sales §5.5: token lifetime and refresh are not shown.',
     options: { tokenTtlSeconds: 40 },
   },
+  'pdf-other-producer': {
+    description: 'Generated documents come from another PDF producer: PDF 1.7 with a binary comment, CRLF line ends, an /Info dictionary, a cross-reference stream instead of a table, two pages and the text split over several operators.',
+    allowedBecause: 'sales §4 asks for document content, not a producer: any complete, well-formed PDF that names its quote is one (ISO 32000-1 §7.5.8 allows cross-reference streams).',
+    options: { documentProducer: 'other' },
+  },
+  'notification-extra-keys': {
+    description: "Every notification's data carries keys its event type's examplePayload does not have, at the top and in nested objects.",
+    allowedBecause: 'webhooks §2 publishes the example as the structure of the payload; a client must ignore what it does not know. Reported as the deviation notification-extra-keys (warn) unless the profile says extraDataKeys: fail.',
+    options: { webhooks: { notificationExtraKeys: true } },
+  },
+  'subscriptions-newest-first': {
+    description: 'The subscription list is answered newest first.',
+    allowedBecause: 'webhooks §4: GET /api/webhook/subscriptions returns an array of subscriptions; no order is given.',
+    options: { webhooks: { listOrder: 'newest-first' } },
+  },
 } as const satisfies Record<string, VariationInfo>
 
 export type VariationName = keyof typeof VARIATIONS

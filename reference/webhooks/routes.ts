@@ -63,6 +63,7 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
     const first = asCreated.get(s.id)
     if (d.has('webhooks-list-stale-after-update') && first) Object.assign(wire, { event: first.event, url: first.url, updatedAt: first.updatedAt.toISOString() })
     if (d.has('webhooks-list-created-at-is-updated-at')) wire.createdAt = wire.updatedAt
+    if (d.has('webhooks-list-secret-differs')) wire.secret = otherSecret(wire.secret)
     return wire
   }
 
@@ -90,7 +91,8 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
     const who = d.has('webhooks-list-not-scoped') ? undefined : owner(req)
     const live = store.list(who).filter((s) => !(d.has('webhooks-list-omits-extracted') && s.event === 'extracted'))
     const gone = d.has('webhooks-list-shows-deleted') ? store.deleted.filter((s) => who === undefined || s.owner === who) : []
-    return [...live, ...gone].map(listView)
+    const listed = [...live, ...gone].map(listView)
+    return ctx.options.webhooks?.listOrder === 'newest-first' ? listed.reverse() : listed
   })
 
   app.get<{ Params: { id: string } }>(`${P}/subscription/:id`, async (req, reply) => {
@@ -148,7 +150,7 @@ function emitRoute(app: FastifyInstance, ctx: ReferenceContext, store: Subscript
     const owner = ownerOf(verified.principal)
     const subs = store.subscribers(owner, body.event, d.has('webhooks-wrong-event-delivered'), d.has('webhooks-notifications-follow-old-event'))
     if (d.has('webhooks-delivered-after-delete')) subs.push(...store.deleted.filter((s) => s.owner === owner && s.event === body.event))
-    const data = isObject(body.data) ? body.data : examplePayload(body.event)
+    const data = notificationData(ctx, isObject(body.data) ? body.data : examplePayload(body.event))
     const ids = d.has('webhooks-no-delivery') ? subs.map(() => 'not-sent') : deliverer.notify(subs, body.event, data)
     if (d.has('webhooks-delivered-after-delete-late')) {
       // a stale replica of the subscriptions, read by a second delivery worker: recently deleted ones still get events, late
@@ -157,4 +159,40 @@ function emitRoute(app: FastifyInstance, ctx: ReferenceContext, store: Subscript
     }
     return reply.code(202).send({ event: body.event, deliveries: ids.length })
   })
+}
+
+/** A secret of the same form with other digits (the webhooks-list-secret-differs defect). */
+function otherSecret(secret: unknown): unknown {
+  const flip = (key: string) => key.replace(/[0-9a-f]/g, (c) => ((parseInt(c, 16) + 1) % 16).toString(16))
+  if (typeof secret === 'string') return flip(secret)
+  if (isObject(secret) && typeof secret['key'] === 'string') return { ...secret, key: flip(secret['key']) }
+  return secret
+}
+
+/**
+ * The data a notification carries, with the content defects and the notification-extra-keys variation applied:
+ * a key renamed, numbers as strings, nested objects flattened into dotted keys, or extra keys at every level.
+ */
+export function notificationData(ctx: ReferenceContext, data: Record<string, unknown>): Record<string, unknown> {
+  const d = ctx.defects
+  let out: Record<string, unknown> = structuredClone(data)
+  if (d.has('webhooks-notification-key-renamed')) out = Object.fromEntries(Object.entries(out).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]))
+  if (d.has('webhooks-notification-number-as-string')) out = mapLeaves(out, (v) => (typeof v === 'number' ? String(v) : v)) as Record<string, unknown>
+  if (d.has('webhooks-notification-nesting-flattened')) {
+    out = Object.fromEntries(Object.entries(out).flatMap(([k, v]) => (isObject(v) ? Object.entries(v).map(([k2, v2]) => [`${k}.${k2}`, v2]) : [[k, v]])))
+  }
+  if (ctx.options.webhooks?.notificationExtraKeys) out = withExtraKeys(out) as Record<string, unknown>
+  return out
+}
+
+function mapLeaves(v: unknown, f: (leaf: unknown) => unknown): unknown {
+  if (Array.isArray(v)) return v.map((x) => mapLeaves(x, f))
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapLeaves(x, f)]))
+  return f(v)
+}
+
+function withExtraKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withExtraKeys)
+  if (!isObject(v)) return v
+  return { ...Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withExtraKeys(x)])), traceId: 'trace-7f3a', schemaVersion: 2 }
 }

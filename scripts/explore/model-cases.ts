@@ -110,6 +110,10 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'policies-credit-reverses-whole-payment', area: 'policies', file: P('payments'), mustFail: ['PL-INV-002'] },
   { defect: 'policies-allocation-split-booked-to-first-invoice', area: 'policies', file: P('payments'), mustFail: ['PL-INV-002'] },
   { defect: 'sales-actions-flicker-after-calculate', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-010'] },
+  // issue 42: what is inside (documents as files; a list entry against its subscription's own read)
+  { defect: 'sales-document-truncated', area: 'sales', file: S('lifecycle'), mustFail: ['SL-INV-040'] },
+  { defect: 'sales-document-of-other-quote', area: 'sales', file: S('lifecycle'), mustFail: ['SL-INV-041'] },
+  { defect: 'webhooks-list-secret-differs', area: 'webhooks', file: W('lifecycle'), mustFail: ['WH-INV-040'] },
 ]
 
 /** The new defects of one area (the older defects and the auth ones reused above excepted). */

@@ -92,7 +92,7 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
         expectThat(problems.length === 0, { expected: `instalments summing to ${st.premium} with ordered due dates`, actual: problems.join('; '), res })
       })
 
-      step(meta('008', '§4', 'Generated quote documents can be downloaded by id with a non-empty body of a document content type.'), async () => {
+      step(meta('008', '§4', 'Generated quote documents can be downloaded by id with a non-empty body of a document content type.'), async (c) => {
         const gen = await t.sales.call({ op: 'sales.documents.generate', params: { id: st.quoteId! }, headers: { accept: '*/*' } })
         expectStatus(gen, '2xx')
         const docId = documentIdOf(gen, s.documentIdFrom)
@@ -103,6 +103,10 @@ describe('sales: quote to policy lifecycle (sales-service.md §3, §4)', () => {
         const type = mediaType(doc)
         expectThat(s.documentContentTypes.includes(type), { expected: `content type ${s.documentContentTypes.join(' or ')}`, actual: type || '(none)', res: doc })
         if (type === 'application/pdf') expectThat(doc.raw.subarray(0, 5).toString('latin1') === '%PDF-', { expected: 'a PDF (starts with %PDF-)', actual: JSON.stringify(doc.raw.subarray(0, 8).toString('latin1')), res: doc })
+        // what is inside is judged by the model (SL-INV-040, SL-INV-041); a kind it cannot open is said, never passed
+        if (doc.document && !doc.document.judged) {
+          await c.deviation({ id: 'document-unjudged', message: `document ${docId} (${doc.document.mediaType || 'no media type'}) was not opened: ${doc.document.unjudgedBecause ?? 'the suite has no parser for its media type'}; its content was not judged (SL-INV-040, SL-INV-041)`, policy: t.config.deviations['document-unjudged'] ?? 'warn' })
+        }
       })
 
       step(meta('009', '§3', 'A calculated quote can be bound (lock released afterwards) and then issued: 202 with a request id.'), async () => {

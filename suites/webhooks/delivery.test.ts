@@ -3,7 +3,9 @@ import { lifecycle, type CheckContext } from '../../helpers/checks/check'
 import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { given } from '../../helpers/checks/setup'
 import { describePoll } from '../../helpers/client/polling/poll-until'
-import { describeFinding, ExpectedNotifications, type Finding, type FindingKind } from '../../helpers/checks/webhooks/expected-notifications'
+import { describeFinding, ExpectedNotifications, notifiedEvent, type Finding, type FindingKind } from '../../helpers/checks/webhooks/expected-notifications'
+import { describeShapeDifference, shapeDifferences } from '../../helpers/oracle/example-shape'
+import { getPointer } from '../../helpers/client/data/json-pointer'
 import { WebhookReceiver, type ReceivedNotification } from '../../helpers/checks/webhooks/receiver'
 import { secretKey } from '../../helpers/checks/webhooks/secret'
 import { verifySignature, verifyTimestamp } from '../../helpers/checks/webhooks/signature'
@@ -212,5 +214,48 @@ lifecycle('webhooks: signed delivery (webhook-subscriptions.md §6)', (step) => 
     guard(c)
     const dup = await settledFindings('duplicate')
     expectThat(dup.length === 0, { expected: 'exactly 1 notification per event per subscription', actual: dup.map((f) => describeFinding(f, nameOf)).join('; ') })
+  })
+
+  step({ id: 'WH-DLV-011', spec: 'webhooks', section: '§2, §6', requirement: `Every notification's data (at ${settings.dataPointer || 'the body'}) has the structure of its event type's published examplePayload (GET /api/webhook/events, read in the same run): the same keys at every level and the same JSON types, arrays by their items; keys the example does not have are ${settings.extraDataKeys === 'allow' ? 'allowed and reported (deviation notification-extra-keys)' : 'a failure'}.` }, async (c) => {
+    guard(c)
+    const events = await given('the event types and their examples (GET /api/webhook/events)', async () => {
+      const res = await t.webhooks.call({ op: 'webhooks.events.list' })
+      expectStatus(res, 200)
+      return res
+    })
+    const examples = new Map<string, unknown>()
+    for (const info of Array.isArray(events.body) ? events.body : []) {
+      const i = info as { eventType?: unknown; examplePayload?: unknown }
+      if (typeof i.eventType === 'string') examples.set(i.eventType, i.examplePayload)
+    }
+    const wrong: string[] = []
+    const extra: string[] = []
+    for (const endpoint of state.keys.keys()) {
+      for (const n of received(endpoint)) {
+        const where = `${nameOf(state.model.subscriptionAt(endpoint) ?? endpoint)} (${notifiedEvent(n, settings.eventPointer) ?? 'no event type'})`
+        let body: unknown
+        try {
+          body = JSON.parse(n.rawBody.toString('utf8'))
+        } catch {
+          wrong.push(`${where}: the body is not JSON`)
+          continue
+        }
+        const event = getPointer(body, settings.eventPointer)
+        if (typeof event !== 'string' || !examples.has(event)) {
+          wrong.push(`${where}: event type ${JSON.stringify(event)} has no published example`)
+          continue
+        }
+        const data = settings.dataPointer === '' ? body : getPointer(body, settings.dataPointer)
+        const differences = shapeDifferences(examples.get(event), data)
+        wrong.push(...differences.filter((x) => x.kind !== 'extra').map((x) => `${where}: data${describeShapeDifference(x)}`))
+        extra.push(...differences.filter((x) => x.kind === 'extra').map((x) => `${where}: data${describeShapeDifference(x)}`))
+      }
+    }
+    const failing = settings.extraDataKeys === 'fail' ? [...wrong, ...extra] : wrong
+    const besides = settings.extraDataKeys === 'allow' && extra.length > 0 ? `; besides, keys not in the example: ${[...new Set(extra)].join('; ')}` : ''
+    expectThat(failing.length === 0, { expected: "every notification's data structured as its event type's examplePayload", actual: `${[...new Set(failing)].join('; ')}${besides}`, res: events })
+    if (extra.length > 0) {
+      await c.deviation({ id: 'notification-extra-keys', message: `notification data carries keys its event type's examplePayload does not have: ${[...new Set(extra)].join('; ')}`, policy: t.config.deviations['notification-extra-keys'] ?? 'warn' })
+    }
   })
 })

@@ -180,6 +180,11 @@ export class ExpectedNotifications {
     return 'wrong-event'
   }
 
+  /** The id of the subscription that had this endpoint (for naming it in a finding). */
+  subscriptionAt(endpoint: string): string | undefined {
+    return this.ownerOf(endpoint)?.id
+  }
+
   private ownerOf(endpoint: string): Tracked | undefined {
     return [...this.subs.values()].find((s) => s.versions.some((v) => v.endpoint === endpoint))
   }

@@ -40,6 +40,10 @@ export interface WebhookSettings {
   subscriberUrlBase: string
   invalidUpdateStatuses: number[]
   eventPointer: string
+  /** Where a notification carries its event's data (judged against the event type's examplePayload). */
+  dataPointer: string
+  /** Keys in that data that the example does not have: allowed (a deviation) or a failure. */
+  extraDataKeys: 'allow' | 'fail'
   signature: SignatureSettings
   delivery: DeliverySettings
 }
@@ -72,6 +76,8 @@ export function webhookSettings(config: Pick<TargetConfig, 'extensions'>): Webho
     subscriberUrlBase: (raw.subscriberUrlBase ?? 'https://webhook-receiver.invalid/ledger-conformance').replace(/\/+$/, ''),
     invalidUpdateStatuses: raw.invalidUpdateStatuses ?? [400, 422],
     eventPointer: raw.eventPointer ?? '/event',
+    dataPointer: raw.dataPointer ?? '/data',
+    extraDataKeys: raw.extraDataKeys ?? 'allow',
     signature: { ...DEFAULT_SIGNATURE, ...(raw.signature ?? {}) },
     delivery: {
       ...(d.trigger ? { trigger: d.trigger } : {}),

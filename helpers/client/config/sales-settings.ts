@@ -34,6 +34,8 @@ export interface SalesSettings {
   /** How the id of a generated document is found: "header:<name>" (last path segment) or "json:<pointer>". */
   documentIdFrom: string
   documentContentTypes: string[]
+  /** What a quote's document names in its text (SL-INV-041): the quote id, or nothing the suite can judge. */
+  documentSubject: 'quote-id' | 'none'
   /** Pending quotes left by the suite are declined afterwards ('decline') or left alone ('none'). */
   cleanup: 'decline' | 'none'
 }
@@ -57,6 +59,7 @@ export const SALES_DEFAULTS: SalesSettings = {
   issueFailure: null,
   documentIdFrom: 'header:content-location',
   documentContentTypes: ['application/pdf'],
+  documentSubject: 'quote-id',
   cleanup: 'decline',
 }
 

@@ -8,6 +8,7 @@ import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
 import { currentInFlight } from './in-flight'
 import { limitsOf } from './limits'
 import { send } from './send'
+import { documentKind, openDocument } from '../content/document'
 import { TransportError, type HttpMethod, type HttpResult } from './types'
 
 export interface CallOptions {
@@ -61,6 +62,17 @@ function bearerActor(bearer: string): Actor {
   } catch {
     return { kind: 'bearer' }
   }
+}
+
+/**
+ * A successful answer that is a document (a PDF by its media type or first bytes, or any other binary body) is opened
+ * as what it claims to be before the model judges it (issue 42): a PDF is parsed, another kind is marked unjudged.
+ */
+async function openAnswerDocument(res: HttpResult): Promise<void> {
+  if (res.status < 200 || res.status >= 300 || res.raw.length === 0 || res.overBudget !== undefined) return
+  const type = (res.contentType ?? '').split(';')[0]!.trim().toLowerCase()
+  if (documentKind(res.raw, type) === undefined && res.body !== undefined) return
+  res.document = await openDocument(res.raw, type)
 }
 
 /** A service at one base URL: builds URLs from the operation catalogue, authenticates, records. */
@@ -119,6 +131,7 @@ export class ServiceClient {
     try {
       res = await attempt(false)
       if (res.status === 401 && user && o.bearer === undefined) res = await attempt(true)
+      await openAnswerDocument(res)
       return res
     } finally {
       if (handle) this.options.onVerdict?.(handle.end(res))

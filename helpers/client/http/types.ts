@@ -31,6 +31,8 @@ export interface HttpResult {
   /** The answer's size when it was over its answer budget: then neither parsed nor decoded (body undefined, text ''). */
   overBudget?: number
   durationMs: number
+  /** A document answer (a PDF, or any binary body) opened as what it claims to be (helpers/client/content/document.ts). */
+  document?: import('../content/document').OpenedDocument
   request: SentRequest
   /** The redacted record of this exchange (set by the recording client): safe to print. */
   exchange?: import('./recorder').Exchange

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { InvariantId } from '../../../helpers/oracle/invariants'
-import { SalesModel, type SalesCall } from '../../../helpers/oracle/sales-model'
+import { namesToken, SalesModel, type SalesCall } from '../../../helpers/oracle/sales-model'
+import type { HttpResult } from '../../../helpers/client/http/types'
 import type { Violation } from '../../../helpers/oracle/invariants'
 import { SALES_DEFAULTS } from '../../../helpers/client/config/sales-settings'
 import { answer } from './support'
@@ -93,5 +94,48 @@ describe('the sales model reports a breach once, on the first answer showing it'
     expect(status('success')).toEqual([])
     expect(status('pending')).toEqual(['SL-INV-001'])
     expect(status('pending')).toEqual([])
+  })
+})
+
+describe("what is inside a quote's document (SL-INV-040, SL-INV-041, issue 42)", () => {
+  const doc = (m: SalesModel, opened: HttpResult['document'], id = 'd1') => {
+    const evaluated = new Set<InvariantId>()
+    const out: Violation[] = []
+    const res = { ...answer(200, undefined, 'http://target.test/x', { 'content-location': `/documents/${id}` }), contentType: 'application/pdf', ...(opened ? { document: opened } : {}) }
+    m.begin('sales.documents.generate', { id: 'q1' })
+    m.observe({ op: 'sales.documents.generate', params: { id: 'q1' }, overlapped: false, ...ACME }, res, evaluated, out)
+    return { evaluated: [...evaluated].sort(), ids: out.map((v) => v.invariant), out }
+  }
+  const pdf = (text: string, problems: string[] = []) => ({ mediaType: 'application/pdf', judged: true, parser: 'p', pages: 1, text, problems })
+
+  it('a well-formed PDF naming its quote breaks nothing; both rules are evaluated', () => {
+    expect(doc(created(), pdf('Quote q1 (home)'))).toMatchObject({ evaluated: ['SL-INV-040', 'SL-INV-041'], ids: [] })
+  })
+
+  it('a file cut short breaks SL-INV-040 with the problems the parser named', () => {
+    const r = doc(created(), pdf('Quote q1', ['it does not end with %%EOF (the file is cut short)']))
+    expect(r.ids).toEqual(['SL-INV-040'])
+    expect(r.out[0]!.actual).toContain('cut short')
+  })
+
+  it("a document that names another quote breaks SL-INV-041, naming it", () => {
+    const m = created()
+    judge(m, { op: 'sales.quote.create', json: { schema: { name: 'home' } } }, 201, { policy: { id: 'q2' } })
+    const r = doc(m, pdf('Quote q2 (home)'))
+    expect(r.ids).toEqual(['SL-INV-041'])
+    expect(r.out[0]!.actual).toMatch(/names quote q2 instead/)
+  })
+
+  it('an unjudged kind and the profile documentSubject none evaluate nothing of the text', () => {
+    expect(doc(created(), { mediaType: 'application/zip', judged: false, problems: [] }).evaluated).toEqual([])
+    const m = new SalesModel({ ...SALES_DEFAULTS, documentSubject: 'none' }, STATUSES, { policyIssued: () => undefined, mtaIssued: () => undefined })
+    judge(m, { op: 'sales.quote.create', json: { schema: { name: 'home' } } }, 201, { policy: { id: 'q1' } })
+    expect(doc(m, pdf('no id here')).ids).toEqual([])
+  })
+
+  it('an id is named as a whole word only', () => {
+    expect(namesToken('Quote 100123 (home)', '100123')).toBe(true)
+    expect(namesToken('Premium 5100123.00', '100123')).toBe(false)
+    expect(namesToken('ref A-100123', '100123')).toBe(false)
   })
 })

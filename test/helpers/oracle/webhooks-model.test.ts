@@ -89,3 +89,39 @@ describe('the webhooks model reports a breach once per view, on the first answer
     expect(judge(m, 'webhooks.subscription.get', 200, as('http://y'), { id: 's1' }).ids).toEqual(['WH-INV-005'])
   })
 })
+
+describe('a list entry is the subscription its own read shows (WH-INV-040, issue 42)', () => {
+  const SECRET = { algorithm: 'sha256', key: 'a1b2c3' }
+  const sub = { id: 's1', event: 'export', url: 'http://a', secret: SECRET, createdAt: T0, updatedAt: T0 }
+  function withSecret() {
+    const m = new WebhooksModel()
+    judge(m, 'webhooks.subscription.create', 201, sub, { json: { event: 'export', url: 'http://a' } })
+    return m
+  }
+
+  it('the same object in another key order passes; another secret breaks WH-INV-040 without showing it', () => {
+    const m = withSecret()
+    const reordered = Object.fromEntries(Object.entries(sub).reverse())
+    expect(judge(m, 'webhooks.subscriptions.list', 200, [reordered]).ids).toEqual([])
+    const evaluated = new Set<InvariantId>()
+    const out: Violation[] = []
+    m.observe({ op: 'webhooks.subscriptions.list', owner: OWNER, beganAt: Date.now(), overlapped: false }, answer(200, [{ ...sub, secret: { algorithm: 'sha256', key: 'ffffff' } }]), evaluated, out)
+    expect(out.map((v) => v.invariant)).toEqual(['WH-INV-040'])
+    expect(out[0]!.actual).toBe('/secret/key: another value')
+    expect(out[0]!.actual).not.toContain('ffffff')
+  })
+
+  it('a field missing from the entry is named; the fields WH-INV-001 judges are not judged twice', () => {
+    const { secret: _s, ...noSecret } = sub
+    expect(judge(withSecret(), 'webhooks.subscriptions.list', 200, [noSecret]).ids).toEqual(['WH-INV-040'])
+    expect(judge(withSecret(), 'webhooks.subscriptions.list', 200, [{ ...sub, url: 'http://old' }]).ids).toEqual(['WH-INV-001'])
+  })
+
+  it('after an update the entry must be the update answer', () => {
+    const m = withSecret()
+    m.subscriptions.get('s1')!.lastWriteAt = Date.now() - 5000
+    const later = '2026-01-01T10:00:05.000Z'
+    judge(m, 'webhooks.subscription.update', 200, { ...sub, url: 'http://b', updatedAt: later }, { id: 's1', json: { url: 'http://b' } })
+    expect(judge(m, 'webhooks.subscriptions.list', 200, [{ ...sub, url: 'http://b', updatedAt: later }]).ids).toEqual([])
+  })
+})

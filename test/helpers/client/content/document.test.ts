@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { documentKind, openDocument, pdfTrailerProblems, PDF_PARSER } from '../../../../helpers/client/content/document'
+import { otherProducerPdf, tinyPdf } from '../../../../reference/sales/pdf'
+
+const pdf = tinyPdf('Quote 100123 (home)', ['Premium: 500.00 EUR'])
+
+describe('documents opened as what they claim to be', () => {
+  it('a PDF is known by its media type or by its first bytes; anything else is not parsed', () => {
+    expect(documentKind(pdf, 'application/pdf')).toBe('pdf')
+    expect(documentKind(pdf, 'application/octet-stream')).toBe('pdf')
+    expect(documentKind(Buffer.from('PK\x03\x04'), 'application/zip')).toBeUndefined()
+  })
+
+  it('reads the file trailer: startxref pointing at a cross-reference table or stream, then %%EOF', () => {
+    expect(pdfTrailerProblems(pdf)).toEqual([])
+    expect(pdfTrailerProblems(otherProducerPdf('Quote 1', ['x']))).toEqual([])
+    expect(pdfTrailerProblems(pdf.subarray(0, pdf.lastIndexOf('startxref')))).toEqual(['it does not end with %%EOF (the file is cut short)', 'it has no startxref (no file trailer)'])
+    const moved = Buffer.from(pdf.toString('latin1').replace(/startxref\n(\d+)/, (_m, n: string) => `startxref\n${Number(n) - 7}`), 'latin1')
+    expect(pdfTrailerProblems(moved)).toEqual([expect.stringMatching(/points at no cross-reference section/)])
+    expect(pdfTrailerProblems(Buffer.from('<html>%%EOF'))).toContain('it does not start with %PDF-')
+  })
+
+  it('opens a PDF: pages and text, by the named parser', async () => {
+    const opened = await openDocument(pdf, 'application/pdf')
+    expect(opened).toMatchObject({ judged: true, parser: PDF_PARSER, pages: 1, problems: [] })
+    expect(opened.text).toContain('Quote 100123 (home)')
+    const other = await openDocument(otherProducerPdf('Quote 100124 (travel)', ['Premium: 1.00 EUR']), 'application/pdf')
+    expect(other).toMatchObject({ judged: true, pages: 2, problems: [] })
+    expect(other.text).toContain('100124')
+  })
+
+  it('a PDF cut short is a problem of the file, named by the trailer and the parser', async () => {
+    const cut = await openDocument(pdf.subarray(0, pdf.length - 60), 'application/pdf')
+    expect(cut.judged).toBe(true)
+    expect(cut.problems.join('; ')).toMatch(/cut short[\s\S]*does not open as a PDF/)
+  })
+
+  it('a media type the suite has no parser for is unjudged, never passed', async () => {
+    expect(await openDocument(Buffer.from('PK\x03\x04 docx'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')).toEqual({
+      mediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      judged: false,
+      problems: [],
+    })
+  })
+
+  it('several documents opened at once are each judged (one parse at a time)', async () => {
+    const all = await Promise.all([1, 2, 3, 4].map((i) => openDocument(tinyPdf(`Quote ${100200 + i}`, ['x']), 'application/pdf')))
+    expect(all.map((d) => d.text?.includes(String(100200 + all.indexOf(d) + 1)))).toEqual([true, true, true, true])
+  })
+})
