@@ -117,9 +117,16 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
   // the contract checks' deviations (undocumented statuses, contract warn) in one line: checks.json has each
   const contractDeviations = report.checks.filter((x) => x.id.startsWith('CT-') && x.deviations.length > 0)
   if (contractDeviations.length > 0) out.push(`  CONTRACT DEVIATIONS (${contractDeviations.length}, warn; reports/checks.json): ${contractDeviations.map((c) => c.id).join(', ')}`)
+  // one line per deviation id, with the checks that met it (one answer's deviation met by many checks is one line)
+  const deviations = new Map<string, { policy: string; message: string; checks: string[] }>()
   for (const c of report.checks.filter((x) => x.deviations.length > 0 && !x.id.startsWith('CT-'))) {
-    for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message}`)
+    for (const d of c.deviations) {
+      const e = deviations.get(d.id) ?? { policy: d.policy, message: d.message, checks: [] }
+      if (!e.checks.includes(c.id)) e.checks.push(c.id)
+      deviations.set(d.id, e)
+    }
   }
+  for (const [id, d] of deviations) out.push(`  DEVIATION ${id} (${d.policy}) in ${d.checks.length === 1 ? d.checks[0] : `${d.checks.length} checks (${ids(d.checks)})`}: ${d.message}`)
   for (const n of report.notes ?? []) out.push(`  NOTE ${n}`)
   out.push(`verdict  ${report.label ?? report.verdict ?? 'INCONCLUSIVE'}`)
   return out.map(fit)
