@@ -64,7 +64,7 @@ export default defineConfig({
     reporters: [
       // first: what the others print or write has been redacted (runner/reporting/redacting-reporter.ts)
       './runner/reporting/redacting-reporter.ts',
-      // vitest's default console, without its noise around a run the global setup stopped
+      // the suite's own console in place of vitest's: no banner, no line per test, no code frames (console-reporter.ts)
       './runner/reporting/console-reporter.ts',
       // junit.xml is written by the summary reporter, with the verdict and the reasons of skipped checks
       ['./runner/reporting/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],

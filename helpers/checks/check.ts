@@ -1,6 +1,6 @@
 import { beforeAll, test, describe, type TestContext } from 'vitest'
 import * as allure from 'allure-js-commons'
-import { ConformanceFailure, evidence, formatFailure, formatViolations, maskedExpectation, statusClassesOf, type Finding } from './failure'
+import { ConformanceFailure, evidence, failureOf, formatViolations, renderFailure, violationRecord } from './failure'
 import { selectedChecks } from '../../common/selection'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
 import { runningContract, runningInvariants, withFindings, withRunningCheck, type ContractNote, type ExchangeFinding } from '../client/http/running-check'
@@ -12,7 +12,7 @@ import { BreakerOpen } from '../client/http/breaker'
 import { answerKey } from '../client/http/recorder'
 import { ANSWER_BUDGET_DEVIATION } from '../client/http/limits'
 import { SPEC, type CheckMeta } from '../../common/spec'
-import type { CheckTaskMeta, Deviation } from './task-meta'
+import type { CheckTaskMeta, Deviation, FailureRecord } from './task-meta'
 import { callerOutside, type SourceLocation } from '../../common/source-location'
 
 export type { CheckMeta } from '../../common/spec'
@@ -74,7 +74,7 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
       await allure.label('deviation', d.id)
       await attachEvidence(`deviation ${d.id}`, `${d.message}\npolicy: ${d.policy}`, 'text/plain')
       if (d.policy === 'fail') {
-        const e = new Error(safeText(`deviation ${d.id}: ${d.message}`))
+        const e = Object.assign(new Error(safeText(`deviation ${d.id}: ${d.message}`)), { deviation: { id: d.id, policy: d.policy } })
         e.name = 'DeviationFailure'
         throw e
       }
@@ -119,30 +119,27 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
   // own id and naming this check (runner/reporting/invariants.ts), not this check's (issue 13: one defect, one failure)
   recordInvariants(ctx)
   if (failure === undefined) return
-  const finding = findingOf(meta, failure)
-  if (finding) ctx.task.meta.finding = finding
-  const err = new Error(formatFailure(meta, failure))
+  // the check's outcome as ONE record in its meta: every report is rendered from it (helpers/checks/task-meta.ts)
+  const record = failureRecord(meta, failure)
+  ctx.task.meta.failure = record
+  const err = new Error(renderFailure(record))
   // a violated requirement is an assertion failure (Allure: failed; checks.json: failed); anything else kept the check
   // from finishing (Allure: broken; checks.json: errored; the verdict INCONCLUSIVE)
-  err.name = violatesRequirement(failure) ? 'AssertionError' : 'CheckError'
+  err.name = record.kind === 'failed' ? 'AssertionError' : 'CheckError'
   throw err
 }
 
 /**
- * The finding of a failed requirement: the operation that answered, its status, the expectation (a status failure by
- * the classes it expected: "status 2xx") and the check that owns the requirement when it is another
- * (runner/reporting/findings.ts). None for a failure without an answer of a known operation.
+ * The record of a check's failure: a violated requirement (an assertion helper, a deviation the profile does not accept)
+ * is `failed`, anything else `errored`. A status failure's owner defaults to the owner of the operation that answered,
+ * for the check's product; an owner that is the check itself is none (runner/reporting/findings.ts).
  */
-export function findingOf(meta: CheckMeta, e: unknown): Finding | undefined {
-  if (!(e instanceof ConformanceFailure)) return undefined
-  const res = e.detail.res
-  const exchange = res?.exchange
-  const operation = exchange?.operationId
-  if (!res || !exchange || !operation) return undefined
-  // a status expectation by its classes: "status 200", "status 2xx" and "status 200 or 201" are all "status 2xx"
-  const classes = statusClassesOf(e.detail.expected)
-  const owner = e.detail.owner ?? (classes ? ownerOf(operation, meta.product) : undefined)
-  return { operation, status: res.status, expected: classes ? `status ${classes.map((c) => `${c}xx`).join(' or ')}` : maskedExpectation(e.detail.expected), ...(owner && owner !== meta.id ? { owner } : {}), answer: answerKey(exchange) }
+export function failureRecord(meta: CheckMeta, e: unknown): FailureRecord {
+  const record = failureOf(meta, e, violatesRequirement(e) ? 'failed' : 'errored')
+  const status = record.expectation?.kind === 'status'
+  const owner = record.owner ?? (status && e instanceof ConformanceFailure ? ownerOf(e.detail.res?.exchange?.operationId, meta.product) : undefined)
+  const { owner: _, ...rest } = record
+  return owner && owner !== meta.id ? { ...rest, owner } : rest
 }
 
 /** The breaker's refusal when it is the error or what caused it (a helper may wrap it), else undefined. */
@@ -160,7 +157,7 @@ function recordInvariants(ctx: TestContext): void {
   if (!tally) return
   const violated = tally.violations.map((v) => {
     const answers = [v.res, v.setBy].flatMap((r) => (r?.exchange ? [answerKey(r.exchange)] : []))
-    return { id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}), ...(v.at ? { at: v.at } : {}), ...(answers.length > 0 ? { answers } : {}) }
+    return { id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}), ...(v.at ? { at: v.at } : {}), ...(answers.length > 0 ? { answers } : {}), failure: violationRecord(v) }
   })
   ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated, ...(tally.sent ? { sent: { ...tally.sent } } : {}) }
 }

@@ -7,7 +7,7 @@ import { ServiceClient } from '../client/http/client'
 import { Dispatchers } from '../client/http/dispatchers'
 import { sharedLimiter } from '../client/http/limiter'
 import { Recorder, type ExchangeSink } from '../client/http/recorder'
-import { ANSWER_BUDGET_DEVIATION } from '../client/http/limits'
+import { ANSWER_BUDGET_DEVIATION, ANSWER_HEADERS_DEVIATION } from '../client/http/limits'
 import { retryPolicyFrom } from '../client/http/retry'
 import { send } from '../client/http/send'
 import { allureExchangeSink } from '../client/http/allure-sink'
@@ -74,6 +74,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     },
     currentChain: runningChain,
     answerBudget: { bytes: (op) => (op !== undefined ? config.http.answerBudgets[op] : undefined) ?? config.http.answerBudgetBytes, policy: config.deviations[ANSWER_BUDGET_DEVIATION] ?? 'fail' },
+    largeHeaders: { policy: config.deviations[ANSWER_HEADERS_DEVIATION] ?? 'warn' },
   })
   const dispatchers = new Dispatchers(config.http)
   // shared by every suite file of this worker that talks to this target

@@ -20,6 +20,7 @@ export async function expectPollSuccess<T>(result: PollResult<T>, what: string, 
     const res = (result.last?.value as { res?: import('../client/http/types').HttpResult } | undefined)?.res
     throw new ConformanceFailure({
       expected: `${what} to reach success`,
+      expectation: { kind: 'poll', what },
       actual: `${result.outcome} after ${result.attempts.length} attempt(s) in ${result.elapsedMs} ms; last seen: ${result.last?.seen ?? 'nothing'}`,
       ...(res ? { res } : {}),
       ...(o.owner ? { owner: o.owner } : {}),
@@ -38,6 +39,7 @@ export async function expectReleased<T extends { res: import('../client/http/typ
   if (result.outcome === 'success' || (result.outcome === 'failure' && res?.status === 200)) return
   throw new ConformanceFailure({
     expected: `${what} to be released (an unlocked answer)`,
+    expectation: { kind: 'poll', what },
     actual: `${result.outcome} after ${result.attempts.length} attempt(s) in ${result.elapsedMs} ms; last seen: ${result.last?.seen ?? 'nothing'}`,
     ...(res ? { res } : {}),
   })

@@ -1,6 +1,6 @@
 import type { CheckMeta } from '../../common/spec'
 import type { TargetConfig } from '../client/config/types'
-import type { Finding } from './failure'
+import type { FailureRecord, ViolationRecord } from './failure'
 import type { BlockedInfo } from './setup'
 import type { ContractNote } from '../client/http/running-check'
 import type { SourceLocation } from '../../common/source-location'
@@ -10,6 +10,9 @@ import type { SourceLocation } from '../../common/source-location'
  * and the reporters (runner/reporting/) read back, and of what the global setup provides to the workers.
  * test/layout/task-meta.test.ts keeps this the only `declare module 'vitest'` of the project.
  */
+
+/** A check's outcome when it did not pass, as data (TaskMeta.failure): declared beside the assertions that make it. */
+export type { Expectation, FailureRecord, Reproduction, ViolationRecord } from './failure'
 
 /** What a deviation is: a documented difference the profile may accept (warn) or not (fail). */
 export interface Deviation {
@@ -34,7 +37,7 @@ export interface InvariantsTaskMeta {
    * `at`: the rule of the model that judged the answer (helpers/oracle/..., line). `answers`: the answer that broke it
    * and the earlier one its expectation came from (helpers/client/http/recorder.ts answerKey).
    */
-  violated: { id: string; message: string; operation?: string; at?: SourceLocation; answers?: string[] }[]
+  violated: { id: string; message: string; operation?: string; at?: SourceLocation; answers?: string[]; failure?: ViolationRecord }[]
   /** The real-world data classes (helpers/oracle/real-world.ts) the check's requests carried, by class. */
   sent?: Record<string, number>
 }
@@ -64,8 +67,11 @@ declare module 'vitest' {
      * the ids it found broken. Reporters list each invariant as a check of its own (runner/reporting/invariants.ts).
      */
     invariants?: InvariantsTaskMeta
-    /** What the check's failure was (operation, status, expectation, owner): reporters tell one finding from several by it. */
-    finding?: Finding
+    /**
+     * What the check's failure was, as data (kind, expectation, expected, actual, operation, answer, owner, evidence):
+     * every report is rendered from it, and the reporters tell one finding from several by it (runner/reporting/findings.ts).
+     */
+    failure?: FailureRecord
     /**
      * Published-contract findings on the answers this check received (helpers/client/contracts/openapi-sink.ts): never this
      * check's failure; reporters list each `CT-<operation>-<kind>` as a check of its own (runner/reporting/contract-checks.ts).

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { colourEnv } from '../cli/colour'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
@@ -124,7 +125,8 @@ async function accept(argv: string[]): Promise<number> {
 
   // acceptance is strict unless --lenient: a requirement no check could judge is not accepted (docs/reports.md)
   const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir, CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', ...(values.lenient ? {} : { [STRICT_ENV]: '1' }), ...(values['allow-writes'] ? { ALLOW_WRITES: '1' } : {}) }
-  const child = spawn(process.execPath, [dependencyFile('vitest', 'vitest.mjs'), 'run', ...conformanceConfigArgs(), ...suites], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  // colour only on a terminal, as run's (runner/cli/colour.ts): a piped log gets none
+  const child = spawn(process.execPath, [dependencyFile('vitest', 'vitest.mjs'), 'run', ...conformanceConfigArgs(), ...suites], { cwd: PROJECT_ROOT, env: colourEnv(env, process.stdout.isTTY === true), stdio: ['ignore', 'pipe', 'pipe'] })
   let tail = ''
   const keep = (d: Buffer) => {
     tail = (tail + d.toString()).slice(-6000)

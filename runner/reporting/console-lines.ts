@@ -22,12 +22,46 @@ function byReason(checks: CheckOutcome[], reasonOf: (c: CheckOutcome) => string)
 
 const ids = (list: string[]) => (list.length > 6 ? `${list.slice(0, 6).join(', ')} and ${list.length - 6} more` : list.join(', '))
 
+/** The longest line the console prints: the rest of a finding is in the reports (checks.json, junit.xml, Allure). */
+export const CONSOLE_LINE_MAX = 320
+
+/** A line cut to CONSOLE_LINE_MAX characters. */
+export function fit(line: string): string {
+  return line.length > CONSOLE_LINE_MAX ? `${line.slice(0, CONSOLE_LINE_MAX - 1)}…` : line
+}
+
+/** "POST http://..." of a record's request, without its body: the console names the request, the reports show it whole. */
+function requestOf(request: string | undefined): string | undefined {
+  if (!request) return undefined
+  const [method, url] = request.split(' ')
+  return url ? `${method} ${url}` : method
+}
+
+/**
+ * A failed or errored check's finding in one line, from its record's fields (checks.json `failure`): what was expected
+ * and what came back, or the error, and the request; a check with no record (vitest's own error) by its message's
+ * first line. The console and JUnit's message use it.
+ */
+export function findingLine(c: CheckOutcome): string {
+  const f = c.failure
+  const what = f?.expected !== undefined ? `expected ${f.expected}, got ${f.actual ?? ''}` : (f?.error ?? (c.error ?? '').split('\n').find((l) => l.trim()) ?? c.status)
+  const request = requestOf(f?.request)
+  return `${what}${request ? ` (${request})` : ''}`
+}
+
 /** The reason a blocked check gives: what failed in its setup and, when known, the check that owns it. */
 export function blockedReason(c: CheckOutcome): string {
   const b = c.blocked
   if (!b) return c.note ?? 'setup failed'
   const op = b.operation ? ` (${b.operation}${b.status !== undefined ? ` answered ${b.status}` : ''})` : b.status !== undefined ? ` (status ${b.status})` : ''
   return `${b.reason}${op}${b.owner ? `; see ${b.owner}` : ''}`
+}
+
+/** What blocked a check, the same for every check blocked by one root cause: the failed operation and its owner, else the reason. */
+function blockedCause(c: CheckOutcome): string {
+  const b = c.blocked
+  if (b?.owner || b?.operation) return `${b.operation ? `${b.operation}${b.status !== undefined ? ` answered ${b.status}` : ''}` : 'setup failed'}${b.owner ? `; see ${b.owner}` : ''}`
+  return blockedReason(c)
 }
 
 /** The console lines of one target's outcome; `areas` adds the per-section table. */
@@ -73,18 +107,27 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
     if (report.realWorldData) out.push(realWorldLine(report.realWorldData))
   }
   const of = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s)
-  out.push(...listed('FAILED', of('failed'), (c) => `${c.id} ${c.document} ${c.section}: ${c.requirement}${c.sameFindingAs ? ` (the same finding as ${c.sameFindingAs.join(', ')})` : ''}`))
-  out.push(...listed('ERRORED', of('errored'), (c) => `${c.id}: ${(c.error ?? '').split('\n').find((l) => l.startsWith('error:')) ?? (c.error ?? '').split('\n')[0]}`))
-  out.push(...listed('BLOCKED', of('blocked'), (c) => `${c.id}: ${blockedReason(c)}`))
+  // one line per failed or errored check, with its finding; the rest is in the reports
+  out.push(...listed('FAILED', of('failed'), (c) => `${c.id} ${c.document} ${c.section}: ${findingLine(c)}${c.sameFindingAs ? ` (the same finding as ${c.sameFindingAs.join(', ')})` : ''}`))
+  out.push(...listed('ERRORED', of('errored'), (c) => `${c.id} ${c.document} ${c.section}: ${findingLine(c)}`))
+  // blocked checks by their root cause (the check that owns the failed operation, or the reason): one line each
+  for (const [cause, list] of byReason(of('blocked'), blockedCause)) out.push(`  BLOCKED (${list.length}) ${cause}: ${ids(list)}`)
   for (const [reason, list] of byReason(of('not-applicable'), (c) => (c.note ?? '').replace(/^not applicable:\s*/, ''))) out.push(`  NOT APPLICABLE (${list.length}) ${reason}: ${ids(list)}`)
   for (const [reason, list] of byReason(of('skipped'), (c) => c.note ?? 'no reason given')) out.push(`  SKIPPED (${list.length}) ${reason}: ${ids(list)}`)
   // the contract checks' deviations (undocumented statuses, contract warn) in one line: checks.json has each
   const contractDeviations = report.checks.filter((x) => x.id.startsWith('CT-') && x.deviations.length > 0)
   if (contractDeviations.length > 0) out.push(`  CONTRACT DEVIATIONS (${contractDeviations.length}, warn; reports/checks.json): ${contractDeviations.map((c) => c.id).join(', ')}`)
+  // one line per deviation id, with the checks that met it (one answer's deviation met by many checks is one line)
+  const deviations = new Map<string, { policy: string; message: string; checks: string[] }>()
   for (const c of report.checks.filter((x) => x.deviations.length > 0 && !x.id.startsWith('CT-'))) {
-    for (const d of c.deviations) out.push(`  DEVIATION ${d.id} (${d.policy}) in ${c.id}: ${d.message}`)
+    for (const d of c.deviations) {
+      const e = deviations.get(d.id) ?? { policy: d.policy, message: d.message, checks: [] }
+      if (!e.checks.includes(c.id)) e.checks.push(c.id)
+      deviations.set(d.id, e)
+    }
   }
+  for (const [id, d] of deviations) out.push(`  DEVIATION ${id} (${d.policy}) in ${d.checks.length === 1 ? d.checks[0] : `${d.checks.length} checks (${ids(d.checks)})`}: ${d.message}`)
   for (const n of report.notes ?? []) out.push(`  NOTE ${n}`)
   out.push(`verdict  ${report.label ?? report.verdict ?? 'INCONCLUSIVE'}`)
-  return out
+  return out.map(fit)
 }

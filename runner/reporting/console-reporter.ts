@@ -1,38 +1,66 @@
 import type { SerializedError } from 'vitest'
-import { DefaultReporter, type TestModule, type Vitest } from 'vitest/node'
+import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { reportsDir } from '../../helpers/client/evidence/paths'
+import { safeText } from '../../helpers/client/evidence/neutralise'
 import { isRunStop } from '../verdict'
 import { readOwnRunInfo } from './results'
+import { fit } from './console-lines'
+
+type UserConsoleLog = Parameters<NonNullable<Reporter['onUserConsoleLog']>>[0]
+
+/** The first line of an error's message: the console names it, the reports (checks.json, Allure) keep the rest. */
+export function oneLine(e: unknown): string {
+  const message = e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e)
+  const name = e && typeof e === 'object' && 'name' in e && typeof (e as { name: unknown }).name === 'string' ? (e as { name: string }).name : 'Error'
+  return fit(`${name}: ${message.split('\n').find((l) => l.trim()) ?? ''}`)
+}
 
 /**
- * vitest's default console, quiet about a run that its global setup stopped and recorded (a profile a target refuses,
- * a password that cannot log in, an embedded reference that cannot start): the summary reporter prints that stop as
- * the run's verdict, with its cause. vitest would add "No test files found" (no file ran, though files were found)
- * and the cause again as an "Unhandled Error" with a banner. A stop the global setup did not record (it failed before
- * it could) still gets vitest's own output: the summary then says to look at it. vitest's own totals are not printed.
+ * The suite's own console (docs/reports.md, "Console"), in place of vitest's: no banner, no line per test or file (no
+ * `.lanes/...` paths), no code frames or stacks of the suite's source, no colour. During the run it prints nothing but
+ * what a check logs; the summary reporter prints the run's one summary, with one line per failed or errored check
+ * (runner/reporting/console-lines.ts). An error outside any check (a suite file that did not load, a hook, an error of
+ * vitest's own) is one line here; a run its global setup stopped and recorded is the summary's alone (vitest would add
+ * "No test files found" and the cause again as an "Unhandled Error").
  */
-export default class ConsoleReporter extends DefaultReporter {
-  override onInit(vitest: Vitest): void {
-    super.onInit(vitest)
+export default class ConsoleReporter implements Reporter {
+  private vitest: Vitest | undefined
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
     const logger = vitest.logger
-    const printError = logger.printError.bind(logger)
     const error = logger.error.bind(logger)
     // vitest follows the error it prints with two empty lines: not printed after a stop that was not printed either
     let stopped = false
-    logger.printError = (err, options) => (isRunStop(err) ? void (stopped = true) : printError(err, options))
+    // what vitest prints of an error itself (a global setup that threw, a config error): one line, never a code frame
+    logger.printError = (err) => {
+      if (isRunStop(err)) stopped = true
+      else error(safeText(oneLine(err)))
+    }
     logger.error = (...args) => (stopped && args.length === 1 && args[0] === '\n\n' ? void (stopped = false) : error(...args))
   }
 
-  /**
-   * vitest's own totals ("Test Files 1 passed", "Tests 3 failed | 292 passed | 48 skipped") count vitest tests, not
-   * checks: a blocked or not-applicable check is a "skipped" test there, an invariant is no test at all. The summary
-   * reporter says the run's totals once, in the categories every report uses (runner/reporting/totals-line.ts).
-   */
-  override reportTestSummary(): void {}
+  onUserConsoleLog(log: UserConsoleLog): void {
+    // a check's own console output (already redacted: runner/reporting/redacting-reporter.ts, runner/worker-console.ts)
+    const out = log.type === 'stderr' ? process.stderr : process.stdout
+    out.write(log.content.endsWith('\n') ? log.content : `${log.content}\n`)
+  }
 
-  override onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: Parameters<DefaultReporter['onTestRunEnd']>[2]): void {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>): void {
     if (recordedStop()) return
-    super.onTestRunEnd(modules, errors, reason)
+    // errors outside any check, one line each (the verdict names them too: runner/reporting/run-reports.ts)
+    const lines: string[] = []
+    for (const m of modules) {
+      for (const e of m.errors()) lines.push(`error in ${this.relative(m.moduleId)}: ${oneLine(e)}`)
+      for (const s of m.children.allSuites()) for (const e of s.errors()) lines.push(`error in ${s.fullName}: ${oneLine(e)}`)
+    }
+    for (const e of errors) lines.push(`error outside any check: ${oneLine(e)}`)
+    if (lines.length > 0) process.stderr.write(`${safeText(lines.map(fit).join('\n'))}\n`)
+  }
+
+  private relative(id: string): string {
+    const root = this.vitest?.config.root
+    return root && id.startsWith(`${root}/`) ? id.slice(root.length + 1) : id
   }
 }
 

@@ -1,6 +1,7 @@
 import { basename } from 'node:path'
 import type { TestCase } from 'vitest/node'
 import type { CheckOutcome } from './results'
+import { failureFields } from './failure-fields'
 
 /** The file a contract check's outcome names: where exchanges are judged against the documents (they belong to no suite file). */
 export const CONTRACT_FILE = 'helpers/client/contracts/openapi.ts'
@@ -53,7 +54,11 @@ export function contractOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[]
       const more = e.findings.size > 10 ? `\n(${e.findings.size - 10} more finding(s) of this kind)` : ''
       const message = `${lines.join('\n\n')}${more}`
       const base = { id, document: basename(e.document.replace(/[?#].*$/, '')) || e.document, section: 'contract', requirement, title: `${id} ${requirement}`, file: CONTRACT_FILE, durationMs: 0, about: [e.operation], note: `${e.findings.size} distinct finding(s)` }
-      if (e.policy === 'fail') return { ...base, status: 'failed' as const, error: message, deviations: [] }
-      return { ...base, status: 'passed' as const, deviations: [{ id: `openapi-contract:${id}`, message, policy: 'warn' }] }
+      const first = [...e.findings.values()][0]
+      // the first finding as data, for the matrix (runner/reporting/matrix.ts contractFindingsOf)
+      const exchanges = first ? `${[...first.exchanges].slice(0, 3).join('; ')}${first.exchanges.size > 3 ? ` (+${first.exchanges.size - 3} more)` : ''}` : ''
+      const contract = { actual: first?.actual ?? '', exchange: exchanges, pointer: first?.pointer ?? '' }
+      if (e.policy === 'fail') return { ...base, contract, status: 'failed' as const, error: message, failure: failureFields(`${base.document} ${base.section}`, requirement, first ? { expected: first.expected, actual: first.actual, reproduce: [] } : undefined), deviations: [] }
+      return { ...base, contract, status: 'passed' as const, deviations: [{ id: `openapi-contract:${id}`, message, policy: 'warn' }] }
     })
 }

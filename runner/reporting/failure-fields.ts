@@ -1,6 +1,6 @@
-import type { CheckOutcome, ChecksReport } from './results'
+import type { FailureRecord, ViolationRecord } from '../../helpers/checks/task-meta'
 
-/** A failed (or errored) check's message as fields of checks.json: what a reader or a tool needs without parsing. */
+/** A failed (or errored) check's failure as fields of checks.json: what a reader or a tool needs without parsing. */
 export interface FailureFields {
   /** "sales-service.md §4": the clause the requirement comes from. */
   clause: string
@@ -17,20 +17,17 @@ export interface FailureFields {
   reproduce: string[]
 }
 
-/** Reads the labelled lines of a failure message (helpers/checks/failure.ts formatFailure / formatViolations); the first of each label wins. */
-export function failureFields(c: Pick<CheckOutcome, 'document' | 'section' | 'requirement' | 'error'>): FailureFields {
-  const out: FailureFields = { clause: `${c.document} ${c.section}`, requirement: c.requirement, reproduce: [] }
-  for (const line of (c.error ?? '').split('\n')) {
-    const m = /^(expected|actual|error|request|response|reproduce):\s+(.*)$/.exec(line)
-    if (!m) continue
-    const [, label, value] = m as unknown as [string, keyof FailureFields, string]
-    if (label === 'reproduce') out.reproduce.push(value.replace(/\s+# set .* first$/, ''))
-    else if (label !== 'clause' && label !== 'requirement' && out[label] === undefined) out[label] = value
-  }
-  return out
-}
+type Evidence = Partial<Pick<FailureRecord, 'expected' | 'actual' | 'error' | 'request' | 'response'>> & Pick<FailureRecord, 'reproduce'>
 
-/** The report with `failure` fields on each failed or errored check that has a message. */
-export function withFailureFields(report: ChecksReport): ChecksReport {
-  return { ...report, checks: report.checks.map((c) => ((c.status === 'failed' || c.status === 'errored') && c.error ? { ...c, failure: failureFields(c) } : c)) }
+/**
+ * checks.json's `failure` of a check, an invariant or a contract check: the fields of its record as they are, never read
+ * back from its message. A check that errored outside the check library (vitest's own timeout, a hook) has no record:
+ * its clause and requirement only.
+ */
+export function failureFields(clause: string, requirement: string, r: Evidence | ViolationRecord | undefined): FailureFields {
+  const out: FailureFields = { clause, requirement, reproduce: (r?.reproduce ?? []).map((x) => x.command) }
+  if (!r) return out
+  const e = r as Evidence
+  for (const k of ['expected', 'actual', 'error', 'request', 'response'] as const) if (e[k] !== undefined) out[k] = e[k]
+  return out
 }

@@ -1,4 +1,31 @@
-import { statusClassesOf, type Finding } from '../../helpers/checks/failure'
+import type { FailureRecord } from '../../helpers/checks/task-meta'
+
+/**
+ * What a failure was, for telling one finding from several: the operation that answered, its status, and what was
+ * expected (a status expectation by its classes, "status 2xx", or the expectation with ids and numbers masked).
+ */
+export interface Finding {
+  operation: string
+  status: number
+  expected: string
+  /** The status classes a status expectation names, sorted (['2'] for 200, 201 or 2xx); absent for another expectation. */
+  classes?: string[]
+  /** The check that owns this requirement, when it is another check (FailureRecord.owner). */
+  owner?: string
+  /** The answer the check failed on (helpers/client/http/recorder.ts answerKey), when it was recorded. */
+  answer?: string
+}
+
+/**
+ * The finding of a failed requirement, from its record: none for an error, or a failure without a recorded answer of
+ * a known operation. A pure function of the record: nothing is read back from a message.
+ */
+export function findingOf(r: FailureRecord | undefined): Finding | undefined {
+  if (!r || r.kind !== 'failed' || !r.expectation || !r.answer || !r.operation || r.status === undefined) return undefined
+  const e = r.expectation
+  const expected = e.kind === 'status' ? `status ${e.classes.map((c) => `${c}xx`).join(' or ')}` : e.key
+  return { operation: r.operation, status: r.status, expected, ...(e.kind === 'status' ? { classes: e.classes } : {}), ...(r.owner ? { owner: r.owner } : {}), answer: r.answer }
+}
 
 /** A failed check, as the reconciliation of findings sees it. */
 export interface FailedFinding {
@@ -35,8 +62,8 @@ function same(a: Finding, b: Finding): boolean {
  */
 function unexpectedByBoth(a: Finding, b: Finding): boolean {
   if (!sameAnswer(a, b)) return false
-  const ca = statusClassesOf(a.expected)
-  const cb = statusClassesOf(b.expected)
+  const ca = a.classes
+  const cb = b.classes
   const got = String(a.status)[0]!
   return !!ca && !!cb && !ca.includes(got) && !cb.includes(got)
 }

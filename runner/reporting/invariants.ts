@@ -6,6 +6,9 @@ import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { SPEC } from '../../common/spec'
 import { REAL_WORLD_CLASSES } from '../../helpers/oracle/real-world'
 import type { CheckOutcome } from './results'
+import { findingOf } from './findings'
+import { failureFields } from './failure-fields'
+import type { ViolationRecord } from '../../helpers/checks/task-meta'
 
 /** The file a model invariant's outcome names: where the invariants are defined (they belong to no suite file). */
 export const INVARIANTS_FILE = 'helpers/oracle/invariants.ts'
@@ -32,7 +35,7 @@ export function invariantLines(source: string = readFileSync(join(PROJECT_ROOT, 
  */
 export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[] {
   const evaluated = new Map<string, number>()
-  const violated = new Map<string, { checks: Set<string>; message: string; operations: Set<string>; byCheck: Map<string, Set<string>> }>()
+  const violated = new Map<string, { checks: Set<string>; message: string; failure: ViolationRecord | undefined; operations: Set<string>; byCheck: Map<string, Set<string>> }>()
   const failedChecks = new Set<string>()
   /** The operation of the answer each failed check failed on (its finding), when it says one. */
   const failedOn = new Map<string, string>()
@@ -42,11 +45,11 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
     const check = tc.meta().check?.id ?? tc.name
     // failed on its own, or blocked by a failure (its setup's): either way not a pass the invariant contradicts
     if (tc.result().state === 'failed' || tc.meta().blocked) failedChecks.add(check)
-    const finding = tc.meta().finding
+    const finding = findingOf(tc.meta().failure)
     if (tc.result().state === 'failed' && finding) failedOn.set(check, finding.operation)
     for (const [id, n] of Object.entries(inv.evaluated)) evaluated.set(id, (evaluated.get(id) ?? 0) + n)
     for (const v of inv.violated) {
-      const entry = violated.get(v.id) ?? { checks: new Set<string>(), message: v.message, operations: new Set<string>(), byCheck: new Map<string, Set<string>>() }
+      const entry = violated.get(v.id) ?? { checks: new Set<string>(), message: v.message, failure: v.failure, operations: new Set<string>(), byCheck: new Map<string, Set<string>>() }
       if (v.operation) {
         entry.operations.add(v.operation)
         entry.byCheck.set(check, (entry.byCheck.get(check) ?? new Set<string>()).add(v.operation))
@@ -73,7 +76,7 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
       const onSame = every ? [] : checks.filter((c) => failedOn.has(c) && broken.byCheck.get(c)?.has(failedOn.get(c)!))
       const same = every ? checks : onSame.length > 0 ? onSame : undefined
       const why = every ? ' (each failed or was blocked as well: the same finding)' : same ? ` (${same.join(', ')} failed on an answer of the same operation: the same finding)` : ''
-      return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${checks.join(', ')}${why}`, note: `evaluated on ${n} answer(s)${extra}`, ...(broken.operations.size > 0 ? { about: [...broken.operations].sort() } : {}), ...(same ? { sameFindingAs: same } : {}) }
+      return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${checks.join(', ')}${why}`, failure: failureFields(`${base.document} ${base.section}`, base.requirement, broken.failure), note: `evaluated on ${n} answer(s)${extra}`, ...(broken.operations.size > 0 ? { about: [...broken.operations].sort() } : {}), ...(same ? { sameFindingAs: same } : {}) }
     }
     if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)${extra}` }
     // nothing to judge (a partial selection, a target without the feature): not applicable, with the reason; the

@@ -2,6 +2,7 @@ import { hostname } from 'node:os'
 import { safeXml } from '../../helpers/client/evidence/neutralise'
 import type { CheckOutcome, ChecksReport } from './results'
 import { totalsLine } from './totals-line'
+import { findingLine } from './console-lines'
 
 /** XML text: the one rule (helpers/client/evidence/neutralise.ts); XML 1.0 forbids most control characters even escaped. */
 const esc = (s: string): string => safeXml(s)
@@ -30,14 +31,15 @@ export function verdictProperties(report: ChecksReport): Record<string, string> 
 
 function testcase(c: CheckOutcome, classname: string): string[] {
   const head = `    <testcase ${attrs({ classname, name: c.title, time: (c.durationMs / 1000).toFixed(3) })}`
-  const first = (s: string | undefined) => (s ?? '').split('\n').find((l) => l.trim()) ?? ''
+  // the message: the check's finding in one line, from its record (the body: the record's text)
+  const first = () => findingLine(c)
   switch (c.status) {
     case 'passed':
       return [`${head}/>`]
     case 'failed':
-      return [`${head}>`, `      <failure ${attrs({ message: first(c.error?.split('\n').slice(1).join('\n')) || first(c.error), type: 'requirement violated' })}>${esc(c.error ?? '')}</failure>`, '    </testcase>']
+      return [`${head}>`, `      <failure ${attrs({ message: first(), type: 'requirement violated' })}>${esc(c.error ?? '')}</failure>`, '    </testcase>']
     case 'errored':
-      return [`${head}>`, `      <error ${attrs({ message: first(c.error), type: 'check error' })}>${esc(c.error ?? '')}</error>`, '    </testcase>']
+      return [`${head}>`, `      <error ${attrs({ message: first(), type: 'check error' })}>${esc(c.error ?? '')}</error>`, '    </testcase>']
     case 'blocked':
       return [`${head}>`, `      <skipped ${attrs({ message: `blocked: ${c.blocked?.reason ?? c.note ?? 'setup failed'}` })}/>`, '    </testcase>']
     case 'not-applicable':

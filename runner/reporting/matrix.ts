@@ -71,9 +71,8 @@ export function contractFindingsOf(report: Pick<ChecksReport, 'checks'>): Confor
   return report.checks
     .filter((c) => c.id.startsWith('CT-') && (c.status === 'failed' || c.deviations.length > 0))
     .map((c) => {
-      const text = c.error ?? c.deviations[0]?.message ?? ''
-      const line = (k: string) => text.split('\n').find((l) => l.startsWith(`${k}: `))?.slice(k.length + 2) ?? ''
-      return { operationId: c.about?.[0] ?? c.id, check: c.id, policy: c.status === 'failed' ? 'fail' : 'warn', message: `${line('actual')} (${line('exchange')}); document ${line('pointer')}` }
+      const f = c.contract ?? { actual: '', exchange: '', pointer: '' }
+      return { operationId: c.about?.[0] ?? c.id, check: c.id, policy: c.status === 'failed' ? 'fail' : 'warn', message: `${f.actual} (${f.exchange}); document ${f.pointer}` }
     })
 }
 

@@ -25,11 +25,14 @@ interface TaskLike {
   result?: { errors?: unknown[] }
   tasks?: TaskLike[]
   logs?: { content: string }[]
+  meta?: { failure?: unknown }
 }
 
 function redactTask(task: TaskLike, depth = 0): void {
   if (depth > 64) return
   for (const e of task.result?.errors ?? []) redactError(e)
+  // the check's failure record (helpers/checks/task-meta.ts), which every report renders
+  if (task.meta?.failure) redactError(task.meta.failure)
   for (const l of task.logs ?? []) l.content = safeText(l.content)
   for (const t of task.tasks ?? []) redactTask(t, depth + 1)
 }

@@ -50,7 +50,7 @@ function reasonOf(c: CheckOutcome): string {
   return (c.note ?? c.status).replace(/^not applicable:\s*/, '').slice(0, 200)
 }
 
-/** Console lines: the untested requirements, then the partial ones, each with what would enable it. */
+/** Console lines: the untested requirements, each with what would enable it, then the partial ones in one line. */
 export function coverageLines(cov: readonly RequirementCoverage[]): string[] {
   const untested = cov.filter((r) => r.status === 'untested')
   const partial = cov.filter((r) => r.status === 'partial')
@@ -58,6 +58,7 @@ export function coverageLines(cov: readonly RequirementCoverage[]): string[] {
   const out = [`requirements ${cov.length - untested.length - partial.length - absent.length} covered, ${partial.length} partially, ${untested.length} untested${absent.length ? `, ${absent.length} not applicable to the tenant` : ''} (common/requirements.json)`]
   for (const r of untested) out.push(`  UNTESTED ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
   for (const r of absent) out.push(`  n/a      ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
-  for (const r of partial) out.push(`  partial  ${r.id} ${r.document} ${r.section} (${r.judged} of ${r.checks} checks judged it): ${r.enable.join('; ')}`)
+  // the partly judged ones in one line: what would enable each is in checks.json and verdict.json (requirements)
+  if (partial.length > 0) out.push(`  partially judged: ${partial.map((r) => `${r.id} (${r.judged} of ${r.checks})`).join(', ')}`)
   return out
 }

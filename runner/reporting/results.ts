@@ -38,6 +38,8 @@ export interface CheckOutcome {
   /** A failed or errored check's message as fields: clause, requirement, expected, actual, request, response, reproduce (runner/reporting/failure-fields.ts). */
   failure?: FailureFields
   note?: string
+  /** A contract check's (CT-*) first finding as data: what came back, the exchanges, the document's pointer (runner/reporting/contract-checks.ts). */
+  contract?: { actual: string; exchange: string; pointer: string }
   /** Set when status is 'blocked': what failed in the setup (helpers/checks/check.ts TaskMeta.blocked). */
   blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }
   /** The operations the requirement is about (common/operations.json ids; see docs/reports.md). */

@@ -1,5 +1,4 @@
 import type { RequirementCoverage } from './requirement-coverage'
-import { withFailureFields } from './failure-fields'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { OPERATIONS } from '../../common/operations'
@@ -81,8 +80,7 @@ export interface RunReports {
  */
 export function writeRunReports(r: RunReports): void {
   mkdirSync(r.dir, { recursive: true })
-  for (const { key, report: plain } of r.reports) {
-    const report = withFailureFields(plain)
+  for (const { key, report } of r.reports) {
     const own = key ? join(r.dir, 'targets', key) : r.dir
     mkdirSync(own, { recursive: true })
     writeFileSync(join(own, 'checks.json'), `${safeJson(report)}\n`)

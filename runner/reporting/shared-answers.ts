@@ -1,6 +1,6 @@
 import type { TestCase } from 'vitest/node'
 import { INVARIANTS } from '../../helpers/oracle/invariants'
-import { distinctFindings } from './findings'
+import { distinctFindings, findingOf } from './findings'
 import type { CheckOutcome } from './results'
 
 const INVARIANT_IDS: ReadonlySet<string> = new Set(INVARIANTS.map((i) => i.id))
@@ -58,15 +58,16 @@ export function withSharedAnswers(outcomes: CheckOutcome[], answers: ReadonlyMap
 }
 
 /**
- * The answers each failure of `cases` is about: a failed check's failing answer (TaskMeta.finding), and each broken
+ * The answers each failure of `cases` is about: a failed check's failing answer (its FailureRecord, TaskMeta.failure), and each broken
  * invariant's breaking answers and those its expectations came from (TaskMeta.invariants), over every check that saw one.
  */
 export function answersOf(cases: ReadonlyArray<TestCase>): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>()
   const add = (id: string, answer: string) => out.set(id, (out.get(id) ?? new Set<string>()).add(answer))
   for (const tc of cases) {
-    const { check, finding, invariants } = tc.meta()
-    if (check && finding?.answer && tc.result().state === 'failed') add(check.id, finding.answer)
+    const { check, failure, invariants } = tc.meta()
+    const answer = findingOf(failure)?.answer
+    if (check && answer && tc.result().state === 'failed') add(check.id, answer)
     for (const v of invariants?.violated ?? []) for (const a of v.answers ?? []) add(v.id, a)
   }
   return out

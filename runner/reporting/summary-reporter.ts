@@ -16,19 +16,18 @@ import { catalogueSizeFromEnv, selectionFromEnv, VITEST_FILTER_ENV } from '../se
 import type { RunInfo } from './run-info'
 import type { RunStop, Selection } from '../verdict'
 import { aboutOperations } from '../selection/about'
-import { consoleLines } from './console-lines'
+import { consoleLines, fit } from './console-lines'
 import { readRequirements } from '../../common/requirements'
 import { coverageLines, requirementCoverage } from './requirement-coverage'
 import { STRICT_ENV } from '../selection/env'
-
-/** A failure of the requirement (assertion helpers, failing deviation) as opposed to a check that could not finish. */
-const VIOLATION = new Set(['AssertionError', 'ConformanceFailure'])
 
 function statusOf(tc: TestCase): CheckStatus | undefined {
   const meta = tc.meta()
   const r = tc.result()
   if (r.state === 'passed') return 'passed'
-  if (r.state === 'failed') return VIOLATION.has(r.errors?.[0]?.name ?? '') ? 'failed' : 'errored'
+  // a failure of the requirement (assertion helpers, failing deviation) as opposed to a check that could not finish:
+  // the check's record says which (helpers/checks/task-meta.ts FailureRecord); a failure without one is vitest's or a hook's
+  if (r.state === 'failed') return meta.failure?.kind === 'failed' ? 'failed' : 'errored'
   // a test vitest did not run because a filter (-t, .skip) left it out is not part of the run's selection
   if (tc.options.mode === 'skip' || tc.options.mode === 'todo') return undefined
   if (meta.blocked) return 'blocked'
@@ -36,9 +35,22 @@ function statusOf(tc: TestCase): CheckStatus | undefined {
   if (r.state === 'skipped' && /^blocked\b/i.test(r.note ?? '')) return 'blocked'
   return 'skipped'
 }
+/**
+ * A failed or errored check's `error` (the text of its record: helpers/checks/failure.ts renderFailure) and `failure`
+ * (its fields): both from the one record. A check that failed outside the check library (vitest's timeout, a hook) has
+ * vitest's message.
+ */
+function failureOf(record: FailureRecord | undefined, message: string | undefined, check: { document: string; section: string; requirement: string }): Pick<CheckOutcome, 'error' | 'failure'> {
+  const error = record ? renderFailure(record) : message
+  if (error === undefined) return {}
+  return { error, failure: failureFields(record?.clause ?? `${check.document} ${check.section}`, record?.requirement ?? check.requirement, record) }
+}
 import { invariantOutcomes, realWorldDataSent } from './invariants'
 import { contractOutcomes } from './contract-checks'
-import { sameFindings, type FailedFinding } from './findings'
+import { findingOf, sameFindings, type FailedFinding } from './findings'
+import { failureFields } from './failure-fields'
+import { renderFailure } from '../../helpers/checks/failure'
+import type { FailureRecord } from '../../helpers/checks/task-meta'
 import { answersOf, withSharedAnswers } from './shared-answers'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
@@ -62,10 +74,10 @@ function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
     ...(check.at?.file === file ? { line: check.at.line } : {}),
     status,
     durationMs: Math.round(diag?.duration ?? 0),
-    ...(r.state === 'failed' && r.errors?.[0] ? { error: r.errors[0].message } : {}),
+    ...(r.state === 'failed' ? failureOf(meta.failure, r.errors?.[0]?.message, check) : {}),
     ...(r.state === 'skipped' && (meta.notApplicable ?? r.note) ? { note: meta.notApplicable ?? r.note } : {}),
     ...(blocked ? { blocked } : {}),
-    about: aboutOperations(check, status === 'failed' ? r.errors?.[0]?.message : undefined),
+    about: aboutOperations(check, status === 'failed' ? meta.failure?.operation : undefined),
     deviations: meta.deviations ?? [],
     ...(meta.notes?.length ? { notes: meta.notes } : {}),
   }
@@ -116,7 +128,8 @@ function withSameFindings(cases: ReadonlyArray<TestCase>, outcomes: CheckOutcome
   const failed = new Set(outcomes.filter((c) => c.status === 'failed').map((c) => c.id))
   const found: FailedFinding[] = []
   for (const tc of cases) {
-    const { check, finding } = tc.meta()
+    const { check, failure } = tc.meta()
+    const finding = findingOf(failure)
     if (check && finding && failed.has(check.id)) found.push({ id: check.id, ...(check.product ? { product: check.product } : {}), finding })
   }
   const same = sameFindings(found)
@@ -255,7 +268,7 @@ export default class SummaryReporter implements Reporter {
       if (requirements && process.env[STRICT_ENV] !== '1' && requirements.some((r) => r.status === 'untested')) lines.push('  (untested requirements do not change the verdict; --strict makes them INCONCLUSIVE)')
       if (!stop) lines.push(`reports  ${reportsPath}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html, verdict.json`, closing(report.totals))
       else lines.push(`reports  ${reportsPath}/verdict.json, checks.json, conformance.md, junit.xml (this run's verdict and cause)`)
-      process.stdout.write(`${safeText(lines.join('\n'))}\n`)
+      process.stdout.write(`${safeText(lines.map(fit).join('\n'))}\n`)
       return
     }
     const reports = keys.sort().map((key) => {

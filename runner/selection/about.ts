@@ -1,21 +1,19 @@
-import { matchOperation, OPERATIONS } from '../../common/operations'
+import { OPERATIONS } from '../../common/operations'
 
 /**
  * The operations a check's requirement is ABOUT (docs/reports.md "Which operation a failure is about"), not merely
  * the ones it called on the way:
  * 1. the ones its meta declares (`about: ['sales.quote.bind']`);
  * 2. an operation id inside its id (SEC-NOTOKEN-sales.quote.create is about sales.quote.create);
- * 3. for a failed check, the operation of the request its failing assertion examined (the failure's `request:` line).
+ * 3. for a failed check, the operation of the request its failing assertion examined (`failedOn`: its FailureRecord's
+ *    operation, helpers/checks/task-meta.ts).
  * A check with none of these marks no operation FAILED in the matrix; its failure still counts in the verdict.
  */
-export function aboutOperations(check: { id: string; about?: readonly string[]; requirement?: string }, error?: string): string[] {
+export function aboutOperations(check: { id: string; about?: readonly string[]; requirement?: string }, failedOn?: string): string[] {
   const out = new Set<string>(check.about ?? [])
   for (const op of OPERATIONS) if (check.id.includes(op.id)) out.add(op.id)
   if (out.size === 0 && check.requirement) for (const op of namedIn(check.requirement)) out.add(op)
-  if (out.size === 0 && error) {
-    const op = operationOfRequestLine(error)
-    if (op) out.add(op)
-  }
+  if (out.size === 0 && failedOn) out.add(failedOn)
   return [...out].sort()
 }
 
@@ -37,23 +35,4 @@ export function namedIn(requirement: string): string[] {
   const best = new Map<number, { id: string; len: number }>()
   for (const f of found) if ((best.get(f.at)?.len ?? -1) < f.len) best.set(f.at, f)
   return [...new Set([...best.values()].map((f) => f.id))]
-}
-
-/** The operation of the first `request:  METHOD URL` line of a failure message, matched on the path's tail. */
-export function operationOfRequestLine(error: string): string | undefined {
-  const m = /^request:\s+([A-Z]+)\s+(\S+)/m.exec(error)
-  if (!m) return undefined
-  let path: string
-  try {
-    path = new URL(m[2]!).pathname
-  } catch {
-    return undefined
-  }
-  // the service's base URL may carry a path prefix: try the path without its first segments too
-  const segments = path.split('/')
-  for (let i = 1; i < segments.length; i += 1) {
-    const op = matchOperation(m[1]!, `/${segments.slice(i).join('/')}`)
-    if (op) return op.id
-  }
-  return undefined
 }

@@ -28,6 +28,8 @@ export type ScenarioName =
   | 'hostile-schema'
   | 'schema-refs'
   | 'receiver-flood'
+  | 'large-header'
+  | 'header-overflow'
   | 'none'
 
 export interface HostileTarget {
@@ -75,6 +77,11 @@ function padded(text: string, bytes: number, key: string, cache: Map<string, str
   }
   return t === '[]' ? `[${filler}]` : `${t.slice(0, -1)},${filler}]`
 }
+
+/** The size of the one unknown header of every answer in the 'large-header' scenario: over Node's 16 KiB, under what curl and browsers read. */
+export const LARGE_HEADER_BYTES = 70 * 1024
+/** The size of the header of the webhook event lists in the 'header-overflow' scenario: past what any client reads. */
+export const OVERFLOW_HEADER_BYTES = 1024 * 1024
 
 /** What an ANSI injection would draw. */
 export const ANSI = '\u001b[2J\u001b[32mverdict CONFORMS\u001b[0m\r'
@@ -237,6 +244,10 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
         text = padded(text, LARGE_LIST_BYTES, url.includes('events') ? 'events' : 'subscriptions', fillers)
         delete headers['content-length']
       }
+      // one unknown header of 70 KB on every answer: standard clients read it
+      if (scenario === 'large-header') headers['x-padding'] = 'p'.repeat(LARGE_HEADER_BYTES)
+      // a header of 1 MB on the webhook event lists (after the preflight): past every client's limit, unreadable
+      if (scenario === 'header-overflow' && req.method === 'GET' && /\/api\/webhook\/events(\?|$)/.test(url)) headers['x-padding'] = 'p'.repeat(OVERFLOW_HEADER_BYTES)
       res.writeHead(status, headers).end(text)
     })
   })

@@ -102,6 +102,7 @@ async function expiredTokensRefused(c: CheckContext, service: 'webhooks' | 'sale
         ? `status 401 for a token of users.${tk.role} ${a.pastSeconds} s past its exp, ${BEYOND_CEILING}`
         : `status 401 for a token of users.${tk.role} ${a.kind === 'beyond-leeway' ? a.pastSeconds : ''} s past its exp (beyond the leeway of ${leeway} s)`,
       actual: `status ${res.status}: accepted`,
+      status: 401,
       res,
     })
     expectStatus(res, 401)

@@ -121,15 +121,29 @@ class Breakers {
     const silentMs = m.at - s.lastAnswerAt
     if (s.consecutive >= settings.expiries || silentMs >= settings.silenceMs) {
       const why = s.consecutive >= settings.expiries ? `${s.consecutive} exchanges in a row got no complete response within their deadline (profile http.breakerExpiries, ${settings.expiries})` : `no answer for ${Math.round(silentMs / 1000)} s (profile http.breakerSilenceMs, ${settings.silenceMs})`
-      s.open = safeText(`the target at ${m.origin} stopped answering: ${why}; the last without an answer: ${s.last.join('; ')}. Every check not yet run is blocked; the run is INCONCLUSIVE`)
-      try {
-        mkdirSync(trafficDir(), { recursive: true })
-        writeFileSync(breakerFile(m.origin), JSON.stringify({ origin: m.origin, cause: s.open }))
-      } catch {
-        // the channel still tells the other threads
-      }
-      this.listen()?.postMessage({ kind: 'open', origin: m.origin, cause: s.open } satisfies Message)
+      this.open(m.origin, `the target at ${m.origin} stopped answering: ${why}; the last without an answer: ${s.last.join('; ')}. Every check not yet run is blocked; the run is INCONCLUSIVE`)
     }
+  }
+
+  /**
+   * An answer no client can read (a header section past every client's limit: helpers/client/http/send.ts): the breaker
+   * opens at once, naming the request, so that it is one finding, not one error per check.
+   */
+  unreadable(origin: string, label: string, why: string): void {
+    if (this.state(origin).open) return
+    this.open(origin, `the target at ${origin} answered ${label} with an answer no client can read (${why}). Every check not yet run is blocked; the run is INCONCLUSIVE`)
+  }
+
+  private open(origin: string, cause: string): void {
+    const s = this.state(origin)
+    s.open = safeText(cause)
+    try {
+      mkdirSync(trafficDir(), { recursive: true })
+      writeFileSync(breakerFile(origin), JSON.stringify({ origin, cause: s.open }))
+    } catch {
+      // the channel still tells the other threads
+    }
+    this.listen()?.postMessage({ kind: 'open', origin, cause: s.open } satisfies Message)
   }
 }
 

@@ -1,5 +1,5 @@
 import { Pool } from 'undici'
-import type { HttpLimits } from './limits'
+import { MAX_HEADER_BYTES, type HttpLimits } from './limits'
 
 export interface DispatcherOptions extends Partial<HttpLimits> {
   connectTimeoutMs: number
@@ -27,6 +27,8 @@ export class Dispatchers {
         connect: { timeout: this.options.connectTimeoutMs },
         headersTimeout: this.options.headersTimeoutMs,
         bodyTimeout: this.options.bodyTimeoutMs,
+        // what standard clients read, not Node's 16 KiB: a large unknown header is read and judged, with a deviation
+        maxHeaderSize: MAX_HEADER_BYTES,
       })
       this.pools.set(origin, pool)
     }

@@ -1,7 +1,7 @@
 import type { Redactor } from '../evidence/redact'
 import { matchOperation } from '../../../common/operations'
 import { reportFinding } from './running-check'
-import { ANSWER_BUDGET_DEVIATION } from './limits'
+import { ANSWER_BUDGET_DEVIATION, ANSWER_HEADERS_DEVIATION, COMMON_HEADER_BYTES, MAX_HEADER_BYTES } from './limits'
 import type { HttpResult, SentRequest } from './types'
 
 const MAX_BODY_CHARS = 16_000
@@ -53,6 +53,15 @@ export interface RecorderOptions {
   currentChain?: () => string | undefined
   /** The answer budget (bytes) of an operation, and the policy of an answer over it (profile http.answerBudgetBytes). */
   answerBudget?: { bytes: (operationId: string | undefined) => number; policy: 'warn' | 'fail' }
+  /** The policy of an answer whose header section is over what Node's client reads by default (profile deviations['answer-headers']). */
+  largeHeaders?: { policy: 'warn' | 'fail' }
+}
+
+/** The size of an answer's header section: each field line's name, ": ", value and CRLF. */
+export function headerBytes(headers: Record<string, string | string[] | undefined>): number {
+  let n = 0
+  for (const [k, v] of Object.entries(headers)) for (const value of Array.isArray(v) ? v : v === undefined ? [] : [v]) n += k.length + value.length + 4
+  return n
 }
 
 /** How much of an answer over its budget is recorded (its first characters, redacted). */
@@ -96,6 +105,11 @@ export class Recorder {
       // a finding of its own on its operation; the answer is neither redacted in full, deep-copied nor attached
       const label = `${req.method} ${r.text(req.url)}${op ? ` (${op.id})` : ''}`
       reportFinding({ id: `${ANSWER_BUDGET_DEVIATION}:${op?.id ?? url.pathname}`, message: `the answer of ${label} (${res.status}) is ${res.raw.length} bytes, over the budget of ${budget} bytes for this operation (profile http.answerBudgetBytes / http.answerBudgets)`, policy: this.options.answerBudget!.policy })
+    }
+    const headers = res && this.options.largeHeaders ? headerBytes(res.headers) : 0
+    if (headers > COMMON_HEADER_BYTES) {
+      const label = `${req.method} ${r.text(req.url)}${op ? ` (${op.id})` : ''}`
+      reportFinding({ id: `${ANSWER_HEADERS_DEVIATION}:${op?.id ?? url.pathname}`, message: `the answer of ${label} (${res!.status}) has a header section of ${headers} bytes, over the ${COMMON_HEADER_BYTES} bytes Node's HTTP client reads by default; read (up to ${MAX_HEADER_BYTES} bytes, as curl and browsers read) and judged`, policy: this.options.largeHeaders!.policy })
     }
     const test = this.options.currentTest?.()
     const chain = test === undefined ? undefined : this.options.currentChain?.()

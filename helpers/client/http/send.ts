@@ -2,7 +2,7 @@ import { matchOperation } from '../../../common/operations'
 import { BreakerOpen, DEFAULT_BREAKER, runBreakers } from './breaker'
 import type { Dispatchers } from './dispatchers'
 import { currentInFlight } from './in-flight'
-import { limitsOf } from './limits'
+import { limitsOf, MAX_HEADER_BYTES } from './limits'
 import { ResponseTooLarge, TransportError, type HttpRequest, type HttpResult, type SentRequest } from './types'
 
 const JSON_TYPE = /\bjson\b/i
@@ -80,6 +80,8 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
     const err = e as Error & { code?: string; cause?: { code?: string; message?: string } }
     const code = err.code ?? err.cause?.code ?? err.name
     if (NO_ANSWER.has(code)) breaker?.expired(label)
+    // an answer no client can read is one finding naming the request: the checks after it are blocked by it
+    if (code === 'UND_ERR_HEADERS_OVERFLOW') breaker?.unreadable(label, describeTransport(code, err))
     throw new TransportError(sent, code, describeTransport(code, err), performance.now() - started)
   } finally {
     clearTimeout(timer)
@@ -92,12 +94,12 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
 const NO_ANSWER = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
 
 /** The run-wide breaker of an origin when the dispatchers were configured from a profile (helpers/client/http/breaker.ts). */
-function breakerOf(dispatchers: Dispatchers, origin: string): { openCause(): string | undefined; answered(): void; expired(label: string): void } | undefined {
+function breakerOf(dispatchers: Dispatchers, origin: string): { openCause(): string | undefined; answered(): void; expired(label: string): void; unreadable(label: string, why: string): void } | undefined {
   const t = dispatchers.timeouts
   if (t.breakerExpiries === undefined) return undefined
   const settings = { expiries: t.breakerExpiries, silenceMs: t.breakerSilenceMs ?? DEFAULT_BREAKER.silenceMs }
   const b = runBreakers()
-  return { openCause: () => b.openCause(origin), answered: () => b.answered(origin), expired: (label) => b.expired(origin, label, settings) }
+  return { openCause: () => b.openCause(origin), answered: () => b.answered(origin), expired: (label) => b.expired(origin, label, settings), unreadable: (label, why) => b.unreadable(origin, label, why) }
 }
 
 /** "GET http://host/path (sales.quote.get)": how a limit or a timeout names a request. */
@@ -158,6 +160,8 @@ function describeTransport(code: string, err: Error & { cause?: { message?: stri
       return 'the request was aborted'
     case 'ENOTFOUND':
       return 'host name not found'
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return `its header section is over ${MAX_HEADER_BYTES} bytes, more than curl or a browser reads`
     default:
       return err.cause?.message ?? err.message
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { expectEqual, expectJsonBody, expectStatus, expectThat } from '../../../helpers/checks/expect'
 import { ConformanceFailure, formatFailure } from '../../../helpers/checks/failure'
-import { findingOf } from '../../../helpers/checks/check'
+import { failureRecord } from '../../../helpers/checks/check'
+import { findingOf as findingOfRecord } from '../../../runner/reporting/findings'
 import type { CheckMeta } from '../../../common/spec'
 import type { HttpResult } from '../../../helpers/client/http/types'
 import { answerKey } from '../../../helpers/client/http/recorder'
@@ -75,6 +76,9 @@ describe('assertions and failure messages', () => {
   })
 })
 
+// the finding the reports compare, from the check's failure record (no message is read back)
+const findingOf = (m: CheckMeta, e: unknown) => findingOfRecord(failureRecord(m, e))
+
 describe('findingOf: what a failure was, to tell one finding from several', () => {
   const op = (status: number) => {
     const r = res(status, {})
@@ -92,7 +96,7 @@ describe('findingOf: what a failure was, to tell one finding from several', () =
   it('names the operation that answered, its status, and the owner of that operation for a status failure', () => {
     const cell: CheckMeta = { id: 'SL-OPS-DRAFT-UPDATE', spec: 'sales', section: '§3', requirement: 'r', product: 'home' }
     const answer = answerKey(op(409).exchange!)
-    expect(findingOf(cell, caught(() => expectStatus(op(409), '2xx')))).toEqual({ operation: 'sales.quote.update', status: 409, expected: 'status 2xx', owner: 'SL-LIFE-004-home', answer })
+    expect(findingOf(cell, caught(() => expectStatus(op(409), '2xx')))).toEqual({ operation: 'sales.quote.update', status: 409, expected: 'status 2xx', classes: ['2'], owner: 'SL-LIFE-004-home', answer })
     // the answer it failed on, by when, which check, method, URL and attempt
     expect(answer).toContain('GET http://h.test/api/webhook/subscription/x #1')
     // a status expectation by its classes: a success expected is one expectation, a refusal expected another

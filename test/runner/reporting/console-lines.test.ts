@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { consoleLines } from '../../../runner/reporting/console-lines'
 import { emptyTotals, runNotes, type CheckOutcome, type ChecksReport } from '../../../runner/reporting/results'
 
-const outcome = (id: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({ id, document: 'sales-service.md', section: '§3', requirement: `requirement of ${id}`, title: id, file: 'f', status, durationMs: 0, deviations: [], ...extra })
+const refused = { clause: 'sales-service.md §3', requirement: 'r', expected: 'status 2xx', actual: 'status 409', request: 'PUT http://t/q/1 {"a":1}', reproduce: [] }
+const outcome = (id: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({ id, document: 'sales-service.md', section: '§3', requirement: `requirement of ${id}`, title: id, file: 'f', status, durationMs: 0, deviations: [], ...(status === 'failed' ? { failure: refused } : {}), ...extra })
 
 function report(checks: CheckOutcome[]): ChecksReport {
   const totals = emptyTotals()
@@ -19,8 +20,10 @@ describe('console lines: failures that are one finding', () => {
       outcome('SL-LIFE-005-home', 'blocked', { blocked: { reason: 'earlier step failed', owner: 'SL-LIFE-004-home' } }),
     ]), false)
     expect(lines).toContain('checks   0 passed, 3 failed (1 distinct finding(s)), 0 errored, 1 blocked, 0 not applicable, 0 skipped, 0 deviation(s)')
-    expect(lines).toContain('  FAILED SL-OPS-DRAFT-UPDATE sales-service.md §3: requirement of SL-OPS-DRAFT-UPDATE (the same finding as SL-LIFE-004-home)')
-    expect(lines).toContain('  FAILED SL-LIFE-004-home sales-service.md §3: requirement of SL-LIFE-004-home')
+    expect(lines).toContain('  FAILED SL-OPS-DRAFT-UPDATE sales-service.md §3: expected status 2xx, got status 409 (PUT http://t/q/1) (the same finding as SL-LIFE-004-home)')
+    expect(lines).toContain('  FAILED SL-LIFE-004-home sales-service.md §3: expected status 2xx, got status 409 (PUT http://t/q/1)')
+    // blocked checks by their root cause, one line
+    expect(lines).toContain('  BLOCKED (1) setup failed; see SL-LIFE-004-home: SL-LIFE-005-home')
   })
 
   it('says nothing of findings when every failure is one of its own', () => {

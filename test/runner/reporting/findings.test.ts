@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { sameFindings, type FailedFinding } from '../../../runner/reporting/findings'
 
-const refused = { operation: 'sales.quote.update', status: 409, expected: 'status 2xx' }
+const refused = { operation: 'sales.quote.update', status: 409, expected: 'status 2xx', classes: ['2'] }
 const f = (id: string, finding: FailedFinding['finding'], product?: string): FailedFinding => ({ id, finding, ...(product ? { product } : {}) })
 
 describe('sameFindings: one defect, one finding', () => {
@@ -21,10 +21,10 @@ describe('sameFindings: one defect, one finding', () => {
     expect(sameFindings([f('SL-LIFE-004-home', { ...refused, status: 500 }, 'home'), f('SL-OPS-DRAFT-UPDATE', { ...refused, owner: 'SL-LIFE-004-home' }, 'home')]).size).toBe(0)
     // the same answer, but the owner expected a success and the other a refusal: two findings (create answered 200)
     const created = { operation: 'webhooks.subscription.create', status: 200 }
-    expect(sameFindings([f('WH-LIFE-001', { ...created, expected: 'status 2xx' }), f('WH-ERR-001', { ...created, expected: 'status 4xx', owner: 'WH-LIFE-001' })]).size).toBe(0)
+    expect(sameFindings([f('WH-LIFE-001', { ...created, expected: 'status 2xx', classes: ['2'] }), f('WH-ERR-001', { ...created, expected: 'status 4xx', classes: ['4'], owner: 'WH-LIFE-001' })]).size).toBe(0)
     // an answer neither expected (a 501 to every referral): the one finding of both
     const referral = { operation: 'sales.quote.referral', status: 501 }
-    expect(sameFindings([f('SL-REF-001', { ...referral, expected: 'status 2xx' }), f('SL-OPS-BOUND-REFERRAL', { ...referral, expected: 'status 4xx', owner: 'SL-REF-001' })]).get('SL-OPS-BOUND-REFERRAL')?.as).toBe('SL-REF-001')
+    expect(sameFindings([f('SL-REF-001', { ...referral, expected: 'status 2xx', classes: ['2'] }), f('SL-OPS-BOUND-REFERRAL', { ...referral, expected: 'status 4xx', classes: ['4'], owner: 'SL-REF-001' })]).get('SL-OPS-BOUND-REFERRAL')?.as).toBe('SL-REF-001')
     const poll = { operation: 'sales.requests.get', status: 200 }
     expect(sameFindings([f('SL-LIFE-010-home', { ...poll, expected: 'issue request # to reach success' }, 'home'), f('SL-ISS-001', { ...poll, expected: 'the request to end in failure', owner: 'SL-LIFE-010-home' })]).size).toBe(0)
   })
@@ -41,15 +41,15 @@ describe('sameFindings: one defect, one finding', () => {
   it('counts checks that met the same status from the same operation, of a class neither expected, as the first by id', () => {
     // an unknown subscription and another tenant's both read as 500: one wrong answer of one operation
     const read = { operation: 'webhooks.subscription.get', status: 500 }
-    const same = sameFindings([f('WH-SCOPE-001', { ...read, expected: 'status 4xx' }), f('WH-ERR-006', { ...read, expected: 'status 4xx' }), f('WH-LIFE-007', { ...read, expected: 'status 4xx' })])
+    const same = sameFindings([f('WH-SCOPE-001', { ...read, expected: 'status 4xx', classes: ['4'] }), f('WH-ERR-006', { ...read, expected: 'status 4xx', classes: ['4'] }), f('WH-LIFE-007', { ...read, expected: 'status 4xx', classes: ['4'] })])
     expect(same.get('WH-SCOPE-001')).toMatchObject({ as: 'WH-ERR-006', why: expect.stringContaining('neither expected (webhooks.subscription.get -> 500)') })
     expect(same.get('WH-LIFE-007')?.as).toBe('WH-ERR-006')
     expect(same.has('WH-ERR-006')).toBe(false)
     // a status of a class one of them expected, another operation or another status: findings of their own
     const created = { operation: 'webhooks.subscription.create', status: 200 }
-    expect(sameFindings([f('WH-LIFE-001', { ...created, expected: 'status 201' }), f('WH-CON-003', { ...created, expected: 'status 4xx' })]).size).toBe(0)
-    expect(sameFindings([f('A', { ...read, expected: 'status 4xx' }), f('B', { ...read, operation: 'webhooks.subscription.update', expected: 'status 4xx' })]).size).toBe(0)
-    expect(sameFindings([f('A', { ...read, expected: 'status 4xx' }), f('B', { ...read, status: 502, expected: 'status 4xx' })]).size).toBe(0)
+    expect(sameFindings([f('WH-LIFE-001', { ...created, expected: 'status 2xx', classes: ['2'] }), f('WH-CON-003', { ...created, expected: 'status 4xx', classes: ['4'] })]).size).toBe(0)
+    expect(sameFindings([f('A', { ...read, expected: 'status 4xx', classes: ['4'] }), f('B', { ...read, operation: 'webhooks.subscription.update', expected: 'status 4xx', classes: ['4'] })]).size).toBe(0)
+    expect(sameFindings([f('A', { ...read, expected: 'status 4xx', classes: ['4'] }), f('B', { ...read, status: 502, expected: 'status 4xx', classes: ['4'] })]).size).toBe(0)
     // expectations that are not of a status (a wrong value): not this rule's
     expect(sameFindings([f('A', { ...read, status: 200, expected: 'premium #' }), f('B', { ...read, status: 200, expected: 'premium #' })]).size).toBe(0)
   })

@@ -31,7 +31,7 @@ describe('invariantOutcomes: each model invariant as a check of its own', () => 
   })
 
   it("names a failed check as the same finding when it failed on an answer of an operation that broke the invariant in that check's answers", () => {
-    const withFinding = (t: TestCase, operation: string) => ({ ...t, meta: () => ({ ...t.meta(), finding: { operation, status: 200, expected: 'x' } }) }) as unknown as TestCase
+    const withFinding = (t: TestCase, operation: string) => ({ ...t, meta: () => ({ ...t.meta(), failure: { kind: 'failed', id: t.meta().check?.id, clause: 'c', requirement: 'r', expectation: { kind: 'condition', key: 'x' }, expected: 'x', actual: 'y', operation, status: 200, answer: 'a', reproduce: [] } }) }) as unknown as TestCase
     const same = invariantOutcomes([withFinding(tc('PL-DATA-002', 'failed', ['PL-INV-001']), 'sales.quote.get'), tc('PL-PAY-001', 'passed', ['PL-INV-001'])])
     expect(same.find((o) => o.id === 'PL-INV-001')).toMatchObject({ status: 'failed', sameFindingAs: ['PL-DATA-002'] })
     expect(same.find((o) => o.id === 'PL-INV-001')!.error).toMatch(/PL-DATA-002 failed on an answer of the same operation: the same finding\)$/)

@@ -40,10 +40,12 @@ describe('junit.xml', () => {
   })
 
   it('a failed requirement is a <failure>, an errored check an <error>', () => {
-    const r = report([check('A-1', 'failed', { error: '[A-1] sales-service.md §4\nrequirement: x\nexpected: 200' }), check('A-2', 'errored', { error: 'error: socket hang up' })])
+    // the message is the finding in one line, from the record's fields (checks.json `failure`), not read from the text
+    const failure = { clause: 'sales-service.md §4', requirement: 'x', expected: 'status 200', actual: 'status 500', request: 'GET http://t/x', reproduce: [] }
+    const r = report([check('A-1', 'failed', { error: '[A-1] sales-service.md §4\nrequirement: x\nexpected: status 200', failure }), check('A-2', 'errored', { error: '[A-2] sales-service.md §4\nrequirement: x\nerror: socket hang up', failure: { clause: 'sales-service.md §4', requirement: 'x', error: 'socket hang up', reproduce: [] } })])
     const xml = junitXml([{ report: r }], r)
-    expect(xml).toContain('<failure message="requirement: x" type="requirement violated">')
-    expect(xml).toContain('<error message="error: socket hang up" type="check error">')
+    expect(xml).toContain('<failure message="expected status 200, got status 500 (GET http://t/x)" type="requirement violated">')
+    expect(xml).toContain('<error message="socket hang up" type="check error">')
     expect(xml).toMatch(/<testsuites name="ledger-conformance" tests="2" failures="1" errors="1"/)
   })
 })

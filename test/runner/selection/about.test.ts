@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { aboutOperations, namedIn, operationOfRequestLine } from '../../../runner/selection/about'
+import { aboutOperations, namedIn } from '../../../runner/selection/about'
+import { operationOfRequest } from '../../../helpers/checks/failure'
 
 describe('which operations a requirement is about', () => {
   it('declared first, then an operation id inside the check id', () => {
@@ -15,10 +16,10 @@ describe('which operations a requirement is about', () => {
   })
 
   it('else, for a failed check, the operation of the request its failing assertion examined', () => {
-    const error = '[SL-DEC-002] sales-service.md §3\nrequirement: A declined quote cannot be bound.\nexpected: 4xx\nactual: 200\nrequest:  POST http://127.0.0.1:4010/api/v1/ledger/sales/policies/42/bind {}'
-    expect(operationOfRequestLine(error)).toBe('sales.quote.bind')
-    expect(aboutOperations({ id: 'SL-DEC-002', requirement: 'A declined quote cannot be bound.' }, error)).toEqual(['sales.quote.bind'])
+    // the failure record's operation: the recorded exchange's, else the request matched to the catalogue
+    expect(operationOfRequest('POST', 'http://127.0.0.1:4010/api/v1/ledger/sales/policies/42/bind')).toBe('sales.quote.bind')
+    expect(aboutOperations({ id: 'SL-DEC-002', requirement: 'A declined quote cannot be bound.' }, 'sales.quote.bind')).toEqual(['sales.quote.bind'])
     // a base URL with a path prefix
-    expect(operationOfRequestLine('request:  GET https://gw.example.test/sales-api/api/webhook/events')).toBe('webhooks.events.list')
+    expect(operationOfRequest('GET', 'https://gw.example.test/sales-api/api/webhook/events')).toBe('webhooks.events.list')
   })
 })

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { curlOf, reproduceLine } from '../../../../helpers/client/http/reproduce'
 import { failureFields } from '../../../../runner/reporting/failure-fields'
+import { renderFailure } from '../../../../helpers/checks/failure'
+import type { FailureRecord } from '../../../../helpers/checks/task-meta'
 
 describe('a failure reproduced with curl', () => {
   it('puts secrets as shell variables, never values, and quotes the rest for the shell', () => {
@@ -22,10 +24,14 @@ describe('a failure reproduced with curl', () => {
     expect(reproduceLine({ method: 'GET', url: 'http://t/x', request: { headers: {} } })).toBe("reproduce: curl -sS -i -X GET 'http://t/x'")
   })
 
-  it("reads a failure message's expected, actual, request and reproduction as fields", () => {
-    const error = ['[SL-1] sales-service.md §4', 'requirement: r', 'expected: status 201', 'actual:   status 200', 'request:  POST http://t/x {}', 'response: 200 application/json {}', "reproduce: curl -sS -i -X POST 'http://t/x'   # set $AUTH_TOKEN first"].join('\n')
-    expect(failureFields({ document: 'sales-service.md', section: '§4', requirement: 'r', error })).toEqual({
+  it("gives checks.json a failure's expected, actual, request and reproduction as the fields of its record, and its text the same", () => {
+    const record: FailureRecord = {
+      kind: 'failed', id: 'SL-1', clause: 'sales-service.md §4', requirement: 'r', expectation: { kind: 'status', statuses: [201], classes: ['2'] }, expected: 'status 201', actual: 'status 200',
+      request: 'POST http://t/x {}', response: '200 application/json {}', reproduce: [{ command: "curl -sS -i -X POST 'http://t/x'", variables: ['AUTH_TOKEN'] }],
+    }
+    expect(failureFields(record.clause, record.requirement, record)).toEqual({
       clause: 'sales-service.md §4', requirement: 'r', expected: 'status 201', actual: 'status 200', request: 'POST http://t/x {}', response: '200 application/json {}', reproduce: ["curl -sS -i -X POST 'http://t/x'"],
     })
+    expect(renderFailure(record).split('\n')).toEqual(['[SL-1] sales-service.md §4', 'requirement: r', 'expected: status 201', 'actual:   status 200', 'request:  POST http://t/x {}', 'response: 200 application/json {}', "reproduce: curl -sS -i -X POST 'http://t/x'   # set $AUTH_TOKEN first"])
   })
 })
