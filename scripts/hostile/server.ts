@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { DEMO_PASSWORD } from '../../reference/demo-data'
 import { startReference, type RunningReference } from '../../reference/server'
-import { base64Contexts, canariesOf, leakForms } from './encodings'
+import { base64Contexts, canariesOf, leakForms, mimeContexts } from './encodings'
 
 /**
  * The hostile-target test bed: the reference service behind a proxy that misbehaves the way a broken or hostile
@@ -86,6 +86,13 @@ export const MARKUP = '<img src=x onerror=alert(1)> [click](http://evil.example/
 /** The password in every encoding of issue #31 item 3 (scripts/hostile/encodings.ts), one text. */
 export function everyEncoding(secret: string): string {
   return [...leakForms(secret).map((f) => f.text), ...base64Contexts(secret).map((c) => c.text)].join(' ; ')
+}
+
+/** The password base64-encoded and MIME-wrapped (issue #37): lines of 76, 64 and 16 characters, CRLF and LF, at every alignment. */
+export function mimeEncodings(secret: string): string {
+  return mimeContexts(secret)
+    .map((c) => c.text)
+    .join('\r\n\r\n')
 }
 
 const SCHEMES = /\/schemes\//
@@ -214,6 +221,7 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
         text = JSON.stringify({
           message: `refused ${ANSI} for password ${CANARY_PASSWORD} (${encodeURIComponent(CANARY_PASSWORD)}, ${Buffer.from(CANARY_PASSWORD).toString('base64')})`,
           encodings: everyEncoding(CANARY_PASSWORD),
+          mime: mimeEncodings(CANARY_PASSWORD),
           controls: `${C1_BIDI} ${MARKUP}`,
           [C1_BIDI]: 'a key with controls',
           html: `<p>${CANARY_PASSWORD.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}</p>`,
