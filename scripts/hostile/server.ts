@@ -96,6 +96,8 @@ export function mimeEncodings(secret: string): string {
 }
 
 const SCHEMES = /\/schemes\//
+/** The products of the profile the bed's runs use (fixtures/targets/reference.json): the preflight fetches each schema. */
+const PREFLIGHT_PRODUCTS = ['home', 'travel']
 const LOGIN = /\/api\/v1\/identifier\/login\//
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -176,14 +178,19 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
   const collectorUrl = await listen(collector)
 
   let preflightDone = false
+  const schemasSeen = new Set<string>()
   const fillers = new Map<string, string>()
   const proxy = createServer(async (req, res) => {
     let body = await readBody(req)
     const url = req.url ?? '/'
-    // answers until the preflight's last request (the tenant header's GET .../schemes/...), then never again
+    // answers until the preflight's last requests (the schema of each product of the profile, home and travel: the
+    // first with the tenant header judged on it), then never again
     if (scenario === 'silent-after-preflight') {
       if (preflightDone) return
-      if (req.method === 'GET' && SCHEMES.test(url)) preflightDone = true
+      if (req.method === 'GET' && SCHEMES.test(url)) {
+        schemasSeen.add(url.replace(/\?.*$/, '').split('/').pop() ?? '')
+        preflightDone = PREFLIGHT_PRODUCTS.every((p) => schemasSeen.has(p))
+      }
     }
     const auth = req.headers.authorization
     if (LOGIN.test(url)) {
