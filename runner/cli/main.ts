@@ -3,6 +3,10 @@ import { EXIT_CODES_HELP, type Command } from './command'
 import { COMMANDS } from './commands/index'
 import { versionLine } from './version'
 import { nearest } from './did-you-mean'
+import { localFaultLine, localFolders, unwritableFolderLine } from '../local-folders'
+
+/** Commands that write the reports folder (and, installed, run vitest with its cache): checked writable first. */
+const WRITES_REPORTS = new Set(['run', 'acceptance', 'merge', 'report'])
 
 export function mainHelp(commands: readonly Command[] = COMMANDS): string {
   const width = Math.max(...commands.map((c) => c.name.length))
@@ -47,5 +51,21 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     process.stdout.write(`${command.help}\n`)
     return EXIT.conforms
   }
-  return command.run(args)
+  // the local machine's faults are blamed on it: one line naming the folder and what to change, exit 2 (issue #37)
+  const folders = localFolders(args)
+  if (WRITES_REPORTS.has(command.name) && !args.includes('--list')) {
+    const line = unwritableFolderLine(folders.filter((f) => f.what !== 'the working folder'))
+    if (line) {
+      process.stderr.write(`${line}\n`)
+      return EXIT.usage
+    }
+  }
+  try {
+    return await command.run(args)
+  } catch (e) {
+    const line = localFaultLine(e, folders)
+    if (!line) throw e
+    process.stderr.write(`${line}\n`)
+    return EXIT.usage
+  }
 }
