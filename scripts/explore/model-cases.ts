@@ -110,6 +110,10 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'policies-credit-reverses-whole-payment', area: 'policies', file: P('payments'), mustFail: ['PL-INV-002'] },
   { defect: 'policies-allocation-split-booked-to-first-invoice', area: 'policies', file: P('payments'), mustFail: ['PL-INV-002'] },
   { defect: 'sales-actions-flicker-after-calculate', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-010'] },
+  // issue 37: every number the model reads is finite (reference/defects/outputs.ts; proof: test/model/outputs-defects.proof.test.ts)
+  { defect: 'outputs-calculation-total-not-finite', area: 'sales', file: S('lifecycle'), mustFail: ['SL-INV-080'] },
+  // exploration lists no event types
+  { defect: 'outputs-event-example-not-finite', area: 'webhooks', file: W('events'), mustFail: ['WH-INV-080'], explore: false },
 ]
 
 /** The new defects of one area (the older defects and the auth ones reused above excepted). */
