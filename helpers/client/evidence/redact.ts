@@ -234,25 +234,34 @@ export class SpellingIndex {
    * for a break character; the same string when nothing is found.
    */
   replaceWrapped(text: string, mask: string): string {
-    if (this.k === 0 || (text.indexOf('\n') < 0 && text.indexOf('\r') < 0 && text.indexOf('\\') < 0)) return text
+    if (this.k === 0 || !BREAK_CHAR.test(text)) return text
     const cuts = wrapCuts(text)
     if (cuts.length === 0) return text
     let out = ''
     let last = 0
     let segmentEnd = 0
     let c = 0
+    // the pieces of one segment: where each starts in the segment without its cuts, and in the text
+    const pieceAt: number[] = []
+    const pieceFrom: number[] = []
+    const toText = (j: number): number => {
+      let p = 0
+      while (p + 1 < pieceAt.length && pieceAt[p + 1]! <= j) p += 1
+      return pieceFrom[p]! + j - pieceAt[p]!
+    }
     while (c < cuts.length) {
-      // one segment: a run of base64 characters with the cuts inside it, kept without its cuts (and, for each
-      // character kept, its place in the text)
+      // one segment: a run of base64 characters with the cuts inside it, searched without its cuts
       let p = cuts[c]!
       while (p > segmentEnd && isBase64(text.charCodeAt(p - 1))) p -= 1
       let joined = ''
-      const at: number[] = []
+      pieceAt.length = 0
+      pieceFrom.length = 0
       for (;;) {
         let q = p
         while (q < text.length && isBase64(text.charCodeAt(q))) q += 1
+        pieceAt.push(joined.length)
+        pieceFrom.push(p)
         joined += text.slice(p, q)
-        for (let j = p; j < q; j += 1) at.push(j)
         if (c < cuts.length && cuts[c] === q) {
           p = cuts[c + 1]!
           c += 2
@@ -261,17 +270,21 @@ export class SpellingIndex {
         segmentEnd = q
         break
       }
+      if (joined.length < this.k) continue
       const ranges = this.ranges(joined)
       for (let r = 0; r < ranges.length; r += 2) {
-        const start = at[ranges[r]!]!
+        const start = toText(ranges[r]!)
         if (start < last) continue
         out += text.slice(last, start) + mask
-        last = at[ranges[r + 1]! - 1]! + 1
+        last = toText(ranges[r + 1]! - 1) + 1
       }
     }
     return last === 0 && out === '' ? text : out + text.slice(last)
   }
 }
+
+/** A character a line break (raw or escaped) starts with: most texts have none, and are not searched again. */
+const BREAK_CHAR = /[\r\n\\]/
 
 /** The base64 and base64url alphabet, by character code. */
 const BASE64_CODES = (() => {
