@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
@@ -11,7 +11,7 @@ import { tempDir } from '../support/temp-dir'
  * One redaction for every output of every command (issue #37, item 2): against the echoing hostile target (the
  * password in every encoding of scripts/hostile/encodings.ts, MIME-wrapped base64 included, the token and its parts,
  * webhook secrets), the run (two shards), merge, replay --allow-writes (it re-sends the POST that receives a new
- * webhook secret), report (the HTML report re-emits the results) and explore: no canary in anything any of them
+ * webhook secret), report (the HTML report re-emits the results), acceptance and explore: no canary in anything any of them
  * printed or wrote, as written or across a line break.
  */
 let target: HostileTarget
@@ -84,6 +84,17 @@ describe('every command against the echoing hostile target: no secret in any out
     expect(readdirSync(join(merged, 'allure-report')).length).toBeGreaterThan(0)
     expectNoLeak('report', merged, report)
   }, 600_000)
+
+  it('acceptance', async () => {
+    const cwd = tempDir('every-command-acceptance')
+    const profile = join(cwd, 'tenant.json')
+    writeFileSync(profile, JSON.stringify({ name: 'hostile', tenant: 'acme', nonProduction: true, services: { salesBaseUrl: target.url, authUrl: `${target.url}/api/v1/identifier`, webhookBaseUrl: target.url }, credentials: { username: 'broker@acme.test', passwordEnv: 'AUTH_PASSWORD' } }))
+    const reports = join(cwd, 'reports')
+    const acceptance = await cli(['acceptance', '--profile', profile, '--suites', FILES.join(','), '--lenient'], cwd, { REPORTS_DIR: reports, CONFORMANCE_RUN_ID: `${RUN_ID}-acceptance` })
+    expect(acceptance.code, acceptance.output).not.toBeNull()
+    expect(readFileSync(join(reports, 'acceptance.json'), 'utf8')).toMatch(/REJECTED|ACCEPTED/)
+    expectNoLeak('acceptance', reports, acceptance)
+  }, 300_000)
 
   it('explore', async () => {
     const cwd = tempDir('every-command-explore')
