@@ -98,8 +98,9 @@ export function localFaultLine(e: unknown, folders: readonly LocalFolder[]): str
   const err = e as NodeJS.ErrnoException | undefined
   if (!err || typeof err !== 'object' || typeof err.code !== 'string' || !REFUSED.has(err.code) || typeof err.path !== 'string') return undefined
   const path = resolve(err.path)
-  const folder = folders.find((f) => path === f.path || path.startsWith(f.path.endsWith(sep) ? f.path : `${f.path}${sep}`))
+  // a path in the reports or cache folder is that folder's; in the working folder, only what is written right in it
+  const folder = folders.find((f) => path === f.path || (f.what === 'the working folder' ? dirname(path) === f.path : path.startsWith(f.path.endsWith(sep) ? f.path : `${f.path}${sep}`)))
   const reason = `${REASON[err.code] ?? err.code} (${err.code}${err.syscall ? ` on ${err.syscall}` : ''})`
   if (folder) return `ledger-conformance: cannot write ${folder.what} ${folder.path} (at ${path}): ${reason}; ${folder.change}.`
-  return `ledger-conformance: cannot write ${path}: ${reason}; make it writable, or point the command elsewhere (--reports DIR, REPORTS_DIR, LEDGER_CONFORMANCE_CACHE).`
+  return `ledger-conformance: cannot write ${path}: ${reason}; make it writable, or name another place (the path you gave, --reports DIR, REPORTS_DIR, LEDGER_CONFORMANCE_CACHE).`
 }

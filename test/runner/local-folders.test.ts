@@ -64,6 +64,9 @@ describe('a folder the command must write', () => {
     const e = Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES', syscall: 'open', path: '/work/x/reports/checks.json' })
     expect(localFaultLine(e, folders)).toBe('ledger-conformance: cannot write the reports folder /work/x/reports (at /work/x/reports/checks.json): permission denied (EACCES on open); run from a folder you can write, or give --reports DIR (or REPORTS_DIR).')
     expect(localFaultLine(Object.assign(new Error('x'), { code: 'EROFS', path: '/elsewhere/f' }), folders)).toMatch(/^ledger-conformance: cannot write \/elsewhere\/f: read-only file system \(EROFS\)/)
+    // a file the user named deep under the working folder (init's profile) is named as it is
+    expect(localFaultLine(Object.assign(new Error('x'), { code: 'ENOTDIR', syscall: 'open', path: '/work/x/ci/file/p.jsonc' }), folders)).toBe('ledger-conformance: cannot write /work/x/ci/file/p.jsonc: a part of the path is a file, not a folder (ENOTDIR on open); make it writable, or name another place (the path you gave, --reports DIR, REPORTS_DIR, LEDGER_CONFORMANCE_CACHE).')
+    expect(localFaultLine(Object.assign(new Error('x'), { code: 'EACCES', path: '/work/x/file.tmp' }), folders)).toMatch(/^ledger-conformance: cannot write the working folder \/work\/x \(at \/work\/x\/file\.tmp\)/)
     expect(localFaultLine(new TypeError('x'), folders)).toBeUndefined()
     expect(localFaultLine(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), folders)).toBeUndefined()
   })
