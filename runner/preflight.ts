@@ -97,11 +97,11 @@ async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof creat
 }
 
 /**
- * Where a product name came from, for a message that says what to fix: PRODUCT when set, else the profile's field
+ * Where a product name came from, for a message that says what to fix: the variable PRODUCT when set, else the profile's field
  * (`product`, or `products[i]`).
  */
 export function productSource(config: Pick<TargetConfig, 'product' | 'products' | 'profilePath'>, name: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (env.PRODUCT) return `PRODUCT=${name}`
+  if (env.PRODUCT) return `'${name}' (variable PRODUCT=${name})`
   let profile: { product?: unknown; products?: unknown } = {}
   try {
     profile = readProfile(config.profilePath) as typeof profile

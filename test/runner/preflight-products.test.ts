@@ -48,7 +48,7 @@ describe('preflight: the schema of every product the profile names (issue #37)',
   })
 
   it('names PRODUCT when the variable set it', () => {
-    expect(productSource({ product: 'car', products: ['car'], profilePath: '/x/p.json' }, 'car', { PRODUCT: 'car' })).toBe('PRODUCT=car')
+    expect(productSource({ product: 'car', products: ['car'], profilePath: '/x/p.json' }, 'car', { PRODUCT: 'car' })).toBe("'car' (variable PRODUCT=car)")
   })
 
   it('the products the target has pass', async () => {
