@@ -14,7 +14,7 @@ import { definitionsOf, OpenApiDocumentError, openApiSources, readDocuments } fr
 import { chaosFromEnv } from '../reference/chaos/env'
 import { reportsDir, targetReportsDir, trafficDir } from '../helpers/client/evidence/paths'
 import { earlyRunInfo, runInfo, type RunInfo } from './reporting/run-info'
-import { RUN_REPORT_FILES } from './reporting/results'
+import { RUN_REPORT_FILES, RUN_REPORT_FOLDERS } from './reporting/results'
 import { restrictReports } from './reporting/redacting-reporter'
 import { runRedactor } from '../helpers/client/evidence/redact'
 import { safeJson, safeText } from '../helpers/client/evidence/neutralise'
@@ -80,12 +80,13 @@ async function startEmbedded(rec: RunRecord, config: TargetConfig, chaos: Return
   }
 }
 
-/** Clears every report of an earlier run (run.json, checks.json, the matrix, traffic, targets/); returns the folder. */
+/** Clears every report of an earlier run (run.json, checks.json, the matrix, acceptance.json, traffic, targets/, the HTML report); returns the folder. */
 function resetReports(env: NodeJS.ProcessEnv): string {
   rmSync(trafficDir(env), { recursive: true, force: true })
   rmSync(targetReportsDir(env), { recursive: true, force: true })
   const dir = reportsDir(env)
   for (const f of RUN_REPORT_FILES) rmSync(join(dir, f), { force: true })
+  for (const f of RUN_REPORT_FOLDERS) rmSync(join(dir, f), { recursive: true, force: true })
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   restrictReports(dir)
   return dir

@@ -8,6 +8,7 @@ import { InFlight, withInFlight } from '../helpers/client/http/in-flight'
 import { TransportError } from '../helpers/client/http/types'
 import { safeText } from '../helpers/client/evidence/redact'
 import { missingTokenFault, saysUnavailable } from './login-faults'
+import { salesSettings } from '../helpers/client/config/sales-settings'
 
 /**
  * The run cannot go on; one clear message instead of every check failing. `kind` is what it means for the verdict:
@@ -77,7 +78,7 @@ async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof creat
   // round trip less against a distant target); the challenge and expired users' logins are abnormal by design. The
   // outcomes are judged in this order: the logins, then the tenant header.
   const others = Object.entries(config.users).filter(([role, u]) => role !== 'primary' && u && !LOGIN_EXEMPT.has(role)) as [string, UserCredentials][]
-  const tenantHeader = checkTenantHeader(config, ctx).then(() => undefined, (e: unknown) => e)
+  const tenantHeader = checkSchemas(config, ctx).then(() => undefined, (e: unknown) => e)
   const failures = await Promise.all(others.map(async ([role, u]) => ({ role, error: await loginOf(config, ctx, role, u) })))
   const refused = await tenantHeader
   const unavailable: Record<string, string> = { ...config.unavailableUsers }
@@ -93,6 +94,23 @@ async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof creat
   }
   if (refused !== undefined) throw refused
   return { ...config, users: users as TargetConfig['users'], unavailableUsers: unavailable }
+}
+
+/**
+ * Where a product name came from, for a message that says what to fix: the variable PRODUCT when set, else the profile's field
+ * (`product`, or `products[i]`).
+ */
+export function productSource(config: Pick<TargetConfig, 'product' | 'products' | 'profilePath'>, name: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (env.PRODUCT) return `'${name}' (variable PRODUCT=${name})`
+  let profile: { product?: unknown; products?: unknown } = {}
+  try {
+    profile = readProfile(config.profilePath) as typeof profile
+  } catch {
+    // the resolved configuration says enough
+  }
+  const at = Array.isArray(profile.products) ? profile.products.indexOf(name) : -1
+  const field = at >= 0 ? `products[${at}]` : profile.product === name || name === config.product ? 'product' : 'products'
+  return `'${name}' (profile field '${field}' of ${basename(config.profilePath)}; or PRODUCT)`
 }
 
 /**
@@ -191,22 +209,36 @@ async function loginOf(config: TargetConfig, ctx: ReturnType<typeof createSuiteC
 }
 
 /**
- * One read-only sales call (the product's policy scheme) with the configured tenant header: a 400, 401 or
- * 403 means the tenant header name or value is wrong for this user, and every sales check would fail.
+ * Read-only sales calls, side by side: the schema of every product the profile names (issue #37), the first (the
+ * profile's product) with the configured tenant header judged on its answer. A 400, 401 or 403 there means the
+ * tenant header name or value is wrong for this user, and every sales check would fail. A 404 means the target has
+ * no such product: every check of it would be blocked, each with its own "fetch schema -> 404"; the profile's fault,
+ * said once (exit 2). Any other answer is left to the checks (SL-SCH-*), which judge it.
  */
-async function checkTenantHeader(config: TargetConfig, ctx: ReturnType<typeof createSuiteContext>): Promise<void> {
-  const header = `${config.headers.tenant}: ${config.users.primary.tenant}`
-  let res
+async function checkSchemas(config: TargetConfig, ctx: ReturnType<typeof createSuiteContext>): Promise<void> {
+  const type = salesSettings(config).schemaType
+  const names = [...new Set([config.product, ...config.products])]
+  let answers
   try {
-    res = await ctx.sales.call({ op: 'sales.schemes.get', params: { type: 'policy', name: config.product } })
+    answers = await Promise.all(names.map(async (name) => ({ name, res: await ctx.sales.call({ op: 'sales.schemes.get', params: { type, name } }) })))
   } catch (e) {
     if (e instanceof TransportError) throw new PreflightError(`Sales service unreachable: ${ctx.redactor.text(e.message)}. No check was run.`)
     throw e
   }
-  if (res.status !== 400 && res.status !== 401 && res.status !== 403) return
-  const said = safeText(res.text.slice(0, 300))
+  const res = answers[0]!.res
+  if (res.status === 400 || res.status === 401 || res.status === 403) {
+    const header = `${config.headers.tenant}: ${config.users.primary.tenant}`
+    const said = safeText(res.text.slice(0, 300))
+    throw new PreflightError(
+      `Tenant header refused: GET ${res.exchange?.url ?? 'schemes'} with '${header}' as user '${config.users.primary.username}' answered ${res.status}${said ? ` (${said})` : ''}. ` +
+        `Check TENANT (profile 'tenant') and the header name (profile 'headers.tenant'); the user must belong to that tenant. No check was run.`,
+    )
+  }
+  const missing = answers.filter((a) => a.res.status === 404)
+  if (missing.length === 0) return
+  const list = missing.map((a) => `${productSource(config, a.name)}: GET ${a.res.exchange?.url ?? `schemes/${type}/${a.name}`} answered 404`).join('; ')
   throw new PreflightError(
-    `Tenant header refused: GET ${res.exchange?.url ?? 'schemes'} with '${header}' as user '${config.users.primary.username}' answered ${res.status}${said ? ` (${said})` : ''}. ` +
-      `Check TENANT (profile 'tenant') and the header name (profile 'headers.tenant'); the user must belong to that tenant. No check was run.`,
+    `Configuration: the target has no ${missing.length === 1 ? 'product' : 'products'} ${list}. Name a product this tenant sells (profile 'product' / 'products', or PRODUCT). No check was run.`,
+    'configuration',
   )
 }

@@ -12,6 +12,7 @@ import { actorKey, actorTenant, type CallHandle, type CallInfo, type ExchangeObs
 import type { Verdict, Violation } from './invariants'
 import { WebhooksModel } from './webhooks-model'
 import { violationList } from './judged-at'
+import { judgeFiniteNumbers } from './finite-numbers'
 import type { RealWorldClass } from './real-world'
 
 const POLICY_WRITES = new Set(['sales.policy.data-change', 'sales.quote.mta'])
@@ -107,6 +108,8 @@ export class ServiceModel implements ExchangeObserver {
           }
           return { evaluated: [], violations }
         }
+        // before any rule reads a number of it (issue #37): a number that is not finite is a finding of its own
+        judgeFiniteNumbers(call.service, res, evaluated, violations)
         this.judgeAccess(call, res, beganAt, evaluated, violations)
         if (op.startsWith('webhooks.')) {
           const owner = actorKey(call.actor)

@@ -8,6 +8,7 @@
  */
 import { AUTH_DEFECTS } from './auth'
 import { CONTENT_DEFECTS } from './content'
+import { OUTPUTS_DEFECTS } from './outputs'
 import { POLICIES_DEFECTS } from './policies'
 import { RELIABILITY_DEFECTS } from './reliability'
 import { SALES_DEFECTS } from './sales'
@@ -24,6 +25,7 @@ export const DEFECTS = {
   ...POLICIES_DEFECTS,
   ...RELIABILITY_DEFECTS,
   ...CONTENT_DEFECTS,
+  ...OUTPUTS_DEFECTS,
 } as const satisfies Record<string, DefectInfo>
 
 

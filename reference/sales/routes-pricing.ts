@@ -39,7 +39,7 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
     if (!quote.financials || !quote.installments) return reply.code(409).send(notCalculated(quote))
     if (ctx.defects.has('sales-calculation-gone-after-recalculation') && changedAndRecalculated(quote)) return reply.code(409).send(notCalculated(quote))
     const shown = ctx.defects.has('sales-calculation-stale') ? (first.get(quote.id) ?? quote) : ctx.defects.has('sales-calculation-installments-stale') ? { financials: quote.financials, installments: first.get(quote.id)?.installments ?? quote.installments } : quote
-    return reply.send({
+    const body = {
       data: shown.financials,
       fields: [
         { name: 'periodPremium', title: 'Premium' },
@@ -48,7 +48,10 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
         { name: 'total', title: 'Total payable' },
       ],
       installments: shown.installments,
-    })
+    }
+    // a literal no double holds (1e999, read as Infinity): JSON.stringify cannot write it, so the text is written as a careless target would
+    if (ctx.defects.has('outputs-calculation-total-not-finite')) return reply.type('application/json').send(JSON.stringify({ ...body, data: { ...body.data, total: 'NOT-FINITE' } }).replace('"NOT-FINITE"', '1e999'))
+    return reply.send(body)
   })
 
   app.get<{ Params: { policyId: string } }>(`${SALES_PREFIX}/sales/policies/:policyId/installments-schedule`, async (req, reply) => {

@@ -4,6 +4,10 @@ import { COMMANDS } from './commands/index'
 import { versionLine } from './version'
 import { nearest } from './did-you-mean'
 import { COMMAND_LINE_ENV, invocationOf } from '../guard/command-line'
+import { localFaultLine, localFolders, unwritableFolderLine } from '../local-folders'
+
+/** Commands that write the reports folder (and, installed, run vitest with its cache): checked writable first. */
+const WRITES_REPORTS = new Set(['run', 'acceptance', 'merge', 'report'])
 
 export function mainHelp(commands: readonly Command[] = COMMANDS): string {
   const width = Math.max(...commands.map((c) => c.name.length))
@@ -51,8 +55,22 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
   // processes the command starts
   const before = process.env[COMMAND_LINE_ENV]
   process.env[COMMAND_LINE_ENV] = JSON.stringify(invocationOf(argv, command.name))
+  // the local machine's faults are blamed on it: one line naming the folder and what to change, exit 2 (issue #37)
+  const folders = localFolders(args)
   try {
+    if (WRITES_REPORTS.has(command.name) && !args.includes('--list')) {
+      const line = unwritableFolderLine(folders.filter((f) => f.what !== 'the working folder'))
+      if (line) {
+        process.stderr.write(`${line}\n`)
+        return EXIT.usage
+      }
+    }
     return await command.run(args)
+  } catch (e) {
+    const line = localFaultLine(e, folders)
+    if (!line) throw e
+    process.stderr.write(`${line}\n`)
+    return EXIT.usage
   } finally {
     if (before === undefined) delete process.env[COMMAND_LINE_ENV]
     else process.env[COMMAND_LINE_ENV] = before

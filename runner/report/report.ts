@@ -8,6 +8,7 @@ import { readRunInfo, type ChecksReport } from '../reporting/results'
 import { generateAllure } from './allure-generate'
 import { browserUnavailable, checkPages, type PageExpectation } from './browser-check'
 import { stageResults } from './stage-results'
+import { dropRunFromHistory } from './history'
 import { stripAnalytics } from './strip-analytics'
 import { withDidYouMean } from '../cli/did-you-mean'
 
@@ -69,8 +70,10 @@ async function buildReport(argv: string[]): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'lc-report-'))
   try {
     const since = !args.all && run ? Date.parse(run.startedAt) - 1000 : undefined
-    const staged = stageResults(results, join(work, 'results'), { ...(since !== undefined ? { since } : {}), ...(tenant ? { tenant } : {}) })
+    const staged = stageResults(results, join(work, 'results'), { ...(since !== undefined ? { since } : {}), ...(tenant ? { tenant } : {}), ...(run && !args.all ? { runId: run.runId } : {}) })
     if (staged.results === 0) fail(`No Allure results of the last run in ${results}${since ? ` (started ${run?.startedAt}; --all includes older ones)` : ''}.`)
+    // one run is one line of the history, however often its report is made
+    if (run && !args.all) dropRunFromHistory(history, run.runId)
     const gen = await generateAllure({ results: [staged.dir], output, historyPath: history, historyLimit: limit, name, workDir: work, projectRoot: PROJECT_ROOT })
     if (gen.exitCode !== 0 || !gen.summary) fail(`allure generate failed (exit ${gen.exitCode}):\n${gen.output.slice(-2000)}`)
     stripAnalytics(join(output, 'index.html'))

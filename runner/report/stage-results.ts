@@ -7,6 +7,8 @@ export interface StageOptions {
   since?: number
   /** Added to every result as a parameter and a label, so reports of different tenants never merge. */
   tenant?: string
+  /** Added to every result as a label: the history knows which run a line is (runner/report/history.ts). */
+  runId?: string
 }
 
 export interface StagedResults {
@@ -24,6 +26,9 @@ type AllureResult = AllureStep & {
   parameters?: { name: string; value: string; excluded?: boolean }[]
   labels?: { name: string; value: string }[]
 }
+
+/** The label naming the run of a result. */
+export const RUN_ID_LABEL = 'runId'
 
 function sources(s: AllureStep, out: Set<string>): void {
   for (const a of s.attachments ?? []) if (a.source) out.add(a.source)
@@ -54,6 +59,7 @@ export function stageResults(from: string, to: string, o: StageOptions = {}): St
       r.labels = [...(r.labels ?? []).filter((l) => l.name !== 'tenant'), { name: 'tenant', value: o.tenant }]
       if (r.testCaseId) r.historyId = `${r.testCaseId}:${createHash('md5').update(`tenant:${o.tenant}`).digest('hex')}`
     }
+    if (o.runId) r.labels = [...(r.labels ?? []).filter((l) => l.name !== RUN_ID_LABEL), { name: RUN_ID_LABEL, value: o.runId }]
     writeFileSync(join(to, f), JSON.stringify(r))
     staged.results += 1
   }

@@ -119,11 +119,19 @@ export function linesOfRun(lines: TrafficLine[], runId: string | undefined): Tra
  */
 export function clearRunReports(dir: string): void {
   for (const f of RUN_REPORT_FILES) rmSync(join(dir, f), { force: true })
-  rmSync(join(dir, 'targets'), { recursive: true, force: true })
+  for (const f of RUN_REPORT_FOLDERS) rmSync(join(dir, f), { recursive: true, force: true })
 }
 
-/** The files of one run in a reports folder: removed before a run, so an earlier run's are never read as its own. */
-export const RUN_REPORT_FILES = ['run.json', 'checks.json', 'verdict.json', 'conformance.md', 'conformance.html', 'junit.xml']
+/**
+ * The files of one run in a reports folder: removed before a run, so an earlier run's are never read as its own, nor
+ * left beside the new run's (issue #37: acceptance.json of an earlier acceptance after a plain run; the screenshots of
+ * `report --check`). The Allure results and the traffic go by run id; the Allure history is kept on purpose (trends),
+ * one line per run (runner/report/history.ts).
+ */
+export const RUN_REPORT_FILES = ['run.json', 'checks.json', 'verdict.json', 'conformance.md', 'conformance.html', 'junit.xml', 'acceptance.json', 'allure-report.png', 'conformance.png']
+
+/** The folders of one run in a reports folder, removed with RUN_REPORT_FILES: a multi-target run's, and the HTML report of an earlier run (`report`). */
+export const RUN_REPORT_FOLDERS = ['targets', 'allure-report']
 
 /** A multi-target run's reports (<dir>/<key>/checks.json under reports/targets), by target key. */
 export function readTargetReports(dir: string): Record<string, ChecksReport> {

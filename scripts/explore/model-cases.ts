@@ -114,6 +114,10 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'sales-document-truncated', area: 'sales', file: S('lifecycle'), mustFail: ['SL-INV-040'] },
   { defect: 'sales-document-of-other-quote', area: 'sales', file: S('lifecycle'), mustFail: ['SL-INV-041'] },
   { defect: 'webhooks-list-secret-differs', area: 'webhooks', file: W('lifecycle'), mustFail: ['WH-INV-040'] },
+  // issue 37: every number the model reads is finite (reference/defects/outputs.ts; proof: test/model/outputs-defects.proof.test.ts)
+  { defect: 'outputs-calculation-total-not-finite', area: 'sales', file: S('lifecycle'), mustFail: ['SL-INV-080'] },
+  // exploration lists no event types
+  { defect: 'outputs-event-example-not-finite', area: 'webhooks', file: W('events'), mustFail: ['WH-INV-080'], explore: false },
 ]
 
 /** The new defects of one area (the older defects and the auth ones reused above excepted). */

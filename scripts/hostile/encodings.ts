@@ -52,11 +52,11 @@ export function leakForms(secret: string): LeakForm[] {
 
 export interface Base64Context {
   name: string
-  /** The whole encoded text: prefix, secret and suffix bytes together. */
+  /** The whole encoded text: prefix, secret and suffix bytes together (MIME-wrapped: with its line breaks). */
   text: string
-  /** Characters at the start that encode the prefix only (anything past them tells something of the secret). */
+  /** Characters at the start that encode the prefix only (anything past them tells something of the secret); in the text without its line breaks. */
   prefixChars: number
-  /** Index of the first character that encodes the suffix only. */
+  /** Index of the first character that encodes the suffix only (in the text without its line breaks). */
   suffixFrom: number
 }
 
@@ -82,14 +82,54 @@ export function base64Contexts(secret: string): Base64Context[] {
 }
 
 /**
- * Canaries to look for in files and on the console: every whole form, and for base64 every run of 8 characters that
- * encodes the secret's bytes only at some alignment.
+ * Canaries to look for in files and on the console: every whole form, and for base64 (MIME-wrapped too) the run of
+ * characters that encodes the secret's bytes only at each alignment; look for them in a text with its line breaks
+ * taken out as well (withoutLineBreaks), or a MIME-wrapped leak goes unseen.
  */
 export function canariesOf(secret: string): string[] {
   const out = new Set(leakForms(secret).map((f) => f.text))
-  for (const c of base64Contexts(secret)) {
-    const inner = c.text.slice(c.prefixChars + 1, c.suffixFrom - 1)
+  for (const c of [...base64Contexts(secret), ...mimeContexts(secret)]) {
+    const inner = withoutLineBreaks(c.text).slice(c.prefixChars + 1, c.suffixFrom - 1)
     if (inner.length >= 8) out.add(inner)
   }
   return [...out]
+}
+
+/** A base64 text cut into lines of `width` characters (RFC 2045 §6.8: 76), joined with `eol`. */
+export function mimeWrap(base64: string, width = 76, eol = '\r\n'): string {
+  const lines: string[] = []
+  for (let i = 0; i < base64.length; i += width) lines.push(base64.slice(i, i + width))
+  return lines.join(eol)
+}
+
+/**
+ * The secret inside a MIME-wrapped base64 text (a mail body, a PEM-like block): lines of 76 characters (and of 64 and
+ * 16, PEM's and a narrow one), CRLF or LF, with the secret placed so that a line break falls inside its encoding at
+ * each of the three alignments (the filler before it is 45, 46 or 47 bytes: the secret starts at character 60-63 of
+ * the first 76-character line).
+ */
+export function mimeContexts(secret: string): Base64Context[] {
+  const out: Base64Context[] = []
+  for (const fill of [45, 46, 47]) {
+    for (const [width, eol] of [[76, '\r\n'], [76, '\n'], [64, '\n'], [16, '\r\n']] as const) {
+      const prefix = Buffer.alloc(fill, 0x41)
+      const all = Buffer.concat([prefix, Buffer.from(secret), Buffer.from('!~')])
+      const n = Buffer.byteLength(secret)
+      out.push({
+        name: `MIME base64 (${width} characters a line, ${eol === '\r\n' ? 'CRLF' : 'LF'}) of ${fill} bytes + secret + "!~"`,
+        text: mimeWrap(all.toString('base64'), width, eol),
+        prefixChars: Math.floor((8 * fill) / 6),
+        suffixFrom: Math.ceil((8 * (fill + n)) / 6),
+      })
+    }
+  }
+  return out
+}
+
+/**
+ * A text as it would read with every line break taken out, raw, escaped (JSON, JSON in JSON) or as an XML character
+ * reference: where a canary of base64 cut by MIME wrapping shows again.
+ */
+export function withoutLineBreaks(text: string): string {
+  return text.replace(/(?:\r|\n|\\+r|\\+n|&#1[03];|&#x[da];)+/gi, '')
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { DEMO_PASSWORD } from '../../reference/demo-data'
 import { startReference, type RunningReference } from '../../reference/server'
-import { base64Contexts, canariesOf, leakForms } from './encodings'
+import { base64Contexts, canariesOf, leakForms, mimeContexts } from './encodings'
 
 /**
  * The hostile-target test bed: the reference service behind a proxy that misbehaves the way a broken or hostile
@@ -95,7 +95,16 @@ export function everyEncoding(secret: string): string {
   return [...leakForms(secret).map((f) => f.text), ...base64Contexts(secret).map((c) => c.text)].join(' ; ')
 }
 
+/** The password base64-encoded and MIME-wrapped (issue #37): lines of 76, 64 and 16 characters, CRLF and LF, at every alignment. */
+export function mimeEncodings(secret: string): string {
+  return mimeContexts(secret)
+    .map((c) => c.text)
+    .join('\r\n\r\n')
+}
+
 const SCHEMES = /\/schemes\//
+/** The products of the profile the bed's runs use (fixtures/targets/reference.json): the preflight fetches each schema. */
+const PREFLIGHT_PRODUCTS = ['home', 'travel']
 const LOGIN = /\/api\/v1\/identifier\/login\//
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -176,14 +185,19 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
   const collectorUrl = await listen(collector)
 
   let preflightDone = false
+  const schemasSeen = new Set<string>()
   const fillers = new Map<string, string>()
   const proxy = createServer(async (req, res) => {
     let body = await readBody(req)
     const url = req.url ?? '/'
-    // answers until the preflight's last request (the tenant header's GET .../schemes/...), then never again
+    // answers until the preflight's last requests (the schema of each product of the profile, home and travel: the
+    // first with the tenant header judged on it), then never again
     if (scenario === 'silent-after-preflight') {
       if (preflightDone) return
-      if (req.method === 'GET' && SCHEMES.test(url)) preflightDone = true
+      if (req.method === 'GET' && SCHEMES.test(url)) {
+        schemasSeen.add(url.replace(/\?.*$/, '').split('/').pop() ?? '')
+        preflightDone = PREFLIGHT_PRODUCTS.every((p) => schemasSeen.has(p))
+      }
     }
     const auth = req.headers.authorization
     if (LOGIN.test(url)) {
@@ -221,6 +235,7 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
         text = JSON.stringify({
           message: `refused ${ANSI} for password ${CANARY_PASSWORD} (${encodeURIComponent(CANARY_PASSWORD)}, ${Buffer.from(CANARY_PASSWORD).toString('base64')})`,
           encodings: everyEncoding(CANARY_PASSWORD),
+          mime: mimeEncodings(CANARY_PASSWORD),
           controls: `${C1_BIDI} ${MARKUP}`,
           [C1_BIDI]: 'a key with controls',
           html: `<p>${CANARY_PASSWORD.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}</p>`,

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { withoutLineBreaks } from '../../scripts/hostile/encodings'
 
 /** Every file a run wrote, recursively. */
 export function filesOf(dir: string): string[] {
@@ -9,12 +10,17 @@ export function filesOf(dir: string): string[] {
   })
 }
 
-/** "file: canary" for every canary found in any file of the folder or in the console output. */
+/**
+ * "file: canary" for every canary found in any file of the folder or in the console output, as written or with its
+ * line breaks taken out (base64 that a target MIME-wrapped, cut across lines).
+ */
 export function canaryHits(dir: string, output: string, canaries: Iterable<string>): string[] {
   const list = [...canaries].filter((c) => c.length >= 8)
   const hits: string[] = []
   const scan = (where: string, text: string) => {
+    const joined = withoutLineBreaks(text)
     for (const c of list) if (text.includes(c)) hits.push(`${where}: …${c.slice(0, 6)}…`)
+    else if (joined.includes(c)) hits.push(`${where} (across a line break): …${c.slice(0, 6)}…`)
   }
   for (const f of filesOf(dir)) scan(relative(dir, f), readFileSync(f, 'latin1') + readFileSync(f, 'utf8'))
   scan('console', output)

@@ -185,9 +185,22 @@ export class SpellingIndex {
    * alternation of the strings sorted longest first would); the same string when none occurs.
    */
   replaceIn(text: string, mask: string): string {
-    const k = this.k
-    if (k === 0 || text.length < k) return text
+    const ranges = this.ranges(text)
+    if (ranges.length === 0) return text
     let out = ''
+    let last = 0
+    for (let r = 0; r < ranges.length; r += 2) {
+      out += text.slice(last, ranges[r]) + mask
+      last = ranges[r + 1]!
+    }
+    return out + text.slice(last)
+  }
+
+  /** Where the strings occur: [from, to) pairs, leftmost first, in order, not overlapping. */
+  ranges(text: string): number[] {
+    const k = this.k
+    const found: number[] = []
+    if (k === 0 || text.length < k) return found
     let last = 0
     let i = 0
     let h = SpellingIndex.hash(text, 0, k)
@@ -201,7 +214,7 @@ export class SpellingIndex {
         i += hit.text.length
         for (let a = 0; a < hit.after && i < text.length && BASE64_CHAR.test(text.charAt(i)); a += 1) i += 1
         if (hit.after > 0) while (i < text.length && text.charAt(i) === '=') i += 1
-        out += text.slice(last, from) + mask
+        found.push(from, i)
         last = i
         if (i + k <= text.length) h = SpellingIndex.hash(text, i, k)
         continue
@@ -210,9 +223,111 @@ export class SpellingIndex {
       h = (Math.imul((h - Math.imul(fold(text.charCodeAt(i)), this.pow)) | 0, HASH_BASE) + fold(text.charCodeAt(i + k))) | 0
       i += 1
     }
+    return found
+  }
+
+  /**
+   * The text with every string masked that occurs once the line breaks inside runs of base64 characters are taken
+   * out (MIME wraps base64 at 76 characters, PEM at 64; CRLF, LF or CR, raw or JSON-escaped as `\r\n`, `\\n`): a
+   * secret's base64 cut by a break is masked whole, the break with it. Only the runs of base64 characters that hold a
+   * break are searched again (a break with a base64 character on either side), so a text without one costs a scan
+   * for a break character; the same string when nothing is found.
+   */
+  replaceWrapped(text: string, mask: string): string {
+    if (this.k === 0 || !BREAK_CHAR.test(text)) return text
+    const cuts = wrapCuts(text)
+    if (cuts.length === 0) return text
+    let out = ''
+    let last = 0
+    let segmentEnd = 0
+    let c = 0
+    // the pieces of one segment: where each starts in the segment without its cuts, and in the text
+    const pieceAt: number[] = []
+    const pieceFrom: number[] = []
+    const toText = (j: number): number => {
+      let p = 0
+      while (p + 1 < pieceAt.length && pieceAt[p + 1]! <= j) p += 1
+      return pieceFrom[p]! + j - pieceAt[p]!
+    }
+    while (c < cuts.length) {
+      // one segment: a run of base64 characters with the cuts inside it, searched without its cuts
+      let p = cuts[c]!
+      while (p > segmentEnd && isBase64(text.charCodeAt(p - 1))) p -= 1
+      let joined = ''
+      pieceAt.length = 0
+      pieceFrom.length = 0
+      for (;;) {
+        let q = p
+        while (q < text.length && isBase64(text.charCodeAt(q))) q += 1
+        pieceAt.push(joined.length)
+        pieceFrom.push(p)
+        joined += text.slice(p, q)
+        if (c < cuts.length && cuts[c] === q) {
+          p = cuts[c + 1]!
+          c += 2
+          continue
+        }
+        segmentEnd = q
+        break
+      }
+      if (joined.length < this.k) continue
+      const ranges = this.ranges(joined)
+      for (let r = 0; r < ranges.length; r += 2) {
+        const start = toText(ranges[r]!)
+        if (start < last) continue
+        out += text.slice(last, start) + mask
+        last = toText(ranges[r + 1]! - 1) + 1
+      }
+    }
     return last === 0 && out === '' ? text : out + text.slice(last)
   }
 }
+
+/** A character a line break (raw or escaped) starts with: most texts have none, and are not searched again. */
+const BREAK_CHAR = /[\r\n\\]/
+
+/** The base64 and base64url alphabet, by character code. */
+const BASE64_CODES = (() => {
+  const t = new Uint8Array(128)
+  for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') t[ch.charCodeAt(0)] = 1
+  return t
+})()
+
+function isBase64(code: number): boolean {
+  return code < 128 && BASE64_CODES[code] === 1
+}
+
+/**
+ * The line breaks of a text that sit between two base64 characters, as [from, to) pairs in order: CR, LF, and their
+ * JSON or JavaScript escapes (`\r`, `\n`, with any number of backslashes), several in a row as one.
+ */
+function wrapCuts(text: string): number[] {
+  const cuts: number[] = []
+  BREAK.lastIndex = 0
+  let m: RegExpExecArray | null
+  let openFrom = -1
+  let openTo = -1
+  const close = () => {
+    if (openFrom > 0 && isBase64(text.charCodeAt(openFrom - 1)) && openTo < text.length && isBase64(text.charCodeAt(openTo))) cuts.push(openFrom, openTo)
+  }
+  while ((m = BREAK.exec(text)) !== null) {
+    let from = m.index
+    // more backslashes of the same escape (`\\n` of JSON in JSON)
+    while (from > 0 && m[0].charAt(0) === '\\' && text.charAt(from - 1) === '\\' && from > openTo) from -= 1
+    const to = m.index + m[0].length
+    if (from === openTo) openTo = to
+    else {
+      close()
+      openFrom = from
+      openTo = to
+    }
+  }
+  close()
+  return cuts
+}
+
+/** One line break: CR or LF, raw or escaped. */
+const BREAK = /[\r\n]|\\[rn]/g
 
 /** Sets a key on a plain object without touching its prototype (a key may be `__proto__`). */
 function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
@@ -261,7 +376,8 @@ export class Redactor {
 
   text(input: string): string {
     const out = input.replace(JWT, '[REDACTED-JWT]')
-    return this.spellings()?.replaceIn(out, REDACTED) ?? out
+    const index = this.spellings()
+    return index === undefined ? out : index.replaceWrapped(index.replaceIn(out, REDACTED), REDACTED)
   }
 
   headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -287,11 +403,34 @@ export class Redactor {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
       const key = this.text(k)
-      setOwn(out, key, SECRET_KEY.test(k) && v !== null && typeof v !== 'boolean' && typeof v !== 'number' ? REDACTED : this.json(v, depth + 1))
+      const secret = SECRET_KEY.test(k) && v !== null && typeof v !== 'boolean' && typeof v !== 'number'
+      // a secret received under its name (a webhook subscription's secret, a token) is learned where it is first
+      // masked, so that the same value is masked in every other text of the command (issue #37: replay, explore)
+      if (secret && LEARNED_KEY.test(k) && !NOT_LEARNED_KEY.test(k)) this.learnUnder(v, 0)
+      setOwn(out, key, secret ? REDACTED : this.json(v, depth + 1))
     }
     return out
   }
+
+  /** Learns the values held under a key that names a secret: the string, or an object's string members but its descriptors. */
+  private learnUnder(value: unknown, depth: number): void {
+    if (typeof value === 'string') {
+      if (value.length >= MIN_LEARNED && !/\s|:\/\//.test(value)) this.addSecret(value)
+      return
+    }
+    if (value === null || typeof value !== 'object' || depth >= 4) return
+    for (const [k, v] of Object.entries(value).slice(0, 32)) if (!DESCRIPTOR_KEY.test(k)) this.learnUnder(v, depth + 1)
+  }
 }
+
+/** Keys whose value is learned as a secret when met (a narrower list than SECRET_KEY, which only masks the value). */
+const LEARNED_KEY = /(secret|password|passwd|token|api[-_]?key|private[-_]?key|signing[-_]?key)$/i
+/** Pagination cursors are named like tokens but are no secret. */
+const NOT_LEARNED_KEY = /(page|next|continuation|cursor)[-_]?token$/i
+/** Members of a secret object that describe it (`{"algorithm": "sha256", "key": "…"}`): not learned. */
+const DESCRIPTOR_KEY = /^(alg|algorithm|type|kind|scheme|encoding|format|hash|digest|name|id|version|user(name)?|login|e?mail|created.*|updated.*|expires.*|.*_at|.*At)$/i
+/** Shortest value learned from an answer (a configured password may be shorter: MIN_SECRET). */
+const MIN_LEARNED = 8
 
 /**
  * The run's redactor of this thread: every secret it learns is also posted on SECRETS_CHANNEL, where the main

@@ -107,9 +107,19 @@ function block(prefix: string, text: string, r: Redactor): string {
   return safeText(text, r).split('\n').map((l) => `${prefix}${l}`).join('\n')
 }
 
-function bodyText(res: HttpResult): string {
+/**
+ * The answer's body as printed: JSON through the redactor's JSON walk (a secret's member masked, and learned, so that
+ * a webhook secret a re-sent POST receives is masked wherever it shows: issue #37), other text as it came.
+ */
+function bodyText(res: HttpResult, r: Redactor): string {
   if (res.text === '') return ''
-  if (res.body !== undefined && typeof res.body === 'object') return JSON.stringify(res.body, null, 2)
+  if (res.body !== undefined && typeof res.body === 'object') return JSON.stringify(r.json(res.body), null, 2)
+  try {
+    // JSON under another content type: its secrets learned all the same
+    r.json(JSON.parse(res.text))
+  } catch {
+    // not JSON
+  }
   return res.text
 }
 
@@ -246,9 +256,10 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
       try {
         const res = await send(dispatchers, { method: s.request.method.toUpperCase() as HttpMethod, url: s.url, headers, ...(s.request.body !== undefined ? { body: s.request.body } : {}) })
         sent += 1
+        // the body first: a secret it carries is learned before the headers are printed
+        const body = bodyText(res, redactor)
         out(`  < ${res.status}${res.status !== Number(s.request.originally) ? `   (was ${s.request.originally})` : '   (as in the run)'}\n`)
         for (const [k, v] of Object.entries(redactor.headers(res.headers))) out(`${block('  < ', `${k}: ${v}`, redactor)}\n`)
-        const body = bodyText(res)
         if (body) out(`${block('  < ', body, redactor)}\n`)
       } catch (e) {
         if (!(e instanceof TransportError)) throw e

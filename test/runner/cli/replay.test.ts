@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseReplayArgs, replay } from '../../../runner/cli/commands/replay'
 import { tempDir } from '../../support/temp-dir'
+import { startTestServer } from '../../support/http-server'
+import { mimeWrap } from '../../../scripts/hostile/encodings'
 
 const RUN = { runId: 'run-x', seed: 1, profile: 'reference', embedded: false, tenant: 'acme', user: 'broker@acme.test', salesBaseUrl: 'http://127.0.0.1:1', webhookBaseUrl: 'http://127.0.0.1:1', authUrl: 'http://127.0.0.1:1/api/v1/identifier', defects: [], startedAt: new Date(1000).toISOString() }
 
@@ -55,5 +57,39 @@ describe('ledger-conformance replay', () => {
     const r = await call(['WH-LIFE-001', '--reports', d], env, d)
     expect(r).toMatchObject({ code: 3, err: expect.stringMatching(/target is unreachable/) })
     expect(r.out + r.err).not.toContain('pw-secret-1')
+  })
+
+  it('--allow-writes: a webhook secret the re-sent POST receives is masked in the body, in a header, in text and MIME-wrapped (issue #37)', async () => {
+    const key = '163e9a0c5b7d4f21a8e6c3b9d0f7a2e4c1b8d5f3a6e9c2b7d4f1a8e5c3b0d9f6'
+    const password = 'pw-replay-secret-7'
+    const token = `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ sub: 'broker', exp: 4102444800 })).toString('base64url')}.c2lnbmF0dXJlLXNpZ25hdHVyZS14eXo`
+    const target = await startTestServer((req, res, body) => {
+      if (req.url?.includes('/login')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: token, token_type: 'Bearer' }))
+      const note = `key ${key} base64 ${mimeWrap(Buffer.from(`prefix-${key}`).toString('base64'), 20, '\r\n')} sent ${body}`
+      res.writeHead(201, { 'content-type': 'application/json', 'x-echo-secret': key }).end(JSON.stringify({ id: 'sub-1', event: 'extracted', secret: { algorithm: 'sha256', key }, note }))
+    })
+    try {
+      const d = tempDir('replay-secret')
+      const run = { ...RUN, salesBaseUrl: target.url, webhookBaseUrl: target.url, authUrl: `${target.url}/api/v1/identifier` }
+      const check = { id: 'WH-LIFE-001', document: 'webhook-subscriptions.md', section: '§4', requirement: 'r', title: 'WH-LIFE-001 r', file: 'f', status: 'failed', durationMs: 1, deviations: [] }
+      writeFileSync(join(d, 'checks.json'), JSON.stringify({ run, totals: {}, checks: [check], operations: [] }))
+      mkdirSync(join(d, 'allure-results'))
+      writeFileSync(join(d, 'allure-results', 'a-result.json'), JSON.stringify({ name: 'WH-LIFE-001 r', start: 2000, steps: [{ start: 2001, attachments: [{ name: 'exchange', source: 'x-attachment.json' }] }] }))
+      writeFileSync(join(d, 'allure-results', 'x-attachment.json'), JSON.stringify({ request: { method: 'POST', url: `${target.url}/api/webhook/subscription`, headers: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' }, body: '{"event":"extracted","url":"http://127.0.0.1:9/x"}' }, response: { status: 201 } }))
+      const env = { SALES_BASE_URL: target.url, WEBHOOK_BASE_URL: target.url, AUTH_URL: `${target.url}/api/v1/identifier`, AUTH_PASSWORD: password }
+      const r = await call(['WH-LIFE-001', '--reports', d, '--allow-writes'], env, d)
+      expect(r.code, r.err).toBe(0)
+      expect(target.requests.some((q) => q.method === 'POST' && q.url === '/api/webhook/subscription')).toBe(true)
+      expect(r.out).toContain('< 201')
+      expect(r.out).toContain('"secret": "[REDACTED]"')
+      const printed = (r.out + r.err).replace(/\r|\n|  < /g, '')
+      expect(printed).not.toContain(key)
+      expect(printed).not.toContain(key.slice(8, 40))
+      expect(printed).not.toContain(Buffer.from(key).toString('base64').slice(12, 40))
+      expect(printed).not.toContain(password)
+      expect(printed).not.toContain(token.split('.')[2])
+    } finally {
+      await target.close()
+    }
   })
 })

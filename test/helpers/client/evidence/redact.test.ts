@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { escapeControls, MAX_REDACT_DEPTH, REDACTED, Redactor, SpellingIndex } from '../../../../helpers/client/evidence/redact'
-import { base64Contexts, leakForms } from '../../../../scripts/hostile/encodings'
+import { base64Contexts, leakForms, mimeContexts, mimeWrap, withoutLineBreaks } from '../../../../scripts/hostile/encodings'
 
 const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl'
 
@@ -22,6 +22,16 @@ describe('Redactor', () => {
     const r = new Redactor()
     const out = r.json({ id: 's1', secret: { key: 'k' }, nested: [{ password: 'p', access_token: 't', refresh_token: 'r', url: 'http://x' }], success: true })
     expect(out).toEqual({ id: 's1', secret: REDACTED, nested: [{ password: REDACTED, access_token: REDACTED, refresh_token: REDACTED, url: 'http://x' }], success: true })
+  })
+
+  it('learns a secret where it first masks it under its name (a webhook secret, a token), and masks it in every other text', () => {
+    const r = new Redactor()
+    const key = '163e9a0c5b7d4f21a8e6c3b9d0f7a2e4'
+    expect(r.json({ id: 's1', secret: { algorithm: 'hmac-sha256', key }, access_token: 'opaque-token-abcdef', token_type: 'Bearer', nextPageToken: 'cursor-0123456789', password: 'short' })).toMatchObject({ secret: REDACTED, access_token: REDACTED })
+    expect(r.text(`signed with ${key}, ${Buffer.from(key).toString('base64')}; opaque-token-abcdef`)).toBe(`signed with ${REDACTED}, ${REDACTED}; ${REDACTED}`)
+    // what describes a secret, a pagination cursor, a token type and a value under 8 characters are not learned
+    expect(r.text('hmac-sha256 Bearer cursor-0123456789 short')).toBe('hmac-sha256 Bearer cursor-0123456789 short')
+    expect(r.size).toBe(2)
   })
 
   it('masks credential headers but keeps the scheme', () => {
@@ -179,5 +189,40 @@ describe('a secret in every encoding of issue #31 (scripts/hostile/encodings.ts,
 
   it('C0, C1 and bidi controls are escaped (U+009B, U+009D, U+202E, U+2066, U+200F)', () => {
     expect(escapeControls('a\u009b2Jb\u009dc\u202ed\u2066e\u200ff\u061cg')).toBe('a\\u009b2Jb\\u009dc\\u202ed\\u2066e\\u200ff\\u061cg')
+  })
+
+  it('MIME-wrapped base64 (76, 64 and 16 characters a line, CRLF and LF, at every alignment): not one character that encodes a bit of the secret survives, raw or JSON-escaped', () => {
+    for (const secret of secrets.filter((s) => s.length >= 8)) {
+      const r = new Redactor()
+      r.addSecret(secret)
+      for (const c of mimeContexts(secret)) {
+        for (const [how, text] of [['raw', c.text], ['JSON-escaped', JSON.stringify(c.text).slice(1, -1)], ['JSON in JSON', JSON.stringify(JSON.stringify(c.text)).slice(3, -3)]] as const) {
+          const out = withoutLineBreaks(r.text(`body: ${text} end`))
+          const masked = out.slice('body: '.length, -' end'.length)
+          const at = masked.indexOf(REDACTED)
+          expect(at, `${secret}: ${c.name}, ${how}: ${masked}`).toBeGreaterThanOrEqual(0)
+          expect(at, `${secret}: ${c.name}, ${how}: characters before the mask`).toBeLessThanOrEqual(c.prefixChars)
+          expect(masked.slice(at + REDACTED.length).replace(/=+$/, '').length, `${secret}: ${c.name}, ${how}: characters after the mask`).toBeLessThanOrEqual(withoutLineBreaks(c.text).replace(/=+$/, '').length - c.suffixFrom)
+        }
+      }
+    }
+  })
+
+  it('a secret wrapped at any line width and break position is masked; a wrapped text without a secret is left as it is', () => {
+    const secret = 'Canary&<pw>"q7x2ab9k+/='
+    const r = new Redactor()
+    r.addSecret(secret)
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 4, max: 80 }), fc.constantFrom('\r\n', '\n', '\r', '\\r\\n', '\\n'), (fill, width, eol) => {
+        const wrapped = mimeWrap(Buffer.concat([Buffer.alloc(fill, 0x7a), Buffer.from(secret), Buffer.from('tail')]).toString('base64'), width, eol)
+        const out = r.text(`x ${wrapped} y`)
+        expect(out).toContain(REDACTED)
+        const plain = mimeWrap(Buffer.alloc(fill + 30, 0x7a).toString('base64'), width, eol)
+        expect(r.text(`x ${plain} y`)).toBe(`x ${plain} y`)
+      }),
+      { numRuns: 300, seed: 17 },
+    )
+    // lines of prose are not base64 runs worth a second look, and are kept as they were
+    expect(r.text('expected 200\nactual 404\n\\nnext')).toBe('expected 200\nactual 404\n\\nnext')
   })
 })
