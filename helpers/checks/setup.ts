@@ -1,4 +1,4 @@
-import { operation as findOperation } from '../../common/operations'
+import { operation as findOperation, isOperationId } from '../../common/operations'
 import type { HttpResult } from '../client/http/types'
 import { ConformanceFailure } from './failure'
 
@@ -38,7 +38,7 @@ export function blockedMessage(b: BlockedInfo): string {
  * the product the setup worked on. Undefined for an unknown operation, or a per-product owner without a product.
  */
 export function ownerOf(operationId: string | undefined, product?: string): string | undefined {
-  if (!operationId) return undefined
+  if (!operationId || !isOperationId(operationId)) return undefined
   let owner: string | undefined
   try {
     owner = findOperation(operationId).owner
