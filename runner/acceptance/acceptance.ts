@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -10,6 +9,7 @@ import { clearRunReports, type ChecksReport } from '../reporting/results'
 import { readVerdictFile } from '../reporting/run-reports'
 import { STRICT_ENV } from '../selection/env'
 import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './verdict'
+import { newRunId } from '../../common/run-id'
 
 const USAGE = `Usage: ledger-conformance acceptance --profile FILE [--suites suites/auth,suites/sales,...] [--allow-reference] [--lenient]     (in a clone: npm run acceptance -- ...)
   Runs the suites a new tenant must pass against the target of the profile, and says ACCEPTED or REJECTED
@@ -106,7 +106,7 @@ async function accept(argv: string[]): Promise<number> {
   // nothing of an earlier run is read as this one's: its reports go first, and every report of this run carries its id
   clearRunReports(dir)
   rmSync(join(dir, 'acceptance.json'), { force: true })
-  const runId = process.env.CONFORMANCE_RUN_ID ?? `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+  const runId = process.env.CONFORMANCE_RUN_ID ?? newRunId()
   process.stdout.write(`Tenant acceptance: profile ${profile.name} (${relative(process.cwd(), profilePath)}), tenant ${process.env.TENANT ?? profile.tenant}\n`)
   process.stdout.write(`  features present: ${features.present.join(', ') || 'none'}; absent: ${features.absent.join(', ') || 'none'}\n`)
   process.stdout.write(`  suites: ${suites.join(' ')}\n\n`)

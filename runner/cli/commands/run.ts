@@ -1,6 +1,5 @@
 import { envHelp } from '../../../common/env-vars'
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -25,6 +24,7 @@ import { blobName, parseShard, SHARD_BLOB_ENV, SHARD_FILE, shardSeed, writeShard
 import { EXIT_CODES_HELP, type Command } from '../command'
 import { withDidYouMean } from '../did-you-mean'
 import { colourEnv } from '../colour'
+import { newRunId } from '../../../common/run-id'
 
 export const RUN_OPTIONS = {
   check: { type: 'string', multiple: true },
@@ -119,8 +119,6 @@ export function parseRunArgs(argv: string[]): RunArgs {
   }
   return { criteria, list: !!v.list, allowWrites: !!v['allow-writes'], ...(v.strict ? { strict: true } : {}), ...(v.thorough ? { thorough: true } : {}), ...(shard ? { shard } : {}), ...(v.profile ? { profile: v.profile } : {}), ...(v.reports ? { reports: v.reports } : {}), vitestArgs }
 }
-
-const newRunId = () => `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
 
 /** What the global setup would refuse before starting anything, said here before vitest prints a line. */
 function checkRunSettings(env: NodeJS.ProcessEnv, first: TargetConfig): void {
