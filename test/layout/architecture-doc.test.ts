@@ -10,7 +10,7 @@ const DOC = 'docs/architecture.md'
  * The folders and files docs/architecture.md names in backticks. A name with a placeholder (`<area>`, `{id}`, `*`,
  * `...`), an API path (`/links`, `GET /requests/{id}`) or no path shape (`data.policy.status`) is not one.
  */
-export function namedPaths(markdown: string): string[] {
+function namedPaths(markdown: string): string[] {
   const out = new Set<string>()
   for (const m of markdown.matchAll(/`([^`\n]+)`/g)) {
     const s = m[1]!.trim()
