@@ -7,7 +7,10 @@ import { ConfigError, loadTargetConfig, PROJECT_ROOT, readProfile } from '../../
 import { reportsDir } from '../../helpers/client/evidence/paths'
 import { clearRunReports, type ChecksReport } from '../reporting/results'
 import { readVerdictFile } from '../reporting/run-reports'
-import { STRICT_ENV } from '../selection/env'
+import { CATALOGUE_SIZE_ENV, SELECTED_CHECKS_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV } from '../selection/env'
+import { RUN_PLAN_ENV, writeRunPlan } from '../../common/run-plan'
+import { CALLER_CWD_ENV } from '../../helpers/client/evidence/paths'
+import { SHARD_BLOB_ENV } from '../shard/shard'
 import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './verdict'
 import { newRunId } from '../../common/run-id'
 
@@ -112,7 +115,20 @@ async function accept(argv: string[]): Promise<number> {
   process.stdout.write(`  suites: ${suites.join(' ')}\n\n`)
 
   // acceptance is strict unless --lenient: a requirement no check could judge is not accepted (docs/reports.md)
-  const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir, CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', ...(values.lenient ? {} : { [STRICT_ENV]: '1' }) }
+  // one run plan (common/run-plan.ts), as `run` gives its vitest
+  const plan = writeRunPlan({
+    version: 1,
+    runId,
+    ...(process.env.CONFORMANCE_SEED !== undefined ? { seed: process.env.CONFORMANCE_SEED } : {}),
+    reportsDir: dir,
+    callerCwd: process.env[CALLER_CWD_ENV] || PROJECT_ROOT,
+    profile: profilePath,
+    allowWrites: false,
+    strict: !values.lenient,
+    thorough: false,
+  })
+  const env: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', [RUN_PLAN_ENV]: plan }
+  for (const k of [SELECTED_CHECKS_ENV, SELECTION_ENV, CATALOGUE_SIZE_ENV, VITEST_FILTER_ENV, STRICT_ENV, CALLER_CWD_ENV, SHARD_BLOB_ENV]) delete env[k]
   const child = spawn(process.execPath, [dependencyFile('vitest', 'vitest.mjs'), 'run', ...conformanceConfigArgs(), ...suites], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let tail = ''
   const keep = (d: Buffer) => {
