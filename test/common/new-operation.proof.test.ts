@@ -13,6 +13,8 @@ const TABLES_FOR_A_READ = ['common/operation-facts.ts']
 const TABLES_FOR_A_WRITE_WITH_A_BODY = ['common/operation-facts.ts', 'helpers/checks/probes/requests.ts']
 
 /**
+ * A proof, not a fast test: it type-checks the whole project once (about a minute on a loaded 2-core machine).
+ *
  * Type-checks the project's code (tsconfig.json less test/ and scripts/, which hold no table) as if
  * common/operations.json held two more operations, a read and a write with a body: the generated
  * common/operation-ids.ts is served from memory, nothing is written. Returns, per fake operation, the files whose
