@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { writeTargetEntries } from './runner/targets/entries'
@@ -8,14 +7,17 @@ import { cliFileFilters } from './runner/guard/cli-filters'
 import { PROJECT_ROOT } from './helpers/client/config/target-config'
 import { INSTALLED, userCacheDir } from './common/project-root'
 import { moduleCachePath } from './common/module-cache'
-import { SHARD_BLOB_ENV } from './runner/shard/shard'
+import { newRunId } from './common/run-id'
+import { applyRunPlan, plannedShardBlob } from './common/run-plan'
 
+// the run plan of `ledger-conformance run` (LEDGER_RUN_PLAN, common/run-plan.ts): its folders, run id, seed, profile
+applyRunPlan()
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
 // reports hold target data: created readable by this user only (folders 0700, files 0600; docs/reliability.md)
 process.umask(0o077)
 // One run id for the whole run: the global setup, the reporters and the workers (which inherit it) all read it, so
 // every report of the run carries it and none of an earlier run is read as this one's (runner/reporting).
-process.env.CONFORMANCE_RUN_ID ??= `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+process.env.CONFORMANCE_RUN_ID ??= newRunId()
 
 /**
  * What vitest runs, and how many workers:
@@ -70,7 +72,7 @@ export default defineConfig({
       ['./runner/reporting/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],
       './runner/reporting/summary-reporter.ts',
       // run --shard i/n: the shard's blob too (after the redacting reporter), which ledger-conformance merge reads
-      ...(process.env[SHARD_BLOB_ENV] ? [['blob', { outputFile: process.env[SHARD_BLOB_ENV] }] as ['blob', { outputFile: string }]] : []),
+      ...(plannedShardBlob() ? [['blob', { outputFile: plannedShardBlob()! }] as ['blob', { outputFile: string }]] : []),
     ],
   },
 })

@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { OPERATION_FACTS, type OperationFacts } from './operation-facts'
+import { OPERATION_IDS, type BodyOperationId, type OperationId } from './operation-ids'
 import { PROJECT_ROOT } from './project-root'
 
+export type { BodyOperationId, OperationId } from './operation-ids'
+
 export interface Operation {
-  id: string
+  id: OperationId
   service: 'sales' | 'webhooks'
   method: string
   /** Path template relative to the service's base URL, e.g. /api/webhook/subscription/{id}. */
@@ -37,8 +41,28 @@ export const OPERATIONS: readonly Operation[] = Object.freeze(
 )
 const COMPILED: readonly CompiledOperation[] = Object.freeze(OPERATIONS.map(compile))
 
-export function operation(id: string): Operation {
-  const op = OPERATIONS.find((o) => o.id === id)
+const KNOWN: ReadonlySet<string> = new Set(OPERATION_IDS)
+
+/** Whether a string (from a file, an argument, a recorded exchange) is the id of an operation of the catalogue. */
+export function isOperationId(id: string): id is OperationId {
+  return KNOWN.has(id)
+}
+
+/** Whether the operation's method carries a body (POST, PUT, PATCH). */
+export function isBodyOperation(id: OperationId): id is BodyOperationId {
+  const m = operation(id).method
+  return m !== 'GET' && m !== 'DELETE'
+}
+
+/** The facts of an operation (common/operation-facts.ts): what it addresses, reads, changes. */
+export function factsOf(id: OperationId): OperationFacts {
+  return OPERATION_FACTS[id]
+}
+
+const BY_ID: ReadonlyMap<string, Operation> = new Map(OPERATIONS.map((o) => [o.id, o]))
+
+export function operation(id: OperationId): Operation {
+  const op = BY_ID.get(id)
   if (!op) throw new Error(`unknown operation id '${id}' (see common/operations.json)`)
   return op
 }

@@ -1,3 +1,5 @@
+import { plannedSelectedChecks } from './run-plan'
+
 /**
  * The checks a run was asked to run, as the CLI hands them to the run (runner/selection): the ids, comma-separated,
  * in LEDGER_SELECTED_CHECKS. A check that is not among them is not defined at all (helpers/checks/check.ts), so
@@ -5,9 +7,7 @@
  */
 export const SELECTED_CHECKS_ENV = 'LEDGER_SELECTED_CHECKS'
 
-/** The selected ids, or undefined when every check is selected. */
+/** The selected ids, or undefined when every check is selected: the run plan's (common/run-plan.ts), else the variable. */
 export function selectedChecks(env: NodeJS.ProcessEnv = process.env): ReadonlySet<string> | undefined {
-  const raw = env[SELECTED_CHECKS_ENV]
-  if (raw === undefined || raw === '') return undefined
-  return new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))
+  return plannedSelectedChecks(env)
 }

@@ -1,5 +1,4 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { DefectSet } from '../reference/defects/catalogue'
@@ -21,6 +20,7 @@ import { safeJson, safeText } from '../helpers/client/evidence/neutralise'
 import { guardStackTraces } from './stack-guard'
 import { loadTargets, type NamedTarget } from './targets/load'
 import { runStopError, type RunStop } from './verdict'
+import { newRunId } from '../common/run-id'
 
 /**
  * Where this run records itself (reports/run.json) from its first moment, so that a run that stops (configuration,
@@ -220,7 +220,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   guardStackTraces()
   const env = process.env
   // vitest.config.ts sets the run id for the whole run (reporters, workers); a run id of its own otherwise
-  const runId = env.CONFORMANCE_RUN_ID ?? `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+  const runId = env.CONFORMANCE_RUN_ID ?? newRunId()
   const dir = resetReports(env)
   const rec = new RunRecord(dir, earlyRunInfo(env, runId))
   const targets = orStop(rec, 'configuration', () => loadTargets(env), isConfigError)

@@ -31,7 +31,7 @@ export function skipBlocksWithoutChecks(suite: RunnerTestSuite): string[] {
 }
 
 if (selectedChecks() !== undefined) {
-  // eslint-disable-next-line no-empty-pattern
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first parameter, which must be an object pattern
   beforeAll(({}, file) => {
     skipBlocksWithoutChecks(file)
   })

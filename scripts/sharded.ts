@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -11,6 +10,7 @@ import { dependencyFile } from '../common/project-root'
 import type { RunInfo } from '../runner/reporting/run-info'
 import { readVerdictFile, writeStoppedRun } from '../runner/reporting/run-reports'
 import { EXIT } from '../runner/verdict'
+import { newRunId } from '../common/run-id'
 
 const USAGE = `Usage: npm run conformance:sharded -- [--shards N] [--only I | --merge-only] [--thorough] [suite files or folders...]
   A development harness: the nightly CI's shard-and-merge on one machine, with the installed CLI's own commands.
@@ -62,7 +62,7 @@ async function main(): Promise<number> {
   if (parsed.values['merge-only']) return mergeShards(dirs, dir)
   if (only === undefined) rmSync(work, { recursive: true, force: true })
   mkdirSync(work, { recursive: true })
-  const runId = process.env.CONFORMANCE_RUN_ID ?? `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+  const runId = process.env.CONFORMANCE_RUN_ID ?? newRunId()
   const env: NodeJS.ProcessEnv = { ...process.env, CONFORMANCE_RUN_ID: runId, FORCE_COLOR: '0' }
   delete env.REPORTS_DIR
   const files = parsed.positionals

@@ -298,7 +298,7 @@ export function lifecycle(name: string, define: (step: StepFn) => void): void {
  * describe.concurrent would make every step concurrent; the blocks are marked concurrent once collected instead.
  */
 export function sideBySide(): void {
-  // eslint-disable-next-line no-empty-pattern
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first parameter, which must be an object pattern
   beforeAll(({}, suite) => {
     for (const block of suite.tasks) if (block.type === 'suite') block.concurrent = true
   })

@@ -1,4 +1,4 @@
-import { operation as findOperation } from '../../common/operations'
+import { operation as findOperation, isOperationId, type OperationId } from '../../common/operations'
 import type { HttpResult } from '../client/http/types'
 import { ConformanceFailure } from './failure'
 
@@ -6,7 +6,7 @@ import { ConformanceFailure } from './failure'
 export interface BlockedInfo {
   reason: string
   /** Operation id (common/operations.ts) whose call did not go as a conforming target's would. */
-  operation?: string
+  operation?: OperationId
   /** The status seen: an HTTP status, or what polling last saw ("timeout: 204 locked"). */
   status?: number | string
   /** Id of the check that owns the requirement of that operation (common/operations.json `owner`). */
@@ -38,7 +38,7 @@ export function blockedMessage(b: BlockedInfo): string {
  * the product the setup worked on. Undefined for an unknown operation, or a per-product owner without a product.
  */
 export function ownerOf(operationId: string | undefined, product?: string): string | undefined {
-  if (!operationId) return undefined
+  if (!operationId || !isOperationId(operationId)) return undefined
   let owner: string | undefined
   try {
     owner = findOperation(operationId).owner
@@ -52,7 +52,7 @@ export function ownerOf(operationId: string | undefined, product?: string): stri
 
 /** What a domain helper's error may say about where a setup went wrong (SalesFlowError and others carry these). */
 interface SetupEvidence {
-  operation?: string
+  operation?: OperationId
   status?: number | string
   product?: string
   /** Only for a failure that is no operation's (e.g. no payload the schema allows): the owning check. */
@@ -70,7 +70,7 @@ export interface GivenOptions {
   /** Product the setup works on, for per-product owners (SL-LIFE-002-{product}). */
   product?: string
   /** Operation to blame when the error does not say (e.g. a value read from an earlier answer). */
-  operation?: string
+  operation?: OperationId
   /** The check that owns what the setup needs, when it is not the operation's owner (an update of the event only: WH-LIFE-005). */
   owner?: string
 }
@@ -84,7 +84,8 @@ export function asSetupFailure(e: unknown, what: string, o: GivenOptions = {}): 
   if (e instanceof SetupFailure) return e
   const ev = evidenceOf(e)
   if (!ev) return undefined
-  const operation = ev.operation ?? ev.res?.exchange?.operationId ?? o.operation
+  const recorded = ev.res?.exchange?.operationId
+  const operation = ev.operation ?? (recorded !== undefined && isOperationId(recorded) ? recorded : undefined) ?? o.operation
   const status = ev.status ?? ev.res?.status
   const owner = ev.owner ?? o.owner ?? ownerOf(operation, ev.product ?? o.product)
   const detail = (e as Error).message.split('\n')[0]

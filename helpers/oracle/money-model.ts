@@ -1,3 +1,4 @@
+import type { OperationId } from '../../common/operations'
 import { getPointer } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
 import type { PoliciesSettings } from '../client/config/policies-settings'
@@ -34,8 +35,6 @@ export interface PolicyMoney {
   moves: string[]
 }
 
-/** The operations that move money (allocations, credits, terminations, MTA issues): reads overlapping them are not judged. */
-export const MONEY_WRITES = new Set(['sales.payments.allocate', 'sales.invoice.credit', 'sales.termination.terminate', 'sales.quote.issue'])
 
 /** Where a template holds a placeholder, e.g. the termination sum in the terminate body. */
 function pointerOf(template: unknown, placeholder: string, at = ''): string | undefined {
@@ -78,7 +77,7 @@ export class MoneyModel {
     for (const p of this.policies.values()) delete p.baseline
   }
 
-  observe(op: string, params: Record<string, string>, json: unknown, res: HttpResult, overlapped: boolean, evaluated: Set<InvariantId>, out: Violation[]): void {
+  observe(op: OperationId, params: Record<string, string>, json: unknown, res: HttpResult, overlapped: boolean, evaluated: Set<InvariantId>, out: Violation[]): void {
     const s = this.settings
     switch (op) {
       case 'sales.policy.invoices': {

@@ -1,3 +1,4 @@
+import { factsOf, type OperationId } from '../../common/operations'
 import { getPointer } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
 import type { PoliciesSettings } from '../client/config/policies-settings'
@@ -78,14 +79,23 @@ interface QuoteViews extends Reported {
   schedule?: { writes: number; installments: { dueDate: unknown; premium: unknown }[] | null; res: HttpResult }
 }
 
-/** Operations that read a policy (PL-INV-005: they change nothing). */
 /**
  * Operations after which a policy's invoices or premium may differ (PL-INV-006 compares views of one epoch only): an
  * issue (an MTA's, asynchronous: every request status read too), an MTA quote, a termination, a technical change.
  */
-const MONEY_EPOCH_OPS = new Set(['sales.quote.issue', 'sales.requests.get', 'sales.quote.mta', 'sales.termination.terminate', 'sales.policy.data-change'])
-
-export const POLICY_READS = new Set(['sales.policy.links', 'sales.policy.invoices', 'sales.policy.period-totals', 'sales.policy.renewal', 'sales.termination.premiums', 'sales.customers.custom-view'])
+/** A write of a quote that is an action of its actions list, other than generating documents: its calculation and schedule may change. */
+const writesQuoteViews = (op: OperationId): boolean => {
+  const action = factsOf(op).quoteAction
+  return action !== null && action !== 'documents'
+}
+/** Money moves that change no policy view (allocations, credits): a target may show what is paid in a policy's financials. */
+const movesMoneyOnly = (op: OperationId): boolean => factsOf(op).moneyMoving && !factsOf(op).changes.includes('policy')
+/** Reads of a policy's money (its view's premium, period totals, invoices, the customer's installments: PL-INV-006). */
+const showsPolicyMoney = (op: OperationId): boolean => {
+  const f = factsOf(op)
+  return f.resource === 'policy' && f.access === 'read' && (f.shows.includes('money') || f.shows.includes('invoices'))
+}
+const startsMoneyEpoch = (op: OperationId): boolean => factsOf(op).changes.includes('invoices') || op === 'sales.requests.get'
 
 /** Where the policy number is: in the policy view, and in the issue request's success (sales §3; the anchors' policyNo). */
 const LINKS_NUMBER = '/data/policy/policyNo'
@@ -148,11 +158,11 @@ export class PolicyModel {
    * @param settled for a quote read: an actions list was read after the quote's last write (sales §3 rule 4), so its
    *   calculation and schedule are done
    */
-  observe(op: string, params: Record<string, string>, json: unknown, tenant: string | undefined, res: HttpResult, overlapped: boolean, settled: boolean, evaluated: Set<InvariantId>, out: Violation[]): void {
+  observe(op: OperationId, params: Record<string, string>, json: unknown, tenant: string | undefined, res: HttpResult, overlapped: boolean, settled: boolean, evaluated: Set<InvariantId>, out: Violation[]): void {
     const quoteId = params['policyId'] ?? params['id']
-    if (MONEY_EPOCH_OPS.has(op)) this.epoch += 1
+    if (startsMoneyEpoch(op)) this.epoch += 1
     // a quote's writes: what its calculation and schedule must agree on changes
-    if (['sales.quote.update', 'sales.quote.calculate', 'sales.quote.referral', 'sales.quote.decline', 'sales.quote.bind', 'sales.quote.issue'].includes(op) && quoteId !== undefined) {
+    if (writesQuoteViews(op) && quoteId !== undefined) {
       const v = this.views.get(quoteId) ?? { writes: 0 }
       v.writes += 1
       this.views.set(quoteId, v)
@@ -173,7 +183,7 @@ export class PolicyModel {
       if (ok(res)) for (const p of this.policies.values()) delete p.documentList
       return
     }
-    if (['sales.payments.allocate', 'sales.invoice.credit'].includes(op)) {
+    if (movesMoneyOnly(op)) {
       // money moves: the financials of a policy are its premium data, but a target may show what is paid there
       if (ok(res)) for (const p of this.policies.values()) delete p.financials
       return
@@ -198,7 +208,7 @@ export class PolicyModel {
       return
     }
     if (op === 'sales.policy.links' && res.status === 200 && !overlapped) this.judgeLinks(p, res, evaluated, out)
-    if (['sales.policy.links', 'sales.policy.invoices', 'sales.policy.period-totals', 'sales.customers.custom-view'].includes(op) && res.status === 200 && !overlapped) this.judgeMoney(op, p, res, evaluated, out)
+    if (showsPolicyMoney(op) && res.status === 200 && !overlapped) this.judgeMoney(op, p, res, evaluated, out)
   }
 
   /**
@@ -209,7 +219,7 @@ export class PolicyModel {
    * and premium.
    */
   /** The custom view's installments that name an invoice are the policy's invoices, with their due date and premium (PL-INV-006). */
-  private judgeCustomView(p: PolicyState, invoices: Invoices, view: { installments: unknown[]; res: HttpResult }, op: string, evaluated: Set<InvariantId>, out: Violation[]): void {
+  private judgeCustomView(p: PolicyState, invoices: Invoices, view: { installments: unknown[]; res: HttpResult }, op: OperationId, evaluated: Set<InvariantId>, out: Violation[]): void {
     evaluated.add('PL-INV-006')
     const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? cents(v) : undefined)
     for (const inst of view.installments) {
@@ -226,7 +236,7 @@ export class PolicyModel {
     }
   }
 
-  private judgeMoney(op: string, p: PolicyState, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
+  private judgeMoney(op: OperationId, p: PolicyState, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
     if (!p.money || p.money.epoch !== this.epoch) p.money = { epoch: this.epoch }
     const m = p.money
     const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? cents(v) : undefined)
@@ -341,7 +351,7 @@ export class PolicyModel {
   }
 
   /** A quote's calculation and its installments schedule agree, and each sums to the period premium (PL-INV-004). */
-  private judgeQuoteViews(op: string, quoteId: string, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
+  private judgeQuoteViews(op: OperationId, quoteId: string, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
     const v = this.views.get(quoteId) ?? { writes: 0 }
     this.views.set(quoteId, v)
     const tol = cents(this.settings.moneyTolerance)

@@ -10,6 +10,8 @@ import { applyPatch, leavesOf, type Leaves } from './leaves'
 import { typeProblems } from './schema-types'
 import { classesOf, realWorldLeaves, schemaAt, type RealWorldClass } from './real-world'
 import type { Violation } from './invariants'
+import { factsOf, type OperationId } from '../../common/operations'
+import type { QuoteAction } from '../../common/operation-facts'
 
 type Json = Record<string, unknown>
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -24,6 +26,9 @@ export function namesToken(text: string, token: string): boolean {
 const same = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b))
 
 export type QuoteOperation = keyof SalesActionNames
+// the catalogue's quote actions (common/operation-facts.ts) are the profile's action names, both ways
+const sameActions: [QuoteAction, QuoteOperation] extends [QuoteOperation, QuoteAction] ? true : never = true
+void sameActions
 
 /** One quote as the run knows it. */
 export interface QuoteState {
@@ -85,7 +90,7 @@ export interface PolicyRef {
 
 /** A sales call as the model sees it when it begins. */
 export interface SalesCall {
-  op: string
+  op: OperationId
   params: Record<string, string>
   json?: unknown
   actor?: string
@@ -95,24 +100,18 @@ export interface SalesCall {
   actionsBefore?: QuoteState['actions']
 }
 
-/** Which quote operation an operation id is. */
-export const QUOTE_OPS: Record<string, QuoteOperation> = {
-  'sales.quote.update': 'update',
-  'sales.quote.calculate': 'calculate',
-  'sales.quote.referral': 'referral',
-  'sales.quote.decline': 'decline',
-  'sales.quote.bind': 'bind',
-  'sales.quote.issue': 'issue',
-  'sales.documents.generate': 'documents',
-}
-export const QUOTE_WRITES = new Set(Object.keys(QUOTE_OPS))
+/** Which quote action of the actions list an operation is (common/operation-facts.ts), when it is a write of a quote. */
+export const quoteActionOf = (op: OperationId): QuoteOperation | null => factsOf(op).quoteAction
+
+/** A write of an existing quote: one of the actions of its actions list. */
+export const isQuoteWrite = (op: OperationId): boolean => factsOf(op).quoteAction !== null
 
 /**
  * Operations on a policy after which the actions lists of its quotes (the issuing one and its MTA quotes) may change
- * with no write of those quotes (SL-INV-010 starts afresh for them); a request status read does the same for the
- * request's quote (an issue progressing).
+ * with no write of those quotes (SL-INV-010 starts afresh for them): those whose facts say they change the
+ * `policy-actions` view. A request status read does the same for the request's quote (an issue progressing).
  */
-const POLICY_LIST_MOVES = new Set(['sales.quote.mta', 'sales.termination.terminate', 'sales.policy.data-change'])
+const movesPolicyLists = (op: OperationId): boolean => factsOf(op).changes.includes('policy-actions')
 
 /** Quotes, asynchronous requests, documents and the policies they became (sales-service.md §3, §4). */
 export class SalesModel {
@@ -133,12 +132,12 @@ export class SalesModel {
     },
   ) {}
 
-  quoteIdOf(op: string, params: Record<string, string>): string | undefined {
-    return op.startsWith('sales.quote.') || op === 'sales.documents.generate' ? params['policyId'] ?? params['id'] : undefined
+  quoteIdOf(op: OperationId, params: Record<string, string>): string | undefined {
+    return factsOf(op).resource === 'quote' ? params['policyId'] ?? params['id'] : undefined
   }
 
   /** The tenant that owns the resource a call addresses, when the model knows it. */
-  ownerOf(op: string, params: Record<string, string>): { kind: string; id: string; tenant: string; setBy?: HttpResult } | undefined {
+  ownerOf(op: OperationId, params: Record<string, string>): { kind: string; id: string; tenant: string; setBy?: HttpResult } | undefined {
     const q = this.quoteIdOf(op, params)
     if (q !== undefined) {
       const s = this.quotes.get(q)
@@ -153,7 +152,7 @@ export class SalesModel {
       return d ? { kind: 'document', id: d.id, tenant: d.tenant, setBy: d.setBy } : undefined
     }
     const p = params['policyId'] ?? params['id']
-    if (p !== undefined && (op.startsWith('sales.policy.') || op.startsWith('sales.termination.') || op.startsWith('sales.customers.'))) {
+    if (p !== undefined && factsOf(op).resource === 'policy') {
       const ref = this.policies.get(p)
       return ref ? { kind: 'policy', id: ref.id, tenant: ref.tenant } : undefined
     }
@@ -161,10 +160,10 @@ export class SalesModel {
   }
 
   /** Before a call: a write on a quote makes its actions list stale and its data unsettled. */
-  begin(op: string, params: Record<string, string>): QuoteState['actions'] {
+  begin(op: OperationId, params: Record<string, string>): QuoteState['actions'] {
     const q = this.quoteIdOf(op, params)
     const s = q !== undefined ? this.quotes.get(q) : undefined
-    if (!s || !QUOTE_WRITES.has(op)) return undefined
+    if (!s || !isQuoteWrite(op)) return undefined
     const before = s.actions
     delete s.actions
     s.settled = false
@@ -176,7 +175,7 @@ export class SalesModel {
   lost(call: SalesCall): void {
     const q = this.quoteIdOf(call.op, call.params)
     const s = q !== undefined ? this.quotes.get(q) : undefined
-    if (s && QUOTE_WRITES.has(call.op)) {
+    if (s && isQuoteWrite(call.op)) {
       s.writesInFlight -= 1
       delete s.leaves
       delete s.finalList
@@ -191,19 +190,19 @@ export class SalesModel {
     const q = this.quoteIdOf(call.op, call.params)
     const quote = q !== undefined ? this.quotes.get(q) : undefined
     if (call.op === 'sales.requests.get') delete this.quotes.get(this.requests.get(call.params['requestId'] ?? '')?.quoteId ?? '')?.finalList
-    if (POLICY_LIST_MOVES.has(call.op)) {
+    if (movesPolicyLists(call.op)) {
       const policyId = call.op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : (call.params['policyId'] ?? call.params['id'])
       const issuing = this.policies.get(policyId ?? '')?.quoteId
       for (const s of this.quotes.values()) if (s.id === issuing || (s.mtaOf !== undefined && s.mtaOf === policyId)) delete s.finalList
     }
     // a change starts a new list; a refused write (4xx) changes nothing (SL-INV-002), so the list answered before holds
-    if (quote && QUOTE_WRITES.has(call.op) && !(res.status >= 400 && res.status < 500)) delete quote.finalList
+    if (quote && isQuoteWrite(call.op) && !(res.status >= 400 && res.status < 500)) delete quote.finalList
     if ((call.op === 'sales.quote.create' || call.op === 'sales.quote.update') && ok(res) && isObj(call.json)) {
       const name = call.op === 'sales.quote.create' ? (isObj(call.json['schema']) ? call.json['schema']['name'] : undefined) : quote?.product
       const productSchema = typeof name === 'string' ? this.schemas.get(name) : undefined
       for (const classes of realWorldLeaves(call.json, productSchema).values()) sent.push(...classes)
     }
-    if (quote && QUOTE_WRITES.has(call.op)) quote.writesInFlight -= 1
+    if (quote && isQuoteWrite(call.op)) quote.writesInFlight -= 1
     switch (call.op) {
       case 'sales.schemes.get':
         if (res.status === 200 && isObj(res.body) && call.params['name'] !== undefined && !this.schemas.has(call.params['name'])) this.schemas.set(call.params['name'], res.body)
@@ -222,7 +221,7 @@ export class SalesModel {
       case 'sales.requests.get':
         return this.judgeRequest(call, res, evaluated, out)
     }
-    const op = QUOTE_OPS[call.op]
+    const op = quoteActionOf(call.op)
     // another tenant's write that succeeded (SL-INV-006 reports it): it happened, so the model follows the target
     if (quote && op && call.tenant !== quote.tenant && ok(res)) quote.follow = true
     if (!quote || !op || call.tenant !== quote.tenant) return

@@ -5,9 +5,11 @@ import { policiesSettings } from '../client/config/policies-settings'
 import { salesSettings } from '../client/config/sales-settings'
 import { Flights } from './flights'
 import type { InvariantId } from './invariants'
-import { MONEY_WRITES, MoneyModel } from './money-model'
+import { MoneyModel } from './money-model'
 import { PolicyModel } from './policy-model'
-import { QUOTE_WRITES, SalesModel } from './sales-model'
+import { SalesModel } from './sales-model'
+import { factsOf, operation } from '../../common/operations'
+import { changesExisting, touches } from '../../common/operation-facts'
 import { actorKey, actorTenant, type CallHandle, type CallInfo, type ExchangeObserver } from '../client/http/observer'
 import type { Verdict, Violation } from './invariants'
 import { WebhooksModel } from './webhooks-model'
@@ -15,9 +17,7 @@ import { violationList } from './judged-at'
 import { judgeFiniteNumbers } from './finite-numbers'
 import type { RealWorldClass } from './real-world'
 
-const POLICY_WRITES = new Set(['sales.policy.data-change', 'sales.quote.mta'])
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
-const WEBHOOK_WRITES = new Set(['webhooks.subscription.create', 'webhooks.subscription.update', 'webhooks.subscription.delete'])
 
 /** A token the run used, as far as the client knows it: whose, and until when (never the token itself). */
 export interface TokenState {
@@ -67,32 +67,35 @@ export class ServiceModel implements ExchangeObserver {
 
   /** The resource keys a call touches, and whether it writes them. */
   private keysOf(call: CallInfo): { keys: string[]; write: boolean } {
-    const op = call.operationId ?? ''
+    const op = call.operationId
+    if (op === undefined) return { keys: [], write: false }
     const p = call.params
-    if (op.startsWith('webhooks.')) {
+    // a write that changes a view of an existing resource (common/operation-facts.ts `changes`)
+    const write = changesExisting(op)
+    if (operation(op).service === 'webhooks') {
       const owner = actorKey(call.actor) ?? 'anonymous'
-      return { keys: [`subs:${owner}`, ...(p['id'] !== undefined ? [`sub:${p['id']}`] : [])], write: WEBHOOK_WRITES.has(op) }
+      return { keys: [`subs:${owner}`, ...(p['id'] !== undefined ? [`sub:${p['id']}`] : [])], write }
     }
     const keys: string[] = []
     const q = this.sales.quoteIdOf(op, p)
     if (q !== undefined) keys.push(`quote:${q}`)
     if (op === 'sales.requests.get') keys.push(`request:${p['requestId']}`)
     if (op === 'sales.documents.download') keys.push(`document:${p['id']}`)
-    const money = MONEY_WRITES.has(op) || op === 'sales.policy.period-totals' || op === 'sales.policy.links'
-    if (money) keys.push('money')
+    if (touches(op, 'money')) keys.push('money')
     // a policy's views and the operations that change it (PolicyModel): technical change, termination, a new MTA quote
-    const policyId = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : op.startsWith('sales.policy.') || op.startsWith('sales.termination.') || op === 'sales.customers.custom-view' ? (p['policyId'] ?? p['id']) : undefined
+    const policyId = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : factsOf(op).resource === 'policy' ? (p['policyId'] ?? p['id']) : undefined
     if (policyId !== undefined) keys.push(`policy:${policyId}`)
-    if (op === 'sales.documents.generate' || op === 'sales.policy.links') keys.push('documents')
-    return { keys, write: QUOTE_WRITES.has(op) || MONEY_WRITES.has(op) || POLICY_WRITES.has(op) }
+    if (touches(op, 'documents')) keys.push('documents')
+    return { keys, write }
   }
 
   begin(call: CallInfo): CallHandle {
     const beganAt = Date.now()
     const { keys, write } = this.keysOf(call)
     const flight = this.flights.begin(keys, write)
-    const op = call.operationId ?? ''
-    const actionsBefore = op.startsWith('sales.') ? this.sales.begin(op, call.params) : undefined
+    const op = call.operationId
+    const service = op === undefined ? undefined : operation(op).service
+    const actionsBefore = op !== undefined && service === 'sales' ? this.sales.begin(op, call.params) : undefined
     this.noteToken(call)
     return {
       end: (res: HttpResult | undefined): Verdict => {
@@ -101,7 +104,7 @@ export class ServiceModel implements ExchangeObserver {
         const violations = violationList()
         if (!res) {
           // no answer: a write may or may not have happened
-          if (op.startsWith('sales.')) this.sales.lost({ op, params: call.params, overlapped })
+          if (op !== undefined && service === 'sales') this.sales.lost({ op, params: call.params, overlapped })
           if (write) {
             this.money.forget()
             this.policy.forget()
@@ -111,10 +114,10 @@ export class ServiceModel implements ExchangeObserver {
         // before any rule reads a number of it (issue #37): a number that is not finite is a finding of its own
         judgeFiniteNumbers(call.service, res, evaluated, violations)
         this.judgeAccess(call, res, beganAt, evaluated, violations)
-        if (op.startsWith('webhooks.')) {
+        if (op !== undefined && service === 'webhooks') {
           const owner = actorKey(call.actor)
           this.webhooks.observe({ op, ...(call.params['id'] !== undefined ? { id: call.params['id'] } : {}), ...(owner ? { owner } : {}), json: call.json, beganAt, overlapped }, res, evaluated, violations)
-        } else if (op.startsWith('sales.')) {
+        } else if (op !== undefined && service === 'sales') {
           const actor = actorKey(call.actor)
           const tenant = call.tenantHeader ?? actorTenant(call.actor)
           const sent: RealWorldClass[] = []

@@ -1,3 +1,4 @@
+import type { OperationId } from '../../common/operations'
 import type { HttpResult } from '../client/http/types'
 import type { InvariantId } from './invariants'
 import { firstShown } from './reported'
@@ -59,7 +60,7 @@ export function resolutionMs(stamp: unknown): number {
 }
 
 export interface WebhookCall {
-  op: string
+  op: OperationId
   id?: string
   owner?: string
   json?: unknown

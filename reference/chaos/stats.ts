@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
-import { matchOperation, operation } from '../../common/operations'
+import { matchOperation, operation, type OperationId } from '../../common/operations'
 import type { ChaosMonkey } from './monkey'
 import { formatChaos } from './spec'
 
 /** The operations that create something, grouped by what they create (the side effects that must never double). */
-export const CREATING_OPERATIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+export const CREATING_OPERATIONS: Readonly<Record<string, readonly OperationId[]>> = Object.freeze({
   quotes: ['sales.quote.create', 'sales.quote.mta'],
   policies: ['sales.quote.issue'],
   payments: ['sales.payments.insert'],
@@ -38,7 +38,7 @@ const MAX_TIMELINE = 200_000
  * control routes: GET /__reference/stats and GET /__reference/timeline (absent on real targets).
  */
 export class TrafficStats {
-  private readonly operations = new Map<string, Record<string, number>>()
+  private readonly operations = new Map<OperationId, Record<string, number>>()
   private readonly timeline: TimelineEntry[] = []
   private readonly receivedAt = new WeakMap<object, number>()
 
@@ -65,7 +65,7 @@ export class TrafficStats {
   }
 
   snapshot(): ReferenceStats {
-    const ok = (id: string) => Object.entries(this.operations.get(id) ?? {}).reduce((n, [s, c]) => (Number(s) >= 200 && Number(s) < 300 ? n + c : n), 0)
+    const ok = (id: OperationId) => Object.entries(this.operations.get(id) ?? {}).reduce((n, [s, c]) => (Number(s) >= 200 && Number(s) < 300 ? n + c : n), 0)
     const operations = Object.fromEntries(this.operations)
     const postSuccesses: Record<string, number> = {}
     for (const id of this.operations.keys()) if (operation(id).method === 'POST') postSuccesses[id] = ok(id)

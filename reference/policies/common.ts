@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { operation } from '../../common/operations'
+import { operation, type OperationId } from '../../common/operations'
 import { errorBody, principalOf } from '../context'
 import type { Principal } from '../identity/tokens'
 import type { PolicyRecord } from '../sales/ledger'
@@ -11,7 +11,7 @@ function routePath(template: string): string {
 }
 
 /** The fastify route of a catalogue operation. */
-export function routeOf(opId: string): { method: 'GET' | 'POST' | 'PUT'; url: string } {
+export function routeOf(opId: OperationId): { method: 'GET' | 'POST' | 'PUT'; url: string } {
   const op = operation(opId)
   return { method: op.method as 'GET' | 'POST' | 'PUT', url: routePath(op.path) }
 }

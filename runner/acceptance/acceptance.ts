@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process'
 import { colourEnv } from '../cli/colour'
-import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -9,11 +8,15 @@ import { ConfigError, loadTargetConfig, PROJECT_ROOT, readProfile } from '../../
 import { reportsDir } from '../../helpers/client/evidence/paths'
 import { clearRunReports, type ChecksReport } from '../reporting/results'
 import { readVerdictFile } from '../reporting/run-reports'
-import { STRICT_ENV } from '../selection/env'
+import { CATALOGUE_SIZE_ENV, SELECTED_CHECKS_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV } from '../selection/env'
+import { RUN_PLAN_ENV, writeRunPlan } from '../../common/run-plan'
+import { CALLER_CWD_ENV } from '../../helpers/client/evidence/paths'
+import { SHARD_BLOB_ENV } from '../shard/shard'
 import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './verdict'
 import { WRITE_OPTIONS, writeModeProblem } from '../guard/write-guard'
 import { TARGET_OPTIONS } from '../cli/target-options'
 import { withDidYouMean } from '../cli/did-you-mean'
+import { newRunId } from '../../common/run-id'
 
 /** acceptance's options: the target's (--profile, --reports), the guard's (--allow-writes, --read-only) and its own. */
 const OPTIONS = { ...TARGET_OPTIONS, ...WRITE_OPTIONS, suites: { type: 'string' }, 'allow-reference': { type: 'boolean' }, lenient: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
@@ -118,13 +121,26 @@ async function accept(argv: string[]): Promise<number> {
   // nothing of an earlier run is read as this one's: its reports go first, and every report of this run carries its id
   clearRunReports(dir)
   rmSync(join(dir, 'acceptance.json'), { force: true })
-  const runId = process.env.CONFORMANCE_RUN_ID ?? `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+  const runId = process.env.CONFORMANCE_RUN_ID ?? newRunId()
   process.stdout.write(`Tenant acceptance: profile ${profile.name} (${relative(process.cwd(), profilePath)}), tenant ${process.env.TENANT ?? profile.tenant}\n`)
   process.stdout.write(`  features present: ${features.present.join(', ') || 'none'}; absent: ${features.absent.join(', ') || 'none'}\n`)
   process.stdout.write(`  suites: ${suites.join(' ')}\n\n`)
 
   // acceptance is strict unless --lenient: a requirement no check could judge is not accepted (docs/reports.md)
-  const env = { ...process.env, TARGET_PROFILE: profilePath, REPORTS_DIR: dir, CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', ...(values.lenient ? {} : { [STRICT_ENV]: '1' }), ...(values['allow-writes'] ? { ALLOW_WRITES: '1' } : {}) }
+  // one run plan (common/run-plan.ts), as `run` gives its vitest
+  const plan = writeRunPlan({
+    version: 1,
+    runId,
+    ...(process.env.CONFORMANCE_SEED !== undefined ? { seed: process.env.CONFORMANCE_SEED } : {}),
+    reportsDir: dir,
+    callerCwd: process.env[CALLER_CWD_ENV] || PROJECT_ROOT,
+    profile: profilePath,
+    allowWrites: values['allow-writes'] === true,
+    strict: !values.lenient,
+    thorough: false,
+  })
+  const env: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', [RUN_PLAN_ENV]: plan }
+  for (const k of [SELECTED_CHECKS_ENV, SELECTION_ENV, CATALOGUE_SIZE_ENV, VITEST_FILTER_ENV, STRICT_ENV, CALLER_CWD_ENV, SHARD_BLOB_ENV]) delete env[k]
   // colour only on a terminal, as run's (runner/cli/colour.ts): a piped log gets none
   const child = spawn(process.execPath, [dependencyFile('vitest', 'vitest.mjs'), 'run', ...conformanceConfigArgs(), ...suites], { cwd: PROJECT_ROOT, env: colourEnv(env, process.stdout.isTTY === true), stdio: ['ignore', 'pipe', 'pipe'] })
   let tail = ''

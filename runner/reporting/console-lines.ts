@@ -96,7 +96,7 @@ export function consoleLines(report: ChecksReport, areas: boolean): string[] {
     const exercised = report.operations.filter((o) => o.calls > 0)
     const never = report.operations.filter((o) => o.calls === 0)
     out.push(`operations exercised past auth (measured from traffic): ${exercised.length}/${report.operations.length}` +
-      ` (sales ${exercised.filter((o) => o.service === 'sales').length}/27, webhooks ${exercised.filter((o) => o.service === 'webhooks').length}/6)`)
+      ` (${['sales', 'webhooks'].map((s) => `${s} ${exercised.filter((o) => o.service === s).length}/${report.operations.filter((o) => o.service === s).length}`).join(', ')})`)
     if (never.length > 0 && !report.selection) out.push(`  never exercised: ${never.map((o) => `${o.method} ${o.path}`).join(', ')}`)
     if (report.contracts) {
       const findings = contractFindingsOf(report)

@@ -12,14 +12,14 @@ import { callerPath, reportsDir, targetReportsDir, trafficDir } from '../../help
 import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, runNotes, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
 import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
-import { catalogueSizeFromEnv, selectionFromEnv, VITEST_FILTER_ENV } from '../selection/env'
+import { catalogueSizeFromEnv, selectionFromEnv } from '../selection/env'
+import { plannedStrict, plannedVitestFilter } from '../../common/run-plan'
 import type { RunInfo } from './run-info'
 import type { RunStop, Selection } from '../verdict'
 import { aboutOperations } from '../selection/about'
 import { consoleLines, fit } from './console-lines'
 import { readRequirements } from '../../common/requirements'
 import { coverageLines, requirementCoverage } from './requirement-coverage'
-import { STRICT_ENV } from '../selection/env'
 
 function statusOf(tc: TestCase): CheckStatus | undefined {
   const meta = tc.meta()
@@ -245,7 +245,7 @@ export default class SummaryReporter implements Reporter {
     const selectionOf = (cases: TestCase[], report: ChecksReport): Selection | undefined => {
       if (this.shard) return shardSelection(this.shard, report.checks.length, selection, catalogueSizeFromEnv(process.env))
       if (selection) return selection
-      const filtered = vitestFilterSelection(process.env[VITEST_FILTER_ENV], report, catalogueSizeFromEnv(process.env))
+      const filtered = vitestFilterSelection(plannedVitestFilter(), report, catalogueSizeFromEnv(process.env))
       if (filtered) return filtered
       const left = filteredOut(cases)
       return left > 0 ? { label: 'vitest filter (-t or .skip)', selected: report.checks.length, catalogue: report.checks.length + left } : undefined
@@ -256,7 +256,7 @@ export default class SummaryReporter implements Reporter {
       const collected = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)
       const requirements = stop ? undefined : requirementCoverage(readRequirements(), collected.checks)
       const base = requirements ? { ...collected, requirements } : collected
-      const strictUntested = process.env[STRICT_ENV] === '1' ? (requirements ?? []).filter((r) => r.status === 'untested').map((r) => r.id) : []
+      const strictUntested = plannedStrict() ? (requirements ?? []).filter((r) => r.status === 'untested').map((r) => r.id) : []
       let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete, strictUntested)
       // the target stopped answering (helpers/client/http/breaker.ts): that is the cause of an inconclusive run, not its checks
       const breaker = stop ? undefined : openBreakerCauses()[0]
@@ -265,7 +265,7 @@ export default class SummaryReporter implements Reporter {
       failVitestOn(report.exitCode)
       const lines = ['', RULE, ...consoleLines(report, true)]
       if (requirements) lines.push(...coverageLines(requirements))
-      if (requirements && process.env[STRICT_ENV] !== '1' && requirements.some((r) => r.status === 'untested')) lines.push('  (untested requirements do not change the verdict; --strict makes them INCONCLUSIVE)')
+      if (requirements && !plannedStrict() && requirements.some((r) => r.status === 'untested')) lines.push('  (untested requirements do not change the verdict; --strict makes them INCONCLUSIVE)')
       if (!stop) lines.push(`reports  ${reportsPath}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html, verdict.json`, closing(report.totals))
       else lines.push(`reports  ${reportsPath}/verdict.json, checks.json, conformance.md, junit.xml (this run's verdict and cause)`)
       process.stdout.write(`${safeText(lines.map(fit).join('\n'))}\n`)

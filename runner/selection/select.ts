@@ -1,4 +1,4 @@
-import { OPERATIONS } from '../../common/operations'
+import { isOperationId, OPERATIONS } from '../../common/operations'
 import { SPEC } from '../../common/spec'
 import type { CatalogueEntry } from './catalogue'
 
@@ -145,7 +145,7 @@ function nearest(catalogue: CatalogueEntry[], c: Criteria): string[] {
  */
 export function selectChecks(catalogue: CatalogueEntry[], c: Criteria): SelectionResult {
   for (const op of c.operations ?? []) {
-    if (!OPERATIONS.some((o) => o.id === op)) {
+    if (!isOperationId(op)) {
       throw new SelectionError(`--operation: unknown operation id '${op}'; nearest: ${nearestOf(op, OPERATIONS.map((o) => o.id), 5).join(', ')} (common/operations.json)`)
     }
   }

@@ -7,7 +7,9 @@ import { CALLER_CWD_ENV, callerPath } from '../../helpers/client/evidence/paths'
 import type { RunInfo } from '../reporting/run-info'
 import { clearRunReports } from '../reporting/results'
 import { readVerdictFile, writeStoppedRun } from '../reporting/run-reports'
-import { CATALOGUE_SIZE_ENV, SELECTION_ENV, STRICT_ENV } from '../selection/env'
+import { CATALOGUE_SIZE_ENV, SELECTED_CHECKS_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV } from '../selection/env'
+import { RUN_PLAN_ENV, writeRunPlan } from '../../common/run-plan'
+import { SHARD_BLOB_ENV } from './shard'
 import { colourEnv } from '../cli/colour'
 import { EXIT } from '../verdict'
 import { blobName, readShardInfo, shardProblems, type ShardInfo } from './shard'
@@ -87,11 +89,20 @@ export async function mergeShards(dirs: string[], out: string, env: NodeJS.Proce
 
     // one merged report, written by the same reporters as an unsharded run; its verdict is the exit code
     // the reporters work in the project's folder (installed: under node_modules) and print paths relative to the caller's
-    const mergeEnv: NodeJS.ProcessEnv = { ...env, REPORTS_DIR: out, [CALLER_CWD_ENV]: env[CALLER_CWD_ENV] || process.cwd(), CONFORMANCE_RUN_ID: first.runId, CONFORMANCE_SEED: first.seed, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
-    for (const k of [SELECTION_ENV, CATALOGUE_SIZE_ENV, STRICT_ENV, 'LEDGER_THOROUGH']) delete mergeEnv[k]
-    if (first.selectionDetail) mergeEnv[SELECTION_ENV] = JSON.stringify(first.selectionDetail)
-    if (first.scope.strict) mergeEnv[STRICT_ENV] = '1'
-    if (first.scope.thorough) mergeEnv.LEDGER_THOROUGH = '1'
+    // one run plan (common/run-plan.ts), as `run` gives its vitest: the shards' run id, seed, selection, strictness
+    const plan = writeRunPlan({
+      version: 1,
+      runId: first.runId,
+      seed: first.seed,
+      reportsDir: out,
+      callerCwd: env[CALLER_CWD_ENV] || process.cwd(),
+      allowWrites: false,
+      strict: !!first.scope.strict,
+      thorough: !!first.scope.thorough,
+      ...(first.selectionDetail ? { selection: first.selectionDetail } : {}),
+    })
+    const mergeEnv: NodeJS.ProcessEnv = { ...env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', [RUN_PLAN_ENV]: plan }
+    for (const k of [SELECTED_CHECKS_ENV, SELECTION_ENV, CATALOGUE_SIZE_ENV, VITEST_FILTER_ENV, STRICT_ENV, CALLER_CWD_ENV, SHARD_BLOB_ENV, 'LEDGER_THOROUGH']) delete mergeEnv[k]
     const code = await mergeReports(work, colourEnv(mergeEnv, process.stdout.isTTY === true))
     const verdict = readVerdictFile(out)
     if (verdict && verdict.runId === first.runId) return verdict.exitCode

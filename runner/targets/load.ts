@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto'
 import { ConfigError, loadTargetConfig } from '../../helpers/client/config/target-config'
 import { readEnv } from '../../helpers/client/config/env'
 import type { TargetConfig } from '../../helpers/client/config/types'
 import { targetProfilesFrom } from './profiles'
+import { newRunId } from '../../common/run-id'
 
 export interface NamedTarget {
   key: string
@@ -18,7 +18,7 @@ export interface NamedTarget {
 export function loadTargets(env: NodeJS.ProcessEnv): NamedTarget[] | undefined {
   const list = targetProfilesFrom(env)
   if (!list) return undefined
-  const runId = readEnv(env, 'CONFORMANCE_RUN_ID') ?? `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+  const runId = readEnv(env, 'CONFORMANCE_RUN_ID') ?? newRunId()
   const seed = readEnv(env, 'CONFORMANCE_SEED') ?? String(Math.floor(Math.random() * 2 ** 31))
   const problems: string[] = []
   const targets: NamedTarget[] = []

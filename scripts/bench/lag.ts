@@ -1,8 +1,9 @@
 import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import type { TimelineEntry } from '../../reference/chaos/stats'
+import type { OperationId } from '../../common/operations'
 
 /** Operations the suite polls: a quote's actions (locks) and asynchronous requests. */
-export const POLLED_OPERATIONS = ['sales.quote.actions', 'sales.requests.get'] as const
+export const POLLED_OPERATIONS = ['sales.quote.actions', 'sales.requests.get'] as const satisfies readonly OperationId[]
 
 export interface LagSample {
   path: string

@@ -1,4 +1,4 @@
-import { operation } from '../../common/operations'
+import { isOperationId, operation } from '../../common/operations'
 import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import { CREATING_OPERATIONS, type ReferenceStats } from '../../reference/chaos/stats'
 
@@ -31,7 +31,7 @@ export function compareSideEffects(traffic: TrafficLine[], stats: ReferenceStats
     }
     if (t.method === 'POST' && t.operationId && ok(t.status)) suiteOk.set(t.operationId, (suiteOk.get(t.operationId) ?? 0) + 1)
   }
-  const ids = new Set([...suiteOk.keys(), ...Object.keys(stats.postSuccesses)].filter((id) => operation(id).method === 'POST'))
+  const ids = new Set([...suiteOk.keys(), ...Object.keys(stats.postSuccesses)].filter((id) => isOperationId(id) && operation(id).method === 'POST'))
   const operations = [...ids].sort().map((id) => ({ id, suite: suiteOk.get(id) ?? 0, service: stats.postSuccesses[id] ?? 0 }))
   const entities = Object.entries(CREATING_OPERATIONS).map(([kind, list]) => ({
     kind,

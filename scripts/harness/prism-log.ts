@@ -26,7 +26,6 @@ export function parsePrismLog(log: string): PrismViolation[] {
   const out: PrismViolation[] = []
   let last: { path: string; status: number; method: string } | undefined
   let method = '?'
-  // eslint-disable-next-line no-control-regex
   for (const raw of log.split('\n')) {
     const line = raw.replace(/\u001b\[[0-9;]*m/g, '').replace(/\u0000/g, '')
     const fw = FORWARDING.exec(line)

@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import type { ConformanceRun } from '../harness/run-conformance'
 import type { BlockedCheck, RunSummary } from './types'
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g
 
 const PREFLIGHT = /No check was run|no request was sent/

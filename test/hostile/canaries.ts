@@ -27,7 +27,6 @@ export function canaryHits(dir: string, output: string, canaries: Iterable<strin
   return hits
 }
 
-// eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
 
 /** "file: U+XXXX" for every text file of the folder (and the console) holding a raw C0/C1/bidi control character. */

@@ -39,7 +39,6 @@ function expectClean(run: ConformanceRun, target: HostileTarget): void {
   expect(canaryHits(run.reportsDir, run.output, target.canaries)).toEqual([])
   expect(controlHits(run.reportsDir, run.output), 'no raw C0/C1/bidi control character').toEqual([])
   expect(markupHits(run.reportsDir), 'no live Markdown or HTML of the target').toEqual([])
-  // eslint-disable-next-line no-control-regex
   expect(run.output).not.toMatch(/\u001b/)
 }
 

@@ -1,4 +1,4 @@
-import type { Operation } from '../../../common/operations'
+import { factsOf, isBodyOperation, type BodyOperationId, type Operation, type OperationId } from '../../../common/operations'
 import type { TargetConfig } from '../../client/config/types'
 import type { CallOptions } from '../../client/http/client'
 import { missingId, styleOf } from './ids'
@@ -27,15 +27,16 @@ export interface Probes {
   /** The family of a path parameter of an operation. */
   kindOf(op: Pick<Operation, 'service'>, param: string): IdKind | undefined
   /** The query parameters the operation requires (the public documents mark them required). */
-  requiredQuery(opId: string): Record<string, string | boolean>
+  requiredQuery(opId: OperationId): Record<string, string | boolean>
   /** A complete request of `op` on ids that do not exist (path parameters filled in, required query, documented body). */
   call(op: Operation): ProbeCall
 }
 
 /** Query parameters the public documents mark required (anchors: get-quote-data, calculate, custom-view). */
-function requiredQuery(opId: string, config: ProbeTarget['config']): Record<string, string | boolean> {
-  if (opId === 'sales.quote.get' || opId === 'sales.quote.calculate') return { withNotifications: true }
-  if (opId === 'sales.customers.custom-view') {
+function requiredQuery(opId: OperationId, config: ProbeTarget['config']): Record<string, string | boolean> {
+  const required = factsOf(opId).requiredQuery
+  if (required === 'withNotifications') return { withNotifications: true }
+  if (required === 'customerIdentity') {
     const params = (config.extensions['probes'] as { customerIdentity?: Record<string, string> } | undefined)?.customerIdentity
     return params ?? { code: '00000000000', documentCountry: 'EE' }
   }
@@ -56,7 +57,7 @@ export function probesFor(t: ProbeTarget): Probes {
   }
   const date = '2030-01-01'
   /** Bodies of the documented shape (anchors' request schemas; the project's shapes where none is published). */
-  const bodies: Record<string, () => unknown> = {
+  const bodies: Record<BodyOperationId, (() => unknown) | null> = {
     'sales.quote.create': () => ({ schema: { type: 'policy', name: t.config.product } }),
     'sales.quote.mta': () => ({ policy: { id: missingInBody('sales') }, mta: { dateEffective: date } }),
     'sales.quote.update': () => ({ policy: { externalReference: t.tag('probe') } }),
@@ -74,6 +75,8 @@ export function probesFor(t: ProbeTarget): Probes {
     'sales.policy.data-change': () => ({ policy: { externalReference: t.tag('probe') } }),
     'webhooks.subscription.create': () => ({ event: 'extracted', url: `https://webhook-receiver.invalid/ledger-conformance/${t.tag('probe')}` }),
     'webhooks.subscription.update': () => ({ url: `https://webhook-receiver.invalid/ledger-conformance/${t.tag('probe')}` }),
+    // no documented body
+    'sales.documents.generate': null,
   }
   return {
     settings,
@@ -89,7 +92,7 @@ export function probesFor(t: ProbeTarget): Probes {
         params[name] = kind ? missing(kind) : name === 'type' ? 'policy' : t.config.product
       }
       const query = requiredQuery(op.id, t.config)
-      const body = bodies[op.id]
+      const body = isBodyOperation(op.id) ? bodies[op.id] : null
       return {
         op: op.id,
         params,

@@ -1,3 +1,4 @@
+import { isOperationId, type OperationId } from '../../../common/operations'
 import { afterAll } from 'vitest'
 import { reportPoll } from '../poll'
 import type { UserCredentials } from '../../client/config/types'
@@ -14,7 +15,7 @@ import { salesSettings, type SalesSettings } from '../../client/config/sales-set
 
 /** Where a step of the flow went wrong, beyond the response: the operation and status when no response says them. */
 export interface FlowEvidence {
-  operation?: string
+  operation?: OperationId
   status?: number | string
   product?: string
   /** The owning check, only for a failure that is no operation's (a payload the schema does not allow). */
@@ -36,11 +37,16 @@ export class SalesFlowError extends Error {
     this.name = 'SalesFlowError'
   }
 
+  private recordedOperation(): OperationId | undefined {
+    const id = this.res?.exchange?.operationId
+    return id !== undefined && isOperationId(id) ? id : undefined
+  }
+
   /** What given() reports of a failed setup: operation (from the response when it says), status, product. */
   setupEvidence(): FlowEvidence & { res?: HttpResult } {
     return {
       ...(this.res ? { res: this.res } : {}),
-      ...(this.evidence.operation ?? this.res?.exchange?.operationId ? { operation: this.evidence.operation ?? this.res?.exchange?.operationId } : {}),
+      ...(this.evidence.operation ?? this.recordedOperation() ? { operation: this.evidence.operation ?? this.recordedOperation() } : {}),
       ...(this.evidence.status !== undefined ? { status: this.evidence.status } : this.res ? { status: this.res.status } : {}),
       ...(this.evidence.product ? { product: this.evidence.product } : {}),
       ...(this.evidence.owner ? { owner: this.evidence.owner } : {}),

@@ -19,7 +19,7 @@ export function suiteBlock(file: string, load: () => Promise<unknown>): void {
  * in order"; a block declared concurrent would make every check inside it concurrent.
  */
 export function runSuitesSideBySide(): void {
-  // eslint-disable-next-line no-empty-pattern
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first parameter, which must be an object pattern
   beforeAll(({}, file) => {
     for (const block of file.tasks) if (block.type === 'suite' && block.meta.suiteFile !== undefined) block.concurrent = true
   })

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
-import { randomBytes } from 'node:crypto'
 import { formatAjvErrors } from '../../../common/ajv'
 import { PROJECT_ROOT } from '../../../common/project-root'
 import { SchemaCompiler } from '../data/schema-compiler'
@@ -9,6 +8,7 @@ import { DEFAULT_ANSWER_BUDGET_BYTES, DEFAULT_BREAKER, DEFAULT_HTTP_LIMITS } fro
 import { SCHEMA_LIMITS } from './schema-limits'
 import { isHttpUrl, readEnv, type EnvName } from './env'
 import type { TargetConfig, UserCredentials } from './types'
+import { newRunId } from '../../../common/run-id'
 
 /** Default of auth.expiryLeewaySeconds: a token accepted up to 30 s past its exp is a deviation, later a failure. */
 export const DEFAULT_EXPIRY_LEEWAY_SECONDS = 30
@@ -187,7 +187,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
     if (!/^\d{1,10}$/.test(seedRaw)) problems.push(`CONFORMANCE_SEED: must be a non-negative integer, got '${seedRaw}'`)
     else seed = Number(seedRaw)
   }
-  const runId = readEnv(env, 'CONFORMANCE_RUN_ID') ?? `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+  const runId = readEnv(env, 'CONFORMANCE_RUN_ID') ?? newRunId()
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(runId)) problems.push(`CONFORMANCE_RUN_ID: must match [A-Za-z0-9_-]{1,64}, got '${runId}'`)
 
   const defects = (readEnv(env, 'REFERENCE_DEFECTS') ?? '').split(',').map((s) => s.trim()).filter(Boolean)

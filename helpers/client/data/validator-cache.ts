@@ -55,7 +55,7 @@ export function validatorKey(schemaText: string, options: object): string {
 /** Evaluates cached standalone code: its `require`s resolve from the project, its patterns run on linearRegExp. */
 function load(code: string): ValidateFunction {
   const module: { exports: { default?: ValidateFunction } & Partial<ValidateFunction> } = { exports: {} }
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the code ajv generated for a schema the project ships
+  // new Function: the code ajv generated for a schema the project ships
   new Function('require', 'module', 'exports', 'linearRegExp', code)(requireFromProject, module, module.exports, linearRegExp)
   const v = (module.exports.default ?? module.exports) as ValidateFunction
   if (typeof v !== 'function') throw new Error('cached validator: no function')

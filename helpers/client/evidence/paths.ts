@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../../common/project-root'
+import { plannedCallerCwd } from '../../../common/run-plan'
 
 /** Where reports go: $REPORTS_DIR or <project>/reports. */
 export function reportsDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -29,5 +30,5 @@ export const CALLER_CWD_ENV = 'CONFORMANCE_CALLER_CWD'
 
 /** A path as the person who started the run would type it: relative to their working directory ('.' for itself). */
 export function callerPath(path: string, env: NodeJS.ProcessEnv = process.env): string {
-  return relative(env[CALLER_CWD_ENV] || process.cwd(), path) || '.'
+  return relative(plannedCallerCwd(env) || process.cwd(), path) || '.'
 }

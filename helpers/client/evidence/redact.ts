@@ -478,7 +478,6 @@ export function listenForWorkerSecrets(into: Redactor = RUN): () => void {
  * Control characters of target data (ANSI escapes, carriage returns, backspaces...) written as visible escapes, so
  * that nothing a target sends can move the cursor, recolour or rewrite the console. Newlines and tabs are kept.
  */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
 
 export function escapeControls(text: string): string {

@@ -1,7 +1,7 @@
 import type { UserCredentials } from '../config/types'
 import type { Dispatchers } from './dispatchers'
 import type { RequestLimiter } from './limiter'
-import { fillPath, operation } from '../../../common/operations'
+import { fillPath, operation, type OperationId } from '../../../common/operations'
 import type { Recorder } from './recorder'
 import type { Actor, ExchangeObserver, Verdict } from './observer'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
@@ -12,8 +12,8 @@ import { documentKind, openDocument } from '../content/document'
 import { TransportError, type HttpMethod, type HttpResult } from './types'
 
 export interface CallOptions {
-  /** Operation id from common/operations.json: gives method and path template. */
-  op?: string
+  /** Operation id from common/operations.json: gives method and path template (a typo does not compile). */
+  op?: OperationId
   method?: HttpMethod
   /** Path (template allowed) relative to the base URL, when no op is given. */
   path?: string

@@ -1,3 +1,4 @@
+import type { OperationId } from '../../../common/operations'
 import type { HttpResult } from './types'
 import type { SourceLocation } from '../../../common/source-location'
 
@@ -22,7 +23,7 @@ export type Actor =
 /** One call as the client sends it. Ids are opaque: whatever the path carried, as a string. */
 export interface CallInfo {
   service: 'sales' | 'webhooks' | 'identity'
-  operationId?: string
+  operationId?: OperationId
   method: string
   params: Record<string, string>
   json?: unknown

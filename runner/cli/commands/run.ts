@@ -1,6 +1,5 @@
 import { envHelp } from '../../../common/env-vars'
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -26,6 +25,8 @@ import { EXIT_CODES_HELP, type Command } from '../command'
 import { withDidYouMean } from '../did-you-mean'
 import { colourEnv } from '../colour'
 import { WRITE_OPTIONS, writeModeProblem, writeOptionsHelp } from '../../guard/write-guard'
+import { newRunId } from '../../../common/run-id'
+import { RUN_PLAN_ENV, writeRunPlan, type RunPlan } from '../../../common/run-plan'
 
 export const RUN_OPTIONS = {
   check: { type: 'string', multiple: true },
@@ -141,7 +142,8 @@ export function parseRunArgs(argv: string[]): RunArgs {
   return { criteria, list: !!v.list, allowWrites: !!v['allow-writes'], ...(v.strict ? { strict: true } : {}), ...(v.thorough ? { thorough: true } : {}), ...(shard ? { shard } : {}), ...(v.profile ? { profile: v.profile } : {}), ...(v.reports ? { reports: v.reports } : {}), vitestArgs }
 }
 
-const newRunId = () => `run-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`
+/** The tool variables the run plan replaces: never passed on to vitest (a stale one in the caller's shell is ignored). */
+const TOOL_VARS = [SELECTED_CHECKS_ENV, SELECTION_ENV, CATALOGUE_SIZE_ENV, VITEST_FILTER_ENV, STRICT_ENV, CALLER_CWD_ENV, SHARD_BLOB_ENV]
 
 /** What the global setup would refuse before starting anything, said here before vitest prints a line. */
 function checkRunSettings(env: NodeJS.ProcessEnv, first: TargetConfig): void {
@@ -207,21 +209,23 @@ export async function runConformance(argv: string[]): Promise<number> {
     process.stderr.write(`ledger-conformance run: ${(e as Error).message}\n\n${runHelp()}\n`)
     return EXIT.usage
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }
-  delete env[SELECTED_CHECKS_ENV]
-  delete env[SELECTION_ENV]
-  delete env[CATALOGUE_SIZE_ENV]
-  delete env[VITEST_FILTER_ENV]
+  // what this process resolves with: the user's variables and the arguments; vitest is told the result through ONE
+  // variable, LEDGER_RUN_PLAN, pointing at the run plan (common/run-plan.ts) written just before it starts
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  for (const k of TOOL_VARS) delete env[k]
   if (args.profile) env.TARGET_PROFILE = isAbsolute(args.profile) ? args.profile : resolve(process.cwd(), args.profile)
   if (args.allowWrites) env.ALLOW_WRITES = '1'
-  if (args.strict) env[STRICT_ENV] = '1'
   if (args.thorough) env.LEDGER_THOROUGH = '1'
+  // acceptance starts runs strict through the variable it had (LEDGER_STRICT); --strict is the user's way
+  const strict = !!args.strict || process.env[STRICT_ENV] === '1'
   const dir = resolve(process.cwd(), args.reports ?? env.REPORTS_DIR ?? 'reports')
   env.REPORTS_DIR = dir
   // this process's report helpers (the selection's catalogue, a stop's reports) read it too
   process.env.REPORTS_DIR = dir
-  env[CALLER_CWD_ENV] = process.cwd()
-  delete env[SHARD_BLOB_ENV]
+  let vitestFilterPlanned: string | undefined
+  let catalogueSize: number | undefined
+  let selectedIds: string[] | undefined
+  let shardBlob: string | undefined
   if (args.shard && !args.list) {
     // the merge tells the shards of one run by their run id: each machine must be given it (docs/ci.md "Shard and merge")
     if (!env.CONFORMANCE_RUN_ID) {
@@ -262,7 +266,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   const sharded = args.vitestArgs.some((a) => a === '--shard' || a.startsWith('--shard='))
   // vitest's own filters (--changed, -t, files after --) run part of it too: the same "partial: N of M"
   const vitestFilter = vitestFilterOf(args.vitestArgs)
-  if (vitestFilter) env[VITEST_FILTER_ENV] = vitestFilter
+  if (vitestFilter) vitestFilterPlanned = vitestFilter
   if (hasCriteria(args.criteria) || args.list || sharded || vitestFilter) {
     let catalogue: CatalogueEntry[]
     try {
@@ -273,7 +277,7 @@ export async function runConformance(argv: string[]): Promise<number> {
       clearRunReports(dir)
       return stopRun(dir, run, { kind: 'inconclusive', cause: `tool error: ${(e as Error).message}` })
     }
-    env[CATALOGUE_SIZE_ENV] = String(catalogue.length)
+    catalogueSize = catalogue.length
     let result
     try {
       result = selectChecks(catalogue, args.criteria)
@@ -299,8 +303,7 @@ export async function runConformance(argv: string[]): Promise<number> {
     const runnable = result.selected.filter((e) => e.file !== 'helpers/oracle/invariants.ts')
     if (hasCriteria(args.criteria) && runnable.length > 0) {
       selection = { label: result.label, selected: result.selected.length, catalogue: catalogue.length }
-      env[SELECTED_CHECKS_ENV] = runnable.map((e) => e.id).join(',')
-      env[SELECTION_ENV] = JSON.stringify(selection)
+      selectedIds = runnable.map((e) => e.id)
       files = [...new Set(runnable.map((e) => e.file))]
     }
   }
@@ -313,7 +316,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   for (const f of existsSync(dir) ? readdirSync(dir).filter((f) => /^blob-\d+-\d+\.json$/.test(f)) : []) rmSync(join(dir, f), { force: true })
   if (args.shard) {
     mkdirSync(dir, { recursive: true })
-    env[SHARD_BLOB_ENV] = join(dir, blobName(args.shard))
+    shardBlob = join(dir, blobName(args.shard))
     const selectionWords = selection?.label || '(all)'
     writeShardInfo(dir, {
       ...args.shard,
@@ -321,11 +324,29 @@ export async function runConformance(argv: string[]): Promise<number> {
       seed: env.CONFORMANCE_SEED!,
       scope: { profile: run.profile, salesBaseUrl: run.embedded ? '' : run.salesBaseUrl, tenant: run.tenant, selection: selectionWords, strict: !!args.strict, thorough: !!args.thorough },
       ...(selection ? { selectionDetail: selection } : {}),
-      ...(env[CATALOGUE_SIZE_ENV] ? { catalogueSize: Number(env[CATALOGUE_SIZE_ENV]) } : {}),
+      ...(catalogueSize ? { catalogueSize } : {}),
       startedAt: new Date().toISOString(),
     })
   }
-  const ended = await runVitest([...files, ...args.vitestArgs], colourEnv(env, process.stdout.isTTY === true))
+  const plan: RunPlan = {
+    version: 1,
+    runId,
+    ...(env.CONFORMANCE_SEED !== undefined ? { seed: env.CONFORMANCE_SEED } : {}),
+    reportsDir: dir,
+    callerCwd: process.cwd(),
+    ...(env.TARGET_PROFILE ? { profile: env.TARGET_PROFILE } : {}),
+    allowWrites: !!args.allowWrites,
+    strict,
+    thorough: !!args.thorough,
+    ...(selection ? { selection } : {}),
+    ...(selectedIds ? { selectedChecks: selectedIds } : {}),
+    ...(catalogueSize ? { catalogueSize } : {}),
+    ...(vitestFilterPlanned ? { vitestFilter: vitestFilterPlanned } : {}),
+    ...(shardBlob ? { shardBlob } : {}),
+  }
+  const child: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', [RUN_PLAN_ENV]: writeRunPlan(plan) }
+  for (const k of TOOL_VARS) delete child[k]
+  const ended = await runVitest([...files, ...args.vitestArgs], colourEnv(child, process.stdout.isTTY === true))
   const verdict = readVerdictFile(dir)
   if (verdict && verdict.runId === runId) return verdict.exitCode
   const how = ended.signal ? `was ended by ${ended.signal}` : `exited ${ended.code}`

@@ -1,3 +1,4 @@
+import type { OperationId } from '../../../common/operations'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -13,7 +14,7 @@ const T0 = '2026-01-01T10:00:00.000Z'
 const sourceLine = (file: string, line: number) => readFileSync(join(PROJECT_ROOT, file), 'utf8').split('\n')[line - 1] ?? ''
 
 /** Judges one answer with the list the model's verdicts use (helpers/oracle/service-model.ts). */
-function judge(m: WebhooksModel, op: string, status: number, body: unknown, o: { id?: string; json?: unknown; owner?: string } = {}) {
+function judge(m: WebhooksModel, op: OperationId, status: number, body: unknown, o: { id?: string; json?: unknown; owner?: string } = {}) {
   const out = violationList()
   m.observe({ op, owner: o.owner ?? OWNER, beganAt: Date.now(), overlapped: false, ...(o.id ? { id: o.id } : {}), ...(o.json ? { json: o.json } : {}) }, answer(status, body), new Set<InvariantId>(), out)
   return out

@@ -1,3 +1,4 @@
+import type { OperationId } from '../../../common/operations'
 import { describe, expect, it } from 'vitest'
 import type { InvariantId } from '../../../helpers/oracle/invariants'
 import { MoneyModel } from '../../../helpers/oracle/money-model'
@@ -5,7 +6,7 @@ import type { Violation } from '../../../helpers/oracle/invariants'
 import { POLICIES_DEFAULTS } from '../../../helpers/client/config/policies-settings'
 import { answer } from './support'
 
-function run(m: MoneyModel, op: string, params: Record<string, string>, body: unknown, json?: unknown) {
+function run(m: MoneyModel, op: OperationId, params: Record<string, string>, body: unknown, json?: unknown) {
   const evaluated = new Set<InvariantId>()
   const out: Violation[] = []
   m.observe(op, params, json, answer(200, body), false, evaluated, out)

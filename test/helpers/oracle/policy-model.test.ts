@@ -1,3 +1,4 @@
+import type { OperationId } from '../../../common/operations'
 import { describe, expect, it } from 'vitest'
 import { PolicyModel } from '../../../helpers/oracle/policy-model'
 import type { InvariantId } from '../../../helpers/oracle/invariants'
@@ -12,7 +13,7 @@ const links = (o: { no?: string; inception?: string; email?: string; premium?: n
     links: { quotes: o.quotes ?? ['q1'], documents: [] },
   })
 
-function judge(m: PolicyModel, op: string, params: Record<string, string>, res = links(), json?: unknown, settled = true): Violation[] {
+function judge(m: PolicyModel, op: OperationId, params: Record<string, string>, res = links(), json?: unknown, settled = true): Violation[] {
   const out: Violation[] = []
   m.observe(op, params, json, 'acme', res, false, settled, new Set<InvariantId>(), out)
   return out

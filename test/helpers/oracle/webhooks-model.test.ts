@@ -1,3 +1,4 @@
+import type { OperationId } from '../../../common/operations'
 import { describe, expect, it } from 'vitest'
 import type { InvariantId } from '../../../helpers/oracle/invariants'
 import type { Violation } from '../../../helpers/oracle/invariants'
@@ -7,7 +8,7 @@ import { answer } from './support'
 const OWNER = 'acme/broker@acme.test'
 const T0 = '2026-01-01T10:00:00.000Z'
 
-function judge(m: WebhooksModel, op: string, status: number, body: unknown, o: { id?: string; json?: unknown; owner?: string; beganAt?: number } = {}) {
+function judge(m: WebhooksModel, op: OperationId, status: number, body: unknown, o: { id?: string; json?: unknown; owner?: string; beganAt?: number } = {}) {
   const evaluated = new Set<InvariantId>()
   const out: Violation[] = []
   m.observe({ op, owner: o.owner ?? OWNER, beganAt: o.beganAt ?? Date.now(), overlapped: false, ...(o.id ? { id: o.id } : {}), ...(o.json ? { json: o.json } : {}) }, answer(status, body), evaluated, out)

@@ -32,7 +32,6 @@ const HOSTILE = [
   `controls ${CONTROLS}`,
   MARKUP,
 ].join('\n')
-// eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
 
 let dir: string

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fillPath, matchOperation, operation, OPERATIONS } from '../../../../common/operations'
+import { fillPath, matchOperation, operation, OPERATIONS, type OperationId } from '../../../../common/operations'
 import { createAjv } from '../../../../common/ajv'
 import schema from '../../../../common/operations.schema.json'
 import catalogue from '../../../../common/operations.json'
@@ -28,6 +28,6 @@ describe('operations catalogue', () => {
   it('fills path parameters, encoded, and refuses a missing one', () => {
     expect(fillPath(operation('webhooks.subscription.get').path, { id: 'a/b c' })).toBe('/api/webhook/subscription/a%2Fb%20c')
     expect(() => fillPath('/x/{id}', {})).toThrow(/missing parameter 'id'/)
-    expect(() => operation('nope')).toThrow(/unknown operation id/)
+    expect(() => operation('nope' as OperationId)).toThrow(/unknown operation id/)
   })
 })
