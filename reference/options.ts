@@ -1,6 +1,7 @@
 import type { ChaosOptions } from './chaos/spec'
 import { DefectSet } from './defects/catalogue'
 import type { IdStyle } from './ids'
+import type { FieldProbe } from './variations/field-probe'
 
 export interface ReferenceOptions {
   host: string
@@ -41,6 +42,11 @@ export interface ReferenceOptions {
     /** Every notification is sent once, this long after the event (the late-single-notifications variation). */
     notificationDelayMs?: number
   }
+  /**
+   * The field-perturbation harness's probe (scripts/mutation/fields/): sees every JSON answer of a catalogue operation
+   * and every notification, and may change it. In-process only (an object, not a setting); absent in every other run.
+   */
+  fieldProbe?: FieldProbe
 }
 
 export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {
