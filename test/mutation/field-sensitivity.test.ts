@@ -216,6 +216,16 @@ describe('field sensitivity: the arithmetic', () => {
     const batches = plannedBatches([entry('x', '/1', a), entry('x', '/2', b), entry('x', '/3', a), entry('x', '/4', a)], 2)
     expect(batches.map((u) => [u.files, u.entries.map((e) => e.path)])).toEqual([[a, ['/1', '/3']], [a, ['/4']], [b, ['/2']]])
   })
+
+  it('lets a partial batch take the fields of a smaller one whose files are all among its own, when that costs less than a run', () => {
+    const f = (n: number) => Array.from({ length: n }, (_, i) => `suites/f${i}.test.ts`)
+    const batches = plannedBatches([entry('x', '/big', f(5)), entry('x', '/small', f(1)), entry('x', '/mid', f(3)), entry('x', '/other', ['suites/zz.test.ts']), entry('x', '/whole', [])], 6)
+    // f(1) ⊂ f(5) and 5 <= 2*1+3: joins the big batch; so does f(3) (5 <= 2*3+3); zz.test.ts is in no other batch
+    expect(batches.map((u) => [u.files.length, u.entries.map((e) => e.path)])).toEqual([[5, ['/big', '/small', '/mid']], [1, ['/other']], [0, ['/whole']]])
+    // never into a full batch, never one that is not a superset
+    const full = plannedBatches([entry('x', '/a', f(2)), entry('x', '/b', f(2)), entry('x', '/c', f(1))], 2)
+    expect(full.map((u) => u.entries.map((e) => e.path))).toEqual([['/a', '/b'], ['/c']])
+  })
 })
 
 describe('field sensitivity: judging a perturbed run', () => {

@@ -97,18 +97,39 @@ export function selectFields(entries: readonly FieldEntry[], free: readonly Free
   return { selected: s.items, selection: { mode: 'sample', size: s.items.length, k: s.k, offset: s.offset, seed: args.sampleSeed } }
 }
 
-/** Fields with the same files share a batch: each batch is one multi-target run of those files. */
-export function plannedBatches(entries: readonly FieldEntry[], batch: number): { files: string[]; entries: FieldEntry[] }[] {
-  const groups = new Map<string, { files: string[]; entries: FieldEntry[] }>()
+/**
+ * What a run's start costs (vitest, the global setup, the helpers, and the batch's control), in suite files: a field
+ * joins a batch that runs more files than its own when the extra files cost less than a batch of its own would.
+ */
+export const START_COST_FILES = 3
+
+type Batch = { files: string[]; entries: FieldEntry[] }
+
+/**
+ * Fields with the same files share a batch: each batch is one multi-target run of those files, up to `batch` fields.
+ * A batch left with room takes the fields of a smaller partial batch whose files are all among its own, when running
+ * them costs less than a run of their own: at most 2 × their files + START_COST_FILES (a field may run more suite
+ * files than exercise its operation, never fewer). A field with no files (the whole suite) only joins its kind.
+ */
+export function plannedBatches(entries: readonly FieldEntry[], batch: number): Batch[] {
+  const groups = new Map<string, Batch>()
   for (const e of entries) {
     const key = e.files.join(',')
     const g = groups.get(key) ?? { files: e.files, entries: [] }
     g.entries.push(e)
     groups.set(key, g)
   }
-  const out: { files: string[]; entries: FieldEntry[] }[] = []
+  const out: Batch[] = []
   for (const g of groups.values()) for (let i = 0; i < g.entries.length; i += batch) out.push({ files: g.files, entries: g.entries.slice(i, i + batch) })
-  return out
+  const partial = out.filter((b) => b.entries.length < batch && b.files.length > 0).sort((a, b) => b.files.length - a.files.length)
+  const merged = new Set<Batch>()
+  for (const small of [...partial].reverse()) {
+    const host = partial.find((h) => h !== small && !merged.has(h) && h.files.length > small.files.length && h.entries.length + small.entries.length <= batch && h.files.length <= 2 * small.files.length + START_COST_FILES && small.files.every((f) => h.files.includes(f)))
+    if (!host) continue
+    host.entries.push(...small.entries)
+    merged.add(small)
+  }
+  return out.filter((b) => !merged.has(b))
 }
 
 export interface PerturbOptions {
