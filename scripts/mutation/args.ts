@@ -44,7 +44,7 @@ export interface FieldModeArgs {
 }
 
 /** Perturbed references per run in field mode when --batch is not given (plus the control). */
-export const FIELD_BATCH_DEFAULT = 6
+export const FIELD_BATCH_DEFAULT = 4
 
 export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--scope suite|area] [--timeout-s 600] [--batch 1] [--out DIR] [--docs docs/mutation.md]
        npm run mutation -- --fields | --fields-sample N [--fields-seed 1] [--fail-on-miss] [--free FILE] [--operations a,b] [--files ...] [--batch ${FIELD_BATCH_DEFAULT}] [--parallel 2] [--timeout-s 600] [--out DIR]`

@@ -286,7 +286,7 @@ describe('field sensitivity: reports and options', () => {
     expect(parseMutationArgs(['--fields']).fields).toEqual({ mode: 'all', sampleSeed: 1, failOnMiss: false })
     const a = parseMutationArgs(['--fields-sample', '40', '--fail-on-miss', '--free', 'f.json', '--operations', 'a,b', '--fields-seed', '3'])
     expect(a.fields).toEqual({ mode: 'sample', sampleSize: 40, sampleSeed: 3, failOnMiss: true, free: 'f.json', operations: ['a', 'b'] })
-    expect(a.batch).toBe(6)
+    expect(a.batch).toBe(4)
     expect(parseMutationArgs([]).batch).toBe(1)
     expect(parseMutationArgs([]).fields).toBeUndefined()
     expect(() => parseMutationArgs(['--fail-on-miss'])).toThrow(/go with --fields/)
