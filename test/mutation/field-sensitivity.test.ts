@@ -5,7 +5,7 @@ import { NOTIFICATION_OPERATION } from '../../reference/variations/field-probe'
 import { parseMutationArgs } from '../../scripts/mutation/args'
 import { fieldConsoleReport, fieldMarkdownReport, notCaught, sensitivityLine } from '../../scripts/mutation/fields/format'
 import { freeEntriesOf, freeFieldOf, loadFreeFields, matchesFree, normalisePath, parseFreeFile } from '../../scripts/mutation/fields/free-fields'
-import { classifyField, plannedBatches, selectFields } from '../../scripts/mutation/fields/harness'
+import { assertFieldOperations, classifyField, plannedBatches, selectFields } from '../../scripts/mutation/fields/harness'
 import { FieldPerturber, shownValue } from '../../scripts/mutation/fields/perturber'
 import { compareKeys, EMIT_TEMPLATE, fieldClass, fileOfTest, filesByOperation, FieldRecorder } from '../../scripts/mutation/fields/record'
 import { allCaught, everyKth, perOperation, sensitivity } from '../../scripts/mutation/fields/sensitivity'
@@ -292,5 +292,10 @@ describe('field sensitivity: reports and options', () => {
     expect(() => parseMutationArgs(['--fail-on-miss'])).toThrow(/go with --fields/)
     expect(() => parseMutationArgs(['--fields', '--fields-sample', '4'])).toThrow(/not both/)
     expect(() => parseMutationArgs(['--fields-sample', '0'])).toThrow(/--fields-sample/)
+  })
+
+  it('refuses an --operations id that names no operation, before any run', () => {
+    expect(() => assertFieldOperations(['sales.quote.create', 'webhooks.notification'])).not.toThrow()
+    expect(() => assertFieldOperations(['sales.quote.creat', 'x'])).toThrow(/unknown operation\(s\): sales\.quote\.creat, x/)
   })
 })

@@ -6,6 +6,8 @@
  * sensitivity is caught / perturbed non-free fields, overall, per operation and for the answers of writes.
  */
 import { rmSync } from 'node:fs'
+import { OPERATIONS } from '../../../common/operations'
+import { NOTIFICATION_OPERATION } from '../../../reference/variations/field-probe'
 import { runAgainstReferences, type ReferenceTarget } from '../../harness/reference-batch'
 import type { ChecksReport } from '../../../runner/reporting/results'
 import { mapPool } from '../pool'
@@ -196,8 +198,16 @@ export async function perturbFields(entries: readonly FieldEntry[], o: PerturbOp
   return { results: entries.map((e) => results.get(e.key)!), controlFailures: [...controlFailures].sort() }
 }
 
+/** Throws naming every --operations id that is neither an operation of common/operations.json nor webhooks.notification. */
+export function assertFieldOperations(ids: readonly string[] | undefined): void {
+  const known = new Set([...OPERATIONS.map((o) => o.id), NOTIFICATION_OPERATION])
+  const unknown = (ids ?? []).filter((id) => !known.has(id))
+  if (unknown.length > 0) throw new Error(`unknown operation(s): ${unknown.join(', ')} (ids of common/operations.json, or ${NOTIFICATION_OPERATION})`)
+}
+
 /** The whole harness: record, select, perturb, judge. */
 export async function runFieldSensitivity(args: FieldArgs, log: (line: string) => void = () => {}): Promise<FieldSensitivityReport> {
+  assertFieldOperations(args.operations)
   const startedAt = new Date().toISOString()
   const t0 = performance.now()
   const free = await loadFreeFields(args.free ? { file: args.free } : {})
