@@ -33,7 +33,7 @@ export interface MutationArgs {
 export interface FieldModeArgs {
   mode: 'all' | 'sample'
   sampleSize?: number
-  /** The sample's seed: its offset in the sorted map (default 1). */
+  /** The sample's seed: which fields of each operation (default 1). */
   sampleSeed: number
   /** Exit 1 when a selected non-free field is not caught. */
   failOnMiss: boolean

@@ -8,7 +8,7 @@ import { freeEntriesOf, freeFieldOf, loadFreeFields, matchesFree, normalisePath,
 import { assertFieldOperations, classifyField, plannedBatches, selectFields } from '../../scripts/mutation/fields/harness'
 import { FieldPerturber, shownValue } from '../../scripts/mutation/fields/perturber'
 import { compareKeys, EMIT_TEMPLATE, fieldClass, fileOfTest, filesByOperation, FieldRecorder } from '../../scripts/mutation/fields/record'
-import { allCaught, everyKth, perOperation, sensitivity } from '../../scripts/mutation/fields/sensitivity'
+import { allCaught, perOperation, rank, sensitivity, stratifiedSample } from '../../scripts/mutation/fields/sensitivity'
 import type { FieldEntry, FieldOutcome, FieldResult, FieldSensitivityReport } from '../../scripts/mutation/fields/types'
 import { tempDir } from '../support/temp-dir'
 
@@ -191,21 +191,35 @@ describe('field sensitivity: the arithmetic', () => {
     expect(perOperation(rs).map((o) => [o.operation, o.caught, o.scored])).toEqual([['sales.quote.create', 1, 2], ['sales.quote.get', 1, 1]])
   })
 
-  it('samples every k-th item from seed mod k: fixed for a given map, spread over it', () => {
-    const list = Array.from({ length: 100 }, (_, i) => i)
-    expect(everyKth(list, 10, 0)).toEqual({ items: [0, 10, 20, 30, 40, 50, 60, 70, 80, 90], k: 10, offset: 0 })
-    expect(everyKth(list, 10, 13).items).toEqual([3, 13, 23, 33, 43, 53, 63, 73, 83, 93])
-    expect(everyKth(list, 40, 1)).toEqual({ items: list.filter((i) => i % 2 === 1).slice(0, 40), k: 2, offset: 1 })
-    expect(everyKth([1, 2], 40, 1).items).toEqual([1, 2])
-    expect(everyKth(list, 0, 1).items).toEqual([])
+  it('samples each operation in proportion to its fields, by a seeded rank: exactly the size, the same every time', () => {
+    const items = [...Array.from({ length: 60 }, (_, i) => `a ${String(i).padStart(2, '0')}`), ...Array.from({ length: 30 }, (_, i) => `b ${String(i).padStart(2, '0')}`), ...Array.from({ length: 10 }, (_, i) => `c ${i}`)]
+    const op = (s: string) => s.split(' ')[0]!
+    const sample = (list: string[], seed = 1) => stratifiedSample(list, 10, seed, op, (s) => s)
+    const one = sample(items)
+    expect(one).toHaveLength(10)
+    expect(one.map(op)).toEqual(['a', 'a', 'a', 'a', 'a', 'a', 'b', 'b', 'b', 'c'])
+    expect(sample(items)).toEqual(one)
+    expect(one).toEqual(items.filter((i) => one.includes(i)))
+    expect(sample(items, 2)).not.toEqual(one)
+    // a field that comes or goes displaces at most one pick of its operation
+    const more = sample([...items.slice(0, 30), 'a 29x', ...items.slice(30)])
+    expect(more.filter((i) => !one.includes(i)).length).toBeLessThanOrEqual(1)
+    const fewer = sample(items.filter((i) => i !== one[0]))
+    expect(fewer.filter((i) => !one.includes(i)).length).toBeLessThanOrEqual(1)
+    expect(stratifiedSample(['x 1', 'y 2'], 40, 1, op, (s) => s)).toEqual(['x 1', 'y 2'])
+    expect(stratifiedSample(items, 0, 1, op, (s) => s)).toEqual([])
+    expect(rank(1, 'k')).toBe(rank(1, 'k'))
+    expect(rank(1, 'k')).not.toBe(rank(2, 'k'))
   })
 
   it('selects the sample among the non-free fields only; the whole map with every field', () => {
     const map = Array.from({ length: 10 }, (_, i) => entry(i < 5 ? 'a.op' : 'b.op', `/f${i}`))
     const free = [{ operation: 'a.op', path: '/f0' }]
     const s = selectFields(map, free, { mode: 'sample', sampleSize: 3, sampleSeed: 1 })
-    expect(s.selection).toEqual({ mode: 'sample', size: 3, k: 3, offset: 1, seed: 1 })
-    expect(s.selected.map((e) => e.path)).toEqual(['/f2', '/f5', '/f8'])
+    expect(s.selection).toEqual({ mode: 'sample', size: 3, of: 9, seed: 1 })
+    expect(s.selected.map((e) => e.path)).not.toContain('/f0')
+    expect(s.selected).toEqual(map.filter((e) => s.selected.includes(e)))
+    expect(selectFields(map, free, { mode: 'sample', sampleSize: 3, sampleSeed: 1 }).selected).toEqual(s.selected)
     expect(selectFields(map, free, { mode: 'all', sampleSeed: 1 }).selected).toHaveLength(10)
     expect(selectFields(map, free, { mode: 'all', sampleSeed: 1, operations: ['b.op'] }).selected).toHaveLength(5)
   })

@@ -12,7 +12,7 @@ export function sensitivityLine(s: Sensitivity): string {
 }
 
 function selectionLine(r: FieldSensitivityReport): string {
-  const sel = r.selection.mode === 'all' ? `the whole map (${r.results.length} fields)` : `a sample of ${r.selection.size} non-free fields (every ${r.selection.k}th of the sorted map from ${r.selection.offset}, seed ${r.selection.seed})`
+  const sel = r.selection.mode === 'all' ? `the whole map (${r.results.length} fields)` : `a sample of ${r.selection.size} of ${r.selection.of} non-free fields (stratified by operation, seed ${r.selection.seed})`
   return `field sensitivity over ${sel}; map of the clean run: ${r.record.entries} fields of ${r.record.operations} operations (record ${seconds(r.record.wallMs)}, ${r.record.checksRun} checks, ${r.record.failed.length} failed); batch ${r.batch}, parallel ${r.parallel}; wall time ${seconds(r.wallMs)}`
 }
 

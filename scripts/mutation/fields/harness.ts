@@ -15,17 +15,17 @@ import { isPreflightStop, stopMessage } from '../summarize'
 import { freeFieldOf, loadFreeFields, type FreeField } from './free-fields'
 import { FieldPerturber } from './perturber'
 import { FieldRecorder, filesByOperation, readTraffic } from './record'
-import { allCaught, everyKth, ofClass, perOperation, sensitivity } from './sensitivity'
+import { allCaught, ofClass, perOperation, sensitivity, stratifiedSample } from './sensitivity'
 import type { FieldEntry, FieldOutcome, FieldResult, FieldSensitivityReport } from './types'
 
 /** The data seed of every run of the harness (CONFORMANCE_SEED): the record and the perturbed runs send the same data. */
 export const FIELD_DATA_SEED = 39
 
 export interface FieldArgs {
-  /** all: every field of the map (the nightly); sample: `sampleSize` non-free fields, every k-th of the sorted map. */
+  /** all: every field of the map (the nightly); sample: `sampleSize` non-free fields, stratified by operation (stratifiedSample). */
   mode: 'all' | 'sample'
   sampleSize?: number
-  /** The sample's offset seed (offset = seed mod k). */
+  /** The sample's seed (which fields of each operation). */
   sampleSeed: number
   /** Perturbed references per multi-target run (plus the control). */
   batch: number
@@ -94,9 +94,8 @@ export function selectFields(entries: readonly FieldEntry[], free: readonly Free
   const pool = args.operations ? entries.filter((e) => args.operations!.includes(e.operation)) : [...entries]
   if (args.mode === 'all') return { selected: pool, selection: { mode: 'all' } }
   const nonFree = pool.filter((e) => !freeFieldOf(free, e))
-  const size = args.sampleSize ?? 40
-  const s = everyKth(nonFree, size, args.sampleSeed)
-  return { selected: s.items, selection: { mode: 'sample', size: s.items.length, k: s.k, offset: s.offset, seed: args.sampleSeed } }
+  const selected = stratifiedSample(nonFree, args.sampleSize ?? 40, args.sampleSeed, (e) => e.operation, (e) => e.key)
+  return { selected, selection: { mode: 'sample', size: selected.length, of: nonFree.length, seed: args.sampleSeed } }
 }
 
 /**
@@ -216,7 +215,7 @@ export async function runFieldSensitivity(args: FieldArgs, log: (line: string) =
   const operations = new Set(record.entries.map((e) => e.operation))
   log(`map: ${record.entries.length} fields of ${operations.size} operations, recorded in ${(record.wallMs / 1000).toFixed(1)} s (${record.checksRun} checks, ${record.failed.length} failed)`)
   const { selected, selection } = selectFields(record.entries, free.fields, args)
-  log(selection.mode === 'all' ? `perturbing all ${selected.length} fields` : `perturbing a sample of ${selected.length} non-free fields (every ${selection.k}th from ${selection.offset})`)
+  log(selection.mode === 'all' ? `perturbing all ${selected.length} fields` : `perturbing a sample of ${selected.length} of ${selection.of} non-free fields (stratified by operation, seed ${selection.seed})`)
   const { results, controlFailures } = await perturbFields(selected, {
     batch: args.batch,
     parallel: args.parallel,

@@ -1,4 +1,5 @@
 /** The field-sensitivity arithmetic and the fixed sample (pure functions). */
+import { createHash } from 'node:crypto'
 import type { FieldClass, FieldOutcome, FieldResult, Sensitivity } from './types'
 
 /** The perturbed values of these outcomes count in the denominator (applied, and the field is not free). */
@@ -42,19 +43,37 @@ export function ofClass(results: readonly FieldResult[], c: FieldClass): Sensiti
   return sensitivity(results.filter((r) => r.class === c))
 }
 
+/** A number for a seed and a key (the first 48 bits of their SHA-256): the order in which a stratum gives its items. */
+export function rank(seed: number, key: string): number {
+  return parseInt(createHash('sha256').update(`${seed}:${key}`).digest('hex').slice(0, 12), 16)
+}
+
 /**
- * A fixed, stratified sample: every k-th item of the sorted list (k = floor(length / size)), from offset seed mod k.
- * The list's order (by operation, status, path) spreads the sample over the operations in proportion to their fields;
- * nobody picks the fields. All of them when the list is not longer than size.
+ * A fixed, seeded, stratified sample of `size` items: each stratum (an operation) gives its share of the sample in
+ * proportion to its items (largest remainders; ties by the stratum's name), and within a stratum the items of smallest
+ * rank(seed, key) are taken. Nobody picks the items, and the sample does not move when the list does: an item that
+ * comes or goes changes at most the one item of its stratum it displaces (every k-th item of the sorted list would
+ * move every later pick; two recordings of the map may differ by a field answered in one run only). Returned in the
+ * list's order; all of them when the list is not longer than size.
  */
-export function everyKth<T>(sorted: readonly T[], size: number, seed: number): { items: T[]; k: number; offset: number } {
-  if (size <= 0) return { items: [], k: 0, offset: 0 }
-  if (sorted.length <= size) return { items: [...sorted], k: 1, offset: 0 }
-  const k = Math.floor(sorted.length / size)
-  const offset = ((seed % k) + k) % k
-  const items: T[] = []
-  for (let i = 0; i < size; i += 1) items.push(sorted[offset + i * k]!)
-  return { items, k, offset }
+export function stratifiedSample<T>(sorted: readonly T[], size: number, seed: number, stratum: (t: T) => string, key: (t: T) => string): T[] {
+  if (size <= 0) return []
+  if (sorted.length <= size) return [...sorted]
+  const groups = new Map<string, T[]>()
+  for (const t of sorted) groups.set(stratum(t), [...(groups.get(stratum(t)) ?? []), t])
+  const shares = [...groups.entries()].map(([name, items]) => {
+    const exact = (size * items.length) / sorted.length
+    return { name, items, quota: Math.floor(exact), rest: exact - Math.floor(exact) }
+  })
+  let left = size - shares.reduce((n, g) => n + g.quota, 0)
+  for (const g of [...shares].sort((a, b) => b.rest - a.rest || (a.name < b.name ? -1 : 1))) {
+    if (left <= 0) break
+    g.quota += 1
+    left -= 1
+  }
+  const chosen = new Set<T>()
+  for (const g of shares) for (const t of [...g.items].sort((a, b) => rank(seed, key(a)) - rank(seed, key(b))).slice(0, g.quota)) chosen.add(t)
+  return sorted.filter((t) => chosen.has(t))
 }
 
 /** Whether every scored non-free field was caught and every selected non-free field was exercised (--fail-on-miss). */

@@ -73,8 +73,8 @@ export interface FieldSensitivityReport {
   /** The clean run that recorded the map (and is the gate: it must be green). */
   record: { wallMs: number; checksRun: number; failed: string[]; entries: number; operations: number }
   seed: number
-  /** all: the whole map (the nightly); sample: every k-th non-free field of the sorted map from offset. */
-  selection: { mode: 'all' } | { mode: 'sample'; size: number; k: number; offset: number; seed: number }
+  /** all: the whole map (the nightly); sample: `size` of the `of` non-free fields, stratified by operation, seeded. */
+  selection: { mode: 'all' } | { mode: 'sample'; size: number; of: number; seed: number }
   batch: number
   parallel: number
   /** Where the free fields came from. */
