@@ -6,7 +6,7 @@ import { parseMutationArgs } from '../../scripts/mutation/args'
 import { fieldConsoleReport, fieldMarkdownReport, notCaught, sensitivityLine } from '../../scripts/mutation/fields/format'
 import { freeEntriesOf, freeFieldOf, loadFreeFields, matchesFree, normalisePath, parseFreeFile } from '../../scripts/mutation/fields/free-fields'
 import { assertFieldOperations, classifyField, plannedBatches, selectFields } from '../../scripts/mutation/fields/harness'
-import { FieldPerturber, shownValue } from '../../scripts/mutation/fields/perturber'
+import { FieldPerturber, maskedUrl, shownValue } from '../../scripts/mutation/fields/perturber'
 import { compareKeys, EMIT_TEMPLATE, fieldClass, fileOfTest, filesByOperation, FieldRecorder } from '../../scripts/mutation/fields/record'
 import { allCaught, perOperation, rank, sensitivity, stratifiedSample } from '../../scripts/mutation/fields/sensitivity'
 import type { FieldEntry, FieldOutcome, FieldResult, FieldSensitivityReport } from '../../scripts/mutation/fields/types'
@@ -101,7 +101,16 @@ describe('field perturber', () => {
     expect(shownValue('/data/*/access_token', 'abc')).toBe('[redacted]')
     expect(shownValue('/note', undefined)).toBe('(dropped)')
     const long = `${'a'.repeat(100)}z`
-    expect(shownValue('/url', long)).toBe(`...${JSON.stringify(long).slice(-77)}`)
+    expect(shownValue('/note', long)).toBe(`...${JSON.stringify(long).slice(-77)}`)
+  })
+
+  it('masks the path of every URL it shows (a webhook receiver listens on a secret path)', () => {
+    expect(shownValue('/url', 'http://127.0.0.1:4567/Qw3rTy-secretToken')).toBe('"http://127.0.0.1:4567/[redacted]"')
+    expect(maskedUrl('POST http://127.0.0.1:43047/MmMN2V-BqUolntpQtiTzfA')).toBe('POST http://127.0.0.1:43047/[redacted]')
+    expect(maskedUrl('GET /api/v1/ledger/policies/1 and https://example.com/')).toBe('GET /api/v1/ledger/policies/1 and https://example.com/')
+    const p = new FieldPerturber({ operation: NOTIFICATION_OPERATION, status: 'sent', path: '/event' })
+    p.body({ operation: NOTIFICATION_OPERATION, status: 'sent', exchange: 'POST http://127.0.0.1:9/s3cr3t' }, { event: 'export' })
+    expect(p.example?.exchange).toBe('notification POST http://127.0.0.1:9/[redacted]')
   })
 })
 

@@ -186,6 +186,7 @@ export async function perturbFields(entries: readonly FieldEntry[], o: PerturbOp
       }
     } else {
       const [control, ...mine] = r.reports
+      if (!control && mine.some((m) => m !== undefined)) controlFailures.add('(the control target did not run)')
       for (const id of idsWith(control?.checks, ['failed', 'errored'])) if (!o.baselineFailed.has(id)) controlFailures.add(id)
       unit.entries.forEach((e, i) => results.set(e.key, judge(e, r.perturbers[i]!, mine[i]?.checks, control?.checks, mine[i] ? undefined : stopMessage(r.output), r.wallMs)))
     }

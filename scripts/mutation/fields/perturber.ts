@@ -6,13 +6,28 @@ import type { FieldKey } from './types'
 const SECRET = /secret|passw|token|^key$|authori[sz]ation|signature|credential/i
 
 /**
+ * A URL with its path, query and fragment masked: the suite's webhook receivers listen on an unguessable path per
+ * subscription, a secret it masks in every report (helpers/checks/webhooks/receiver.ts). Anything else unchanged.
+ */
+export function maskedUrl(text: string): string {
+  return text.replace(/\bhttps?:\/\/[^\s/"]+(\/[^\s"]*)?/gi, (url) => {
+    try {
+      const u = new URL(url)
+      return u.pathname === '/' && !u.search ? url : `${u.origin}/[redacted]`
+    } catch {
+      return '[redacted url]'
+    }
+  })
+}
+
+/**
  * A value as the reports show it: JSON, its last 80 characters (a string is altered at its end); [redacted] under a
- * secret's name; (dropped) when absent.
+ * secret's name; a URL's path masked; (dropped) when absent.
  */
 export function shownValue(path: string, value: unknown): string {
   if (value === undefined) return '(dropped)'
   if (pathSegments(path).some((s) => SECRET.test(s))) return '[redacted]'
-  const s = JSON.stringify(value) ?? String(value)
+  const s = maskedUrl(JSON.stringify(value) ?? String(value))
   return s.length > 80 ? `...${s.slice(-77)}` : s
 }
 
@@ -30,7 +45,7 @@ export class FieldPerturber implements FieldProbe {
     if (r.count === 0) return body
     this.applied += r.count
     if (!this.example && r.first) {
-      const exchange = site.status === 'sent' ? `notification ${site.exchange}` : `${site.exchange} -> ${site.status}`
+      const exchange = site.status === 'sent' ? `notification ${maskedUrl(site.exchange)}` : `${site.exchange} -> ${site.status}`
       this.example = { exchange, kind: r.first.kind, before: shownValue(this.field.path, r.first.before), after: shownValue(this.field.path, r.first.after) }
     }
     return r.value
