@@ -1,6 +1,7 @@
 import type { ChaosOptions } from './chaos/spec'
 import { DefectSet } from './defects/catalogue'
 import type { IdStyle } from './ids'
+import type { FieldProbe } from './variations/field-probe'
 
 export interface ReferenceOptions {
   host: string
@@ -47,6 +48,11 @@ export interface ReferenceOptions {
     /** Order of the subscription list (the subscriptions-newest-first variation). Default: as created. */
     listOrder?: 'newest-first'
   }
+  /**
+   * The field-perturbation harness's probe (scripts/mutation/fields/): sees every JSON answer of a catalogue operation
+   * and every notification, and may change it. In-process only (an object, not a setting); absent in every other run.
+   */
+  fieldProbe?: FieldProbe
 }
 
 export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {

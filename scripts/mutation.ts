@@ -2,12 +2,16 @@
  * npm run mutation: the suite against the faithful reference, against each named defect, and under each
  * benign variation; prints the table, writes reports/mutation.json and reports/mutation.md, and exits
  * non-zero when the score is under the bar, a variation raised a false alarm, or the faithful run failed.
+ * With --fields or --fields-sample N: the field sensitivity instead (docs/mutation.md "Field sensitivity").
  */
 import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { reportsDir } from '../helpers/client/evidence/paths'
-import { parseMutationArgs } from './mutation/args'
+import { parseMutationArgs, type MutationArgs } from './mutation/args'
 import { consoleReport, docsSection, withLatestResults } from './mutation/format'
 import { runMutation, writeMutationReport } from './mutation/harness'
+import { fieldConsoleReport, writeFieldReport } from './mutation/fields/format'
+import { runFieldSensitivity } from './mutation/fields/harness'
 
 async function main(): Promise<number> {
   let args
@@ -17,6 +21,7 @@ async function main(): Promise<number> {
     console.error((e as Error).message)
     return 2
   }
+  if (args.fields) return await fieldMode(args)
   let report
   try {
     report = await runMutation(args, (line) => console.log(line))
@@ -31,6 +36,36 @@ async function main(): Promise<number> {
     writeFileSync(args.docs, withLatestResults(readFileSync(args.docs, 'utf8'), docsSection(report)))
     console.log(`latest results written into ${args.docs}`)
   }
+  return report.passed ? 0 : 1
+}
+
+/** --fields / --fields-sample N: the field sensitivity (scripts/mutation/fields/); writes reports/mutation/field-sensitivity.{json,md}. */
+async function fieldMode(args: MutationArgs): Promise<number> {
+  const f = args.fields!
+  let report
+  try {
+    report = await runFieldSensitivity(
+      {
+        mode: f.mode,
+        ...(f.sampleSize !== undefined ? { sampleSize: f.sampleSize } : {}),
+        sampleSeed: f.sampleSeed,
+        batch: args.batch,
+        parallel: args.parallel,
+        timeoutMs: args.timeoutMs,
+        failOnMiss: f.failOnMiss,
+        ...(args.files ? { files: args.files } : {}),
+        ...(f.free ? { free: f.free } : {}),
+        ...(f.operations ? { operations: f.operations } : {}),
+      },
+      (line) => console.log(line),
+    )
+  } catch (e) {
+    console.error(`mutation --fields: ${(e as Error).message}`)
+    return 2
+  }
+  console.log(`\n${fieldConsoleReport(report)}`)
+  const files = writeFieldReport(report, args.out ?? join(reportsDir(), 'mutation'))
+  console.log(`reports  ${files.json}, ${files.md}, ${files.map}`)
   return report.passed ? 0 : 1
 }
 

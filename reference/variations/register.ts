@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ReferenceContext } from '../context'
 import { assertVariationNames, wireRewrites } from './catalogue'
+import { registerFieldProbe } from './field-probe'
 import { registerWireRewrites } from './wire'
 
 /**
@@ -12,4 +13,6 @@ export function registerVariations(app: FastifyInstance, ctx: ReferenceContext):
   const names = ctx.options.variations
   assertVariationNames(names)
   registerWireRewrites(app, wireRewrites(names))
+  // the field-perturbation harness's probe (an in-process option; none in any other run), after the rewrites
+  registerFieldProbe(app, ctx)
 }

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import type { ReferenceContext } from '../context'
+import { probedNotification } from '../variations/field-probe'
 import type { EventType } from './events'
 import type { StoredSubscription } from './store'
 
@@ -51,7 +52,8 @@ export class Deliverer {
       for (let i = 0; i < copies; i += 1) {
         const id = randomBytes(12).toString('hex')
         ids.push(id)
-        const body = JSON.stringify({ id, event, subscriptionId: s.id, occurredAt: new Date().toISOString(), data })
+        // the field probe of the field-perturbation harness sees the body before it is signed (absent: unchanged)
+        const body = JSON.stringify(probedNotification(this.ctx, s.url, { id, event, subscriptionId: s.id, occurredAt: new Date().toISOString(), data }))
         for (const url of this.urlsOf(s)) {
           this.later(delayMs, () => this.attempt(s, url, event, id, body, 0))
           // an at-least-once queue that redelivers (same delivery id) once the first attempt was acknowledged

@@ -44,6 +44,8 @@ export interface ReferenceBatchOptions {
   timeoutMs?: number
   /** Keep the run's reports folder (the caller removes run.reportsDir). */
   keepReports?: boolean
+  /** More environment for the run (e.g. CONFORMANCE_SEED: the same data in every run of the field-perturbation harness). */
+  env?: Record<string, string>
 }
 
 /**
@@ -74,7 +76,7 @@ export async function runAgainstReferences(targets: ReferenceTarget[], o: Refere
       profiles.push(path)
     }
     const run = await runConformance({
-      env: { TARGET_PROFILES: profiles.join(',') },
+      env: { ...(o.env ?? {}), TARGET_PROFILES: profiles.join(',') },
       ...(o.files ? { files: o.files } : {}),
       ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
       ...(o.keepReports ? { keepReports: true } : {}),

@@ -23,9 +23,31 @@ export interface MutationArgs {
   out?: string
   /** A markdown file whose latest-results section is rewritten with the tables (docs/mutation.md). */
   docs?: string
+  /**
+   * Field-perturbation mode (--fields, --fields-sample N; docs/mutation.md "Field sensitivity"): instead of the defects
+   * and variations, the field sensitivity of the suite (scripts/mutation/fields/).
+   */
+  fields?: FieldModeArgs
 }
 
-export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--scope suite|area] [--timeout-s 600] [--batch 1] [--out DIR] [--docs docs/mutation.md]`
+export interface FieldModeArgs {
+  mode: 'all' | 'sample'
+  sampleSize?: number
+  /** The sample's seed: which fields of each operation (default 1). */
+  sampleSeed: number
+  /** Exit 1 when a selected non-free field is not caught. */
+  failOnMiss: boolean
+  /** A file of free fields, added to the oracle's table. */
+  free?: string
+  /** Only the fields of these operations. */
+  operations?: string[]
+}
+
+/** Perturbed references per run in field mode when --batch is not given (plus the control). */
+export const FIELD_BATCH_DEFAULT = 4
+
+export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--scope suite|area] [--timeout-s 600] [--batch 1] [--out DIR] [--docs docs/mutation.md]
+       npm run mutation -- --fields | --fields-sample N [--fields-seed 1] [--fail-on-miss] [--free FILE] [--operations a,b] [--files ...] [--batch ${FIELD_BATCH_DEFAULT}] [--parallel 2] [--timeout-s 600] [--out DIR]`
 
 function list(v: string[] | undefined): string[] | undefined {
   return v === undefined ? undefined : v.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
@@ -48,6 +70,12 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
       docs: { type: 'string' },
       scope: { type: 'string' },
       batch: { type: 'string' },
+      fields: { type: 'boolean' },
+      'fields-sample': { type: 'string' },
+      'fields-seed': { type: 'string' },
+      'fail-on-miss': { type: 'boolean' },
+      free: { type: 'string' },
+      operations: { type: 'string', multiple: true },
     },
   })
   const int = (name: string, s: string | undefined, fallback: number, min: number, max: number): number => {
@@ -60,7 +88,21 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
   const variations = v['no-variations'] ? [] : list(v.variations)
   const files = list(v.files)
   if (v.scope !== undefined && v.scope !== 'suite' && v.scope !== 'area') throw new Error(`--scope: expected suite or area, got '${v.scope}'\n${MUTATION_USAGE}`)
+  const fieldMode = v.fields || v['fields-sample'] !== undefined
+  if (!fieldMode && (v['fail-on-miss'] || v.free !== undefined || v.operations !== undefined || v['fields-seed'] !== undefined)) throw new Error(`--fail-on-miss, --free, --operations and --fields-seed go with --fields or --fields-sample N\n${MUTATION_USAGE}`)
+  if (v.fields && v['fields-sample'] !== undefined) throw new Error(`--fields (the whole map) or --fields-sample N, not both\n${MUTATION_USAGE}`)
+  const fields: FieldModeArgs | undefined = fieldMode
+    ? {
+        mode: v['fields-sample'] !== undefined ? 'sample' : 'all',
+        ...(v['fields-sample'] !== undefined ? { sampleSize: int('fields-sample', v['fields-sample'], 40, 1, 100_000) } : {}),
+        sampleSeed: int('fields-seed', v['fields-seed'], 1, 0, 1_000_000),
+        failOnMiss: v['fail-on-miss'] ?? false,
+        ...(v.free ? { free: v.free } : {}),
+        ...(list(v.operations) ? { operations: list(v.operations)! } : {}),
+      }
+    : undefined
   return {
+    ...(fields ? { fields } : {}),
     scope: v.scope === 'area' ? 'area' : 'suite',
     parallel: int('parallel', v.parallel, 2, 1, 16),
     bar: int('bar', v.bar, 100, 0, 100) / 100,
@@ -68,7 +110,7 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
     ...(variations ? { variations } : {}),
     ...(files ? { files } : {}),
     timeoutMs: int('timeout-s', v['timeout-s'], 600, 10, 3600) * 1000,
-    batch: int('batch', v.batch, 1, 1, 32),
+    batch: int('batch', v.batch, fieldMode ? FIELD_BATCH_DEFAULT : 1, 1, 32),
     ...(v.out ? { out: v.out } : {}),
     ...(v.docs ? { docs: v.docs } : {}),
   }

@@ -1,0 +1,251 @@
+/**
+ * Field-perturbation mutation (issue 39; docs/mutation.md "Field sensitivity"): record the map of a clean run (every
+ * (operation, status, JSON path) of the reference's answers and notifications), then perturb each field alone, in a run
+ * of the suite files that exercise its operation, against a reference with that one perturbation; a batch runs several
+ * such references and a faithful control in one multi-target run (scripts/harness/reference-batch.ts). The field
+ * sensitivity is caught / perturbed non-free fields, overall, per operation and for the answers of writes.
+ */
+import { rmSync } from 'node:fs'
+import { OPERATIONS } from '../../../common/operations'
+import { NOTIFICATION_OPERATION } from '../../../reference/variations/field-probe'
+import { runAgainstReferences, type ReferenceTarget } from '../../harness/reference-batch'
+import type { ChecksReport } from '../../../runner/reporting/results'
+import { mapPool } from '../pool'
+import { isPreflightStop, stopMessage } from '../summarize'
+import { freeFieldOf, loadFreeFields, type FreeField } from './free-fields'
+import { FieldPerturber } from './perturber'
+import { FieldRecorder, filesByOperation, readTraffic } from './record'
+import { allCaught, ofClass, perOperation, sensitivity, stratifiedSample } from './sensitivity'
+import type { FieldEntry, FieldOutcome, FieldResult, FieldSensitivityReport } from './types'
+
+/** The data seed of every run of the harness (CONFORMANCE_SEED): the record and the perturbed runs send the same data. */
+export const FIELD_DATA_SEED = 39
+
+export interface FieldArgs {
+  /** all: every field of the map (the nightly); sample: `sampleSize` non-free fields, stratified by operation (stratifiedSample). */
+  mode: 'all' | 'sample'
+  sampleSize?: number
+  /** The sample's seed (which fields of each operation). */
+  sampleSeed: number
+  /** Perturbed references per multi-target run (plus the control). */
+  batch: number
+  parallel: number
+  timeoutMs: number
+  /** Suite files or folders of the record run (default the whole suite); the perturbed runs use the files of each field's operation among them. */
+  files?: string[]
+  /** A file of free fields (added to the oracle's table, if present). */
+  free?: string
+  /** Only the fields of these operations (ids of common/operations.json, or webhooks.notification). */
+  operations?: string[]
+  failOnMiss: boolean
+}
+
+type Checks = ChecksReport['checks']
+
+const idsWith = (checks: Checks | undefined, statuses: string[]) => new Set((checks ?? []).filter((c) => statuses.includes(c.status)).map((c) => c.id))
+
+export interface RecordedMap {
+  entries: FieldEntry[]
+  wallMs: number
+  checksRun: number
+  /** Checks failed or errored in the clean run (the harness requires none). */
+  failed: string[]
+}
+
+/** The clean run with a recording probe: the map, and which files exercise each operation. */
+export async function recordFieldMap(o: { files?: string[]; timeoutMs: number; seed?: number }): Promise<RecordedMap> {
+  const recorder = new FieldRecorder()
+  const t0 = performance.now()
+  const b = await runAgainstReferences([{ name: 'reference (record)', options: { fieldProbe: recorder } }], {
+    keepReports: true,
+    timeoutMs: o.timeoutMs,
+    env: { CONFORMANCE_SEED: String(o.seed ?? FIELD_DATA_SEED) },
+    ...(o.files ? { files: o.files } : {}),
+  })
+  try {
+    const traffic = readTraffic(b.run.reportsDir)
+    const checks = b.reports[0]?.checks
+    const entries = recorder.entries(filesByOperation(traffic))
+    if (!checks) throw new Error(`the record run (clean reference) produced no report (exit ${b.run.exitCode}): ${stopMessage(b.run.output) ?? b.run.output.slice(-400)}`)
+    return { entries, wallMs: Math.round(performance.now() - t0), checksRun: checks.length, failed: [...idsWith(checks, ['failed', 'errored'])].sort() }
+  } finally {
+    rmSync(b.run.reportsDir, { recursive: true, force: true })
+  }
+}
+
+/** What one perturbed target showed, against its batch's control and the clean run. */
+export function classifyField(o: { checks: Checks | undefined; control: Checks | undefined; baselineFailed: ReadonlySet<string>; applied: number; stop?: string }): Pick<FieldResult, 'outcome' | 'newFailures' | 'newOther' | 'stopMessage'> {
+  if (!o.checks) {
+    if (o.stop && isPreflightStop(o.stop) && o.applied > 0) return { outcome: 'stopped', newFailures: [], stopMessage: o.stop }
+    return { outcome: o.applied === 0 ? 'not-exercised' : 'error', newFailures: [], ...(o.stop ? { stopMessage: o.stop } : {}) }
+  }
+  if (o.applied === 0) return { outcome: 'not-exercised', newFailures: [] }
+  const controlFailed = idsWith(o.control, ['failed', 'errored'])
+  const controlOther = idsWith(o.control, ['errored', 'blocked'])
+  const newFailures = o.checks.filter((c) => c.status === 'failed' && !controlFailed.has(c.id) && !o.baselineFailed.has(c.id)).map((c) => ({ id: c.id, ...(c.error ? { error: c.error.split('\n')[0]!.slice(0, 200) } : {}) }))
+  if (newFailures.length > 0) return { outcome: 'caught', newFailures }
+  const newOther = o.checks.filter((c) => (c.status === 'errored' || c.status === 'blocked') && !controlOther.has(c.id) && !o.baselineFailed.has(c.id)).map((c) => `${c.id} (${c.status})`)
+  if (newOther.length > 0) return { outcome: 'inconclusive', newFailures: [], newOther }
+  return { outcome: 'missed', newFailures: [] }
+}
+
+/** The entries of a run of the harness: all, or the fixed sample of the non-free ones; restricted to `operations`. */
+export function selectFields(entries: readonly FieldEntry[], free: readonly FreeField[], args: Pick<FieldArgs, 'mode' | 'sampleSize' | 'sampleSeed' | 'operations'>): { selected: FieldEntry[]; selection: FieldSensitivityReport['selection'] } {
+  const pool = args.operations ? entries.filter((e) => args.operations!.includes(e.operation)) : [...entries]
+  if (args.mode === 'all') return { selected: pool, selection: { mode: 'all' } }
+  const nonFree = pool.filter((e) => !freeFieldOf(free, e))
+  const selected = stratifiedSample(nonFree, args.sampleSize ?? 40, args.sampleSeed, (e) => e.operation, (e) => e.key)
+  return { selected, selection: { mode: 'sample', size: selected.length, of: nonFree.length, seed: args.sampleSeed } }
+}
+
+/**
+ * What a run's start costs (vitest, the global setup, the helpers, and the batch's control), in suite files: a field
+ * joins a batch that runs more files than its own when the extra files cost less than a batch of its own would.
+ */
+export const START_COST_FILES = 3
+
+type Batch = { files: string[]; entries: FieldEntry[] }
+
+/**
+ * Fields with the same files share a batch: each batch is one multi-target run of those files, up to `batch` fields.
+ * A batch left with room takes the fields of a smaller partial batch whose files are all among its own, when running
+ * them costs less than a run of their own: at most 2 × their files + START_COST_FILES (a field may run more suite
+ * files than exercise its operation, never fewer). A field with no files (the whole suite) only joins its kind.
+ */
+export function plannedBatches(entries: readonly FieldEntry[], batch: number): Batch[] {
+  const groups = new Map<string, Batch>()
+  for (const e of entries) {
+    const key = e.files.join(',')
+    const g = groups.get(key) ?? { files: e.files, entries: [] }
+    g.entries.push(e)
+    groups.set(key, g)
+  }
+  const out: Batch[] = []
+  for (const g of groups.values()) for (let i = 0; i < g.entries.length; i += batch) out.push({ files: g.files, entries: g.entries.slice(i, i + batch) })
+  const partial = out.filter((b) => b.entries.length < batch && b.files.length > 0).sort((a, b) => b.files.length - a.files.length)
+  const merged = new Set<Batch>()
+  for (const small of [...partial].reverse()) {
+    const host = partial.find((h) => h !== small && !merged.has(h) && h.files.length > small.files.length && h.entries.length + small.entries.length <= batch && h.files.length <= 2 * small.files.length + START_COST_FILES && small.files.every((f) => h.files.includes(f)))
+    if (!host) continue
+    host.entries.push(...small.entries)
+    merged.add(small)
+  }
+  return out.filter((b) => !merged.has(b))
+}
+
+export interface PerturbOptions {
+  batch: number
+  parallel: number
+  timeoutMs: number
+  /** Files for a field whose operation no traffic named (default: the whole suite). */
+  defaultFiles?: string[]
+  baselineFailed: ReadonlySet<string>
+  free?: readonly FreeField[]
+  seed?: number
+  log?: (line: string) => void
+}
+
+/** Runs each field's perturbation alone (in batches with a faithful control) and classifies it. */
+export async function perturbFields(entries: readonly FieldEntry[], o: PerturbOptions): Promise<{ results: FieldResult[]; controlFailures: string[] }> {
+  const log = o.log ?? (() => {})
+  const batches = plannedBatches(entries, Math.max(1, o.batch))
+  const results = new Map<string, FieldResult>()
+  const controlFailures = new Set<string>()
+  let done = 0
+  const env = { CONFORMANCE_SEED: String(o.seed ?? FIELD_DATA_SEED) }
+  const runBatch = async (files: string[], members: FieldEntry[]) => {
+    const perturbers = members.map((e) => new FieldPerturber(e))
+    const targets: ReferenceTarget[] = [{ name: 'reference (control)' }, ...perturbers.map((p, i) => ({ name: `reference+field#${i + 1}`, options: { fieldProbe: p } }))]
+    const t0 = performance.now()
+    const filesOfRun = files.length > 0 ? files : o.defaultFiles
+    const b = await runAgainstReferences(targets, { keepReports: false, timeoutMs: o.timeoutMs, env, ...(filesOfRun ? { files: filesOfRun } : {}) })
+    return { perturbers, reports: b.reports, output: b.run.output, wallMs: Math.round(performance.now() - t0) }
+  }
+  const judge = (e: FieldEntry, p: FieldPerturber, checks: Checks | undefined, control: Checks | undefined, stop: string | undefined, wallMs: number): FieldResult => {
+    const freeField = o.free ? freeFieldOf(o.free, e) : undefined
+    const c = classifyField({ checks, control, baselineFailed: o.baselineFailed, applied: p.applied, ...(stop ? { stop } : {}) })
+    return {
+      ...e,
+      free: freeField !== undefined,
+      ...(freeField?.reason ? { freeReason: freeField.reason } : {}),
+      ...c,
+      applied: p.applied,
+      ...(p.example ? { example: { exchange: p.example.exchange, before: p.example.before, after: p.example.after } } : {}),
+      wallMs,
+    }
+  }
+  await mapPool(batches, o.parallel, async (unit) => {
+    let r = await runBatch(unit.files, unit.entries)
+    const stopped = r.reports.every((x) => x === undefined)
+    if (stopped && unit.entries.length > 1) {
+      // a multi-target run stops when one target fails its preflight: each field alone (with its own control)
+      for (const e of unit.entries) {
+        r = await runBatch(unit.files, [e])
+        const [control, mine] = r.reports
+        results.set(e.key, judge(e, r.perturbers[0]!, mine?.checks, control?.checks, mine ? undefined : stopMessage(r.output), r.wallMs))
+      }
+    } else {
+      const [control, ...mine] = r.reports
+      if (!control && mine.some((m) => m !== undefined)) controlFailures.add('(the control target did not run)')
+      for (const id of idsWith(control?.checks, ['failed', 'errored'])) if (!o.baselineFailed.has(id)) controlFailures.add(id)
+      unit.entries.forEach((e, i) => results.set(e.key, judge(e, r.perturbers[i]!, mine[i]?.checks, control?.checks, mine[i] ? undefined : stopMessage(r.output), r.wallMs)))
+    }
+    done += unit.entries.length
+    const outcomes = unit.entries.map((e) => results.get(e.key)!.outcome)
+    const count = (x: FieldOutcome) => outcomes.filter((y) => y === x).length
+    log(`[${done}/${entries.length}] ${unit.entries.length} field(s) on ${unit.files.length > 0 ? `${unit.files.length} file(s)` : 'the whole suite'}: ${count('caught') + count('stopped')} caught, ${count('missed')} missed, ${count('inconclusive')} inconclusive, ${count('not-exercised')} not exercised, ${count('error')} error (${(r.wallMs / 1000).toFixed(1)} s)`)
+  })
+  return { results: entries.map((e) => results.get(e.key)!), controlFailures: [...controlFailures].sort() }
+}
+
+/** Throws naming every --operations id that is neither an operation of common/operations.json nor webhooks.notification. */
+export function assertFieldOperations(ids: readonly string[] | undefined): void {
+  const known = new Set([...OPERATIONS.map((o) => o.id), NOTIFICATION_OPERATION])
+  const unknown = (ids ?? []).filter((id) => !known.has(id))
+  if (unknown.length > 0) throw new Error(`unknown operation(s): ${unknown.join(', ')} (ids of common/operations.json, or ${NOTIFICATION_OPERATION})`)
+}
+
+/** The whole harness: record, select, perturb, judge. */
+export async function runFieldSensitivity(args: FieldArgs, log: (line: string) => void = () => {}): Promise<FieldSensitivityReport> {
+  assertFieldOperations(args.operations)
+  const startedAt = new Date().toISOString()
+  const t0 = performance.now()
+  const free = await loadFreeFields(args.free ? { file: args.free } : {})
+  log(`free fields: ${free.source}`)
+  const record = await recordFieldMap({ timeoutMs: args.timeoutMs, ...(args.files ? { files: args.files } : {}) })
+  const operations = new Set(record.entries.map((e) => e.operation))
+  log(`map: ${record.entries.length} fields of ${operations.size} operations, recorded in ${(record.wallMs / 1000).toFixed(1)} s (${record.checksRun} checks, ${record.failed.length} failed)`)
+  const { selected, selection } = selectFields(record.entries, free.fields, args)
+  log(selection.mode === 'all' ? `perturbing all ${selected.length} fields` : `perturbing a sample of ${selected.length} of ${selection.of} non-free fields (stratified by operation, seed ${selection.seed})`)
+  const { results, controlFailures } = await perturbFields(selected, {
+    batch: args.batch,
+    parallel: args.parallel,
+    timeoutMs: args.timeoutMs,
+    baselineFailed: new Set(record.failed),
+    free: free.fields,
+    log,
+    ...(args.files ? { defaultFiles: args.files } : {}),
+  })
+  const overall = sensitivity(results)
+  const caughtAll = allCaught(results)
+  return {
+    startedAt,
+    wallMs: Math.round(performance.now() - t0),
+    record: { wallMs: record.wallMs, checksRun: record.checksRun, failed: record.failed, entries: record.entries.length, operations: operations.size },
+    seed: FIELD_DATA_SEED,
+    selection,
+    batch: args.batch,
+    parallel: args.parallel,
+    freeSource: free.source,
+    overall,
+    writes: ofClass(results, 'write'),
+    reads: ofClass(results, 'read'),
+    notifications: ofClass(results, 'notification'),
+    perOperation: perOperation(results),
+    controlFailures,
+    results,
+    map: record.entries,
+    allCaught: caughtAll,
+    passed: record.failed.length === 0 && controlFailures.length === 0 && overall.freeCaught === 0 && (!args.failOnMiss || caughtAll),
+  }
+}
