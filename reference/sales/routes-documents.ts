@@ -12,7 +12,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ReferenceConte
     if (!quote) return reply
     // sales-document-of-other-quote: the document is made from the quote that had a document before this one
     const previous = ctx.defects.has('sales-document-of-other-quote') ? [...ledger.documents.values()].reverse().find((x) => x.tenant === quote.tenant && x.quoteId !== quote.id) : undefined
-    const subject = previous?.quoteId ?? quote.id
+    // (the first document of a tenant names a neighbour's number: the defect shows on a fresh reference too)
+    const subject = previous?.quoteId ?? (ctx.defects.has('sales-document-of-other-quote') ? `${quote.id}-1` : quote.id)
     const f = quote.financials
     const policy = (quote.data['policy'] ?? {}) as Record<string, unknown>
     const write = ctx.options.documentProducer === 'other' ? otherProducerPdf : tinyPdf
