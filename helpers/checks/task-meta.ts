@@ -64,6 +64,8 @@ declare module 'vitest' {
      * the ids it found broken. Reporters list each invariant as a check of its own (runner/reporting/invariants.ts).
      */
     invariants?: InvariantsTaskMeta
+    /** The exercise model's cells the check's answered calls exercised (helpers/oracle/exercise-tracker.ts): the run's coverage. */
+    exercised?: string[]
     /** What the check's failure was (operation, status, expectation, owner): reporters tell one finding from several by it. */
     finding?: Finding
     /**

@@ -13,6 +13,8 @@ import type { Verdict, Violation } from './invariants'
 import { WebhooksModel } from './webhooks-model'
 import { violationList } from './judged-at'
 import type { RealWorldClass } from './real-world'
+import { ExerciseTracker } from './exercise-tracker'
+import { tokenFingerprint } from '../client/http/client'
 
 const POLICY_WRITES = new Set(['sales.policy.data-change', 'sales.quote.mta'])
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
@@ -46,18 +48,23 @@ export class ServiceModel implements ExchangeObserver {
   readonly tokens = new Map<string, TokenState>()
   private readonly flights = new Flights()
   private readonly leewayMs: number
+  /** The exercise model's cells each answer exercises (helpers/oracle/exercise-model.ts). */
+  readonly exercise: ExerciseTracker
 
   constructor(config: TargetConfig, options: ServiceModelOptions = {}) {
     this.money = new MoneyModel(policiesSettings(config))
     this.policy = new PolicyModel(policiesSettings(config))
+    this.exercise = new ExerciseTracker(config, this.webhooks, tokenFingerprint)
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
       policyIssued: (p, from, res) => {
         this.money.policyIssued(p.id, p.tenant)
         this.policy.issued(p.id, p.tenant, from, res)
+        this.exercise.policyIssued(p.id)
       },
       mtaIssued: (policyId, done, quoteId, success) => {
         this.money.mtaIssued(policyId, done)
         if (success) this.policy.mtaIssued(policyId, quoteId)
+        if (success && done) this.exercise.mtaIssued(policyId)
       },
     })
     const configured = (config.auth as { expiryLeewaySeconds?: unknown }).expiryLeewaySeconds
@@ -108,6 +115,7 @@ export class ServiceModel implements ExchangeObserver {
           return { evaluated: [], violations }
         }
         this.judgeAccess(call, res, beganAt, evaluated, violations)
+        const exercised = this.exerciseOf(call, res)
         if (op.startsWith('webhooks.')) {
           const owner = actorKey(call.actor)
           this.webhooks.observe({ op, ...(call.params['id'] !== undefined ? { id: call.params['id'] } : {}), ...(owner ? { owner } : {}), json: call.json, beganAt, overlapped }, res, evaluated, violations)
@@ -120,11 +128,24 @@ export class ServiceModel implements ExchangeObserver {
           const q = this.sales.quoteIdOf(op, call.params)
           const settled = q !== undefined && (this.sales.quotes.get(q)?.settled ?? false)
           this.policy.observe(op, call.params, call.json, tenant, res, overlapped, settled, evaluated, violations)
-          if (sent.length > 0) return { evaluated: [...evaluated], violations, sent }
+          if (sent.length > 0) return { evaluated: [...evaluated], violations, sent, ...exercised }
         }
-        return { evaluated: [...evaluated], violations }
+        return { evaluated: [...evaluated], violations, ...exercised }
       },
     }
+  }
+
+  /** The exercise cells of an answered call, measured before the areas learn from it (the state it was sent in). */
+  private exerciseOf(call: CallInfo, res: HttpResult): { exercised?: string[] } {
+    const op = call.operationId ?? ''
+    const owner = call.service === 'sales' && op ? this.sales.ownerOf(op, call.params)?.tenant ?? this.policyTenant(op, call) : call.service === 'webhooks' && call.params['id'] !== undefined ? this.webhooks.subscriptions.get(call.params['id'])?.owner.split('/')[0] : undefined
+    const cells = this.exercise.observe(call, res, owner)
+    return cells.length > 0 ? { exercised: cells } : {}
+  }
+
+  private policyTenant(op: string, call: CallInfo): string | undefined {
+    const id = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : (call.params['policyId'] ?? call.params['id'])
+    return id !== undefined ? this.policy.policies.get(id)?.tenant : undefined
   }
 
   private noteToken(call: CallInfo): void {

@@ -20,6 +20,8 @@ import { consoleLines } from './console-lines'
 import { readRequirements } from '../../common/requirements'
 import { coverageLines, requirementCoverage } from './requirement-coverage'
 import { STRICT_ENV } from '../selection/env'
+import { runExerciseCoverage } from './exercise-coverage'
+import { exerciseLines } from '../../helpers/oracle/exercise-model'
 
 /** A failure of the requirement (assertion helpers, failing deviation) as opposed to a check that could not finish. */
 const VIOLATION = new Set(['AssertionError', 'ConformanceFailure'])
@@ -242,17 +244,23 @@ export default class SummaryReporter implements Reporter {
       const cases = [...groups.values()].flat()
       const collected = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)
       const requirements = stop ? undefined : requirementCoverage(readRequirements(), collected.checks)
-      const base = requirements ? { ...collected, requirements } : collected
-      const strictUntested = process.env[STRICT_ENV] === '1' ? (requirements ?? []).filter((r) => r.status === 'untested').map((r) => r.id) : []
-      let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete, strictUntested)
+      const withRequirements = requirements ? { ...collected, requirements } : collected
+      const exercise = stop ? undefined : runExerciseCoverage(cases, run, selectionOf(cases, withRequirements), process.env)
+      const base = exercise ? { ...withRequirements, exercise } : withRequirements
+      const strict = process.env[STRICT_ENV] === '1'
+      const strictUntested = strict ? (requirements ?? []).filter((r) => r.status === 'untested').map((r) => r.id) : []
+      const strictUnexercised = strict && exercise ? exercise.notExercised.map((n) => n.cell) : []
+      let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete, strictUntested, strictUnexercised)
       // the target stopped answering (helpers/client/http/breaker.ts): that is the cause of an inconclusive run, not its checks
       const breaker = stop ? undefined : openBreakerCauses()[0]
-      if (breaker && report.verdict === 'INCONCLUSIVE') report = withVerdict(base, { kind: 'inconclusive', cause: breaker }, selectionOf(cases, base), runErrors, incomplete, strictUntested)
+      if (breaker && report.verdict === 'INCONCLUSIVE') report = withVerdict(base, { kind: 'inconclusive', cause: breaker }, selectionOf(cases, base), runErrors, incomplete, strictUntested, strictUnexercised)
       writeRunReports({ dir, reports: [{ report }], overall: report, traffic })
       failVitestOn(report.exitCode)
       const lines = ['', RULE, ...consoleLines(report, true)]
       if (requirements) lines.push(...coverageLines(requirements))
       if (requirements && process.env[STRICT_ENV] !== '1' && requirements.some((r) => r.status === 'untested')) lines.push('  (untested requirements do not change the verdict; --strict makes them INCONCLUSIVE)')
+      if (exercise) lines.push(...exerciseLines(exercise))
+      if (exercise && !strict && exercise.notExercised.length > 0) lines.push('  (cells not exercised do not change the verdict; --strict makes them INCONCLUSIVE)')
       if (!stop) lines.push(`reports  ${reportsPath}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html, verdict.json`, closing(report.totals))
       else lines.push(`reports  ${reportsPath}/verdict.json, checks.json, conformance.md, junit.xml (this run's verdict and cause)`)
       process.stdout.write(`${safeText(lines.join('\n'))}\n`)
@@ -261,7 +269,9 @@ export default class SummaryReporter implements Reporter {
     const reports = keys.sort().map((key) => {
       const own = targetReportsDir(undefined, key)
       const cases = groups.get(key) ?? []
-      const base = collectResults(cases, this.root, own, traffic)
+      const collected = collectResults(cases, this.root, own, traffic)
+      const exercise = runExerciseCoverage(cases, collected.run, selectionOf(cases, collected), process.env)
+      const base = exercise ? { ...collected, exercise } : collected
       return { key, report: withVerdict(base, undefined, selectionOf(cases, base), runErrors, incomplete) }
     })
     const v = combinedVerdict(reports.map((r) => r.report))
