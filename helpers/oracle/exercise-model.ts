@@ -26,7 +26,7 @@ export const POLICY_STATES = ['issued', 'changed', 'technically-changed', 'termi
 export const SUBSCRIPTION_STATES = ['live', 'updated', 'deleted'] as const
 export const CALLERS = ['owner', 'restricted', 'other-tenant', 'no-token', 'malformed-token', 'expired-token'] as const
 export type CallerClass = (typeof CALLERS)[number]
-/** Entries of a list answer: none, one, a few, more than a page (the profile's webhooks.listPageSize, default 50). */
+/** Entries of a list answer: none, one, a few, more than a page (the profile's extensions.exercise.listPage.size; unpaged: 50). */
 export const LIST_SIZES = ['0', '1', 'several', 'over-page'] as const
 /** Entries of a schedule: one installment (annual), twelve (monthly). */
 export const SCHEDULE_SIZES = ['1', '12'] as const
@@ -49,25 +49,29 @@ export interface OperationFacts {
   reread?: readonly string[]
   /** State classes this operation is exercised in (default: every state of its resource). */
   states?: readonly string[]
+  /** It addresses a resource of one tenant (or the caller's own list): another tenant's caller is a class of its own. */
+  scoped?: boolean
+  /** The caller's rights shape what it may send or read (sales §5: schemas are filtered by rights): the restricted user is a class. */
+  rights?: boolean
 }
 
-const Q: OperationFacts = { resource: 'quote', write: true }
-const QR: OperationFacts = { resource: 'quote', write: false }
-const POLICY_VIEW: OperationFacts = { resource: 'policy', write: false, reread: POLICY_REREADS }
+const Q: OperationFacts = { resource: 'quote', write: true, scoped: true }
+const QR: OperationFacts = { resource: 'quote', write: false, scoped: true }
+const POLICY_VIEW: OperationFacts = { resource: 'policy', write: false, reread: POLICY_REREADS, scoped: true }
 
 /** The facts of each operation, keyed by its id in common/operations.json (the operation catalogue's to give). */
 export const OPERATION_FACTS: Readonly<Record<string, OperationFacts>> = {
-  'sales.quote.create': { resource: 'none', write: true },
-  'sales.quote.mta': { resource: 'policy', write: true },
-  'sales.quote.get': QR,
+  'sales.quote.create': { resource: 'none', write: true, rights: true },
+  'sales.quote.mta': { resource: 'policy', write: true, scoped: true },
+  'sales.quote.get': { ...QR, rights: true },
   'sales.quote.actions': QR,
   'sales.quote.installments': { ...QR, list: 'schedule', states: ['calculated', 'bound', 'issued'] },
-  'sales.quote.update': Q,
+  'sales.quote.update': { ...Q, rights: true },
   'sales.quote.decline': Q,
   'sales.quote.calculate': Q,
   'sales.quote.calculation': QR,
   'sales.documents.generate': Q,
-  'sales.documents.download': { resource: 'none', write: false },
+  'sales.documents.download': { resource: 'none', write: false, scoped: true },
   'sales.quote.referral': Q,
   'sales.quote.bind': Q,
   'sales.quote.issue': Q,
@@ -76,20 +80,20 @@ export const OPERATION_FACTS: Readonly<Record<string, OperationFacts>> = {
   'sales.policy.invoices': { ...POLICY_VIEW, list: 'schedule' },
   'sales.policy.period-totals': POLICY_VIEW,
   'sales.termination.premiums': POLICY_VIEW,
-  'sales.termination.terminate': { resource: 'policy', write: true },
-  'sales.schemes.get': { resource: 'none', write: false },
+  'sales.termination.terminate': { resource: 'policy', write: true, scoped: true },
+  'sales.schemes.get': { resource: 'none', write: false, rights: true },
   'sales.customers.custom-view': { ...POLICY_VIEW, list: 'schedule' },
   'sales.payments.insert': { resource: 'none', write: true },
-  'sales.payments.allocate': { resource: 'none', write: true },
-  'sales.invoice.credit': { resource: 'none', write: true },
-  'sales.policy.data-change': { resource: 'policy', write: true },
-  'sales.requests.get': { resource: 'none', write: false },
+  'sales.payments.allocate': { resource: 'none', write: true, scoped: true },
+  'sales.invoice.credit': { resource: 'none', write: true, scoped: true },
+  'sales.policy.data-change': { resource: 'policy', write: true, scoped: true },
+  'sales.requests.get': { resource: 'none', write: false, scoped: true },
   'webhooks.events.list': { resource: 'none', write: false },
   'webhooks.subscription.create': { resource: 'none', write: true },
-  'webhooks.subscriptions.list': { resource: 'none', write: false, list: 'subscriptions', reread: SUBSCRIPTION_REREADS },
-  'webhooks.subscription.get': { resource: 'subscription', write: false, reread: SUBSCRIPTION_REREADS },
-  'webhooks.subscription.update': { resource: 'subscription', write: true },
-  'webhooks.subscription.delete': { resource: 'subscription', write: true },
+  'webhooks.subscriptions.list': { resource: 'none', write: false, list: 'subscriptions', reread: SUBSCRIPTION_REREADS, scoped: true },
+  'webhooks.subscription.get': { resource: 'subscription', write: false, reread: SUBSCRIPTION_REREADS, scoped: true },
+  'webhooks.subscription.update': { resource: 'subscription', write: true, scoped: true },
+  'webhooks.subscription.delete': { resource: 'subscription', write: true, scoped: true },
 }
 
 /** What the profile says that makes a cell applicable or not, and where the run stands (read-only, --thorough). */
@@ -102,7 +106,7 @@ export interface ExerciseProfile {
   refresh: boolean
   /** What the target does with the token a refresh replaced (profile auth.oldTokenAfterRefresh). */
   oldTokenAfterRefresh: 'accepted' | 'refused' | 'unspecified'
-  /** The page size of the subscription list (profile extensions.webhooks.listPageSize). */
+  /** The page size of the subscription list (profile extensions.exercise.listPage.size; unpaged: 50). */
   listPageSize: number
 }
 
@@ -143,6 +147,8 @@ export function exerciseCells(profile: ExerciseProfile): Cell[] {
     const states = f.states ?? (f.resource === 'quote' ? QUOTE_STATES : f.resource === 'policy' ? POLICY_STATES : f.resource === 'subscription' ? SUBSCRIPTION_STATES : [])
     for (const s of states) add(op.id, 'state', s, f.write)
     for (const c of CALLERS) {
+      // another tenant's caller matters where the operation addresses a tenant's resource; fewer rights where rights shape it
+      if ((c === 'other-tenant' && !f.scoped) || (c === 'restricted' && !f.rights)) continue
       const role = CALLER_NEEDS[c]
       add(op.id, 'caller', c, f.write, role && !profile.users.includes(role) ? `the profile names no users.${role}` : undefined)
     }
@@ -157,7 +163,7 @@ export function exerciseCells(profile: ExerciseProfile): Cell[] {
   const noRefresh = profile.refresh ? undefined : 'the profile names no auth.refreshPath'
   add('identity.refresh', 'identity', 'refresh', false, noRefresh)
   add('identity.refreshed-token', 'identity', 'refreshed-token-used', false, noRefresh)
-  add('identity.refreshed-token', 'identity', 'old-token-after-refresh', false, noRefresh ?? (profile.oldTokenAfterRefresh === 'unspecified' ? 'the profile leaves auth.oldTokenAfterRefresh unspecified' : undefined))
+  add('identity.refreshed-token', 'identity', 'old-token-after-refresh', false, noRefresh ?? (profile.oldTokenAfterRefresh === 'unspecified' ? 'the profile leaves extensions.exercise.oldTokenAfterRefresh unspecified' : undefined))
   return out
 }
 

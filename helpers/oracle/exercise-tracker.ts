@@ -3,6 +3,7 @@ import { getPointer } from '../client/data/json-pointer'
 import type { CallInfo } from '../client/http/observer'
 import type { HttpResult } from '../client/http/types'
 import { salesSettings } from '../client/config/sales-settings'
+import { exerciseSettings, UNPAGED_PAGE_SIZE } from '../client/config/exercise-settings'
 import { cellId, OPERATION_FACTS, type CallerClass, type ExerciseProfile } from './exercise-model'
 import type { WebhooksModel } from './webhooks-model'
 
@@ -10,22 +11,16 @@ const ok = (res: HttpResult) => res.status >= 200 && res.status < 300
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** The page size a subscription list is read with when the profile names none: the service puts every entry on one answer. */
-export const DEFAULT_LIST_PAGE_SIZE = 50
-/** What the target does with the access token a refresh replaced when the profile does not say: a JWT stays valid until its exp. */
-export const DEFAULT_OLD_TOKEN_AFTER_REFRESH = 'accepted'
-
 /** The profile's facts the exercise model needs (users, refresh, the list's page size). */
 export function exerciseProfile(config: Pick<TargetConfig, 'users' | 'auth' | 'extensions' | 'unavailableUsers'>): ExerciseProfile {
   const roles = Object.entries(config.users).filter(([role, u]) => u !== undefined && !config.unavailableUsers?.[role] && ['primary', 'restricted', 'otherTenant'].includes(role))
-  const old = (config.auth as { oldTokenAfterRefresh?: unknown }).oldTokenAfterRefresh
-  const size = config.extensions['webhooks']?.['listPageSize']
+  const settings = exerciseSettings(config)
   return {
     users: roles.map(([r]) => r),
     tenants: Object.fromEntries(roles.map(([r, u]) => [r, u!.tenant])),
     refresh: typeof config.auth.refreshPath === 'string' && config.auth.refreshPath.length > 0,
-    oldTokenAfterRefresh: old === 'accepted' || old === 'refused' ? old : old === 'unspecified' ? 'unspecified' : DEFAULT_OLD_TOKEN_AFTER_REFRESH,
-    listPageSize: typeof size === 'number' && size > 0 ? size : DEFAULT_LIST_PAGE_SIZE,
+    oldTokenAfterRefresh: settings.oldTokenAfterRefresh,
+    listPageSize: settings.listPage?.size ?? UNPAGED_PAGE_SIZE,
   }
 }
 

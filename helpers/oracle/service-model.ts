@@ -118,7 +118,8 @@ export class ServiceModel implements ExchangeObserver {
         const exercised = this.exerciseOf(call, res)
         if (op.startsWith('webhooks.')) {
           const owner = actorKey(call.actor)
-          this.webhooks.observe({ op, ...(call.params['id'] !== undefined ? { id: call.params['id'] } : {}), ...(owner ? { owner } : {}), json: call.json, beganAt, overlapped }, res, evaluated, violations)
+          const partial = call.query !== undefined && Object.keys(call.query).length > 0
+          this.webhooks.observe({ op, ...(call.params['id'] !== undefined ? { id: call.params['id'] } : {}), ...(owner ? { owner } : {}), json: call.json, beganAt, overlapped, ...(partial ? { partial } : {}) }, res, evaluated, violations)
         } else if (op.startsWith('sales.')) {
           const actor = actorKey(call.actor)
           const tenant = call.tenantHeader ?? actorTenant(call.actor)

@@ -12,6 +12,7 @@ import { RELIABILITY_DEFECTS } from './reliability'
 import { SALES_DEFECTS } from './sales'
 import type { DefectInfo } from './types'
 import { WEBHOOKS_DEFECTS } from './webhooks'
+import { EXERCISE_DEFECTS } from './exercise'
 
 export type { DefectInfo } from './types'
 
@@ -22,6 +23,7 @@ export const DEFECTS = {
   ...SALES_DEFECTS,
   ...POLICIES_DEFECTS,
   ...RELIABILITY_DEFECTS,
+  ...EXERCISE_DEFECTS,
 } as const satisfies Record<string, DefectInfo>
 
 

@@ -122,6 +122,7 @@ export class ServiceClient {
       actor: o.bearer !== undefined ? bearerActor(o.bearer) : user ? { kind: 'user', tenant: user.tenant, username: user.username } : { kind: 'anonymous' },
       ...(tenant !== undefined ? { tenantHeader: tenant } : {}),
       ...(op ? {} : { path: new URL(url).pathname }),
+      ...(o.query && Object.values(o.query).some((v) => v !== undefined) ? { query: Object.fromEntries(Object.entries(o.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])) } : {}),
     })
     let res: HttpResult | undefined
     try {

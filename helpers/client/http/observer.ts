@@ -29,6 +29,8 @@ export interface CallInfo {
   actor: Actor
   /** The tenant header sent (sales), when any. */
   tenantHeader?: string
+  /** The query parameters sent, when any. */
+  query?: Record<string, string>
   /** The path sent, relative to the service's base URL (the identity service's calls have no operation id). */
   path?: string
 }

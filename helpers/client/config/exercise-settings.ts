@@ -1,0 +1,35 @@
+import type { TargetConfig } from './types'
+
+/** How the subscription list is paged (profile extensions.exercise.listPage). */
+export interface ListPage {
+  size: number
+  pageParam: string
+  sizeParam: string
+  firstPage: number
+}
+
+/** The resolved extensions.exercise block of the profile (issue 40, docs/exercise.md), defaults filled in. */
+export interface ExerciseSettings {
+  /** Absent: the list answers every subscription of the caller at once. */
+  listPage?: ListPage
+  oldTokenAfterRefresh: 'accepted' | 'refused' | 'unspecified'
+  terminatedPolicyChanges: 'refused' | 'unspecified'
+  subscriptionsForVolume: number
+}
+
+export const EXERCISE_DEFAULTS: ExerciseSettings = { oldTokenAfterRefresh: 'accepted', terminatedPolicyChanges: 'refused', subscriptionsForVolume: 60 }
+
+/** The page size the exercise model counts "more than a page" against when the list is not paged. */
+export const UNPAGED_PAGE_SIZE = 50
+
+export function exerciseSettings(config: Pick<TargetConfig, 'extensions'>): ExerciseSettings {
+  const raw = (config.extensions['exercise'] ?? {}) as Partial<ExerciseSettings> & { listPage?: Partial<ListPage> }
+  const page = raw.listPage
+  return {
+    ...EXERCISE_DEFAULTS,
+    ...(raw.oldTokenAfterRefresh ? { oldTokenAfterRefresh: raw.oldTokenAfterRefresh } : {}),
+    ...(raw.terminatedPolicyChanges ? { terminatedPolicyChanges: raw.terminatedPolicyChanges } : {}),
+    ...(typeof raw.subscriptionsForVolume === 'number' ? { subscriptionsForVolume: raw.subscriptionsForVolume } : {}),
+    ...(page && typeof page.size === 'number' ? { listPage: { size: page.size, pageParam: page.pageParam ?? 'page', sizeParam: page.sizeParam ?? 'pageSize', firstPage: page.firstPage ?? 1 } } : {}),
+  }
+}
