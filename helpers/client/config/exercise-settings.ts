@@ -15,9 +15,11 @@ export interface ExerciseSettings {
   oldTokenAfterRefresh: 'accepted' | 'refused' | 'unspecified'
   terminatedPolicyChanges: 'refused' | 'unspecified'
   subscriptionsForVolume: number
+  /** JSON pointer -> value that makes a quote pay in 12 monthly installments. */
+  monthlySet: Record<string, unknown>
 }
 
-export const EXERCISE_DEFAULTS: ExerciseSettings = { oldTokenAfterRefresh: 'accepted', terminatedPolicyChanges: 'refused', subscriptionsForVolume: 60 }
+export const EXERCISE_DEFAULTS: ExerciseSettings = { oldTokenAfterRefresh: 'accepted', terminatedPolicyChanges: 'refused', subscriptionsForVolume: 60, monthlySet: { '/policy/paymentFrequency': 'monthly' } }
 
 /** The page size the exercise model counts "more than a page" against when the list is not paged. */
 export const UNPAGED_PAGE_SIZE = 50
@@ -30,6 +32,7 @@ export function exerciseSettings(config: Pick<TargetConfig, 'extensions'>): Exer
     ...(raw.oldTokenAfterRefresh ? { oldTokenAfterRefresh: raw.oldTokenAfterRefresh } : {}),
     ...(raw.terminatedPolicyChanges ? { terminatedPolicyChanges: raw.terminatedPolicyChanges } : {}),
     ...(typeof raw.subscriptionsForVolume === 'number' ? { subscriptionsForVolume: raw.subscriptionsForVolume } : {}),
+    ...(raw.monthlySet && typeof raw.monthlySet === 'object' ? { monthlySet: raw.monthlySet } : {}),
     ...(page && typeof page.size === 'number' ? { listPage: { size: page.size, pageParam: page.pageParam ?? 'page', sizeParam: page.sizeParam ?? 'pageSize', firstPage: page.firstPage ?? 1 } } : {}),
   }
 }
