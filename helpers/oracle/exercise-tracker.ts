@@ -175,7 +175,8 @@ export class ExerciseTracker {
       for (const [cls, at] of this.ownerWrites.get(key) ?? []) if (at > last) out.push(cellId(op, 'reread', cls))
       this.listReadAt.set(key, this.seq)
     }
-    if (f.list && owner && ok(res)) {
+    // a list is the caller's own (its subscriptions): counted for any user; a schedule for the owner of the quote or policy
+    if (f.list && ok(res) && (owner || (f.list === 'subscriptions' && key !== undefined))) {
       const n = entriesOf(res.body)?.length
       if (f.list === 'subscriptions') {
         const live = key ? [...this.webhooks.subscriptions.values()].filter((s) => s.owner === key && !s.deleted).length : 0

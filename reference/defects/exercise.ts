@@ -12,6 +12,7 @@ export const EXERCISE_DEFECTS = {
   'exercise-data-change-on-terminated-accepted': d('A technical change of a terminated policy is accepted and applied.', 'sales-service.md §1, §4'),
   'exercise-renewal-stale-after-change': d('The renewal data is prepared from the policy as issued: a technical change or an MTA since is missing from it.', 'sales-service.md §1, §4'),
   'exercise-invoices-gone-after-termination': d('The invoices of a terminated policy answer 404: its money can no longer be read.', 'sales-service.md §4'),
+  'exercise-invoices-capped-at-ten': d('The invoices of a policy are capped at 10 entries: a monthly policy shows 10 of its 12 installments.', 'sales-service.md §4'),
   'exercise-list-pages-overlap': d('The subscription list pages overlap: each page after the first starts with the last entry of the page before, so one subscription is never listed.', 'webhook-subscriptions.md §4'),
   'exercise-login-any-tenant-path': d("A login at another tenant's path with this tenant's credentials is accepted (the user is looked up in every tenant).", 'sales-service.md §5'),
   'exercise-refresh-drops-rights': d('A refreshed token carries no rights: the refreshed user can no longer read its full schema.', 'sales-service.md §5'),

@@ -27,7 +27,8 @@ export function registerDataRoutes(app: FastifyInstance, store: PoliciesStore): 
       if (!policy) return store.ctx.defects.has('policies-unknown-policy-empty-200') ? [] : notFound(reply, 'policy')
       if (policy.status === 'terminated' && store.ctx.defects.has('exercise-invoices-gone-after-termination')) return notFound(reply, 'policy')
       store.invoiceReads.set(policy.id, (store.invoiceReads.get(policy.id) ?? 0) + 1)
-      const list = store.invoicesOf(policy.id).map((i) => invoiceView(store, i))
+      const all = store.invoicesOf(policy.id).map((i) => invoiceView(store, i))
+      const list = store.ctx.defects.has('exercise-invoices-capped-at-ten') ? all.slice(0, 10) : all
       return store.ctx.options.invoiceOrder === 'newest-first' ? list.reverse() : list
     },
   })
