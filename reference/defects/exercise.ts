@@ -11,6 +11,8 @@ export const EXERCISE_DEFECTS = {
   'exercise-mta-on-terminated-accepted': d('An MTA of a terminated policy is accepted (a quote is made on it).', 'sales-service.md §1, §4'),
   'exercise-data-change-on-terminated-accepted': d('A technical change of a terminated policy is accepted and applied.', 'sales-service.md §1, §4'),
   'exercise-renewal-stale-after-change': d('The renewal data is prepared from the policy as issued: a technical change or an MTA since is missing from it.', 'sales-service.md §1, §4'),
+  'exercise-links-fail-after-mta': d('The policy view (links) answers 500 once an MTA changed the policy.', 'sales-service.md §4'),
+  'exercise-refresh-not-jwt': d('A refresh answers the refresh token where the access token goes: not a JWT.', 'sales-service.md §5'),
   'exercise-invoices-gone-after-termination': d('The invoices of a terminated policy answer 404: its money can no longer be read.', 'sales-service.md §4'),
   'exercise-invoices-capped-at-ten': d('The invoices of a policy are capped at 10 entries: a monthly policy shows 10 of its 12 installments.', 'sales-service.md §4'),
   'exercise-list-pages-overlap': d('The subscription list pages overlap: each page after the first starts with the last entry of the page before, so one subscription is never listed.', 'webhook-subscriptions.md §4'),

@@ -46,6 +46,7 @@ export function registerIdentity(app: FastifyInstance, ctx: ReferenceContext): v
     if (!p || p.tenant !== req.params.tenant) return reply.code(401).send(errorBody('invalid refresh token'))
     // defect exercise-refresh-drops-rights: the refreshed token carries no rights
     const t = await ctx.tokens.issue(ctx.defects.has('exercise-refresh-drops-rights') ? { ...p, rights: [] } : p, p.ttl)
-    return reply.send({ authentication_result: { access_token: t.access_token, token_type: 'Bearer', expires_in: t.expires_in } })
+    // defect exercise-refresh-not-jwt: the refresh token where the access token goes
+    return reply.send({ authentication_result: { access_token: ctx.defects.has('exercise-refresh-not-jwt') ? refresh_token : t.access_token, token_type: 'Bearer', expires_in: t.expires_in } })
   })
 }
