@@ -20,6 +20,6 @@ export const EXERCISE_DEFECTS = {
   'exercise-refresh-drops-rights': d('A refreshed token carries no rights: the refreshed user can no longer read its full schema.', 'sales-service.md §5'),
   'exercise-refresh-revokes-old-token': d('A refresh revokes the access token it replaces at once, although the profile says it stays valid until its exp.', 'sales-service.md §5'),
   'exercise-expired-accepted-on-payments': d('The broker payment routes accept an expired token (their guard checks the signature, not exp).', 'sales-service.md §5'),
-  'exercise-bind-other-tenant': d("A caller of another tenant can bind this tenant's quote.", 'sales-service.md §4, §5'),
+  'exercise-calculate-other-tenant': d("A caller of another tenant can calculate this tenant's quote (the route looks the quote up in every tenant).", 'sales-service.md §4, §5'),
   'exercise-restricted-create-hidden-accepted': d("A restricted user's create with a field its schema hides is accepted (create validates with the full schema; update does not).", 'sales-service.md §5'),
 } as const satisfies Record<string, DefectInfo>

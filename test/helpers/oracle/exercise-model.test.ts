@@ -32,7 +32,7 @@ describe('the exercise model', () => {
 
   it("reads the reference profile: three users of two tenants, lists paged by 25", () => {
     const p = exerciseProfile(config)
-    expect(p.users.sort()).toEqual(['otherTenant', 'primary', 'restricted'])
+    expect([...p.users].sort()).toEqual(['otherTenant', 'primary', 'restricted'])
     expect(p.listPageSize).toBe(25)
     const logins = exerciseCells(p).filter((c) => c.operation === 'identity.login').map((c) => c.cls).sort()
     expect(logins).toEqual(['otherTenant@acme', 'otherTenant@own', 'primary@globex', 'primary@own', 'restricted@globex', 'restricted@own'])
