@@ -69,7 +69,7 @@ export const OPERATION_FACTS: Readonly<Record<string, OperationFacts>> = {
   'sales.quote.update': { ...Q, rights: true },
   'sales.quote.decline': Q,
   'sales.quote.calculate': Q,
-  'sales.quote.calculation': QR,
+  'sales.quote.calculation': { ...QR, states: ['draft', 'calculated', 'bound', 'issued'] },
   'sales.documents.generate': Q,
   'sales.documents.download': { resource: 'none', write: false, scoped: true },
   'sales.quote.referral': Q,

@@ -9,6 +9,7 @@ import type { HttpResult } from '../../helpers/client/http/types'
 import { inspectJwt } from '../../helpers/client/auth/jwt'
 import { exerciseSettings } from '../../helpers/client/config/exercise-settings'
 import { salesSettings } from '../../helpers/client/config/sales-settings'
+import { webhookSettings } from '../../helpers/checks/webhooks/settings'
 
 /**
  * Identity as a client uses it (issue 40, the exercise model's identity cells: docs/exercise.md): login at every tenant
@@ -81,7 +82,7 @@ describe('identity as a client uses it: every tenant path, refresh (issue 40; sa
   )
 
   check(
-    { id: 'EX-ID-003', spec: 'sales', section: '§5', requirement: 'The refreshed token is the same user with the same tenant and rights: the services answer it as they answer the token it replaced (the schema filtered by the same rights, the same subscriptions).' },
+    { id: 'EX-ID-003', spec: 'sales', section: '§5', requirement: 'The refreshed token is the same user with the same tenant and rights: the services answer it as they answer the token it replaced (the schema filtered by the same rights; a subscription made with the replaced token is the refreshed token\'s own).' },
     async () => {
       const { access, refresh } = await refreshed()
       const token = await given('the refreshed token', async () => {
@@ -94,9 +95,19 @@ describe('identity as a client uses it: every tenant path, refresh (issue 40; sa
       expectStatus(before, 200)
       expectStatus(after, 200)
       expectEqual(after.text, before.text, "the product schema read with the refreshed token (filtered by the caller's rights) as read with the token it replaced", after)
-      const [listBefore, listAfter] = [await t.webhooks.call({ op: 'webhooks.subscriptions.list', bearer: access }), await t.webhooks.call({ op: 'webhooks.subscriptions.list', bearer: token })]
-      expectStatus(listAfter, 200)
-      expectEqual(listAfter.text, listBefore.text, "the caller's subscriptions read with the refreshed token as with the token it replaced", listAfter)
+      // subscriptions belong to one user of one tenant: one made with the replaced token is the refreshed token's to read
+      const made = await given('a subscription made with the token the refresh replaced', async () => {
+        const res = await t.webhooks.call({ op: 'webhooks.subscription.create', json: { event: 'export', url: `${webhookSettings(t.config).subscriberUrlBase}/${t.tag('exercise-refresh')}` }, bearer: access })
+        expectStatus(res, 201, { owner: 'WH-LIFE-001' })
+        return String((res.body as { id?: unknown }).id)
+      })
+      try {
+        const read = await t.webhooks.call({ op: 'webhooks.subscription.get', params: { id: made }, bearer: token })
+        expectStatus(read, 200)
+        expectEqual((read.body as { id?: unknown } | undefined)?.id, made, 'the subscription made with the replaced token, read with the refreshed one', read)
+      } finally {
+        await t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id: made }, bearer: token })
+      }
     },
   )
 

@@ -127,7 +127,17 @@ lifecycle('a policy through its states, every view re-read after each write (iss
     { id: 'EX-REREAD-003', spec: 'sales', section: '§1, §4', requirement: 'After a termination every view of the policy still answers 200 (a terminated policy stays readable: its links, invoices, totals, renewal data and custom view).' },
     async () => {
       const p = st.p!
-      const sum = await given('the premium to return', async () => {
+      const sum = await given('an MTA quote and a second technical change on the changed policy, and the premium to return', async () => {
+        // an operation in each state the policy passes (the exercise model's policy states): an MTA quote of the changed
+        // policy (left unissued, declined after the file) and a technical change of it; the termination then finds it
+        // technically changed
+        const vars = api.vars({ policyId: p.policyId, dateEffective: st.dateEffective })
+        const again = await api.mta(deepMerge(structuredClone(p.issued.payload), fillTemplate(s.mta.body, vars)))
+        expectStatus(again, '2xx', { owner: 'PL-MTA-001' })
+        flow.created.set(String(getPointer(again.body, s.mta.quoteIdPointer)), { product: p.issued.product, final: false })
+        const body: Record<string, unknown> = {}
+        for (const [ptr, v] of Object.entries(st.technical!)) setPointer(body, ptr, v)
+        expectStatus(await api.dataChange(p.policyId, body), '2xx', { owner: 'PL-TECH-001' })
         const totals = await api.totals(p.policyId)
         expectStatus(totals, 200)
         return roundMoney((api.readTotals(totals).premium ?? 0) * 0.25)

@@ -22,6 +22,9 @@ const flow = useSalesFlow(t)
 const ps = policiesSettings(t.config)
 const api = new PoliciesApi(t, ps)
 
+/** How often a page walk is read when other callers' deletions may have shifted it. */
+const WALKS = 3
+
 /** Every page of the caller's subscription list (one answer when the profile names no paging), at most `cap` pages. */
 async function readAllPages(cap: number): Promise<{ pages: HttpResult[]; entries: { id?: unknown; url?: unknown; event?: unknown }[] }> {
   const page = x.listPage
@@ -76,14 +79,20 @@ describe('volume: more than a page (issue 40; webhook-subscriptions.md §4)', ()
         if (u) expectStatus(await t.webhooks.call({ op: 'webhooks.subscriptions.list', as: u }), 200)
       }
       const pageSize = x.listPage?.size ?? n
-      const { pages, entries } = await readAllPages(Math.ceil((n * 4) / pageSize) + 4)
+      // other callers of the run delete their own subscriptions meanwhile: an offset page walk they shifted misses an entry
+      // of ours once; a walk is read again (GETs only, at most WALKS times) and judged by the first complete one, or the last
+      let walk = await readAllPages(Math.ceil((n * 4) / pageSize) + 4)
+      const judge = (w: typeof walk) => {
+        const count = new Map<string, number>()
+        for (const e of w.entries) if (typeof e.id === 'string') count.set(e.id, (count.get(e.id) ?? 0) + 1)
+        return { count, twice: live.filter((id) => (count.get(id) ?? 0) > 1), missing: live.filter((id) => !count.has(id)) }
+      }
+      for (let i = 1; i < WALKS && judge(walk).missing.length + judge(walk).twice.length > 0 && walk.pages.every((r) => r.status === 200); i += 1) walk = await readAllPages(Math.ceil((n * 4) / pageSize) + 4)
+      const { pages, entries } = walk
       for (const res of pages) expectStatus(res, 200)
-      const count = new Map<string, number>()
-      for (const e of entries) if (typeof e.id === 'string') count.set(e.id, (count.get(e.id) ?? 0) + 1)
+      const { count, twice, missing } = judge(walk)
       const last = pages.at(-1)!
-      const twice = live.filter((id) => (count.get(id) ?? 0) > 1)
-      const missing = live.filter((id) => !count.has(id))
-      expectThat(twice.length === 0 && missing.length === 0, { expected: `each of the ${live.length} live subscriptions listed once over ${pages.length} page(s)`, actual: `${missing.length} missing (${missing.slice(0, 3).join(', ')}), ${twice.length} listed more than once (${twice.slice(0, 3).join(', ')})`, res: last })
+      expectThat(twice.length === 0 && missing.length === 0, { expected: `each of the ${live.length} live subscriptions listed once over ${pages.length} page(s) (in one of at most ${WALKS} walks)`, actual: `${missing.length} missing (${missing.slice(0, 3).join(', ')}), ${twice.length} listed more than once (${twice.slice(0, 3).join(', ')})`, res: last })
       const shownDeleted = deleted.filter((id) => count.has(id))
       expectThat(shownDeleted.length === 0, { expected: 'no deleted subscription listed', actual: `listed: ${shownDeleted.join(', ')}`, res: last })
       const urls = Object.fromEntries([...updated.keys()].map((id) => [id, entries.find((e) => e.id === id)?.url]))
@@ -100,6 +109,7 @@ describe('volume: a policy paying in 12 installments (issue 40; sales-service.md
       const q = await given('a monthly quote, calculated', async () => {
         const created = await flow.createQuote(product, { label: 'exercise-monthly', set: x.monthlySet })
         await flow.unlocked(created.quoteId, 'wait after create')
+        await flow.calculation(created.quoteId) // the financials of a quote not calculated yet: the model judges the answer (PL-INV-004)
         expectStatus(await flow.calculate(created.quoteId), '2xx', { owner: `SL-LIFE-005-${product}` })
         await flow.unlocked(created.quoteId, 'wait after calculate')
         return created
@@ -107,6 +117,7 @@ describe('volume: a policy paying in 12 installments (issue 40; sales-service.md
       const schedule = async (when: string) => {
         const res = await flow.installments(q.quoteId)
         expectStatus(res, 200)
+        await flow.calculation(q.quoteId) // the financials in the same state: the model holds them to the schedule (PL-INV-004)
         const list = (expectJsonBody(res) as { instalments?: { premium?: unknown }[] }).instalments
         expectThat(Array.isArray(list) && list.length === 12, { expected: `12 instalments of the monthly quote when ${when}`, actual: Array.isArray(list) ? `${list.length} instalments` : res.body, res })
         return list!.map((i) => i.premium)
