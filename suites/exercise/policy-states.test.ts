@@ -63,6 +63,28 @@ function expectRenewalCarries(res: HttpResult, change: Record<string, unknown>, 
   expectEqual(valuesAt(data, Object.keys(change)), change, `the renewal data's fields changed by ${after}`, res)
 }
 
+/** An MTA of the policy with the changes given, created, calculated, bound and issued (PL-MTA-001..003 own each step). */
+async function issueMta(p: PolicyUnderTest, changes: Record<string, unknown>, vars: Record<string, unknown>): Promise<string> {
+  const payload = structuredClone(p.issued.payload)
+  for (const [ptr, v] of Object.entries(changes)) setPointer(payload, ptr, v)
+  const res = await api.mta(deepMerge(payload, fillTemplate(s.mta.body, vars)))
+  expectStatus(res, '2xx', { owner: 'PL-MTA-001' })
+  const id = String(getPointer(res.body, s.mta.quoteIdPointer))
+  flow.created.set(id, { product: p.issued.product, final: false })
+  await expectReleased(await flow.waitActions(id), `the actions of MTA quote ${id} after create`)
+  expectStatus(await flow.calculate(id), '2xx', { owner: 'PL-MTA-002' })
+  await flow.unlocked(id, 'wait after MTA calculate')
+  expectStatus(await flow.bind(id), '2xx', { owner: 'PL-MTA-003' })
+  await flow.unlocked(id, 'wait after MTA bind')
+  const issue = await flow.issue(id)
+  expectStatus(issue, '2xx', { owner: 'PL-MTA-003' })
+  flow.markFinal(id)
+  const requestId = flow.requestIdOf(issue)
+  expectThat(requestId !== undefined, { expected: `a request id at ${flow.settings.requestIdPointer}`, actual: issue.body, res: issue })
+  await expectPollSuccess(await flow.waitRequest(requestId!), 'the MTA issue request', { owner: 'PL-MTA-003' })
+  return id
+}
+
 lifecycle('a policy through its states, every view re-read after each write (issue 40; sales-service.md §1, §4)', (step) => {
   const st: { p?: PolicyUnderTest; date?: string; dateEffective?: string; technical?: Record<string, unknown>; mta?: Record<string, unknown>; terminated?: HttpResult; linksBefore?: HttpResult } = {}
 
@@ -95,26 +117,7 @@ lifecycle('a policy through its states, every view re-read after each write (iss
       const p = st.p!
       const vars = api.vars({ policyId: p.policyId, dateEffective: st.dateEffective })
       st.mta = fillTemplate(s.mta.set, vars) as Record<string, unknown>
-      const mtaId = await given('an MTA issued on the policy', async () => {
-        const payload = structuredClone(p.issued.payload)
-        for (const [ptr, v] of Object.entries({ ...st.mta, ...st.technical })) setPointer(payload, ptr, v)
-        const res = await api.mta(deepMerge(payload, fillTemplate(s.mta.body, vars)))
-        expectStatus(res, '2xx', { owner: 'PL-MTA-001' })
-        const id = String(getPointer(res.body, s.mta.quoteIdPointer))
-        flow.created.set(id, { product: p.issued.product, final: false })
-        await expectReleased(await flow.waitActions(id), `the actions of MTA quote ${id} after create`)
-        expectStatus(await flow.calculate(id), '2xx', { owner: 'PL-MTA-002' })
-        await flow.unlocked(id, 'wait after MTA calculate')
-        expectStatus(await flow.bind(id), '2xx', { owner: 'PL-MTA-003' })
-        await flow.unlocked(id, 'wait after MTA bind')
-        const issue = await flow.issue(id)
-        expectStatus(issue, '2xx', { owner: 'PL-MTA-003' })
-        flow.markFinal(id)
-        const requestId = flow.requestIdOf(issue)
-        expectThat(requestId !== undefined, { expected: `a request id at ${flow.settings.requestIdPointer}`, actual: issue.body, res: issue })
-        await expectPollSuccess(await flow.waitRequest(requestId!), 'the MTA issue request', { owner: 'PL-MTA-003' })
-        return id
-      }, { product: t.config.product })
+      const mtaId = await given('an MTA issued on the policy', () => issueMta(p, { ...st.mta, ...st.technical }, vars), { product: t.config.product })
       expectThat(mtaId !== p.policyId, { expected: 'an MTA quote of its own', actual: mtaId })
       const views = await readEveryView(p, st.date!, false)
       expectEveryViewReadable(views, 'an MTA')
@@ -129,8 +132,8 @@ lifecycle('a policy through its states, every view re-read after each write (iss
       const p = st.p!
       const sum = await given('an MTA quote and a second technical change on the changed policy, and the premium to return', async () => {
         // an operation in each state the policy passes (the exercise model's policy states): an MTA quote of the changed
-        // policy (left unissued, declined after the file) and a technical change of it; the termination then finds it
-        // technically changed
+        // policy (left unissued, declined after the file), a technical change of it, and an MTA again, so that the
+        // termination finds it changed by an MTA
         const vars = api.vars({ policyId: p.policyId, dateEffective: st.dateEffective })
         const again = await api.mta(deepMerge(structuredClone(p.issued.payload), fillTemplate(s.mta.body, vars)))
         expectStatus(again, '2xx', { owner: 'PL-MTA-001' })
@@ -138,6 +141,7 @@ lifecycle('a policy through its states, every view re-read after each write (iss
         const body: Record<string, unknown> = {}
         for (const [ptr, v] of Object.entries(st.technical!)) setPointer(body, ptr, v)
         expectStatus(await api.dataChange(p.policyId, body), '2xx', { owner: 'PL-TECH-001' })
+        await issueMta(p, { ...st.mta, ...st.technical }, vars)
         const totals = await api.totals(p.policyId)
         expectStatus(totals, 200)
         return roundMoney((api.readTotals(totals).premium ?? 0) * 0.25)
