@@ -18,6 +18,7 @@ import { fillTemplate } from '../../helpers/checks/policies/template'
 import { policiesSettings } from '../../helpers/client/config/policies-settings'
 import { salesSettings } from '../../helpers/client/config/sales-settings'
 import { OPERATION_FACTS } from '../../helpers/oracle/exercise-model'
+import { exerciseSettings } from '../../helpers/client/config/exercise-settings'
 
 /**
  * Every caller of every operation (issue 40, the exercise model's caller classes: docs/exercise.md): a token past its
@@ -31,6 +32,7 @@ const flow = useSalesFlow(t)
 const ps = policiesSettings(t.config)
 const api = new PoliciesApi(t, ps)
 const groups = new RepresentedGroups()
+const x = exerciseSettings(t.config)
 const SERVICES = ['sales', 'webhooks'] as const
 
 const expired: { token?: ExpiringToken } = {}
@@ -58,11 +60,22 @@ describe('every operation refuses a token past its exp (issue 40; sales-service.
   })
 })
 
-/** A draft quote and an issued policy of the primary user: what another tenant's caller must not reach. */
-const mine = givenOnce('a quote and an issued policy of this tenant', async () => {
+/**
+ * A draft quote and a policy of the primary user: what another tenant's caller must not reach. The policy pays annually,
+ * is technically changed and then terminated by its owner, and its custom view read (one installment): states and a
+ * size no other check gives a policy (the exercise model's cells; the model judges each answer).
+ */
+const mine = givenOnce('a quote and an issued, changed and terminated policy of this tenant', async () => {
   const q = await flow.createQuote(t.config.product, { label: 'exercise-foreign' })
   await flow.unlocked(q.quoteId, 'wait after create')
-  const p = await issuePolicy(flow, api, { label: 'exercise-foreign-policy' })
+  const p = await issuePolicy(flow, api, { label: 'exercise-foreign-policy', set: x.annualSet })
+  const identity = (t.config.features['customer_identity'] as { params?: Record<string, string> } | undefined)?.params ?? {}
+  const query = Object.fromEntries(Object.entries(identity).map(([name, ptr]) => [name, String(getPointer(p.data, ptr))]))
+  if (Object.keys(query).length > 0) expectStatus(await api.customView(p.policyId, query), 200, { owner: 'PL-CUST-001' })
+  const change: Record<string, unknown> = {}
+  for (const [ptr, v] of Object.entries(fillTemplate(ps.technicalChange.set, api.vars()) as Record<string, unknown>)) setPointer(change, ptr, v)
+  expectStatus(await api.dataChange(p.policyId, change), '2xx', { owner: 'PL-TECH-001' })
+  expectStatus(await api.terminate(p.policyId, { date: p.dateInception, sum: 0 }), '2xx', { owner: 'PL-TERM-005' })
   return { quoteId: q.quoteId, policyId: p.policyId }
 }, { product: t.config.product })
 

@@ -17,9 +17,11 @@ export interface ExerciseSettings {
   subscriptionsForVolume: number
   /** JSON pointer -> value that makes a quote pay in 12 monthly installments. */
   monthlySet: Record<string, unknown>
+  /** JSON pointer -> value that makes a quote pay in one annual installment. */
+  annualSet: Record<string, unknown>
 }
 
-export const EXERCISE_DEFAULTS: ExerciseSettings = { oldTokenAfterRefresh: 'accepted', terminatedPolicyChanges: 'refused', subscriptionsForVolume: 60, monthlySet: { '/policy/paymentFrequency': 'monthly' } }
+export const EXERCISE_DEFAULTS: ExerciseSettings = { oldTokenAfterRefresh: 'accepted', terminatedPolicyChanges: 'refused', subscriptionsForVolume: 60, monthlySet: { '/policy/paymentFrequency': 'monthly' }, annualSet: { '/policy/paymentFrequency': 'annual' } }
 
 /** The page size the exercise model counts "more than a page" against when the list is not paged. */
 export const UNPAGED_PAGE_SIZE = 50
@@ -33,6 +35,7 @@ export function exerciseSettings(config: Pick<TargetConfig, 'extensions'>): Exer
     ...(raw.terminatedPolicyChanges ? { terminatedPolicyChanges: raw.terminatedPolicyChanges } : {}),
     ...(typeof raw.subscriptionsForVolume === 'number' ? { subscriptionsForVolume: raw.subscriptionsForVolume } : {}),
     ...(raw.monthlySet && typeof raw.monthlySet === 'object' ? { monthlySet: raw.monthlySet } : {}),
+    ...(raw.annualSet && typeof raw.annualSet === 'object' ? { annualSet: raw.annualSet } : {}),
     ...(page && typeof page.size === 'number' ? { listPage: { size: page.size, pageParam: page.pageParam ?? 'page', sizeParam: page.sizeParam ?? 'pageSize', firstPage: page.firstPage ?? 1 } } : {}),
   }
 }
