@@ -128,8 +128,9 @@ export const cellId = (operation: string, dimension: Dimension, cls: string): st
 
 /** Cells only --thorough exercises: they cost more than they are likely to find in a quick run. */
 const THOROUGH_ONLY = new Set<string>([
-  // none today: the volume cells (60 subscriptions, a monthly policy) cost about a second against the reference and run
-  // in the default run (suites/exercise/volume.test.ts); a cell that takes minutes (waiting for a token to expire) goes here
+  // a termination of a policy an MTA changed: one more MTA lifecycle (create, calculate, bind, issue, poll) on the run's
+  // longest chain (suites/exercise/policy-states.test.ts); the volume cells cost about a second and run by default
+  cellId('sales.termination.terminate', 'state', 'changed'),
 ])
 
 const CALLER_NEEDS: Partial<Record<CallerClass, string>> = { restricted: 'restricted', 'other-tenant': 'otherTenant' }
