@@ -210,7 +210,8 @@ export function exerciseCoverage(cells: readonly Cell[], exercised: ReadonlySet<
       d.exercised += 1
       continue
     }
-    const why: NotExercisedWhy = c.thorough && !run.thorough ? 'left to --thorough' : run.readOnly && c.write ? 'read-only run' : run.partial ? 'outside the selection' : 'not reached'
+    // a read-only run sends no write; a partial run (a selection, a shard) is judged on its own part only
+    const why: NotExercisedWhy = run.readOnly && c.write ? 'read-only run' : run.partial ? 'outside the selection' : c.thorough && !run.thorough ? 'left to --thorough' : 'not reached'
     notExercised.push({ cell: c.id, why })
   }
   return { applicable, exercised: done, percent: applicable === 0 ? 100 : Math.floor((1000 * done) / applicable) / 10, notExercised, notApplicable, byDimension }

@@ -249,7 +249,8 @@ export default class SummaryReporter implements Reporter {
       const base = exercise ? { ...withRequirements, exercise } : withRequirements
       const strict = process.env[STRICT_ENV] === '1'
       const strictUntested = strict ? (requirements ?? []).filter((r) => r.status === 'untested').map((r) => r.id) : []
-      const strictUnexercised = strict && exercise ? exercise.notExercised.map((n) => n.cell) : []
+      // a cell outside the selection (a shard, --check) or a write of a read-only run is not this run's to exercise
+      const strictUnexercised = strict && exercise ? exercise.notExercised.filter((n) => n.why === 'not reached' || n.why === 'left to --thorough').map((n) => n.cell) : []
       let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete, strictUntested, strictUnexercised)
       // the target stopped answering (helpers/client/http/breaker.ts): that is the cause of an inconclusive run, not its checks
       const breaker = stop ? undefined : openBreakerCauses()[0]
