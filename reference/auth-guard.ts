@@ -25,7 +25,9 @@ export function registerAuthGuard(app: FastifyInstance, ctx: ReferenceContext): 
       }
       return reply.code(401).header('www-authenticate', 'Bearer').send(errorBody('a bearer token is required'))
     }
-    const verified = await ctx.tokens.verify(match[1]!, expiryLeeway(ctx, sales))
+    // defect exercise-expired-accepted-on-payments: the broker payment routes check the signature, not exp
+    const payments = sales && path.startsWith(`${SALES_PREFIX}/brokerpayments`) && ctx.defects.has('exercise-expired-accepted-on-payments')
+    const verified = await ctx.tokens.verify(match[1]!, payments ? 10 * 365 * 24 * 3600 : expiryLeeway(ctx, sales))
     if (!verified.ok && match[1]!.split('.').length !== 3 && ctx.defects.has('auth-malformed-token-accepted')) {
       req.principal = anonymous(req)
       return

@@ -36,6 +36,8 @@ function queryOf(opId: string): Schema | undefined {
   if (opId === 'sales.quote.get' || opId === 'sales.quote.calculate') return { type: 'object', properties: { withNotifications: FLAG } }
   if (opId === 'sales.quote.actions' || opId === 'sales.requests.get') return { type: 'object', properties: { longPolling: FLAG } }
   if (opId === 'sales.policy.links') return { type: 'object', properties: { forceCoverageDateFormat: FLAG } }
+  // pages of the subscription list (issue 40): ?page=N&pageSize=M, N from 1; without them every entry in one answer
+  if (opId === 'webhooks.subscriptions.list') return { type: 'object', properties: { page: { type: 'string', pattern: '^[0-9]+$' }, pageSize: { type: 'string', pattern: '^[0-9]+$' } } }
   if (opId === 'sales.customers.custom-view') {
     // the union of the demo tenants' customer_identity features (reference/demo-data.ts)
     const names = [...new Set(DEMO_TENANTS.flatMap((t) => t.features.customer_identity))]

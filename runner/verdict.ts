@@ -80,6 +80,8 @@ export interface VerdictInput {
   incomplete?: string[]
   /** --strict: these requirements (ids) went untested (runner/reporting/requirement-coverage.ts): INCONCLUSIVE. */
   strictUntested?: string[]
+  /** --strict: these applicable cells of the exercise model were not exercised (runner/reporting/exercise-coverage.ts): INCONCLUSIVE. */
+  strictUnexercised?: string[]
 }
 
 export interface RunVerdict {
@@ -136,6 +138,8 @@ export function computeVerdict(i: VerdictInput): RunVerdict {
   if (t.skipped > 0) return make('INCONCLUSIVE', `${t.skipped} check(s) skipped without a reason${names(i.ids?.skipped, t.skipped)}`)
   const untested = i.strictUntested ?? []
   if (untested.length > 0 && t.passed > 0) return make('INCONCLUSIVE', `--strict: ${untested.length} requirement(s) untested${names(untested, untested.length)}`)
+  const unexercised = i.strictUnexercised ?? []
+  if (unexercised.length > 0 && t.passed > 0) return make('INCONCLUSIVE', `--strict: ${unexercised.length} applicable exercise cell(s) not exercised${names(unexercised, unexercised.length)}`)
   if (t.passed === 0) {
     return make('INCONCLUSIVE', t['not-applicable'] > 0 ? `no check ran: all ${t['not-applicable']} selected check(s) are not applicable` : 'no check ran')
   }

@@ -160,6 +160,7 @@ function recordInvariants(ctx: TestContext): void {
     return { id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}), ...(v.at ? { at: v.at } : {}), ...(answers.length > 0 ? { answers } : {}), failure: violationRecord(v) }
   })
   ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated, ...(tally.sent ? { sent: { ...tally.sent } } : {}) }
+  if (tally.exercised) ctx.task.meta.exercised = Object.keys(tally.exercised).sort()
 }
 
 /**

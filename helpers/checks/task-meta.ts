@@ -72,6 +72,8 @@ declare module 'vitest' {
      * every report is rendered from it, and the reporters tell one finding from several by it (runner/reporting/findings.ts).
      */
     failure?: FailureRecord
+    /** The exercise model's cells the check's answered calls exercised (helpers/oracle/exercise-tracker.ts): the run's coverage. */
+    exercised?: string[]
     /**
      * Published-contract findings on the answers this check received (helpers/client/contracts/openapi-sink.ts): never this
      * check's failure; reporters list each `CT-<operation>-<kind>` as a check of its own (runner/reporting/contract-checks.ts).

@@ -16,6 +16,8 @@ import { WebhooksModel } from './webhooks-model'
 import { violationList } from './judged-at'
 import { judgeFiniteNumbers } from './finite-numbers'
 import type { RealWorldClass } from './real-world'
+import { ExerciseTracker } from './exercise-tracker'
+import { tokenFingerprint } from '../client/http/client'
 
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
 
@@ -47,18 +49,23 @@ export class ServiceModel implements ExchangeObserver {
   readonly tokens = new Map<string, TokenState>()
   private readonly flights = new Flights()
   private readonly leewayMs: number
+  /** The exercise model's cells each answer exercises (helpers/oracle/exercise-model.ts). */
+  readonly exercise: ExerciseTracker
 
   constructor(config: TargetConfig, options: ServiceModelOptions = {}) {
     this.money = new MoneyModel(policiesSettings(config))
     this.policy = new PolicyModel(policiesSettings(config))
+    this.exercise = new ExerciseTracker(config, this.webhooks, tokenFingerprint)
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
       policyIssued: (p, from, res) => {
         this.money.policyIssued(p.id, p.tenant)
         this.policy.issued(p.id, p.tenant, from, res)
+        this.exercise.policyIssued(p.id)
       },
       mtaIssued: (policyId, done, quoteId, success) => {
         this.money.mtaIssued(policyId, done)
         if (success) this.policy.mtaIssued(policyId, quoteId)
+        if (success && done) this.exercise.mtaIssued(policyId)
       },
     })
     const configured = (config.auth as { expiryLeewaySeconds?: unknown }).expiryLeewaySeconds
@@ -114,9 +121,11 @@ export class ServiceModel implements ExchangeObserver {
         // before any rule reads a number of it (issue #37): a number that is not finite is a finding of its own
         judgeFiniteNumbers(call.service, res, evaluated, violations)
         this.judgeAccess(call, res, beganAt, evaluated, violations)
+        const exercised = this.exerciseOf(call, res)
         if (op !== undefined && service === 'webhooks') {
           const owner = actorKey(call.actor)
-          this.webhooks.observe({ op, ...(call.params['id'] !== undefined ? { id: call.params['id'] } : {}), ...(owner ? { owner } : {}), json: call.json, beganAt, overlapped }, res, evaluated, violations)
+          const partial = call.query !== undefined && Object.keys(call.query).length > 0
+          this.webhooks.observe({ op, ...(call.params['id'] !== undefined ? { id: call.params['id'] } : {}), ...(owner ? { owner } : {}), json: call.json, beganAt, overlapped, ...(partial ? { partial } : {}) }, res, evaluated, violations)
         } else if (op !== undefined && service === 'sales') {
           const actor = actorKey(call.actor)
           const tenant = call.tenantHeader ?? actorTenant(call.actor)
@@ -126,11 +135,24 @@ export class ServiceModel implements ExchangeObserver {
           const q = this.sales.quoteIdOf(op, call.params)
           const settled = q !== undefined && (this.sales.quotes.get(q)?.settled ?? false)
           this.policy.observe(op, call.params, call.json, tenant, res, overlapped, settled, evaluated, violations)
-          if (sent.length > 0) return { evaluated: [...evaluated], violations, sent }
+          if (sent.length > 0) return { evaluated: [...evaluated], violations, sent, ...exercised }
         }
-        return { evaluated: [...evaluated], violations }
+        return { evaluated: [...evaluated], violations, ...exercised }
       },
     }
+  }
+
+  /** The exercise cells of an answered call, measured before the areas learn from it (the state it was sent in). */
+  private exerciseOf(call: CallInfo, res: HttpResult): { exercised?: string[] } {
+    const op = call.operationId ?? ''
+    const owner = call.service === 'sales' && op ? this.sales.ownerOf(op, call.params)?.tenant ?? this.policyTenant(op, call) : call.service === 'webhooks' && call.params['id'] !== undefined ? this.webhooks.subscriptions.get(call.params['id'])?.owner.split('/')[0] : undefined
+    const cells = this.exercise.observe(call, res, owner)
+    return cells.length > 0 ? { exercised: cells } : {}
+  }
+
+  private policyTenant(op: string, call: CallInfo): string | undefined {
+    const id = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : (call.params['policyId'] ?? call.params['id'])
+    return id !== undefined ? this.policy.policies.get(id)?.tenant : undefined
   }
 
   private noteToken(call: CallInfo): void {

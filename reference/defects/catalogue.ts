@@ -14,6 +14,7 @@ import { RELIABILITY_DEFECTS } from './reliability'
 import { SALES_DEFECTS } from './sales'
 import type { DefectInfo } from './types'
 import { WEBHOOKS_DEFECTS } from './webhooks'
+import { EXERCISE_DEFECTS } from './exercise'
 
 export type { DefectInfo } from './types'
 
@@ -26,6 +27,7 @@ export const DEFECTS = {
   ...RELIABILITY_DEFECTS,
   ...CONTENT_DEFECTS,
   ...OUTPUTS_DEFECTS,
+  ...EXERCISE_DEFECTS,
 } as const satisfies Record<string, DefectInfo>
 
 

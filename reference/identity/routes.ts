@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { errorBody, type ReferenceContext } from '../context'
-import { findTenant, type Right } from '../demo-data'
+import { DEMO_TENANTS, findTenant, type Right } from '../demo-data'
 
 export const IDENTITY_PREFIX = '/api/v1/identifier'
 
@@ -13,7 +13,9 @@ export function registerIdentity(app: FastifyInstance, ctx: ReferenceContext): v
       if (typeof username !== 'string' || typeof password !== 'string') {
         return reply.code(400).send(errorBody('username and password are required'))
       }
-      const tenant = findTenant(req.params.tenant)
+      // defect exercise-login-any-tenant-path: a user of another tenant is found too, and logged in to its own tenant
+      const anyTenant = ctx.defects.has('exercise-login-any-tenant-path') && !findTenant(req.params.tenant)?.users.some((u) => u.username === username) ? DEMO_TENANTS.find((x) => x.users.some((u) => u.username === username)) : undefined
+      const tenant = anyTenant ?? findTenant(req.params.tenant)
       const known = tenant?.users.find((u) => u.username === username)
       // defect auth-login-unknown-user-accepted: a name the tenant does not have logs in, with the fewest rights
       const user = known ?? (tenant && ctx.defects.has('auth-login-unknown-user-accepted') ? { username, password, rights: [] as Right[] } : undefined)
@@ -42,7 +44,9 @@ export function registerIdentity(app: FastifyInstance, ctx: ReferenceContext): v
     }
     const p = ctx.tokens.refresh(refresh_token, username)
     if (!p || p.tenant !== req.params.tenant) return reply.code(401).send(errorBody('invalid refresh token'))
-    const t = await ctx.tokens.issue(p, p.ttl)
-    return reply.send({ authentication_result: { access_token: t.access_token, token_type: 'Bearer', expires_in: t.expires_in } })
+    // defect exercise-refresh-drops-rights: the refreshed token carries no rights
+    const t = await ctx.tokens.issue(ctx.defects.has('exercise-refresh-drops-rights') ? { ...p, rights: [] } : p, p.ttl)
+    // defect exercise-refresh-not-jwt: the refresh token where the access token goes
+    return reply.send({ authentication_result: { access_token: ctx.defects.has('exercise-refresh-not-jwt') ? refresh_token : t.access_token, token_type: 'Bearer', expires_in: t.expires_in } })
   })
 }

@@ -17,7 +17,9 @@ export type VerifyResult = { ok: true; principal: Principal } | { ok: false; rea
 
 /** Signs and verifies the service's JWTs; keeps refresh tokens. One per reference instance. */
 export class TokenService {
-  private readonly refreshTokens = new Map<string, Principal & { ttl: number }>()
+  private readonly refreshTokens = new Map<string, Principal & { ttl: number; access?: string }>()
+  /** Access tokens a refresh revoked (defect exercise-refresh-revokes-old-token). */
+  private readonly revoked = new Set<string>()
   /**
    * Tokens whose signature and claims were verified once, with their payload: a later use only re-checks expiry.
    * An ES256 verification costs more than the rest of a request (a quarter of the service's CPU in a run); the
@@ -48,13 +50,16 @@ export class TokenService {
       .setExpirationTime(Math.ceil(Date.now() / 1000) + ttlSeconds)
       .sign(this.privateKey)
     const refresh_token = randomBytes(24).toString('base64url')
-    this.refreshTokens.set(refresh_token, { ...p, ttl: ttlSeconds })
+    this.refreshTokens.set(refresh_token, { ...p, ttl: ttlSeconds, access: access_token })
     return { access_token, refresh_token, expires_in: ttlSeconds }
   }
 
   refresh(token: string, username: string): (Principal & { ttl: number }) | undefined {
     const p = this.refreshTokens.get(token)
-    return p && p.username === username ? p : undefined
+    if (!p || p.username !== username) return undefined
+    if (p.access && this.defects.has('exercise-refresh-revokes-old-token')) this.revoked.add(p.access)
+    const { access: _access, ...principal } = p
+    return principal
   }
 
   /**
@@ -62,6 +67,7 @@ export class TokenService {
    * expiry-leeway variation and the one-service expiry defects set it).
    */
   async verify(token: string, leewaySeconds = 0): Promise<VerifyResult> {
+    if (this.revoked.has(token)) return { ok: false, reason: 'claims' }
     if (this.defects.has('auth-foreign-signature-accepted')) {
       try {
         return toPrincipal(decodeJwt(token))

@@ -25,8 +25,10 @@ export function registerDataRoutes(app: FastifyInstance, store: PoliciesStore): 
     handler: async (req, reply) => {
       const { policy } = findPolicy(store, req)
       if (!policy) return store.ctx.defects.has('policies-unknown-policy-empty-200') ? [] : notFound(reply, 'policy')
+      if (policy.status === 'terminated' && store.ctx.defects.has('exercise-invoices-gone-after-termination')) return notFound(reply, 'policy')
       store.invoiceReads.set(policy.id, (store.invoiceReads.get(policy.id) ?? 0) + 1)
-      const list = store.invoicesOf(policy.id).map((i) => invoiceView(store, i))
+      const all = store.invoicesOf(policy.id).map((i) => invoiceView(store, i))
+      const list = store.ctx.defects.has('exercise-invoices-capped-at-ten') ? all.slice(0, 10) : all
       return store.ctx.options.invoiceOrder === 'newest-first' ? list.reverse() : list
     },
   })
@@ -54,7 +56,9 @@ export function registerDataRoutes(app: FastifyInstance, store: PoliciesStore): 
       const next = defects.has('policies-renewal-dates-wrong')
         ? { dateInception: policy.dateInception, dateExpiry: policy.dateExpiry }
         : renewalPeriod(policy.dateInception, policy.dateExpiry)
-      const data = structuredClone(policy.data)
+      // defect exercise-renewal-stale-after-change: from the issuing quote's data, as issued
+      const asIssued = defects.has('exercise-renewal-stale-after-change') ? store.ledger.quotes.get(policy.quoteId)?.data : undefined
+      const data = structuredClone(asIssued ?? policy.data)
       const block = (data['policy'] ?? {}) as Record<string, unknown>
       data['policy'] = { ...block, ...next, ...(defects.has('policies-renewal-invalid-data') ? { id: policy.id, policyNo: policy.policyNo } : {}) }
       if (defects.has('policies-renewal-drops-objects')) delete data['objects']

@@ -24,7 +24,8 @@ export function registerMtaRoutes(app: FastifyInstance, store: PoliciesStore): v
       if (typeof id !== 'string' && typeof id !== 'number') return invalid(reply, { 'policy.id': ['the id of the policy to change is required'] })
       const policy = store.ledger.policy(principal.tenant, String(id))
       if (!policy) return store.ctx.defects.has('policies-mta-unknown-policy-accepted') ? { policy: { id: store.ctx.ids.wire(store.ledger.id()) } } : notFound(reply, 'policy')
-      if (policy.status !== 'active') return invalid(reply, { 'policy.id': [`the policy is ${policy.status}`] })
+      const onTerminated = policy.status === 'terminated' && store.ctx.defects.has('exercise-mta-on-terminated-accepted')
+      if (policy.status !== 'active' && !onTerminated) return invalid(reply, { 'policy.id': [`the policy is ${policy.status}`] })
       const mta = isObject(body['mta']) ? body['mta'] : {}
       const date = mta['dateEffective']
       if (!isIso(date) || date < policy.dateInception || date > policy.dateExpiry) {

@@ -47,6 +47,8 @@ export function registerTechnicalChangeRoutes(app: FastifyInstance, store: Polic
       const { principal, policy } = findPolicy(store, req)
       const defects = store.ctx.defects
       if (!policy) return defects.has('policies-data-change-unknown-policy-ok') ? { data: { policyId: (req.params as Record<string, string>)['id'] } } : notFound(reply, 'policy')
+      // a terminated policy is closed: no technical change (defect exercise-data-change-on-terminated-accepted)
+      if (policy.status === 'terminated' && !defects.has('exercise-data-change-on-terminated-accepted')) return invalid(reply, { policy: ['the policy is terminated: it can no longer be changed'] }, 'The policy is terminated.')
       const body = req.body
       if (!isObject(body) || Object.keys(body).length === 0) return invalid(reply, { body: ['a partial policy document with the fields to change is required'] })
       const refused = defects.has('policies-data-change-refuses-contact-data') ? Object.keys(body) : refusedFields(body)

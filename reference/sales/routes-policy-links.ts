@@ -9,6 +9,8 @@ export function registerPolicyLinksRoute(app: FastifyInstance, ctx: ReferenceCon
   app.get<{ Params: { policyId: string } }>(`${SALES_PREFIX}/policies/:policyId/links`, async (req, reply) => {
     const policy = ledger.policy(tenantOf(req), req.params.policyId) ?? (ctx.defects.has('policies-links-other-tenant') ? ledger.policies.get(req.params.policyId) : undefined)
     if (!policy) return notFound(reply, 'policy', req.params.policyId)
+    // defect exercise-links-fail-after-mta: the policy view breaks once an MTA changed the policy
+    if (policy.quoteIds.length > 1 && ctx.defects.has('exercise-links-fail-after-mta')) return reply.code(500).send({ message: 'internal server error' })
     const { policy: policyData, ...rest } = policy.data as { policy?: Record<string, unknown> } & Record<string, unknown>
     const view = (policy.extra['policyView'] ?? {}) as Record<string, unknown>
     const quoteIds = new Set(policy.quoteIds)

@@ -38,7 +38,8 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     }
     const product = s['name']
     if (!ctx.defects.has('sales-create-accepts-invalid')) {
-      const errors = ledger.schemes.validate(product, body, principal.rights)
+      // defect exercise-restricted-create-hidden-accepted: create validates with the full schema
+      const errors = ledger.schemes.validate(product, body, ctx.defects.has('exercise-restricted-create-hidden-accepted') ? [...principal.rights, 'schemes:full'] : principal.rights)
       if (errors) return reply.code(422).send(invalid(errors, ctx))
     }
     const stored = storedForm(data, ctx)

@@ -76,6 +76,8 @@ export interface ChecksReport extends Partial<Omit<RunVerdict, 'label'>> {
   contracts?: { validated: number; notDescribed?: Record<string, number> }
   /** Real-world data class -> leaves of that class the run wrote (SL-INV-009, helpers/oracle/real-world.ts); absent when none. */
   realWorldData?: Record<string, number>
+  /** The exercise model's cells: applicable, exercised by the run's traffic, and those not with why (runner/reporting/exercise-coverage.ts). */
+  exercise?: import('../../helpers/oracle/exercise-model').ExerciseCoverage
 }
 
 export function readRunInfo(dir: string): RunInfo | undefined {

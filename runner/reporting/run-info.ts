@@ -1,5 +1,7 @@
 import type { TargetConfig } from '../../helpers/client/config/types'
 import type { RunStop } from '../verdict'
+import type { ExerciseProfile } from '../../helpers/oracle/exercise-model'
+import { exerciseProfile } from '../../helpers/oracle/exercise-tracker'
 
 /** What identifies a run in reports (never a password or token). */
 export interface RunInfo {
@@ -24,6 +26,8 @@ export interface RunInfo {
   shardStops?: string[]
   /** The authoring errors of the profile's OpenAPI documents, each once with its JSON pointer (docs/contracts.md); they never fail a run. */
   documentWarnings?: { source: string; pointer: string; message: string }[]
+  /** What the profile says of the exercise model's cells (users, refresh, the list's page size): the coverage's denominator. */
+  exercise?: ExerciseProfile
 }
 
 /**
@@ -60,5 +64,6 @@ export function runInfo(config: TargetConfig): RunInfo {
     authUrl: config.services.authUrl,
     defects: config.reference.defects,
     startedAt: new Date().toISOString(),
+    exercise: exerciseProfile(config),
   }
 }

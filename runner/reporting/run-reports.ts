@@ -10,11 +10,12 @@ import { junitXml } from './junit'
 import { writeMatrix } from './matrix-writer'
 import { emptyTotals, linesOfRun, type CheckOutcome, type ChecksReport } from './results'
 import type { RunInfo } from './run-info'
+import { exerciseSummary } from './exercise-coverage'
 
 /** The verdict of one report (its checks, the run's stop, the selection, errors outside the checks). */
-export function withVerdict(report: ChecksReport, stop?: RunStop, selection?: Selection, runErrors: string[] = [], incomplete: string[] = [], strictUntested: string[] = []): ChecksReport {
+export function withVerdict(report: ChecksReport, stop?: RunStop, selection?: Selection, runErrors: string[] = [], incomplete: string[] = [], strictUntested: string[] = [], strictUnexercised: string[] = []): ChecksReport {
   const ids = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s).map((c) => c.id)
-  const v = computeVerdict({ totals: report.totals, ids: { failed: ids('failed'), errored: ids('errored'), blocked: ids('blocked'), skipped: ids('skipped') }, stop, selection, runErrors, incomplete, strictUntested })
+  const v = computeVerdict({ totals: report.totals, ids: { failed: ids('failed'), errored: ids('errored'), blocked: ids('blocked'), skipped: ids('skipped') }, stop, selection, runErrors, incomplete, strictUntested, strictUnexercised })
   return { ...report, ...verdictFields(v) }
 }
 
@@ -43,6 +44,8 @@ export interface VerdictFile extends RunVerdict {
   requirements?: RequirementCoverage[]
   /** What the run did not probe (not failures; ChecksReport.notes). */
   notes?: string[]
+  /** The exercise coverage: applicable cells, exercised, percent, those not exercised by reason (checks.json names them). */
+  exercise?: ReturnType<typeof exerciseSummary>
   runId: string | undefined
   target: string | undefined
   targets?: Record<string, Pick<RunVerdict, 'verdict' | 'exitCode' | 'cause' | 'label'>>
@@ -100,6 +103,7 @@ export function writeRunReports(r: RunReports): void {
     ...(o.selection ? { selection: o.selection } : {}),
     ...(o.requirements ? { requirements: o.requirements } : {}),
     ...(notesOf(r).length > 0 ? { notes: notesOf(r) } : {}),
+    ...(o.exercise ? { exercise: exerciseSummary(o.exercise) } : {}),
     ...(r.reports.some((x) => x.key)
       ? { targets: Object.fromEntries(r.reports.map(({ key, report }) => [key, { verdict: report.verdict ?? 'INCONCLUSIVE', exitCode: report.exitCode ?? 3, ...(report.cause ? { cause: report.cause } : {}), label: report.label ?? '' }])) }
       : {}),

@@ -20,6 +20,8 @@ import { aboutOperations } from '../selection/about'
 import { consoleLines, fit } from './console-lines'
 import { readRequirements } from '../../common/requirements'
 import { coverageLines, requirementCoverage } from './requirement-coverage'
+import { runExerciseCoverage } from './exercise-coverage'
+import { exerciseLines } from '../../helpers/oracle/exercise-model'
 
 function statusOf(tc: TestCase): CheckStatus | undefined {
   const meta = tc.meta()
@@ -255,17 +257,24 @@ export default class SummaryReporter implements Reporter {
       const cases = [...groups.values()].flat()
       const collected = stop ? emptyReport(run) : collectResults(cases, this.root, dir, traffic, run)
       const requirements = stop ? undefined : requirementCoverage(readRequirements(), collected.checks)
-      const base = requirements ? { ...collected, requirements } : collected
-      const strictUntested = plannedStrict() ? (requirements ?? []).filter((r) => r.status === 'untested').map((r) => r.id) : []
-      let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete, strictUntested)
+      const withRequirements = requirements ? { ...collected, requirements } : collected
+      const exercise = stop ? undefined : runExerciseCoverage(cases, run, selectionOf(cases, withRequirements), process.env)
+      const base = exercise ? { ...withRequirements, exercise } : withRequirements
+      const strict = plannedStrict()
+      const strictUntested = strict ? (requirements ?? []).filter((r) => r.status === 'untested').map((r) => r.id) : []
+      // a cell outside the selection (a shard, --check) or a write of a read-only run is not this run's to exercise
+      const strictUnexercised = strict && exercise ? exercise.notExercised.filter((n) => n.why === 'not reached' || n.why === 'left to --thorough').map((n) => n.cell) : []
+      let report = withVerdict(base, stop, selectionOf(cases, base), runErrors, incomplete, strictUntested, strictUnexercised)
       // the target stopped answering (helpers/client/http/breaker.ts): that is the cause of an inconclusive run, not its checks
       const breaker = stop ? undefined : openBreakerCauses()[0]
-      if (breaker && report.verdict === 'INCONCLUSIVE') report = withVerdict(base, { kind: 'inconclusive', cause: breaker }, selectionOf(cases, base), runErrors, incomplete, strictUntested)
+      if (breaker && report.verdict === 'INCONCLUSIVE') report = withVerdict(base, { kind: 'inconclusive', cause: breaker }, selectionOf(cases, base), runErrors, incomplete, strictUntested, strictUnexercised)
       writeRunReports({ dir, reports: [{ report }], overall: report, traffic })
       failVitestOn(report.exitCode)
       const lines = ['', RULE, ...consoleLines(report, true)]
       if (requirements) lines.push(...coverageLines(requirements))
-      if (requirements && !plannedStrict() && requirements.some((r) => r.status === 'untested')) lines.push('  (untested requirements do not change the verdict; --strict makes them INCONCLUSIVE)')
+      if (requirements && !strict && requirements.some((r) => r.status === 'untested')) lines.push('  (untested requirements do not change the verdict; --strict makes them INCONCLUSIVE)')
+      if (exercise) lines.push(...exerciseLines(exercise))
+      if (exercise && !strict && exercise.notExercised.length > 0) lines.push('  (cells not exercised do not change the verdict; --strict makes them INCONCLUSIVE)')
       if (!stop) lines.push(`reports  ${reportsPath}/junit.xml, allure-results/, checks.json, conformance.md, conformance.html, verdict.json`, closing(report.totals))
       else lines.push(`reports  ${reportsPath}/verdict.json, checks.json, conformance.md, junit.xml (this run's verdict and cause)`)
       process.stdout.write(`${safeText(lines.map(fit).join('\n'))}\n`)
@@ -274,7 +283,9 @@ export default class SummaryReporter implements Reporter {
     const reports = keys.sort().map((key) => {
       const own = targetReportsDir(undefined, key)
       const cases = groups.get(key) ?? []
-      const base = collectResults(cases, this.root, own, traffic)
+      const collected = collectResults(cases, this.root, own, traffic)
+      const exercise = runExerciseCoverage(cases, collected.run, selectionOf(cases, collected), process.env)
+      const base = exercise ? { ...collected, exercise } : collected
       return { key, report: withVerdict(base, undefined, selectionOf(cases, base), runErrors, incomplete) }
     })
     const v = combinedVerdict(reports.map((r) => r.report))

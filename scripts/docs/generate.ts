@@ -7,6 +7,7 @@ import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { INVARIANTS_FILE } from '../../runner/reporting/invariants'
 import type { CatalogueEntry } from '../../runner/selection/catalogue'
 import { citedSections } from '../../runner/selection/select'
+import { renderExerciseTable } from './exercise-table'
 
 /**
  * The parts of docs/ that restate code, generated from it (`npm run docs:generate`; test/scripts/docs-generated.test.ts
@@ -107,6 +108,7 @@ export const REGIONS: readonly Region[] = [
   { page: 'docs/model.md', name: 'invariants', render: () => renderInvariants() },
   { page: 'docs/checks.md', name: 'checks', render: (c) => renderCatalogue(c) },
   { page: 'docs/environment.md', name: 'environment', render: () => renderEnvironment() },
+  { page: 'docs/exercise.md', name: 'exercise', render: () => renderExerciseTable() },
 ]
 
 export class RegionError extends Error {}

@@ -9,6 +9,7 @@ import { currentInFlight } from './in-flight'
 import { limitsOf } from './limits'
 import { send } from './send'
 import { documentKind, openDocument } from '../content/document'
+import { createHash } from 'node:crypto'
 import { TransportError, type HttpMethod, type HttpResult } from './types'
 
 export interface CallOptions {
@@ -54,13 +55,19 @@ export interface ServiceClientOptions {
   background?: () => boolean
 }
 
-/** The exp claim of a bearer given as is, when it decodes (never the token). */
+/** A token's fingerprint: the model tells a refreshed token from the one it replaced by it, never holding either. */
+export function tokenFingerprint(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 24)
+}
+
+/** The exp claim of a bearer given as is, when it decodes, and its fingerprint (never the token). */
 function bearerActor(bearer: string): Actor {
+  const fingerprint = tokenFingerprint(bearer)
   try {
     const payload = JSON.parse(Buffer.from(bearer.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown }
-    return typeof payload.exp === 'number' ? { kind: 'bearer', exp: payload.exp } : { kind: 'bearer' }
+    return typeof payload.exp === 'number' ? { kind: 'bearer', exp: payload.exp, fingerprint } : { kind: 'bearer', fingerprint }
   } catch {
-    return { kind: 'bearer' }
+    return { kind: 'bearer', fingerprint }
   }
 }
 
@@ -126,6 +133,8 @@ export class ServiceClient {
       ...(o.json !== undefined ? { json: o.json } : {}),
       actor: o.bearer !== undefined ? bearerActor(o.bearer) : user ? { kind: 'user', tenant: user.tenant, username: user.username } : { kind: 'anonymous' },
       ...(tenant !== undefined ? { tenantHeader: tenant } : {}),
+      ...(op ? {} : { path: new URL(url).pathname }),
+      ...(o.query && Object.values(o.query).some((v) => v !== undefined) ? { query: Object.fromEntries(Object.entries(o.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])) } : {}),
     })
     let res: HttpResult | undefined
     try {

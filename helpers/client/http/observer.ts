@@ -16,8 +16,8 @@ export type InvariantRef = string
 /** Who sent a request, as the client knows it (never the token itself). */
 export type Actor =
   | { kind: 'user'; tenant: string; username: string }
-  /** A bearer given as is (forged, expired, another tenant's): its exp when it decodes. */
-  | { kind: 'bearer'; exp?: number; tenant?: string; username?: string }
+  /** A bearer given as is (forged, expired, another tenant's): its exp when it decodes, and a fingerprint (a hash, never the token). */
+  | { kind: 'bearer'; exp?: number; tenant?: string; username?: string; fingerprint?: string }
   | { kind: 'anonymous' }
 
 /** One call as the client sends it. Ids are opaque: whatever the path carried, as a string. */
@@ -30,6 +30,10 @@ export interface CallInfo {
   actor: Actor
   /** The tenant header sent (sales), when any. */
   tenantHeader?: string
+  /** The query parameters sent, when any. */
+  query?: Record<string, string>
+  /** The path sent, relative to the service's base URL (the identity service's calls have no operation id). */
+  path?: string
 }
 
 /** A broken invariant, with its evidence: the answer, and the earlier exchange that set the expectation. */
@@ -51,6 +55,8 @@ export interface Verdict<Id extends InvariantRef = InvariantRef> {
   violations: Violation<Id>[]
   /** Real-world data classes the request wrote (helpers/oracle/real-world.ts), one entry per leaf and class. */
   sent?: string[]
+  /** The cells of the exercise model the call exercised (helpers/oracle/exercise-model.ts), measured from the exchange. */
+  exercised?: string[]
 }
 
 /** The handle of one call in flight: ended with its answer (or undefined when no answer came). */

@@ -8,6 +8,8 @@ export interface InvariantTally {
   violations: Violation[]
   /** Real-world data class -> leaves of that class the check's requests wrote (helpers/oracle/real-world.ts). */
   sent?: Record<string, number>
+  /** Exercise-model cell -> answers that exercised it (helpers/oracle/exercise-model.ts). */
+  exercised?: Record<string, number>
 }
 
 /**
@@ -69,6 +71,10 @@ export function noteVerdict(verdict: Verdict): void {
   for (const c of verdict.sent ?? []) {
     tally.sent ??= {}
     tally.sent[c] = (tally.sent[c] ?? 0) + 1
+  }
+  for (const c of verdict.exercised ?? []) {
+    tally.exercised ??= {}
+    tally.exercised[c] = (tally.exercised[c] ?? 0) + 1
   }
 }
 
