@@ -11,9 +11,13 @@ import { QUOTE_WRITES, SalesModel } from './sales-model'
 import { actorKey, actorTenant, type CallHandle, type CallInfo, type ExchangeObserver } from '../client/http/observer'
 import type { Verdict, Violation } from './invariants'
 import { WebhooksModel } from './webhooks-model'
+import { AnswerModel, type AnswerCall } from './answer-model'
+import { reportFinding } from '../client/http/running-check'
 import { violationList } from './judged-at'
 import type { RealWorldClass } from './real-world'
 
+/** The deviation of a field the answer source table does not know (issue 39). */
+export const UNJUDGED_FIELD = 'unjudged-field'
 const POLICY_WRITES = new Set(['sales.policy.data-change', 'sales.quote.mta'])
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
 const WEBHOOK_WRITES = new Set(['webhooks.subscription.create', 'webhooks.subscription.update', 'webhooks.subscription.delete'])
@@ -44,12 +48,15 @@ export class ServiceModel implements ExchangeObserver {
   readonly sales: SalesModel
   readonly policy: PolicyModel
   readonly tokens = new Map<string, TokenState>()
+  /** Every field of every answer against its source (helpers/oracle/answer-sources.ts; issue 39). */
+  readonly answers: AnswerModel
   private readonly flights = new Flights()
   private readonly leewayMs: number
 
   constructor(config: TargetConfig, options: ServiceModelOptions = {}) {
     this.money = new MoneyModel(policiesSettings(config))
     this.policy = new PolicyModel(policiesSettings(config))
+    this.answers = new AnswerModel(Math.round(policiesSettings(config).moneyTolerance * 100))
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
       policyIssued: (p, from, res) => {
         this.money.policyIssued(p.id, p.tenant)
@@ -111,6 +118,7 @@ export class ServiceModel implements ExchangeObserver {
         if (op.startsWith('webhooks.')) {
           const owner = actorKey(call.actor)
           this.webhooks.observe({ op, ...(call.params['id'] !== undefined ? { id: call.params['id'] } : {}), ...(owner ? { owner } : {}), json: call.json, beganAt, overlapped }, res, evaluated, violations)
+          this.judgeAnswer({ op, params: call.params, json: call.json, overlapped }, res, evaluated, violations)
         } else if (op.startsWith('sales.')) {
           const actor = actorKey(call.actor)
           const tenant = call.tenantHeader ?? actorTenant(call.actor)
@@ -120,10 +128,20 @@ export class ServiceModel implements ExchangeObserver {
           const q = this.sales.quoteIdOf(op, call.params)
           const settled = q !== undefined && (this.sales.quotes.get(q)?.settled ?? false)
           this.policy.observe(op, call.params, call.json, tenant, res, overlapped, settled, evaluated, violations)
+          const quote = q !== undefined ? this.sales.quotes.get(q) : undefined
+          const quoteLeaves = quote && quote.tenant === tenant && !quote.follow && quote.writesInFlight === 0 ? quote.leaves : undefined
+          this.judgeAnswer({ op, params: call.params, json: call.json, overlapped, ...(tenant ? { tenant } : {}), ...(quoteLeaves ? { quoteLeaves } : {}) }, res, evaluated, violations)
           if (sent.length > 0) return { evaluated: [...evaluated], violations, sent }
         }
         return { evaluated: [...evaluated], violations }
       },
+    }
+  }
+
+  /** The answer oracle; a field the source table does not know is a deviation of the check that received it, once per model. */
+  private judgeAnswer(call: AnswerCall, res: HttpResult, evaluated: Set<InvariantId>, violations: Violation[]): void {
+    for (const field of this.answers.observe(call, res, evaluated, violations)) {
+      reportFinding({ id: `${UNJUDGED_FIELD}:${field}`, message: `unjudged answer field: ${field} is not in the source table (helpers/oracle/answer-sources.ts), so no invariant judges it`, policy: 'warn' })
     }
   }
 
