@@ -91,8 +91,6 @@ export class AnswerModel {
   /** Fields not in the table, already reported (once per model). */
   private readonly unjudgedSeen = new Set<string>()
 
-  constructor(private readonly moneyToleranceCents: number) {}
-
   private quote(id: string): QuoteAnswers {
     let q = this.quotes.get(id)
     if (!q) this.quotes.set(id, (q = { writes: 0 }))
@@ -200,7 +198,7 @@ export class AnswerModel {
         const sum = allocations.reduce((s, a) => s + (typeof a['amount'] === 'number' ? cents(a['amount']) : 0), 0)
         if (payment && !call.overlapped && at('/data/unallocated') !== undefined) {
           const left = payment.unallocated - sum
-          expected.set('/data/unallocated', { test: (v) => typeof v === 'number' && Math.abs(cents(v) - left) <= this.moneyToleranceCents, says: show(left / 100) })
+          expected.set('/data/unallocated', { test: (v) => typeof v === 'number' && cents(v) === left, says: show(left / 100) })
         }
         if (payment) payment.unallocated -= sum
         const events = getIn(body, '/data/events')
@@ -297,8 +295,7 @@ export class AnswerModel {
     if (!isObj(f)) return
     const num = (k: string) => (typeof f[k] === 'number' ? (f[k] as number) : undefined)
     const premium = num('periodPremium')
-    const tol = this.moneyToleranceCents
-    const near = (want: number) => (v: unknown) => typeof v === 'number' && Math.abs(cents(v) - cents(want)) <= tol
+    const near = (want: number) => (v: unknown) => typeof v === 'number' && roundings(want).includes(cents(v))
     const pct = (k: string, p: string) => {
       const x = num(p)
       if (premium === undefined || x === undefined || f[k] === undefined) return
@@ -367,6 +364,16 @@ export class AnswerModel {
     if (!known || known.secret === secret) return
     checks.push({ invariant: 'WH-INV-021', pointer: `${prefix}/secret`, kind: 'agreement', expected: `${fp(known.secret)} (the create answer's)`, actual: fp(secret) })
   }
+}
+
+/**
+ * The amounts in cents a derived amount may be, to the cent: rounded half up, or either way when it lies on a half cent
+ * (the profile's rounding decides ties; float noise below 1e-6 cent is no tie-breaker).
+ */
+function roundings(amount: number): number[] {
+  const c = amount * 100
+  const floor = Math.floor(c)
+  return Math.abs(c - floor - 0.5) < 1e-6 ? [floor, floor + 1] : [Math.round(c)]
 }
 
 function getIn(doc: unknown, pointer: string): unknown {

@@ -56,7 +56,7 @@ export class ServiceModel implements ExchangeObserver {
   constructor(config: TargetConfig, options: ServiceModelOptions = {}) {
     this.money = new MoneyModel(policiesSettings(config))
     this.policy = new PolicyModel(policiesSettings(config))
-    this.answers = new AnswerModel(Math.round(policiesSettings(config).moneyTolerance * 100))
+    this.answers = new AnswerModel()
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
       policyIssued: (p, from, res) => {
         this.money.policyIssued(p.id, p.tenant)

@@ -8,6 +8,7 @@ import type { Command } from '../command'
 import { requirementsView } from '../requirements-view'
 import { withDidYouMean } from '../did-you-mean'
 import { runConformance } from './run'
+import { renderFieldSources } from '../fields-view'
 
 const HELP = `Usage: ledger-conformance list [selection options]     (in a clone: npm run conformance -- --list [selection options])
 
@@ -25,6 +26,11 @@ Requirements view:
 
 ${envHelp('list')}
   (the profile's products decide the per-product checks)
+
+Answer sources:
+  --fields           the source of every field of every answer (helpers/oracle/answer-sources.ts): per operation and
+                     status, each JSON path with its kind (echo, state, rule, agreement, free), what it must be and
+                     the invariant that judges it; --json the same as JSON
 
 Exit codes:
   0  the list was printed
@@ -62,9 +68,26 @@ async function listRequirements(argv: string[]): Promise<number> {
   return EXIT.conforms
 }
 
+const FIELDS_OPTIONS = { fields: { type: 'boolean' }, json: { type: 'boolean' } } as const
+
+/** `list --fields [--json]`: the answer source table (issue 39). Sends nothing, needs no target. */
+async function listFields(argv: string[]): Promise<number> {
+  let v
+  try {
+    v = parseArgs({ args: argv, options: FIELDS_OPTIONS }).values
+  } catch (e) {
+    process.stderr.write(`ledger-conformance list: ${withDidYouMean((e as Error).message, FIELDS_OPTIONS)}\n\n${HELP}\n`)
+    return EXIT.usage
+  }
+  const { text, rows } = renderFieldSources(v.json ?? false)
+  process.stdout.write(`${text}\n`)
+  process.stderr.write(`${rows} answer fields\n`)
+  return EXIT.conforms
+}
+
 export const listCommand: Command = {
   name: 'list',
   summary: 'print the catalogue of checks (or the selected ones, or the requirements they cover) without running any',
   help: HELP,
-  run: (argv) => (argv.includes('--requirements') ? listRequirements(argv) : runConformance(['--list', ...argv])),
+  run: (argv) => (argv.includes('--fields') ? listFields(argv) : argv.includes('--requirements') ? listRequirements(argv) : runConformance(['--list', ...argv])),
 }
