@@ -44,6 +44,7 @@ interface AllocationEvent {
   paymentId: string
   invoicenumber: unknown
   amount: number
+  credited?: boolean
 }
 
 interface QuoteAnswers {
@@ -55,6 +56,8 @@ interface QuoteAnswers {
   shown?: { writes: number; status?: unknown; version?: unknown; schemaPath?: unknown; res: HttpResult }
   issuing?: boolean
 }
+
+type Check = { invariant: InvariantId; pointer: string; kind: string; expected: string; actual: string }
 
 interface SubscriptionAnswers {
   secret: string
@@ -69,6 +72,12 @@ export interface AnswerCall {
   overlapped: boolean
   tenant?: string
   actor?: string
+  /** The policy an MTA quote's issue (or its request's status read) changes. */
+  mtaPolicy?: string
+  /** The request read has ended (success or failure). */
+  requestEnded?: boolean
+  /** The quote a request status read is about. */
+  requestQuote?: string
   /** The quote data the model expects now (after this answer's write), when it knows it. */
   quoteLeaves?: Leaves
 }
@@ -80,16 +89,61 @@ export interface AnswerCall {
  * field (its path, its source kind, expected and actual). A field the table does not know is returned in `unjudged`
  * (reported once per run by the caller, as a deviation).
  */
+/** What the answer oracle needs of the profile's policies settings (helpers/client/config/policies-settings.ts). */
+export interface AnswerSettings {
+  dayCount: 'expiry-exclusive' | 'expiry-inclusive'
+  shortRateBase: 'return' | 'premium'
+}
+
+/** One policy as its answers showed it (the policy view, the totals), until a write of the policy. */
+interface PolicyAnswers {
+  /** Writes of the policy (data-change, termination, an MTA's issue): snapshots hold between two writes only. */
+  writes: number
+  /** The policy view's data (customer, objects, policy) and its stable fields, with the writes count it was read at. */
+  view?: { writes: number; data: Json; res: HttpResult }
+  /** Fields of the policy view that never change (until a termination): first shown. */
+  stable?: Map<string, unknown>
+  terminated?: boolean
+  /** The totals' premium last read, per writes count. */
+  totals?: { writes: number; premium: unknown; currency: unknown; res: HttpResult }
+  /** An MTA of it is being issued: its views may change at any moment until the request ends. */
+  moving?: boolean
+  /** The version a technical change answered: the next view shows it. */
+  version?: { writes: number; value: unknown; res: HttpResult }
+}
+
 export class AnswerModel {
+  /** Ids the run was answered as new (quotes, payments, events, subscriptions): a new id is none of them. */
+  private readonly newIds = new Set<string>()
+  private readonly policies = new Map<string, PolicyAnswers>()
+  /** The insured object ids (pointer -> id) of a quote, as its answers showed them since the last update naming objects. */
+  private readonly objectIds = new Map<string, { ids: Map<string, string>; res: HttpResult }>()
   private readonly quoteIds = new Set<string>()
+  /** The mta.dateEffective sent with each MTA quote (its request's success names it). */
+  private readonly mtaDates = new Map<string, unknown>()
   private readonly quotes = new Map<string, QuoteAnswers>()
   private readonly payments = new Map<string, Payment>()
   private readonly events = new Map<string, AllocationEvent>()
-  private readonly eventIds = new Set<string>()
   private readonly subscriptions = new Map<string, SubscriptionAnswers>()
   private readonly secrets = new Map<string, string>()
   /** Fields not in the table, already reported (once per model). */
   private readonly unjudgedSeen = new Set<string>()
+
+  constructor(private readonly settings: AnswerSettings = { dayCount: 'expiry-inclusive', shortRateBase: 'return' }) {}
+
+  private policy(id: string): PolicyAnswers {
+    let p = this.policies.get(id)
+    if (!p) this.policies.set(id, (p = { writes: 0 }))
+    return p
+  }
+
+  /** A new id: none the run was answered before as a new resource. */
+  private fresh(id: unknown, pointer: string, what: string, invariant: InvariantId, checks: Check[], overlapped: boolean): void {
+    const v = idOf(id)
+    if (v === undefined) return
+    if (this.newIds.has(v) && !overlapped) checks.push({ invariant, pointer, kind: 'state', expected: `a new ${what} id`, actual: `${show(id)}, an id the run was given before` })
+    this.newIds.add(v)
+  }
 
   private quote(id: string): QuoteAnswers {
     let q = this.quotes.get(id)
@@ -111,9 +165,19 @@ export class AnswerModel {
       if (call.op === 'sales.quote.issue') q.issuing = true
     }
     if (call.op === 'sales.requests.get') for (const q of this.quotes.values()) if (q.issuing) q.writes += 1
+    // a policy's writes: its views before them say nothing of it after (an MTA's issue ends with a request status read)
+    const policyId = call.params['policyId'] ?? call.params['id']
+    if (['sales.policy.data-change', 'sales.termination.terminate'].includes(call.op) && policyId !== undefined) this.policy(policyId).writes += 1
+    if (call.op === 'sales.termination.terminate' && policyId !== undefined && res.status >= 200 && res.status < 300) this.policy(policyId).terminated = true
+    if (call.mtaPolicy !== undefined) {
+      // an MTA quote's issue changes its policy when the request ends: nothing of the policy holds meanwhile
+      const p = this.policy(call.mtaPolicy)
+      p.writes += 1
+      p.moving = call.op === 'sales.quote.issue' ? true : call.op === 'sales.requests.get' && call.requestEnded ? false : p.moving
+    }
     if (res.status < 200 || res.status >= 300 || body === undefined || typeof body !== 'object' || body === null) return []
     const expected = new Map<string, Expectation>()
-    const checks: { invariant: InvariantId; pointer: string; kind: string; expected: string; actual: string }[] = []
+    const checks: Check[] = []
     const leaves = leavesWithPatterns(body)
     const unjudged: string[] = []
     for (const l of leaves) {
@@ -129,9 +193,12 @@ export class AnswerModel {
       case 'sales.quote.update':
       case 'sales.quote.mta':
         this.quoteAnswer(call, body as Json, '', expected)
+        this.objects(call, getIn(body, '/policy/id'), body, '', res, checks)
+        if (call.op === 'sales.quote.mta') this.mtaAnswer(call, body as Json, expected)
         break
       case 'sales.quote.calculate':
         this.quoteAnswer(call, body as Json, '/data', expected)
+        this.objects(call, quoteId, getIn(body, '/data'), '/data', res, checks)
         this.financials(call, (body as Json)['data'], '/data/policy/financials', expected)
         this.agreeQuote(call, quoteId, body as Json, res, checks)
         if (quoteId !== undefined) {
@@ -141,9 +208,14 @@ export class AnswerModel {
         break
       case 'sales.quote.get':
         if (quoteId !== undefined) expected.set('/data/policy/id', { value: quoteId, ids: true })
+        this.objects(call, quoteId, getIn(body, '/data'), '/data', res, checks)
         this.financials(call, (body as Json)['data'], '/data/policy/financials', expected)
         this.agreeQuote(call, quoteId, body as Json, res, checks)
         this.agreeCalculation(quoteId, getIn(body, '/data/policy/financials'), '/data/policy/financials', res, checks)
+        break
+      case 'sales.quote.actions':
+        this.agreeQuote(call, quoteId, body as Json, res, checks)
+        for (const l of ['self', 'quote:changes']) if (quoteId !== undefined && typeof getIn(body, `/links/${l}`) === 'string') expected.set(`/links/${esc(l)}`, { test: (v) => typeof v === 'string' && namesId(v, quoteId), says: `a link naming quote ${quoteId}` })
         break
       case 'sales.quote.calculation':
         this.financials(call, undefined, '/data', expected, getIn(body, '/data'))
@@ -154,12 +226,29 @@ export class AnswerModel {
         this.financials(call, getIn(body, '/data'), '/data/policy/financials', expected)
         if (call.tenant !== undefined) expected.set('/data/agent/code', { value: call.tenant })
         if (getIn(body, '/meta/status') !== undefined) expected.set('/data/policy/status', { value: getIn(body, '/meta/status') })
+        this.links(call, body as Json, res, expected, checks)
         break
       case 'sales.policy.period-totals': {
         expected.set('/data/policyId', { value: call.params['id'] ?? call.params['policyId'], ids: true })
         const premium = getIn(body, '/data/premium')
         const fee = getIn(body, '/data/adminFee')
-        if (typeof premium === 'number' && typeof fee === 'number' && getIn(body, '/data/total') !== undefined) expected.set('/data/total', { value: cents(premium + fee) / 100 })
+        if (typeof premium === 'number' && typeof fee === 'number' && getIn(body, '/data/total') !== undefined) expected.set('/data/total', { test: (v) => typeof v === 'number' && cents(v) === cents(premium) + cents(fee), says: `${premium} + ${fee}` })
+        const id = call.params['id'] ?? call.params['policyId']
+        if (id !== undefined && !call.overlapped) {
+          const p = this.policy(id)
+          const view = p.view && p.view.writes === p.writes && !p.moving ? getIn(p.view.data, '/policy/financials/currency') : undefined
+          if (view !== undefined && getIn(body, '/data/currency') !== undefined) expected.set('/data/currency', { value: view })
+          if (!p.moving) p.totals = { writes: p.writes, premium, currency: getIn(body, '/data/currency'), res }
+        }
+        break
+      }
+      case 'sales.policy.invoices': {
+        if (Array.isArray(body)) body.forEach((inv, i) => {
+          if (!isObj(inv) || typeof inv['premium'] !== 'number' || typeof inv['adminfee'] !== 'number' || inv['payable'] === undefined) return
+          const paid = [...this.events.values()].filter((e) => !e.credited && idOf(e.invoicenumber) === idOf(inv['invoicenumber'])).reduce((sum, e) => sum + cents(e.amount), 0)
+          const want = cents(inv['premium']) + cents(inv['adminfee']) - paid
+          expected.set(`/${i}/payable`, { test: (v) => typeof v === 'number' && cents(v) === want, says: `premium ${inv['premium']} + adminfee ${inv['adminfee']} - paid ${paid / 100} = ${want / 100}` })
+        })
         break
       }
       case 'sales.termination.premiums': {
@@ -167,11 +256,18 @@ export class AnswerModel {
         expected.set('/data/policyId', { value: call.params['policyId'] ?? call.params['id'], ids: true })
         for (const f of ['terminationType', 'terminationDate'] as const) if (p[f] !== undefined) expected.set(`/data/${f}`, { value: p[f] })
         if (p['terminationType'] === 'manual' && typeof p['terminationSum'] === 'number') expected.set('/data/returnPremium', { value: p['terminationSum'] })
+        this.terminationQuote(call, p, body as Json, expected)
         break
       }
-      case 'sales.policy.data-change':
+      case 'sales.policy.data-change': {
+        const id = call.params['id'] ?? call.params['policyId']
+        if (id !== undefined && !call.overlapped && getIn(body, '/data/version') !== undefined) this.policy(id).version = { writes: this.policy(id).writes, value: getIn(body, '/data/version'), res }
         expected.set('/data/policyId', { value: call.params['id'] ?? call.params['policyId'], ids: true })
         if (isObj(call.json)) Object.keys(call.json).forEach((k, i) => expected.set(`/data/changed/${i}`, { value: k }))
+        break
+      }
+      case 'sales.termination.terminate':
+        this.fresh(getIn(body, '/event_id'), '/event_id', 'event', 'PL-INV-021', checks, call.overlapped)
         break
       case 'sales.payments.insert': {
         const sent = isObj(call.json) ? call.json : {}
@@ -181,6 +277,8 @@ export class AnswerModel {
           expected.set('/data/unallocated', { test: (v) => v === undefined || v === sent['amount'], says: show(sent['amount']) })
         }
         const id = idOf(getIn(body, '/data/id'))
+        this.fresh(getIn(body, '/data/id'), '/data/id', 'payment', 'PL-INV-021', checks, call.overlapped)
+        if (sent['paymentDate'] === undefined && getIn(body, '/data/paymentDate') !== undefined) expected.set('/data/paymentDate', { test: (v) => typeof v === 'string' && Math.abs(Date.parse(`${v}T12:00:00Z`) - Date.now()) <= 36 * 3_600_000, says: 'the day of the payment (today: none was sent)' })
         if (id !== undefined && typeof sent['amount'] === 'number' && !call.overlapped) this.payments.set(id, { unallocated: cents(sent['amount']) })
         break
       }
@@ -206,8 +304,7 @@ export class AnswerModel {
           events.forEach((e, i) => {
             const id = isObj(e) ? idOf(e['eventId']) : undefined
             if (id === undefined) return
-            if (this.eventIds.has(id)) checks.push({ invariant: 'PL-INV-021', pointer: `/data/events/${i}/eventId`, kind: 'state', expected: 'a new event id', actual: `${show(id)}, the id of an earlier allocation event` })
-            this.eventIds.add(id)
+            this.fresh(id, `/data/events/${i}/eventId`, 'event', 'PL-INV-021', checks, call.overlapped)
             const a = allocations[i]
             if (a && typeof a['amount'] === 'number') this.events.set(id, { paymentId, invoicenumber: a['invoicenumber'], amount: a['amount'] })
           })
@@ -221,6 +318,7 @@ export class AnswerModel {
         // a credit gives the event's amount back to its payment
         const payment = e ? this.payments.get(e.paymentId) : undefined
         if (e && payment) payment.unallocated += cents(e.amount)
+        if (e) e.credited = true
         if (e) {
           expected.set('/data/paymentId', { value: e.paymentId, ids: true })
           expected.set('/data/invoicenumber', { value: e.invoicenumber })
@@ -231,6 +329,11 @@ export class AnswerModel {
       }
       case 'sales.requests.get':
         expected.set('/requestId', { value: call.params['requestId'] })
+        if (call.requestQuote !== undefined && getIn(body, '/data/quoteId') !== undefined) expected.set('/data/quoteId', { value: call.requestQuote, ids: true })
+        if (call.requestQuote !== undefined && this.mtaDates.has(call.requestQuote) && getIn(body, '/data/dateEffective') !== undefined) expected.set('/data/dateEffective', { value: this.mtaDates.get(call.requestQuote) })
+        break
+      case 'webhooks.subscription.delete':
+        expected.set('/success', { value: true })
         break
       case 'webhooks.subscription.create':
       case 'webhooks.subscription.get':
@@ -320,8 +423,99 @@ export class AnswerModel {
     if (typeof currency === 'string' && f['currency'] !== undefined) expected.set(`${at}/currency`, { value: currency })
   }
 
+  /**
+   * The insured object ids of a quote (`/objects/{type}/{i}/id`): given by its create answer, the same in every later
+   * answer (update, calculate, get) until an update names objects (items merged by id: new ones get ids).
+   */
+  private objects(call: AnswerCall, quoteId: unknown, doc: unknown, prefix: string, res: HttpResult, checks: Check[]): void {
+    const id = idOf(quoteId)
+    if (id === undefined || call.overlapped || !isObj(doc)) return
+    const objects = doc['objects']
+    const now = new Map<string, string>()
+    if (isObj(objects)) for (const [type, list] of Object.entries(objects)) if (Array.isArray(list)) list.forEach((o, i) => isObj(o) && idOf(o['id']) !== undefined && now.set(`/objects/${esc(type)}/${i}/id`, idOf(o['id'])!))
+    const namesObjects = call.op === 'sales.quote.update' && isObj(call.json) && 'objects' in call.json
+    const before = this.objectIds.get(id)
+    if (before && !namesObjects && call.op !== 'sales.quote.create' && call.op !== 'sales.quote.mta') {
+      for (const [pointer, was] of before.ids) {
+        const got = now.get(pointer)
+        if (got !== undefined && got !== was) checks.push({ invariant: 'SL-INV-021', pointer: `${prefix}${pointer}`, kind: 'state', expected: `${show(was)}, the id the quote's earlier answer gave this object`, actual: show(got) })
+      }
+    }
+    this.objectIds.set(id, { ids: now, res })
+  }
+
+  /** An MTA answer: the blocks not sent are the policy's, as its view showed them (with no write of the policy since). */
+  private mtaAnswer(call: AnswerCall, body: Json, expected: Map<string, Expectation>): void {
+    const sent = isObj(call.json) ? call.json : {}
+    const policyId = idOf(getIn(sent, '/policy/id'))
+    const quoteId = idOf(getIn(body, '/policy/id'))
+    if (quoteId !== undefined && getIn(sent, '/mta/dateEffective') !== undefined) this.mtaDates.set(quoteId, getIn(sent, '/mta/dateEffective'))
+    if (isObj(sent['objects'])) for (const l of leavesWithPatterns(sent['objects'], '/objects')) if (!/\/id$/.test(l.pointer)) expected.set(l.pointer, { value: l.value })
+    const p = policyId !== undefined ? this.policies.get(policyId) : undefined
+    if (!p?.view || p.view.writes !== p.writes || p.moving || call.overlapped) return
+    const view = p.view.data
+    for (const block of ['customer', 'objects'] as const) {
+      if (sent[block] !== undefined || !isObj(view[block])) continue
+      for (const l of leavesWithPatterns(view[block], `/${block}`)) if (!expected.has(l.pointer)) expected.set(l.pointer, { value: l.value })
+    }
+    const policy = isObj(view['policy']) ? view['policy'] : {}
+    const sentPolicy = isObj(sent['policy']) ? sent['policy'] : {}
+    for (const [k, v] of Object.entries(policy)) {
+      if (k in sentPolicy || VIEW_ONLY.has(k) || (v !== null && typeof v === 'object')) continue
+      if (getIn(body, `/policy/${esc(k)}`) !== undefined || k in (isObj(body['policy']) ? body['policy'] : {})) expected.set(`/policy/${esc(k)}`, { value: v })
+    }
+  }
+
+  /** The policy view: links naming the policy, the fields that never change, the version a technical change answered. */
+  private links(call: AnswerCall, body: Json, res: HttpResult, expected: Map<string, Expectation>, checks: Check[]): void {
+    const id = call.params['policyId'] ?? call.params['id']
+    if (id === undefined) return
+    for (const l of ['self', 'invoices', 'periodTotals', 'renewal']) if (typeof getIn(body, `/links/${l}`) === 'string') expected.set(`/links/${l}`, { test: (v) => typeof v === 'string' && namesId(v, id), says: `a link naming policy ${id}` })
+    if (call.overlapped) return
+    const p = this.policy(id)
+    const data = getIn(body, '/data')
+    if (p.version && p.version.writes === p.writes && !p.moving && getIn(body, '/meta/version') !== undefined) expected.set('/meta/version', { value: p.version.value })
+    delete p.version
+    if (!p.terminated) {
+      const stable = p.stable ?? new Map<string, unknown>()
+      for (const pointer of STABLE_VIEW) {
+        const v = getIn(body, pointer)
+        if (v === undefined) continue
+        if (stable.has(pointer) && stable.get(pointer) !== v) checks.push({ invariant: 'PL-INV-021', pointer, kind: 'state', expected: `${show(stable.get(pointer))}, as the policy's earlier view showed`, actual: show(v) })
+        else stable.set(pointer, v)
+      }
+      p.stable = stable
+    }
+    if (isObj(data) && !p.moving) p.view = { writes: p.writes, data, res }
+  }
+
+  /** A termination quote: the premium is the totals', the return premium its rule (pro-rata, short-rate) over the policy's period. */
+  private terminationQuote(call: AnswerCall, sent: Json, body: Json, expected: Map<string, Expectation>): void {
+    const id = call.params['policyId'] ?? call.params['id']
+    const p = id !== undefined ? this.policies.get(id) : undefined
+    if (!p || call.overlapped || p.moving) return
+    const totals = p.totals && p.totals.writes === p.writes ? p.totals : undefined
+    if (totals && typeof totals.premium === 'number' && getIn(body, '/data/premium') !== undefined) expected.set('/data/premium', { value: totals.premium })
+    const view = p.view && p.view.writes === p.writes ? p.view.data : undefined
+    const inception = getIn(view, '/policy/dateInception')
+    const expiry = getIn(view, '/policy/dateExpiry')
+    const date = sent['terminationDate']
+    const type = sent['terminationType']
+    if (!totals || typeof totals.premium !== 'number' || typeof inception !== 'string' || typeof expiry !== 'string' || typeof date !== 'string' || getIn(body, '/data/returnPremium') === undefined) return
+    const day = (iso: string) => Math.round(Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) / 86_400_000)
+    const extra = this.settings.dayCount === 'expiry-inclusive' ? 1 : 0
+    const total = day(expiry) - day(inception) + extra
+    const left = Math.max(0, Math.min(total, day(expiry) - day(date) + extra))
+    if (!(total > 0)) return
+    const proRata = (totals.premium * left) / total
+    const pct = typeof sent['shortRatePct'] === 'number' ? sent['shortRatePct'] : undefined
+    const want = type === 'pro-rata' ? proRata : type === 'short-rate' && pct !== undefined ? (this.settings.shortRateBase === 'return' ? proRata * (1 - pct / 100) : Math.max(0, proRata - (totals.premium * pct) / 100)) : undefined
+    if (want === undefined) return
+    expected.set('/data/returnPremium', { test: (v) => typeof v === 'number' && roundings(want).includes(cents(v)), says: `${type}: ${totals.premium} × ${left}/${total} days${type === 'short-rate' ? ` less ${pct} %` : ''} = ${cents(want) / 100}` })
+  }
+
   /** status, version and schemaPath of one quote agree between its answers while nothing writes it. */
-  private agreeQuote(call: AnswerCall, quoteId: string | undefined, body: Json, res: HttpResult, checks: { invariant: InvariantId; pointer: string; kind: string; expected: string; actual: string }[]): void {
+  private agreeQuote(call: AnswerCall, quoteId: string | undefined, body: Json, res: HttpResult, checks: Check[]): void {
     if (quoteId === undefined || call.overlapped) return
     const q = this.quote(quoteId)
     const meta = isObj(body['meta']) ? body['meta'] : {}
@@ -338,7 +532,7 @@ export class AnswerModel {
   }
 
   /** The financials an answer shows agree with the calculate answer, while nothing wrote the quote since. */
-  private agreeCalculation(quoteId: string | undefined, f: unknown, at: string, _res: HttpResult, checks: { invariant: InvariantId; pointer: string; kind: string; expected: string; actual: string }[]): void {
+  private agreeCalculation(quoteId: string | undefined, f: unknown, at: string, _res: HttpResult, checks: Check[]): void {
     const c = quoteId !== undefined ? this.quotes.get(quoteId)?.calculated : undefined
     if (!c || !isObj(f) || c.writes !== this.quotes.get(quoteId!)!.writes) return
     for (const [k, v] of Object.entries(c.financials)) {
@@ -348,12 +542,13 @@ export class AnswerModel {
   }
 
   /** A subscription's secret: its own in the create answer, the same in every later answer. */
-  private subscription(call: AnswerCall, item: Json, prefix: string, res: HttpResult, checks: { invariant: InvariantId; pointer: string; kind: string; expected: string; actual: string }[]): void {
+  private subscription(call: AnswerCall, item: Json, prefix: string, res: HttpResult, checks: Check[]): void {
     const id = idOf(item['id'])
     if (id === undefined || item['secret'] === undefined) return
     const secret = createHash('sha256').update(JSON.stringify(item['secret'])).digest('hex')
     const fp = (h: string) => `a secret with sha256 ${h.slice(0, 12)}…`
     if (call.op === 'webhooks.subscription.create') {
+      this.fresh(item['id'], `${prefix}/id`, 'subscription', 'WH-INV-020', checks, call.overlapped)
       const other = this.secrets.get(secret)
       if (other !== undefined && other !== id) checks.push({ invariant: 'WH-INV-020', pointer: `${prefix}/secret`, kind: 'state', expected: 'a secret of its own', actual: `the secret of subscription ${other}` })
       this.secrets.set(secret, id)
@@ -374,6 +569,16 @@ function roundings(amount: number): number[] {
   const c = amount * 100
   const floor = Math.floor(c)
   return Math.abs(c - floor - 0.5) < 1e-6 ? [floor, floor + 1] : [Math.round(c)]
+}
+
+/** Fields of the policy view that are the view's own, not product data an MTA carries. */
+const VIEW_ONLY = new Set(['id', 'policyNo', 'status', 'dateIssue', 'financials', 'terminationType', 'terminationDate', 'returnPremium'])
+/** Fields of the policy view that never change until a termination. */
+const STABLE_VIEW = ['/data/policy/dateIssue', '/data/policy/dateExpiry', '/data/agent/code', '/data/agent/broker', '/meta/schemaPath']
+
+/** A link names a resource id as a whole path segment. */
+function namesId(link: string, id: string): boolean {
+  return link.split(/[/?#]/).includes(id)
 }
 
 function getIn(doc: unknown, pointer: string): unknown {

@@ -171,7 +171,7 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/*/invoicenumber': state('the invoices of the policy (PL-INV-006)', 'PL-INV-006'),
     '/*/duedate': agreement("the schedule's due dates (PL-INV-006)", 'PL-INV-006'),
     '/*/premium': agreement("sum to the period totals' premium (PL-INV-006)", 'PL-INV-006'),
-    '/*/payable': rule('premium + adminfee, to the cent', 'PL-INV-022'),
+    '/*/payable': rule('premium + adminfee - what the allocations (less their credits) paid on it, to the cent', 'PL-INV-022'),
     '/*/adminfee': free('the project\'s shape (anchors: invoices' + " fields named, their split of the fee not defined)"),
     '/*/brokercomm': free('anchors: an invoice lists brokercomm; how a commission is split over installments is not defined'),
     '/*/mgacomm': free('anchors: an invoice lists mgacomm; how a commission is split over installments is not defined'),

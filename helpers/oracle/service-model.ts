@@ -56,7 +56,7 @@ export class ServiceModel implements ExchangeObserver {
   constructor(config: TargetConfig, options: ServiceModelOptions = {}) {
     this.money = new MoneyModel(policiesSettings(config))
     this.policy = new PolicyModel(policiesSettings(config))
-    this.answers = new AnswerModel()
+    this.answers = new AnswerModel({ dayCount: policiesSettings(config).dayCount, shortRateBase: policiesSettings(config).termination.shortRateBase })
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
       policyIssued: (p, from, res) => {
         this.money.policyIssued(p.id, p.tenant)
@@ -130,7 +130,9 @@ export class ServiceModel implements ExchangeObserver {
           this.policy.observe(op, call.params, call.json, tenant, res, overlapped, settled, evaluated, violations)
           const quote = q !== undefined ? this.sales.quotes.get(q) : undefined
           const quoteLeaves = quote && quote.tenant === tenant && !quote.follow && quote.writesInFlight === 0 ? quote.leaves : undefined
-          this.judgeAnswer({ op, params: call.params, json: call.json, overlapped, ...(tenant ? { tenant } : {}), ...(quoteLeaves ? { quoteLeaves } : {}) }, res, evaluated, violations)
+          const request = op === 'sales.requests.get' ? this.sales.requests.get(call.params['requestId'] ?? '') : undefined
+          const mtaPolicy = (request ? this.sales.quotes.get(request.quoteId) : op === 'sales.quote.issue' ? quote : undefined)?.mtaOf
+          this.judgeAnswer({ op, params: call.params, json: call.json, overlapped, ...(tenant ? { tenant } : {}), ...(quoteLeaves ? { quoteLeaves } : {}), ...(request ? { requestQuote: request.quoteId, requestEnded: request.terminal !== undefined } : {}), ...(mtaPolicy !== undefined ? { mtaPolicy } : {}) }, res, evaluated, violations)
           if (sent.length > 0) return { evaluated: [...evaluated], violations, sent }
         }
         return { evaluated: [...evaluated], violations }
