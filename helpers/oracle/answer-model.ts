@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { HttpResult } from '../client/http/types'
 import type { InvariantId, Violation } from './invariants'
-import { sourceOf, type FieldSource } from './answer-sources'
+import { ANSWER_SOURCES, sourceOf, type FieldSource } from './answer-sources'
 import type { Leaves } from './leaves'
 
 type Json = Record<string, unknown>
@@ -173,6 +173,8 @@ export class AnswerModel {
       // an MTA quote's issue changes its policy when the request ends: nothing of the policy holds meanwhile
       const p = this.policy(call.mtaPolicy)
       p.writes += 1
+      // an MTA may change what a view keeps otherwise (its expiry, say): the stable fields start afresh
+      delete p.stable
       p.moving = call.op === 'sales.quote.issue' ? true : call.op === 'sales.requests.get' && call.requestEnded ? false : p.moving
     }
     if (res.status < 200 || res.status >= 300 || body === undefined || typeof body !== 'object' || body === null) return []
@@ -182,6 +184,8 @@ export class AnswerModel {
     const unjudged: string[] = []
     for (const l of leaves) {
       if (sourceOf(key, l.pattern)) continue
+      // an empty list or object whose items the table knows
+      if (typeof l.value === 'object' && l.value !== null && Object.keys(ANSWER_SOURCES[key] ?? {}).some((p) => p.startsWith(`${l.pattern}/`))) continue
       const k = `${key} ${l.pattern}`
       if (this.unjudgedSeen.has(k)) continue
       this.unjudgedSeen.add(k)
