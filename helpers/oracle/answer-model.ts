@@ -93,6 +93,8 @@ export interface AnswerCall {
 export interface AnswerSettings {
   dayCount: 'expiry-exclusive' | 'expiry-inclusive'
   shortRateBase: 'return' | 'premium'
+  /** How an MTA is charged: the premium difference for the rest of the period, or in full. */
+  mtaAdjustment?: 'pro-rata' | 'full-difference'
 }
 
 /** One policy as its answers showed it (the policy view, the totals), until a write of the policy. */
@@ -106,6 +108,10 @@ interface PolicyAnswers {
   terminated?: boolean
   /** The totals' premium last read, per writes count. */
   totals?: { writes: number; premium: unknown; currency: unknown; res: HttpResult }
+  /** The termination of it (type, date, and the sum of a manual one), as its request asked. */
+  termination?: { type: unknown; date: unknown; sum?: number }
+  /** The policy view's data when an MTA of it was issued (what its adjustment is priced from). */
+  mtaBase?: Json
   /** An MTA of it is being issued: its views may change at any moment until the request ends. */
   moving?: boolean
   /** The version a technical change answered: the next view shows it. */
@@ -162,16 +168,25 @@ export class AnswerModel {
     if (quoteId !== undefined && !['sales.quote.get', 'sales.quote.actions', 'sales.quote.calculation', 'sales.quote.installments'].includes(call.op)) {
       const q = this.quote(quoteId)
       q.writes += 1
+      // an update makes the calculation stale: what an MTA's issue is priced from is the calculation after the last one
+      if (call.op === 'sales.quote.update') delete q.calculated
       if (call.op === 'sales.quote.issue') q.issuing = true
     }
     if (call.op === 'sales.requests.get') for (const q of this.quotes.values()) if (q.issuing) q.writes += 1
     // a policy's writes: its views before them say nothing of it after (an MTA's issue ends with a request status read)
     const policyId = call.params['policyId'] ?? call.params['id']
     if (['sales.policy.data-change', 'sales.termination.terminate'].includes(call.op) && policyId !== undefined) this.policy(policyId).writes += 1
-    if (call.op === 'sales.termination.terminate' && policyId !== undefined && res.status >= 200 && res.status < 300) this.policy(policyId).terminated = true
+    if (call.op === 'sales.termination.terminate' && policyId !== undefined && res.status >= 200 && res.status < 300) {
+      const p = this.policy(policyId)
+      p.terminated = true
+      const asked = getIn(call.json, '/policy')
+      if (isObj(asked) && !call.overlapped) p.termination = { type: asked['terminationType'], date: asked['terminationDate'], ...(asked['terminationType'] === 'manual' && typeof asked['terminationSum'] === 'number' ? { sum: asked['terminationSum'] } : {}) }
+    }
     if (call.mtaPolicy !== undefined) {
       // an MTA quote's issue changes its policy when the request ends: nothing of the policy holds meanwhile
       const p = this.policy(call.mtaPolicy)
+      // the view the MTA starts from: its premium and period price the adjustment
+      if (call.op === 'sales.quote.issue') p.mtaBase = p.view && p.view.writes === p.writes && !p.moving && !call.overlapped ? p.view.data : undefined
       p.writes += 1
       // an MTA may change what a view keeps otherwise (its expiry, say): the stable fields start afresh
       delete p.stable
@@ -221,7 +236,11 @@ export class AnswerModel {
         this.agreeQuote(call, quoteId, body as Json, res, checks)
         for (const l of ['self', 'quote:changes']) if (quoteId !== undefined && typeof getIn(body, `/links/${l}`) === 'string') expected.set(`/links/${esc(l)}`, { test: (v) => typeof v === 'string' && namesId(v, quoteId), says: `a link naming quote ${quoteId}` })
         break
+      case 'sales.quote.installments':
+        this.schedule(call, getIn(body, '/instalments'), '/instalments', expected)
+        break
       case 'sales.quote.calculation':
+        this.schedule(call, getIn(body, '/installments'), '/installments', expected)
         this.financials(call, undefined, '/data', expected, getIn(body, '/data'))
         this.agreeCalculation(quoteId, getIn(body, '/data'), '/data', res, checks)
         break
@@ -242,6 +261,7 @@ export class AnswerModel {
           const p = this.policy(id)
           const view = p.view && p.view.writes === p.writes && !p.moving ? getIn(p.view.data, '/policy/financials/currency') : undefined
           if (view !== undefined && getIn(body, '/data/currency') !== undefined) expected.set('/data/currency', { value: view })
+          if (p.termination?.sum !== undefined && getIn(body, '/data/returnPremium') !== undefined) expected.set('/data/returnPremium', { value: p.termination.sum })
           if (!p.moving) p.totals = { writes: p.writes, premium, currency: getIn(body, '/data/currency'), res }
         }
         break
@@ -335,6 +355,7 @@ export class AnswerModel {
         expected.set('/requestId', { value: call.params['requestId'] })
         if (call.requestQuote !== undefined && getIn(body, '/data/quoteId') !== undefined) expected.set('/data/quoteId', { value: call.requestQuote, ids: true })
         if (call.requestQuote !== undefined && this.mtaDates.has(call.requestQuote) && getIn(body, '/data/dateEffective') !== undefined) expected.set('/data/dateEffective', { value: this.mtaDates.get(call.requestQuote) })
+        if (call.requestQuote !== undefined && call.mtaPolicy !== undefined) this.mtaPremium(call.requestQuote, call.mtaPolicy, body as Json, expected)
         break
       case 'webhooks.subscription.delete':
         expected.set('/success', { value: true })
@@ -470,6 +491,37 @@ export class AnswerModel {
     }
   }
 
+  /** A schedule (calculation or installments read): as many installments as the payment frequency says, the first due at inception. */
+  private schedule(call: AnswerCall, list: unknown, at: string, expected: Map<string, Expectation>): void {
+    if (!Array.isArray(list) || call.overlapped || !call.quoteLeaves) return
+    const frequency = call.quoteLeaves.get('/policy/paymentFrequency')
+    const inception = call.quoteLeaves.get('/policy/dateInception')
+    const n = typeof frequency === 'string' ? FREQUENCY[frequency] : undefined
+    if (n !== undefined && list.length !== n) expected.set(`${at}/${n - 1 < list.length ? list.length - 1 : n - 1}/premium`, { test: () => false, says: `${n} installments for a ${frequency} payment frequency (${list.length} answered)` })
+    if (typeof inception === 'string' && list.length > 0 && isObj(list[0]) && list[0]['dueDate'] !== undefined) expected.set(`${at}/0/dueDate`, { value: inception })
+  }
+
+  /** An MTA request's success: its premium is the difference of the period premiums, for the rest of the period from the MTA date (or in full). */
+  private mtaPremium(quoteId: string, policyId: string, body: Json, expected: Map<string, Expectation>): void {
+    const got = getIn(body, '/data/mtaPremium')
+    const q = this.quotes.get(quoteId)
+    const p = this.policies.get(policyId)
+    const date = this.mtaDates.get(quoteId)
+    const view = p?.mtaBase
+    const before = getIn(view, '/policy/financials/periodPremium')
+    const after = getIn(q?.calculated?.financials, '/periodPremium')
+    const inception = getIn(view, '/policy/dateInception')
+    const expiry = getIn(view, '/policy/dateExpiry')
+    if (got === undefined || typeof before !== 'number' || typeof after !== 'number' || typeof date !== 'string' || typeof inception !== 'string' || typeof expiry !== 'string') return
+    const day = (iso: string) => Math.round(Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) / 86_400_000)
+    const extra = this.settings.dayCount === 'expiry-inclusive' ? 1 : 0
+    const total = day(expiry) - day(inception) + extra
+    const left = Math.max(0, Math.min(total, day(expiry) - day(date) + extra))
+    if (!(total > 0)) return
+    const want = this.settings.mtaAdjustment === 'full-difference' ? after - before : ((after - before) * left) / total
+    expected.set('/data/mtaPremium', { test: (v) => typeof v === 'number' && roundings(want).includes(cents(v)), says: `(${after} - ${before}) × ${left}/${total} days = ${cents(want) / 100}` })
+  }
+
   /** The policy view: links naming the policy, the fields that never change, the version a technical change answered. */
   private links(call: AnswerCall, body: Json, res: HttpResult, expected: Map<string, Expectation>, checks: Check[]): void {
     const id = call.params['policyId'] ?? call.params['id']
@@ -479,6 +531,12 @@ export class AnswerModel {
     const p = this.policy(id)
     const data = getIn(body, '/data')
     if (p.version && p.version.writes === p.writes && !p.moving && getIn(body, '/meta/version') !== undefined) expected.set('/meta/version', { value: p.version.value })
+    const t = p.termination
+    if (t) {
+      if (getIn(body, '/data/policy/terminationType') !== undefined || t.type === 'manual') expected.set('/data/policy/terminationType', { value: t.type })
+      if (getIn(body, '/data/policy/terminationDate') !== undefined && typeof t.date === 'string') expected.set('/data/policy/terminationDate', { value: t.date })
+      if (t.sum !== undefined && getIn(body, '/data/policy/returnPremium') !== undefined) expected.set('/data/policy/returnPremium', { value: t.sum })
+    }
     delete p.version
     if (!p.terminated) {
       const stable = p.stable ?? new Map<string, unknown>()

@@ -56,7 +56,7 @@ export class ServiceModel implements ExchangeObserver {
   constructor(config: TargetConfig, options: ServiceModelOptions = {}) {
     this.money = new MoneyModel(policiesSettings(config))
     this.policy = new PolicyModel(policiesSettings(config))
-    this.answers = new AnswerModel({ dayCount: policiesSettings(config).dayCount, shortRateBase: policiesSettings(config).termination.shortRateBase })
+    this.answers = new AnswerModel({ dayCount: policiesSettings(config).dayCount, shortRateBase: policiesSettings(config).termination.shortRateBase, mtaAdjustment: policiesSettings(config).mta.adjustment })
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
       policyIssued: (p, from, res) => {
         this.money.policyIssued(p.id, p.tenant)
