@@ -76,6 +76,8 @@ export interface AnswerCall {
   mtaPolicy?: string
   /** The request read has ended (success or failure). */
   requestEnded?: boolean
+  /** The quote a policy (the call's) was issued from. */
+  policyQuote?: string
   /** The quote a request status read is about. */
   requestQuote?: string
   /** The quote data the model expects now (after this answer's write), when it knows it. */
@@ -125,6 +127,8 @@ export class AnswerModel {
   /** The insured object ids (pointer -> id) of a quote, as its answers showed them since the last update naming objects. */
   private readonly objectIds = new Map<string, { ids: Map<string, string>; res: HttpResult }>()
   private readonly quoteIds = new Set<string>()
+  /** The user (without the tenant) who made each quote. */
+  private readonly owners = new Map<string, string>()
   /** The mta.dateEffective sent with each MTA quote (its request's success names it). */
   private readonly mtaDates = new Map<string, unknown>()
   private readonly quotes = new Map<string, QuoteAnswers>()
@@ -211,6 +215,7 @@ export class AnswerModel {
       case 'sales.quote.create':
       case 'sales.quote.update':
       case 'sales.quote.mta':
+        if (call.op === 'sales.quote.create' && call.actor !== undefined && idOf(getIn(body, '/policy/id')) !== undefined && !call.overlapped) this.owners.set(idOf(getIn(body, '/policy/id'))!, call.actor.slice(call.actor.indexOf('/') + 1))
         this.quoteAnswer(call, body as Json, '', expected)
         this.objects(call, getIn(body, '/policy/id'), body, '', res, checks)
         if (call.op === 'sales.quote.mta') this.mtaAnswer(call, body as Json, expected)
@@ -526,7 +531,13 @@ export class AnswerModel {
   private links(call: AnswerCall, body: Json, res: HttpResult, expected: Map<string, Expectation>, checks: Check[]): void {
     const id = call.params['policyId'] ?? call.params['id']
     if (id === undefined) return
-    for (const l of ['self', 'invoices', 'periodTotals', 'renewal']) if (typeof getIn(body, `/links/${l}`) === 'string') expected.set(`/links/${l}`, { test: (v) => typeof v === 'string' && namesId(v, id), says: `a link naming policy ${id}` })
+    // each link is the operation's path for this policy (sales §4: GET /policies/{id}/links, /invoices, /period-totals, /renewal)
+    for (const [l, tail] of [['self', 'links'], ['invoices', 'invoices'], ['periodTotals', 'period-totals'], ['renewal', 'renewal']] as const) {
+      if (typeof getIn(body, `/links/${l}`) === 'string') expected.set(`/links/${l}`, { test: (v) => typeof v === 'string' && (v.split(/[?#]/)[0] ?? '').replace(/\/+$/, '').endsWith(`/policies/${id}/${tail}`), says: `the path of /policies/${id}/${tail}` })
+    }
+    // the broker is the user who made the policy's quote
+    const owner = call.policyQuote !== undefined ? this.owners.get(call.policyQuote) : undefined
+    if (owner !== undefined && getIn(body, '/data/agent/broker') !== undefined) expected.set('/data/agent/broker', { value: owner })
     if (call.overlapped) return
     const p = this.policy(id)
     const data = getIn(body, '/data')
@@ -662,6 +673,8 @@ function patternOfPointer(pointer: string): string {
 
 /** The invariant of a field's source for the invariants of this oracle's range. */
 function invariantOf(source: FieldSource | undefined, op: string): InvariantId {
+  // the table names the invariant of its field when it is one of this oracle's range
+  if (source && /^(SL|PL|WH)-INV-0[23]\d$/.test(source.by)) return source.by as InvariantId
   const area = op.startsWith('webhooks.') ? 'WH' : ['sales.quote.', 'sales.requests.'].some((p) => op.startsWith(p)) ? 'SL' : 'PL'
   const kind = source?.kind ?? 'state'
   if (area === 'WH') return kind === 'agreement' ? 'WH-INV-021' : 'WH-INV-020'

@@ -132,7 +132,8 @@ export class ServiceModel implements ExchangeObserver {
           const quoteLeaves = quote && quote.tenant === tenant && !quote.follow && quote.writesInFlight === 0 ? quote.leaves : undefined
           const request = op === 'sales.requests.get' ? this.sales.requests.get(call.params['requestId'] ?? '') : undefined
           const mtaPolicy = (request ? this.sales.quotes.get(request.quoteId) : op === 'sales.quote.issue' ? quote : undefined)?.mtaOf
-          this.judgeAnswer({ op, params: call.params, json: call.json, overlapped, ...(tenant ? { tenant } : {}), ...(quoteLeaves ? { quoteLeaves } : {}), ...(request ? { requestQuote: request.quoteId, requestEnded: request.terminal !== undefined } : {}), ...(mtaPolicy !== undefined ? { mtaPolicy } : {}) }, res, evaluated, violations)
+          const policyQuote = op === 'sales.policy.links' ? this.sales.policies.get(call.params['policyId'] ?? call.params['id'] ?? '')?.quoteId : undefined
+          this.judgeAnswer({ op, params: call.params, json: call.json, overlapped, ...(actor ? { actor } : {}), ...(policyQuote !== undefined ? { policyQuote } : {}), ...(tenant ? { tenant } : {}), ...(quoteLeaves ? { quoteLeaves } : {}), ...(request ? { requestQuote: request.quoteId, requestEnded: request.terminal !== undefined } : {}), ...(mtaPolicy !== undefined ? { mtaPolicy } : {}) }, res, evaluated, violations)
           if (sent.length > 0) return { evaluated: [...evaluated], violations, sent }
         }
         return { evaluated: [...evaluated], violations }
