@@ -11,6 +11,7 @@ import { registerIdentity } from './identity/routes'
 import { TokenService } from './identity/tokens'
 import { referenceOptions, type ReferenceOptions } from './options'
 import { registerVariations } from './variations/register'
+import { registerOracleDefects } from './defects/oracle-answers'
 
 export interface RunningReference {
   /** Origin, e.g. http://127.0.0.1:4010. */
@@ -42,6 +43,7 @@ export async function createReferenceApp(options: ReferenceOptions): Promise<{ a
   new TrafficStats(monkey).register(app)
   monkey?.registerFront(app)
   registerVariations(app, context)
+  registerOracleDefects(app, context)
   await registerOpenApi(app, context)
   app.get('/health', async () => ({ status: 'ok', defects: options.defects.list() }))
   registerIdentity(app, context)

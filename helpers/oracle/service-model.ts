@@ -13,12 +13,16 @@ import { changesExisting, touches } from '../../common/operation-facts'
 import { actorKey, actorTenant, type CallHandle, type CallInfo, type ExchangeObserver } from '../client/http/observer'
 import type { Verdict, Violation } from './invariants'
 import { WebhooksModel } from './webhooks-model'
+import { AnswerModel, type AnswerCall } from './answer-model'
+import { reportFinding } from '../client/http/running-check'
 import { violationList } from './judged-at'
 import { judgeFiniteNumbers } from './finite-numbers'
 import type { RealWorldClass } from './real-world'
 import { ExerciseTracker } from './exercise-tracker'
 import { tokenFingerprint } from '../client/http/client'
 
+/** The deviation of a field the answer source table does not know (issue 39). */
+export const UNJUDGED_FIELD = 'unjudged-field'
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
 
 /** A token the run used, as far as the client knows it: whose, and until when (never the token itself). */
@@ -47,6 +51,8 @@ export class ServiceModel implements ExchangeObserver {
   readonly sales: SalesModel
   readonly policy: PolicyModel
   readonly tokens = new Map<string, TokenState>()
+  /** Every field of every answer against its source (helpers/oracle/answer-sources.ts; issue 39). */
+  readonly answers: AnswerModel
   private readonly flights = new Flights()
   private readonly leewayMs: number
   /** The exercise model's cells each answer exercises (helpers/oracle/exercise-model.ts). */
@@ -56,6 +62,7 @@ export class ServiceModel implements ExchangeObserver {
     this.money = new MoneyModel(policiesSettings(config))
     this.policy = new PolicyModel(policiesSettings(config))
     this.exercise = new ExerciseTracker(config, this.webhooks, tokenFingerprint)
+    this.answers = new AnswerModel({ dayCount: policiesSettings(config).dayCount, shortRateBase: policiesSettings(config).termination.shortRateBase, mtaAdjustment: policiesSettings(config).mta.adjustment })
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
       policyIssued: (p, from, res) => {
         this.money.policyIssued(p.id, p.tenant)
@@ -126,6 +133,7 @@ export class ServiceModel implements ExchangeObserver {
           const owner = actorKey(call.actor)
           const partial = call.query !== undefined && Object.keys(call.query).length > 0
           this.webhooks.observe({ op, ...(call.params['id'] !== undefined ? { id: call.params['id'] } : {}), ...(owner ? { owner } : {}), json: call.json, beganAt, overlapped, ...(partial ? { partial } : {}) }, res, evaluated, violations)
+          this.judgeAnswer({ op, params: call.params, json: call.json, overlapped }, res, evaluated, violations)
         } else if (op !== undefined && service === 'sales') {
           const actor = actorKey(call.actor)
           const tenant = call.tenantHeader ?? actorTenant(call.actor)
@@ -135,6 +143,12 @@ export class ServiceModel implements ExchangeObserver {
           const q = this.sales.quoteIdOf(op, call.params)
           const settled = q !== undefined && (this.sales.quotes.get(q)?.settled ?? false)
           this.policy.observe(op, call.params, call.json, tenant, res, overlapped, settled, evaluated, violations)
+          const quote = q !== undefined ? this.sales.quotes.get(q) : undefined
+          const quoteLeaves = quote && quote.tenant === tenant && !quote.follow && quote.writesInFlight === 0 ? quote.leaves : undefined
+          const request = op === 'sales.requests.get' ? this.sales.requests.get(call.params['requestId'] ?? '') : undefined
+          const mtaPolicy = (request ? this.sales.quotes.get(request.quoteId) : op === 'sales.quote.issue' ? quote : undefined)?.mtaOf
+          const policyQuote = op === 'sales.policy.links' ? this.sales.policies.get(call.params['policyId'] ?? call.params['id'] ?? '')?.quoteId : undefined
+          this.judgeAnswer({ op, params: call.params, json: call.json, overlapped, ...(actor ? { actor } : {}), ...(policyQuote !== undefined ? { policyQuote } : {}), ...(tenant ? { tenant } : {}), ...(quoteLeaves ? { quoteLeaves } : {}), ...(request ? { requestQuote: request.quoteId, requestEnded: request.terminal !== undefined } : {}), ...(mtaPolicy !== undefined ? { mtaPolicy } : {}) }, res, evaluated, violations)
           if (sent.length > 0) return { evaluated: [...evaluated], violations, sent, ...exercised }
         }
         return { evaluated: [...evaluated], violations, ...exercised }
@@ -153,6 +167,13 @@ export class ServiceModel implements ExchangeObserver {
   private policyTenant(op: string, call: CallInfo): string | undefined {
     const id = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : (call.params['policyId'] ?? call.params['id'])
     return id !== undefined ? this.policy.policies.get(id)?.tenant : undefined
+  }
+
+  /** The answer oracle; a field the source table does not know is a deviation of the check that received it, once per model. */
+  private judgeAnswer(call: AnswerCall, res: HttpResult, evaluated: Set<InvariantId>, violations: Violation[]): void {
+    for (const field of this.answers.observe(call, res, evaluated, violations)) {
+      reportFinding({ id: `${UNJUDGED_FIELD}:${field}`, message: `unjudged answer field: ${field} is not in the source table (helpers/oracle/answer-sources.ts), so no invariant judges it`, policy: 'warn' })
+    }
   }
 
   private noteToken(call: CallInfo): void {

@@ -9,6 +9,7 @@
 import { AUTH_DEFECTS } from './auth'
 import { CONTENT_DEFECTS } from './content'
 import { OUTPUTS_DEFECTS } from './outputs'
+import { ORACLE_DEFECTS } from './oracle'
 import { POLICIES_DEFECTS } from './policies'
 import { RELIABILITY_DEFECTS } from './reliability'
 import { SALES_DEFECTS } from './sales'
@@ -28,6 +29,7 @@ export const DEFECTS = {
   ...CONTENT_DEFECTS,
   ...OUTPUTS_DEFECTS,
   ...EXERCISE_DEFECTS,
+  ...ORACLE_DEFECTS,
 } as const satisfies Record<string, DefectInfo>
 
 

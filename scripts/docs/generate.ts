@@ -4,6 +4,7 @@ import { ENV_VARS, type EnvGroup } from '../../common/env-vars'
 import { PROJECT_ROOT } from '../../common/project-root'
 import { SPEC } from '../../common/spec'
 import { INVARIANTS } from '../../helpers/oracle/invariants'
+import { sourceRows } from '../../helpers/oracle/answer-sources'
 import { INVARIANTS_FILE } from '../../runner/reporting/invariants'
 import type { CatalogueEntry } from '../../runner/selection/catalogue'
 import { citedSections } from '../../runner/selection/select'
@@ -104,11 +105,29 @@ export function renderEnvironment(): string {
   return out.join('\n')
 }
 
+/** The answer source table (helpers/oracle/answer-sources.ts; issue 39): one table per operation and status. */
+export function renderFieldSources(): string {
+  const rows = sourceRows()
+  const kinds = new Map<string, number>()
+  for (const r of rows) kinds.set(r.source.kind, (kinds.get(r.source.kind) ?? 0) + 1)
+  const out = [`${rows.length} answer fields, declared in \`helpers/oracle/answer-sources.ts\`: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}.`]
+  let answer = ''
+  for (const r of rows) {
+    if (r.answer !== answer) {
+      answer = r.answer
+      out.push('', `### ${answer}`, '', '| path | source | must be | judged by |', '|---|---|---|---|')
+    }
+    out.push(`| \`${r.path || '(the body)'}\` | ${r.source.kind} | ${cell(r.source.what)} | ${r.source.by} |`)
+  }
+  return out.join('\n')
+}
+
 export const REGIONS: readonly Region[] = [
   { page: 'docs/model.md', name: 'invariants', render: () => renderInvariants() },
   { page: 'docs/checks.md', name: 'checks', render: (c) => renderCatalogue(c) },
   { page: 'docs/environment.md', name: 'environment', render: () => renderEnvironment() },
   { page: 'docs/exercise.md', name: 'exercise', render: () => renderExerciseTable() },
+  { page: 'docs/fields.md', name: 'fields', render: () => renderFieldSources() },
 ]
 
 export class RegionError extends Error {}

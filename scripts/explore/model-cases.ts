@@ -8,7 +8,8 @@
  */
 export interface ModelCase {
   defect: string
-  area: 'webhooks' | 'sales' | 'policies' | 'auth'
+  /** oracle: the answer oracle's defects (issue 39; reference/defects/oracle.ts), proven in test/model/oracle-defects.proof.test.ts. */
+  area: 'webhooks' | 'sales' | 'policies' | 'auth' | 'oracle'
   file: string
   mustFail: string[]
   /** An older defect reused to show a new check failing (not one of issue 14's own). */
@@ -118,6 +119,22 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'outputs-calculation-total-not-finite', area: 'sales', file: S('lifecycle'), mustFail: ['SL-INV-080'] },
   // exploration lists no event types
   { defect: 'outputs-event-example-not-finite', area: 'webhooks', file: W('events'), mustFail: ['WH-INV-080'], explore: false },
+  // issue 39: every field of every answer judged against its source (helpers/oracle/answer-sources.ts), writes included
+  { defect: 'oracle-create-echoes-other-name', area: 'oracle', file: S('lifecycle'), mustFail: ['SL-INV-020'], explore: false },
+  { defect: 'oracle-calculate-other-sales-channel', area: 'oracle', file: S('lifecycle'), mustFail: ['SL-INV-020'], explore: false },
+  { defect: 'oracle-update-answers-other-id', area: 'oracle', file: S('lifecycle'), mustFail: ['SL-INV-021'], explore: false },
+  { defect: 'oracle-calculate-total-off', area: 'oracle', file: S('lifecycle'), mustFail: ['SL-INV-022'], explore: false },
+  { defect: 'oracle-quote-broker-comm-off', area: 'oracle', file: S('state-table'), mustFail: ['SL-INV-022'], explore: false },
+  { defect: 'oracle-calculation-other-commission-pct', area: 'oracle', file: S('lifecycle'), mustFail: ['SL-INV-023'], explore: false },
+  { defect: 'oracle-payment-other-reference', area: 'oracle', file: P('payments'), mustFail: ['PL-INV-020'], explore: false },
+  { defect: 'oracle-allocate-other-payment', area: 'oracle', file: P('payments'), mustFail: ['PL-INV-020'], explore: false },
+  { defect: 'oracle-termination-quote-other-date', area: 'oracle', file: P('termination'), mustFail: ['PL-INV-020'], explore: false },
+  { defect: 'oracle-credit-other-payment', area: 'oracle', file: P('payments'), mustFail: ['PL-INV-021'], explore: false },
+  { defect: 'oracle-links-broker-comm-off', area: 'oracle', file: P('views'), mustFail: ['PL-INV-022'], explore: false },
+  { defect: 'oracle-list-other-secret', area: 'oracle', file: W('state'), mustFail: ['WH-INV-021'], explore: false },
+  { defect: 'oracle-update-other-secret', area: 'oracle', file: W('state'), mustFail: ['WH-INV-021'], explore: false },
+  { defect: 'oracle-get-subscription-other-id', area: 'oracle', file: W('state'), mustFail: ['WH-INV-020'], explore: false },
+  { defect: 'oracle-links-status-disagrees', area: 'oracle', file: P('views'), mustFail: ['PL-INV-023'], explore: false },
 ]
 
 /** The new defects of one area (the older defects and the auth ones reused above excepted). */

@@ -9,6 +9,7 @@ import { requirementsView } from '../requirements-view'
 import { withDidYouMean } from '../did-you-mean'
 import { runConformance } from './run'
 import { applyTargetOptions } from '../target-options'
+import { renderFieldSources } from '../fields-view'
 
 const HELP = `Usage: ledger-conformance list [selection options]     (in a clone: npm run conformance -- --list [selection options])
 
@@ -28,6 +29,11 @@ Requirements view:
 ${envHelp('list')}
   (the profile's products decide the per-product checks)
 
+Answer sources:
+  --fields           the source of every field of every answer (helpers/oracle/answer-sources.ts): per operation and
+                     status, each JSON path with its kind (echo, state, rule, agreement, free), what it must be and
+                     the invariant that judges it; --json the same as JSON
+
 Exit codes:
   0  the list was printed
   2  usage error, or a selection that matches no check (the nearest matches are printed)`
@@ -40,6 +46,7 @@ const LIST_OPTIONS = {
   'read-only': { type: 'boolean' },
   profile: { type: 'string' },
   requirements: { type: 'boolean' },
+  fields: { type: 'boolean' },
   ids: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -68,6 +75,23 @@ async function listRequirements(v: { ids?: boolean | undefined; json?: boolean |
   return EXIT.conforms
 }
 
+const FIELDS_OPTIONS = { fields: { type: 'boolean' }, json: { type: 'boolean' } } as const
+
+/** `list --fields [--json]`: the answer source table (issue 39). Sends nothing, needs no target. */
+async function listFields(argv: string[]): Promise<number> {
+  let v
+  try {
+    v = parseArgs({ args: argv, options: FIELDS_OPTIONS }).values
+  } catch (e) {
+    process.stderr.write(`ledger-conformance list: ${withDidYouMean((e as Error).message, FIELDS_OPTIONS)}\n\n${HELP}\n`)
+    return EXIT.usage
+  }
+  const { text, rows } = renderFieldSources(v.json ?? false)
+  process.stdout.write(`${text}\n`)
+  process.stderr.write(`${rows} answer fields\n`)
+  return EXIT.conforms
+}
+
 /** list's arguments checked against its own options (an unknown one gets list's "did you mean", not run's help). */
 async function list(argv: string[]): Promise<number> {
   const cut = argv.indexOf('--')
@@ -79,6 +103,7 @@ async function list(argv: string[]): Promise<number> {
     return EXIT.usage
   }
   const v = parsed.values
+  if (v.fields) return listFields(argv)
   if (v.requirements) return listRequirements(v)
   if (v.ids || v.json) {
     process.stderr.write(`ledger-conformance list: --ids and --json go with --requirements\n\n${HELP}\n`)
