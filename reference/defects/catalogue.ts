@@ -7,6 +7,7 @@
  * conditional on `ctx.defects.has('<name>')` where the area implements the clause.
  */
 import { AUTH_DEFECTS } from './auth'
+import { CONCURRENCY_DEFECTS } from './concurrency'
 import { POLICIES_DEFECTS } from './policies'
 import { RELIABILITY_DEFECTS } from './reliability'
 import { SALES_DEFECTS } from './sales'
@@ -22,6 +23,7 @@ export const DEFECTS = {
   ...SALES_DEFECTS,
   ...POLICIES_DEFECTS,
   ...RELIABILITY_DEFECTS,
+  ...CONCURRENCY_DEFECTS,
 } as const satisfies Record<string, DefectInfo>
 
 

@@ -3,7 +3,8 @@ import type { Dispatchers } from './dispatchers'
 import type { RequestLimiter } from './limiter'
 import { fillPath, operation } from '../../../common/operations'
 import type { Recorder } from './recorder'
-import type { Actor, ExchangeObserver, Verdict } from './observer'
+import { instant, type Actor, type ExchangeObserver, type Verdict } from './observer'
+import { runningChain, runningCheck } from './running-check'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
 import { currentInFlight } from './in-flight'
 import { limitsOf } from './limits'
@@ -51,6 +52,14 @@ export interface ServiceClientOptions {
   onVerdict?: (verdict: Verdict) => void
   /** Whether nothing waits for the request being sent (it may yield its turn at the limiter to a dependent chain). */
   background?: () => boolean
+}
+
+/** The caller of a call: the running check, and its dependent chain when it is not the check itself (none outside a check). */
+function callerNow(): { caller?: string } {
+  const check = runningCheck()
+  if (check === undefined) return {}
+  const chain = runningChain()
+  return { caller: chain !== undefined && chain !== check ? `${check} [${chain}]` : check }
 }
 
 /** The exp claim of a bearer given as is, when it decodes (never the token). */
@@ -114,6 +123,8 @@ export class ServiceClient {
       ...(o.json !== undefined ? { json: o.json } : {}),
       actor: o.bearer !== undefined ? bearerActor(o.bearer) : user ? { kind: 'user', tenant: user.tenant, username: user.username } : { kind: 'anonymous' },
       ...(tenant !== undefined ? { tenantHeader: tenant } : {}),
+      ...callerNow(),
+      invokedAt: instant(),
     })
     let res: HttpResult | undefined
     try {
@@ -121,7 +132,7 @@ export class ServiceClient {
       if (res.status === 401 && user && o.bearer === undefined) res = await attempt(true)
       return res
     } finally {
-      if (handle) this.options.onVerdict?.(handle.end(res))
+      if (handle) this.options.onVerdict?.(handle.end(res, instant()))
     }
   }
 
@@ -137,19 +148,21 @@ export class ServiceClient {
     const remainingMs = () => endsAt - Date.now()
     const answerBudgetBytes = req.answerBudgetBytes ?? this.options.recorder.parseBudget?.(req.method, req.url)
     return withRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, req.method, async (attempt) => {
+      let invokedAt = instant()
       try {
         // the time the attempt waited for a slot at the limiter: the suite's scheduling, not the target's (the bench's chains)
         const queuedAt = performance.now()
         let queuedMs = 0
         const sendOnce = () => {
           queuedMs = performance.now() - queuedAt
+          invokedAt = instant()
           return send(this.options.dispatchers, { ...req, deadlineMs: Math.max(1, Math.min(req.deadlineMs ?? Number.POSITIVE_INFINITY, remainingMs())), ...(answerBudgetBytes !== undefined ? { answerBudgetBytes } : {}) })
         }
         const res = await (this.options.limiter ? this.options.limiter.run(sendOnce, this.options.background?.()) : sendOnce())
-        res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt, queuedMs)
+        res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt, queuedMs, { invokedAt, completedAt: instant() })
         return res
       } catch (e) {
-        if (e instanceof TransportError) await this.options.recorder.record(e.request, undefined, e, attempt)
+        if (e instanceof TransportError) await this.options.recorder.record(e.request, undefined, e, attempt, undefined, { invokedAt, completedAt: instant() })
         throw e
       }
     }, { remainingMs })

@@ -19,6 +19,19 @@ export type Actor =
   | { kind: 'bearer'; exp?: number; tenant?: string; username?: string }
   | { kind: 'anonymous' }
 
+/**
+ * A moment of the run on two clocks: `mono` is performance.now() (monotonic, milliseconds, this process: what orders
+ * two calls in real time), `epoch` is Date.now() (what a report shows).
+ */
+export interface Instant {
+  mono: number
+  epoch: number
+}
+
+export function instant(): Instant {
+  return { mono: performance.now(), epoch: Date.now() }
+}
+
 /** One call as the client sends it. Ids are opaque: whatever the path carried, as a string. */
 export interface CallInfo {
   service: 'sales' | 'webhooks' | 'identity'
@@ -29,6 +42,10 @@ export interface CallInfo {
   actor: Actor
   /** The tenant header sent (sales), when any. */
   tenantHeader?: string
+  /** Who invoked it: the running check (and its dependent chain when it has one of its own), for the history. */
+  caller?: string
+  /** When it was invoked (before any wait at the limiter): the start of its interval in the history. */
+  invokedAt?: Instant
 }
 
 /** A broken invariant, with its evidence: the answer, and the earlier exchange that set the expectation. */
@@ -54,7 +71,8 @@ export interface Verdict<Id extends InvariantRef = InvariantRef> {
 
 /** The handle of one call in flight: ended with its answer (or undefined when no answer came). */
 export interface CallHandle {
-  end(res: HttpResult | undefined): Verdict
+  /** completedAt: when the answer (or the loss of it) was known: the end of the call's interval in the history. */
+  end(res: HttpResult | undefined, completedAt?: Instant): Verdict
 }
 
 /** What the HTTP client feeds: every call, begun and ended. */

@@ -36,18 +36,17 @@ export interface QuoteDataState {
 
 const leavesKey = (l: Leaves) => JSON.stringify([...l].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 
-/** Every leaf known must read back as known; a leaf not known yet is learnt from the answer. */
+/** Every leaf known must read back as known (leaves the run neither wrote nor was given are not judged). */
 function readLeaves(known: Leaves, data: unknown): Leaves | undefined {
-  const out = new Map(known)
   for (const [pointer, value] of known) if (!same(getPointer(data, pointer), value)) return undefined
-  for (const [pointer, value] of leavesOf(data)) if (!out.has(pointer)) out.set(pointer, value)
-  return out
+  return known
 }
 
 /**
  * A quote's data: an update merges its patch (objects merge, null removes: helpers/oracle/leaves.ts), a read and a
  * calculation answer the data as it is at their moment, and a calculation of the same data answers the same premium
- * (a calculation is a function of the data). `initial`: the leaves known when the history starts (the create's body).
+ * (a calculation is a function of the data). `initial`: the leaves known when the history starts (the create's body,
+ * or the fields a check writes as a first read showed them); only known leaves are judged.
  */
 export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataState, QuoteInput, QuoteOutput> {
   return {
@@ -80,7 +79,11 @@ export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataStat
       if (output.status === 'refused') return `${what} -> refused`
       return `${what} -> ok${output.premium !== undefined ? ` premium ${output.premium}` : ''}`
     },
-    describeState: (s) => `${s.leaves.size} leaves known${s.priced.size > 0 ? `, premiums ${[...s.priced.values()].join(', ')}` : ''}`,
+    describeState: (s) => {
+      const shown = [...s.leaves].slice(0, 4).map(([p, v]) => `${p} = ${show(v)}`)
+      const more = s.leaves.size > 4 ? `, ${s.leaves.size - 4} more` : ''
+      return `${shown.join(', ') || 'nothing known'}${more}${s.priced.size > 0 ? `; premiums ${[...s.priced.values()].join(', ')}` : ''}`
+    },
     explain(s, input, output) {
       if (output.status === 'refused') return undefined
       let leaves = s.leaves

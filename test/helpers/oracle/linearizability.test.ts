@@ -121,7 +121,7 @@ describe('properties of the checker', () => {
     const quoteHistory = fc.array(fc.record({ kind: fc.constantFrom('update', 'read', 'calculate'), field: fc.constantFrom(...fields), value: fc.integer({ min: 1, max: 9 }), before: fc.integer({ min: 0, max: 25 }), after: fc.integer({ min: 0, max: 25 }) }), { minLength: 1, maxLength: 10 })
     fc.assert(
       fc.property(quoteHistory, fc.nat(), (steps, pick) => {
-        let data: Record<string, number> = { a: 0, b: 0, c: 0 }
+        let data: { a: number; b: number; c: number } = { a: 0, b: 0, c: 0 }
         const h: Operation<QuoteInput, QuoteOutput>[] = steps.map((s, i) => {
           const point = i * 10
           const at = { id: i, caller: `c${i % 2}`, call: point - s.before, ret: point + s.after }
