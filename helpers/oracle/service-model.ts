@@ -13,6 +13,7 @@ import type { Verdict, Violation } from './invariants'
 import { WebhooksModel } from './webhooks-model'
 import { violationList } from './judged-at'
 import type { RealWorldClass } from './real-world'
+import { RunHistory } from './linearizability/run-history'
 
 const POLICY_WRITES = new Set(['sales.policy.data-change', 'sales.quote.mta'])
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
@@ -45,6 +46,8 @@ export class ServiceModel implements ExchangeObserver {
   readonly policy: PolicyModel
   readonly tokens = new Map<string, TokenState>()
   private readonly flights = new Flights()
+  /** Every call's operation per resource, with its caller and interval, judged for linearizability (SL-INV-050, 051, WH-INV-050). */
+  readonly history: RunHistory
   private readonly leewayMs: number
 
   constructor(config: TargetConfig, options: ServiceModelOptions = {}) {
@@ -60,6 +63,7 @@ export class ServiceModel implements ExchangeObserver {
         if (success) this.policy.mtaIssued(policyId, quoteId)
       },
     })
+    this.history = new RunHistory(salesSettings(config), config.statuses)
     const configured = (config.auth as { expiryLeewaySeconds?: unknown }).expiryLeewaySeconds
     this.leewayMs = 1000 * (options.expiryLeewaySeconds ?? (typeof configured === 'number' ? configured : 0))
   }
@@ -87,6 +91,21 @@ export class ServiceModel implements ExchangeObserver {
   }
 
   begin(call: CallInfo): CallHandle {
+    const recorded = this.history.begin(call)
+    const handle = this.judged(call)
+    if (!recorded) return handle
+    return {
+      end: (res, completedAt) => {
+        const verdict = handle.end(res)
+        const h = recorded(res, completedAt)
+        if (h.evaluated.length === 0 && h.violations.length === 0) return verdict
+        return { ...verdict, evaluated: [...new Set([...verdict.evaluated, ...h.evaluated])], violations: [...verdict.violations, ...h.violations] }
+      },
+    }
+  }
+
+  /** The answer of one call judged by the model's rules (the linearizability of the history aside). */
+  private judged(call: CallInfo): CallHandle {
     const beganAt = Date.now()
     const { keys, write } = this.keysOf(call)
     const flight = this.flights.begin(keys, write)
