@@ -13,7 +13,7 @@ import type { Verdict, Violation } from './invariants'
 import { WebhooksModel } from './webhooks-model'
 import { violationList } from './judged-at'
 import type { RealWorldClass } from './real-world'
-import { RunHistory } from './linearizability/run-history'
+import { RunHistory } from './run-history'
 
 const POLICY_WRITES = new Set(['sales.policy.data-change', 'sales.quote.mta'])
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)

@@ -1,13 +1,14 @@
-import type { SalesSettings } from '../../client/config/sales-settings'
-import type { StatusSpellings } from '../../client/config/types'
-import { getPointer } from '../../client/data/json-pointer'
-import { actorKey, instant, type CallInfo, type Instant } from '../../client/http/observer'
-import type { HttpResult } from '../../client/http/types'
-import type { InvariantId, Violation } from '../invariants'
-import { leavesOf } from '../leaves'
-import { checkOperations, type Budget, type Model, type Operation } from './checker'
-import { issueModel, quoteDataModel, subscriptionModel } from './models'
-import { timelineText } from './timeline'
+import type { SalesSettings } from '../client/config/sales-settings'
+import type { StatusSpellings } from '../client/config/types'
+import { getPointer } from '../client/data/json-pointer'
+import { actorKey, instant, type CallInfo, type Instant } from '../client/http/observer'
+import type { HttpResult } from '../client/http/types'
+import type { InvariantId, Violation } from './invariants'
+import { violationList } from './judged-at'
+import { leavesOf } from './leaves'
+import { checkOperations, type Budget, type Model, type Operation } from './linearizability/checker'
+import { issueModel, quoteDataModel, subscriptionModel } from './linearizability/models'
+import { timelineText } from './linearizability/timeline'
 
 /**
  * The run's history per resource (every exchange of every check, and of explore), judged for linearizability by the
@@ -86,7 +87,7 @@ export class RunHistory {
     if (parts.length === 0 && !birth) return undefined
     for (const p of parts) this.tracks.get(p.key)!.inFlight += 1
     return (res, completedAt = instant()) => {
-      const out: HistoryVerdict = { evaluated: [], violations: [], undecided: [] }
+      const out: HistoryVerdict = { evaluated: [], violations: violationList(), undecided: [] }
       if (res && birth) birth(res)
       for (const p of parts) {
         const t = this.tracks.get(p.key)!
