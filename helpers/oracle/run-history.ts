@@ -57,8 +57,8 @@ interface Part {
 export interface HistoryVerdict {
   evaluated: InvariantId[]
   violations: Violation[]
-  /** Resources whose history the checker could not decide within its budget. */
-  undecided: string[]
+  /** Histories the checker could not decide within its budget: the invariant and the resource. */
+  undecided: { invariant: InvariantId; resource: string }[]
 }
 
 const ok = (res: HttpResult) => res.status >= 200 && res.status < 300
@@ -132,7 +132,7 @@ export class RunHistory {
     if (outcome.result === 'unknown') {
       t.ended = 'undecided'
       this.undecided.push(t.resource)
-      out.undecided.push(t.resource)
+      out.undecided.push({ invariant: t.invariant, resource: t.resource })
       return
     }
     t.ended = 'broken'

@@ -98,8 +98,13 @@ export class ServiceModel implements ExchangeObserver {
       end: (res, completedAt) => {
         const verdict = handle.end(res)
         const h = recorded(res, completedAt)
-        if (h.evaluated.length === 0 && h.violations.length === 0) return verdict
-        return { ...verdict, evaluated: [...new Set([...verdict.evaluated, ...h.evaluated])], violations: [...verdict.violations, ...h.violations] }
+        if (h.evaluated.length === 0 && h.violations.length === 0 && h.undecided.length === 0) return verdict
+        return {
+          ...verdict,
+          evaluated: [...new Set([...verdict.evaluated, ...h.evaluated])],
+          violations: [...verdict.violations, ...h.violations],
+          ...(h.undecided.length > 0 ? { undecided: h.undecided } : {}),
+        }
       },
     }
   }

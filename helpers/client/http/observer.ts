@@ -67,6 +67,8 @@ export interface Verdict<Id extends InvariantRef = InvariantRef> {
   violations: Violation<Id>[]
   /** Real-world data classes the request wrote (helpers/oracle/real-world.ts), one entry per leaf and class. */
   sent?: string[]
+  /** Invariants that could not be decided on this answer (the linearizability checker's budget spent), with the resource. */
+  undecided?: { invariant: Id; resource: string }[]
 }
 
 /** The handle of one call in flight: ended with its answer (or undefined when no answer came). */

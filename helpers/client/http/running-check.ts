@@ -8,6 +8,8 @@ export interface InvariantTally {
   violations: Violation[]
   /** Real-world data class -> leaves of that class the check's requests wrote (helpers/oracle/real-world.ts). */
   sent?: Record<string, number>
+  /** Invariants left undecided on the check's answers (the linearizability checker's budget spent). */
+  undecided?: { invariant: string; resource: string }[]
 }
 
 /**
@@ -66,6 +68,7 @@ export function noteVerdict(verdict: Verdict): void {
   if (!tally) return
   for (const id of verdict.evaluated) tally.evaluated[id] = (tally.evaluated[id] ?? 0) + 1
   tally.violations.push(...verdict.violations)
+  if (verdict.undecided && verdict.undecided.length > 0) (tally.undecided ??= []).push(...verdict.undecided)
   for (const c of verdict.sent ?? []) {
     tally.sent ??= {}
     tally.sent[c] = (tally.sent[c] ?? 0) + 1

@@ -146,6 +146,11 @@ export const issueModel: Model<IssueState, IssueInput, IssueOutput> = {
     return `request ${input.request} -> ${output.status}${output.status === 'success' ? ` (policy ${output.policy})` : ''}`
   },
   describeState: (s) => (s.policy !== undefined ? `policy ${s.policy}` : `no policy yet, ${s.requests.length} request(s)`),
+  explain(s, input, output) {
+    if (input.kind === 'outcome' && !s.requests.includes(input.request)) return `request ${input.request} was not accepted yet in this order`
+    if (output.status === 'success' && s.policy !== undefined && s.policy !== output.policy) return `a second policy ${output.policy}: the quote already made policy ${s.policy}`
+    return undefined
+  },
 }
 
 // ---------------------------------------------------------------- a policy's money (sales §1, §4)
@@ -178,6 +183,10 @@ export const moneyModel: Model<MoneyState, MoneyInput, MoneyOutput> = {
     return input.kind === 'totals' ? `${what} -> paid ${output.paidCents === undefined ? '?' : (output.paidCents / 100).toFixed(2)}` : `${what} -> ok`
   },
   describeState: (s) => (s.paid === undefined ? 'paid unknown' : `paid ${(s.paid / 100).toFixed(2)}`),
+  explain(s, input, output) {
+    if (input.kind === 'totals' && output.status === 'ok' && output.paidCents !== undefined && s.paid !== undefined) return `paid ${(output.paidCents / 100).toFixed(2)}, the order says ${(s.paid / 100).toFixed(2)}`
+    return undefined
+  },
 }
 
 // ---------------------------------------------------------------- a webhook subscription (webhooks §2, §4)
@@ -210,5 +219,11 @@ export function subscriptionModel(initial: { event: string; url: string }): Mode
       return output.status === 'ok' && input.kind === 'get' ? `get -> ${show({ event: output.event, url: output.url })}` : `${what} -> ${output.status}`
     },
     describeState: (s) => (s.live ? `live, event ${s.event}, url ${s.url}` : 'deleted'),
+    explain(s, input, output) {
+      if (output.status === 'not-found' && s.live) return 'answered 404, the order says it is live'
+      if (output.status === 'ok' && !s.live) return `answered ${input.kind === 'get' ? 'it' : '200'}, the order says it was deleted`
+      if (input.kind === 'get' && output.status === 'ok') return `read ${show({ event: output.event, url: output.url })}, the order says ${show({ event: s.event, url: s.url })}`
+      return undefined
+    },
   }
 }

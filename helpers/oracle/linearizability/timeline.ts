@@ -60,7 +60,7 @@ function triedOrders<S, I, O>(t: TimelineInput<S, I, O>): Tried[] {
 
 /** The compact text: one line per operation with its bar, then the orders tried. */
 export function timelineText<S, I, O>(t: TimelineInput<S, I, O>): string {
-  const lines = [`${t.model.name} of ${t.resource}: ${verdictOf(t.outcome)}`]
+  const lines = [`${t.resource} (${t.model.name}): ${verdictOf(t.outcome)}`]
   if (t.ops.length === 0) return lines[0]!
   const { t0, total } = span(t.ops)
   lines.push(`  time 0 .. ${total.toFixed(1)} ms; each bar from invocation to answer`)
@@ -83,7 +83,7 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&
 
 /** The HTML fragment: a bar per operation over real time, coloured by caller, then the orders tried. */
 export function timelineHtml<S, I, O>(t: TimelineInput<S, I, O>): string {
-  const out = [`<div class="linearizability"><p><b>${esc(t.model.name)} of ${esc(t.resource)}</b>: ${esc(verdictOf(t.outcome))}</p>`]
+  const out = [`<div class="linearizability"><p><b>${esc(t.resource)}</b> (${esc(t.model.name)}): ${esc(verdictOf(t.outcome))}</p>`]
   if (t.ops.length > 0) {
     const { t0, total } = span(t.ops)
     const callers = [...new Set(t.ops.map((o) => o.caller))]

@@ -70,3 +70,16 @@ describe("the run's history, judged per resource when it falls quiet (SL-INV-050
     expect(h.begin(call('sales.quote.get', { policyId: 'q1' }, undefined, 4))).toBeUndefined()
   })
 })
+
+describe('a history the checker cannot decide within its budget', () => {
+  it('is reported undecided (the invariant INCONCLUSIVE), neither evaluated nor broken, and no longer followed', () => {
+    const h = new RunHistory(settings, statuses, { maxSteps: 0, maxMs: 1000 })
+    h.begin(call('sales.quote.create', {}, { policy: { a: 1 } }, 0))!(answer(201, { policy: { id: 'q1' } }), at(1))
+    const v = h.begin(call('sales.quote.get', { policyId: 'q1' }, undefined, 2))!(answer(200, { data: { policy: { a: 1 } } }), at(3))
+    expect(v.evaluated).toEqual([])
+    expect(v.violations.length).toBe(0)
+    expect(v.undecided).toEqual([{ invariant: 'SL-INV-050', resource: 'quote q1' }])
+    expect(h.undecided).toEqual(['quote q1'])
+    expect(h.begin(call('sales.quote.get', { policyId: 'q1' }, undefined, 4))).toBeUndefined()
+  })
+})
