@@ -4,7 +4,7 @@ import { expectStatus, expectThat } from '../../helpers/checks/expect'
 import { given } from '../../helpers/checks/setup'
 import type { HttpResult } from '../../helpers/client/http/types'
 import { useWebhooks } from '../../helpers/checks/webhooks/use-webhooks'
-import { CheckHistory, expectLinearizable } from '../../helpers/checks/concurrency/history'
+import { CheckHistory, expectLinearizable, untilOverlapped } from '../../helpers/checks/concurrency/history'
 import { subscriptionModel, type SubscriptionInput, type SubscriptionOutput } from '../../helpers/oracle/linearizability/models'
 
 /**
@@ -28,21 +28,24 @@ const writeOutput = (res: HttpResult): SubscriptionOutput | undefined => {
 }
 
 describe('concurrency: an update and a delete of one subscription at once (webhook-subscriptions.md §2, §4)', () => {
-  check({ id: 'WH-CONC-001', spec: 'webhooks', section: '§4', requirement: 'An update and a delete of one subscription overlapping: both are answered (200 or 404), the subscription is gone afterwards (404 to a read and to a later update), and an update answered 200 fits before the delete.' }, async () => {
+  check({ id: 'WH-CONC-001', spec: 'webhooks', section: '§4', requirement: 'An update and a delete of one subscription overlapping: both are answered (200 or 404), the subscription is gone afterwards (404 to a read and to a later update), and an update answered 200 fits before the delete.' }, async (c) => {
     const url = subs.url('conc')
-    const created = await given('a subscription', async () => {
-      const c = await subs.create('export', url)
-      expectStatus(c.res, 201)
-      return c
-    })
-    const id = created.id!
-    const history = new CheckHistory<SubscriptionInput, SubscriptionOutput>()
     const moved = subs.url('conc-moved')
-    const [ru, rd] = await Promise.all([
-      history.run('updater', { kind: 'update', fields: { url: moved } }, () => t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { url: moved } }), writeOutput),
-      history.run('deleter', { kind: 'delete' }, () => t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id } }), writeOutput),
-    ])
-    for (const [res, what] of [[ru, 'the update'], [rd, 'the delete']] as const) expectThat(res.status === 200 || res.status === 404, { expected: `${what}: 200 or 404`, actual: `status ${res.status}`, res })
+    const { id, history, writes: [ru, rd] } = await untilOverlapped(c, async () => {
+      const created = await given('a subscription', async () => {
+        const made = await subs.create('export', url)
+        expectStatus(made.res, 201)
+        return made
+      })
+      const id = created.id!
+      const history = new CheckHistory<SubscriptionInput, SubscriptionOutput>()
+      const writes = await Promise.all([
+        history.run('updater', { kind: 'update', fields: { url: moved } }, () => t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { url: moved } }), writeOutput),
+        history.run('deleter', { kind: 'delete' }, () => t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id } }), writeOutput),
+      ])
+      return { id, history, writes }
+    })
+    for (const [res, what] of [[ru!, 'the update'], [rd!, 'the delete']] as const) expectThat(res.status === 200 || res.status === 404, { expected: `${what}: 200 or 404`, actual: `status ${res.status}`, res })
     const read = await history.run('reader', { kind: 'get' }, () => t.webhooks.call({ op: 'webhooks.subscription.get', params: { id } }), output)
     const late = subs.url('conc-late')
     await history.run('reader', { kind: 'update', fields: { url: late } }, () => t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { url: late } }), writeOutput)

@@ -3,6 +3,7 @@ import type { HttpResult } from '../../client/http/types'
 import { checkPartitions, DEFAULT_BUDGET, type Budget, type Model, type Operation } from '../../oracle/linearizability/checker'
 import { timelineHtml, timelineText } from '../../oracle/linearizability/timeline'
 import { ConformanceFailure } from '../failure'
+import type { CheckContext } from '../check'
 
 /**
  * The history of a concurrent check: each operation it sends with its caller, what it asked and what it saw, and
@@ -66,4 +67,29 @@ export async function expectLinearizable(histories: Judged<any, any, any>[], o: 
     note: `timeline:\n${text}`,
     ...(o.res ? { res: o.res } : {}),
   })
+}
+
+/**
+ * Whether two of the answers' requests were in flight at the same time, as sent (after any wait at the client's request
+ * limiter: helpers/client/http/limiter.ts; each exchange carries its send and answer instants).
+ */
+export function sentTogether(answers: readonly HttpResult[]): boolean {
+  const spans = answers.flatMap((r) => (r.exchange?.invokedAt && r.exchange.completedAt ? [[r.exchange.invokedAt.mono, r.exchange.completedAt.mono] as const] : []))
+  return spans.some(([a0, a1], i) => spans.some(([b0, b1], j) => j > i && a0 <= b1 && b0 <= a1))
+}
+
+/**
+ * Runs a concurrent scenario (on fresh resources each time) until its writes were in flight together: a busy run can
+ * hold one of them at the request limiter until the other is answered, and then nothing concurrent was tried. After
+ * `attempts` scenarios none of which overlapped, the last is judged all the same (a sequential history is a history
+ * too) and the check notes that concurrency was not exercised.
+ */
+export async function untilOverlapped<T extends { writes: HttpResult[] }>(c: CheckContext, scenario: (attempt: number) => Promise<T>, attempts = 3): Promise<T> {
+  let last: T | undefined
+  for (let i = 1; i <= attempts; i++) {
+    last = await scenario(i)
+    if (sentTogether(last.writes)) return last
+  }
+  c.note(`the concurrent writes were never in flight together in ${attempts} attempts (the run was busy): judged, but concurrency was not exercised`)
+  return last!
 }
