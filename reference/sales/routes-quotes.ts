@@ -72,7 +72,6 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const patch = req.body
     if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return reply.code(422).send(invalid({ data: ['The body must be a JSON object.'] }, ctx))
     const { schema: _ignored, ...rest } = patch as Json
-    if (ctx.defects.has('concurrency-torn-update')) return reply.code(200).send(await tornWrite(ledger, ctx, quote, storedForm(rest, ctx)))
     // concurrency-lost-update: the merge of what was read before a wait, written after it
     const base = ctx.defects.has('concurrency-lost-update') ? structuredClone(quote.data) : quote.data
     if (ctx.defects.has('concurrency-lost-update')) await raceWindow()
@@ -86,6 +85,7 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
       if (ctx.defects.has('sales-restricted-refused-write-applied') && !rights.includes('schemes:full')) quote.data = merged
       return reply.code(422).send(invalid(errors, ctx))
     }
+    if (ctx.defects.has('concurrency-torn-update')) return reply.code(200).send(await tornWrite(ledger, ctx, quote, storedForm(rest, ctx)))
     if (!ctx.defects.has('sales-update-ignored')) {
       quote.data = merged
       quote.version += 1
