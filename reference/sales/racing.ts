@@ -33,7 +33,7 @@ export async function tornWrite(ledger: Ledger, ctx: ReferenceContext, quote: Qu
   const fields = leafPatches(patch)
   try {
     for (const field of others > 0 ? fields.reverse() : fields) {
-      await raceWindow(CONCURRENCY_WINDOW_MS / 2)
+      await raceWindow(CONCURRENCY_WINDOW_MS)
       quote.data = mergeQuoteData(quote.data, field, () => ledger.id())
     }
   } finally {

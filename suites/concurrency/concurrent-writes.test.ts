@@ -118,8 +118,9 @@ describe('concurrency: overlapping writes on one resource, judged for linearizab
     const pointers = fields.map(([p]) => p)
     const { q, writes: [ra, rb] } = await untilOverlapped(c, async (n) => {
       const q = await quoteToEdit(`conc-same-${n}`, pointers)
-      // writer 1 the update's values, writer 2 the values the quote holds now: either may win, a mix of the two is neither
-      const patches = [patchOf(fields), patchOf(pointers.map((p) => [p, getPointer(q.first.body, `/data${p}`)]))]
+      // writer 1 the update's values, writer 2 the values the quote holds now (a field it lacks removed: null): either may
+      // win, a mix of the two is neither
+      const patches = [patchOf(fields), patchOf(pointers.map((p) => [p, getPointer(q.first.body, `/data${p}`) ?? null]))]
       const writes = await Promise.all(patches.map((patch, i) => q.history.run(`writer ${i + 1}`, { kind: 'update', patch }, () => flow.update(q.quoteId, patch), writeOutput)))
       return { q, writes }
     })

@@ -36,6 +36,23 @@ export interface QuoteDataState {
 
 const leavesKey = (l: Leaves) => JSON.stringify([...l].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 
+/** The pointers a patch removes (null): known to be absent afterwards. */
+function removals(patch: unknown, prefix = ''): string[] {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return []
+  return Object.entries(patch).flatMap(([k, v]) => {
+    const p = `${prefix}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    return v === null ? [p] : removals(v, p)
+  })
+}
+
+/** The leaves after an update: merged (helpers/oracle/leaves.ts), and what it removed known absent. */
+function updated(leaves: Leaves, input: unknown): Leaves {
+  const { schema: _s, ...patch } = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>
+  const out = applyPatch(leaves, patch)
+  for (const p of removals(patch)) out.set(p, undefined)
+  return out
+}
+
 /** Every leaf known must read back as known (leaves the run neither wrote nor was given are not judged). */
 function readLeaves(known: Leaves, data: unknown): Leaves | undefined {
   for (const [pointer, value] of known) if (!same(getPointer(data, pointer), value)) return undefined
@@ -55,10 +72,7 @@ export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataStat
     step(s, input, output) {
       if (output.status === 'refused') return s
       let leaves = s.leaves
-      if (input.kind === 'update') {
-        const { schema: _s, ...patch } = (typeof input.patch === 'object' && input.patch !== null ? input.patch : {}) as Record<string, unknown>
-        leaves = applyPatch(leaves, patch)
-      }
+      if (input.kind === 'update') leaves = updated(leaves, input.patch)
       if (output.data !== undefined) {
         const read = readLeaves(leaves, output.data)
         if (!read) return undefined
@@ -87,10 +101,7 @@ export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataStat
     explain(s, input, output) {
       if (output.status === 'refused') return undefined
       let leaves = s.leaves
-      if (input.kind === 'update') {
-        const { schema: _s, ...patch } = (typeof input.patch === 'object' && input.patch !== null ? input.patch : {}) as Record<string, unknown>
-        leaves = applyPatch(leaves, patch)
-      }
+      if (input.kind === 'update') leaves = updated(leaves, input.patch)
       if (output.data !== undefined) {
         for (const [pointer, value] of leaves) {
           const got = getPointer(output.data, pointer)

@@ -16,6 +16,12 @@ export interface TimelineInput<S, I, O> {
 }
 
 const WIDTH = 32
+
+/** A caller as the timeline shows it: the check's own title (not its file and blocks), at most 48 characters. */
+function short(caller: string): string {
+  const own = caller.split(' [')[0]!.split(' > ').at(-1)!
+  return own.length > 48 ? `${own.slice(0, 47)}…` : own
+}
 const MAX_PARTIALS = 3
 
 function span(ops: readonly Operation<unknown, unknown>[]): { t0: number; total: number } {
@@ -68,7 +74,7 @@ export function timelineText<S, I, O>(t: TimelineInput<S, I, O>): string {
     const a = Math.floor(((op.call - t0) / total) * (WIDTH - 1))
     const b = Math.max(a, Math.ceil(((op.ret - t0) / total) * (WIDTH - 1)))
     const bar = `${' '.repeat(a)}${'='.repeat(b - a + 1)}`.padEnd(WIDTH)
-    lines.push(`  #${i} |${bar}| ${op.caller}: ${t.model.describeOperation(op.input, op.output)} [${(op.call - t0).toFixed(1)}..${(op.ret - t0).toFixed(1)} ms]`)
+    lines.push(`  #${i} |${bar}| ${short(op.caller)}: ${t.model.describeOperation(op.input, op.output)} [${(op.call - t0).toFixed(1)}..${(op.ret - t0).toFixed(1)} ms]`)
   })
   const overlaps = t.ops.flatMap((a, i) => t.ops.slice(i + 1).flatMap((b, d) => (a.call <= b.ret && b.call <= a.ret ? [`#${i}~#${i + d + 1}`] : [])))
   lines.push(`  overlapping: ${overlaps.length > 0 ? overlaps.join(' ') : 'none (a sequential history)'}`)
@@ -92,7 +98,7 @@ export function timelineHtml<S, I, O>(t: TimelineInput<S, I, O>): string {
       const left = ((op.call - t0) / total) * 60
       const width = Math.max(((op.ret - op.call) / total) * 60, 0.5)
       const hue = (callers.indexOf(op.caller) * 97) % 360
-      const label = `#${i} ${op.caller}: ${t.model.describeOperation(op.input, op.output)}`
+      const label = `#${i} ${short(op.caller)}: ${t.model.describeOperation(op.input, op.output)}`
       out.push(`<div style="height:18px;position:relative" title="${esc(`${label} [${(op.call - t0).toFixed(1)}..${(op.ret - t0).toFixed(1)} ms]`)}"><span style="position:absolute;left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;height:14px;background:hsl(${hue},60%,70%);border:1px solid hsl(${hue},60%,40%)"></span><span style="position:absolute;left:62%;white-space:nowrap">${esc(label)}</span></div>`)
     })
     out.push('</div>')

@@ -170,6 +170,16 @@ describe('the sequential specifications', () => {
     expect(checkOperations(m, [u1, u2, read(2, 3)]).result).toBe('illegal')
   })
 
+  it('a field an update removes (null) must read back absent; a torn mix of two writers is illegal', () => {
+    const m = quoteDataModel(leavesOf({ policy: { a: 1, b: 1 } }))
+    const u1 = op('w1', { kind: 'update', patch: { policy: { a: 2, b: 2 } } } as QuoteInput, { status: 'ok' } as QuoteOutput, 0, 10)
+    const u2 = op('w2', { kind: 'update', patch: { policy: { a: 1, b: null } } } as QuoteInput, { status: 'ok' } as QuoteOutput, 1, 9)
+    const read = (policy: object) => op('r', { kind: 'read' } as QuoteInput, { status: 'ok', data: { policy } } as QuoteOutput, 20, 21)
+    expect(checkOperations(m, [u1, u2, read({ a: 1 })]).result).toBe('ok')
+    expect(checkOperations(m, [u1, u2, read({ a: 2, b: 2 })]).result).toBe('ok')
+    expect(checkOperations(m, [u1, u2, read({ a: 1, b: 2 })]).result).toBe('illegal')
+  })
+
   it('a calculation answers the premium of the data at its moment (cross-talk is illegal)', () => {
     const m = quoteDataModel(leavesOf({ x: 1 }))
     const c0 = op('s', { kind: 'calculate' } as QuoteInput, { status: 'ok', premium: 100 } as QuoteOutput, 0, 1)
