@@ -159,7 +159,7 @@ function recordInvariants(ctx: TestContext): void {
     const answers = [v.res, v.setBy].flatMap((r) => (r?.exchange ? [answerKey(r.exchange)] : []))
     return { id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}), ...(v.at ? { at: v.at } : {}), ...(answers.length > 0 ? { answers } : {}), failure: violationRecord(v) }
   })
-  ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated, ...(tally.sent ? { sent: { ...tally.sent } } : {}) }
+  ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated, ...(tally.sent ? { sent: { ...tally.sent } } : {}), ...(tally.undecided ? { undecided: tally.undecided.map((u) => ({ id: u.invariant, resource: u.resource })) } : {}) }
   if (tally.exercised) ctx.task.meta.exercised = Object.keys(tally.exercised).sort()
 }
 

@@ -40,6 +40,8 @@ export interface InvariantsTaskMeta {
   violated: { id: string; message: string; operation?: string; at?: SourceLocation; answers?: string[]; failure?: ViolationRecord }[]
   /** The real-world data classes (helpers/oracle/real-world.ts) the check's requests carried, by class. */
   sent?: Record<string, number>
+  /** Invariants the model could not decide on the check's answers (the linearizability checker's budget spent): INCONCLUSIVE. */
+  undecided?: { id: string; resource: string }[]
 }
 
 declare module 'vitest' {

@@ -20,6 +20,7 @@ import { judgeFiniteNumbers } from './finite-numbers'
 import type { RealWorldClass } from './real-world'
 import { ExerciseTracker } from './exercise-tracker'
 import { tokenFingerprint } from '../client/http/client'
+import { RunHistory } from './run-history'
 
 /** The deviation of a field the answer source table does not know (issue 39). */
 export const UNJUDGED_FIELD = 'unjudged-field'
@@ -54,6 +55,8 @@ export class ServiceModel implements ExchangeObserver {
   /** Every field of every answer against its source (helpers/oracle/answer-sources.ts; issue 39). */
   readonly answers: AnswerModel
   private readonly flights = new Flights()
+  /** Every call's operation per resource, with its caller and interval, judged for linearizability (SL-INV-050, 051, WH-INV-050). */
+  readonly history: RunHistory
   private readonly leewayMs: number
   /** The exercise model's cells each answer exercises (helpers/oracle/exercise-model.ts). */
   readonly exercise: ExerciseTracker
@@ -75,6 +78,7 @@ export class ServiceModel implements ExchangeObserver {
         if (success && done) this.exercise.mtaIssued(policyId)
       },
     })
+    this.history = new RunHistory(salesSettings(config), config.statuses)
     const configured = (config.auth as { expiryLeewaySeconds?: unknown }).expiryLeewaySeconds
     this.leewayMs = 1000 * (options.expiryLeewaySeconds ?? (typeof configured === 'number' ? configured : 0))
   }
@@ -104,6 +108,26 @@ export class ServiceModel implements ExchangeObserver {
   }
 
   begin(call: CallInfo): CallHandle {
+    const recorded = this.history.begin(call)
+    const handle = this.judged(call)
+    if (!recorded) return handle
+    return {
+      end: (res, completedAt) => {
+        const verdict = handle.end(res)
+        const h = recorded(res, completedAt)
+        if (h.evaluated.length === 0 && h.violations.length === 0 && h.undecided.length === 0) return verdict
+        return {
+          ...verdict,
+          evaluated: [...new Set([...verdict.evaluated, ...h.evaluated])],
+          violations: [...verdict.violations, ...h.violations],
+          ...(h.undecided.length > 0 ? { undecided: h.undecided } : {}),
+        }
+      },
+    }
+  }
+
+  /** The answer of one call judged by the model's rules (the linearizability of the history aside). */
+  private judged(call: CallInfo): CallHandle {
     const beganAt = Date.now()
     const { keys, write } = this.keysOf(call)
     const flight = this.flights.begin(keys, write)

@@ -10,6 +10,7 @@ import { AUTH_DEFECTS } from './auth'
 import { CONTENT_DEFECTS } from './content'
 import { OUTPUTS_DEFECTS } from './outputs'
 import { ORACLE_DEFECTS } from './oracle'
+import { CONCURRENCY_DEFECTS } from './concurrency'
 import { POLICIES_DEFECTS } from './policies'
 import { RELIABILITY_DEFECTS } from './reliability'
 import { SALES_DEFECTS } from './sales'
@@ -30,6 +31,7 @@ export const DEFECTS = {
   ...OUTPUTS_DEFECTS,
   ...EXERCISE_DEFECTS,
   ...ORACLE_DEFECTS,
+  ...CONCURRENCY_DEFECTS,
 } as const satisfies Record<string, DefectInfo>
 
 

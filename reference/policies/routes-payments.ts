@@ -4,6 +4,7 @@ import { invalid, isMoney, isObject, notFound, routeOf, type Params } from './co
 import { cents, isIso } from './pricing'
 import type { AllocationRecord, PaymentRecord } from './records'
 import type { PoliciesStore } from './store'
+import { raceWindow } from '../defects/concurrency'
 
 function paymentView(store: PoliciesStore, p: PaymentRecord) {
   const unallocated = store.unallocated(p)
@@ -53,6 +54,12 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
       }
       const payment = store.payments.get(String(b['paymentId']))
       if (!payment || payment.tenant !== tenant) return notFound(reply, 'payment')
+      if (store.ctx.defects.has('concurrency-allocation-races-credit')) {
+        // the payment's events read, a wait, then written back as read: a credit done meanwhile is undone
+        const read = [...store.allocations.values()].filter((x) => x.paymentId === payment.id).map((x) => structuredClone(x))
+        await raceWindow()
+        for (const x of read) store.allocations.set(x.eventId, x)
+      }
       const wanted: { invoicenumber: string; amount: number }[] = []
       const errors: Record<string, string[]> = {}
       for (const [i, a] of (b['allocations'] as unknown[]).entries()) {

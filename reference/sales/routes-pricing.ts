@@ -5,6 +5,7 @@ import { findQuote, notFound, quoteDocument, schemaPath, writableQuote } from '.
 import type { Ledger } from './ledger'
 import { financialsOf, instalmentSchedule, periodPremium, round2 } from './pricing'
 import type { QuoteRecord } from './records'
+import { raceWindow } from '../defects/concurrency'
 
 function notCalculated(quote: QuoteRecord): Record<string, unknown> {
   return errorBody(`quote ${quote.id} has not been calculated`, { code: 'not-calculated', state: quote.state })
@@ -16,9 +17,16 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
   const first = new Map<string, Pick<QuoteRecord, 'financials' | 'installments'>>()
   /** A calculation after the quote's data changed since an earlier one (sales-calculation-gone-after-recalculation). */
   const changedAndRecalculated = (quote: QuoteRecord) => quote.history.some((h) => h.note === 'data changed' && h.from === 'calculated')
+  /** The quote whose calculation began last (the concurrency-calculation-cross-talk defect answers with it). */
+  let lastBegun: QuoteRecord | undefined
   app.post<{ Params: { id: string } }>(`${SALES_PREFIX}/sales/policies/:id/calculate`, async (req, reply) => {
     const quote = writableQuote(ledger, ctx, req, reply, req.params.id, 'calculate')
     if (!quote) return reply
+    // concurrency-calculate-reverts-update: the quote read before a wait is saved whole after it
+    const readBefore = ctx.defects.has('concurrency-calculate-reverts-update') ? structuredClone(quote.data) : undefined
+    lastBegun = quote
+    if (readBefore || ctx.defects.has('concurrency-calculation-cross-talk')) await raceWindow()
+    if (readBefore) quote.data = readBefore
     let premium = periodPremium(quote.product, quote.data)
     if (ctx.defects.has('sales-calculate-random')) premium = round2(premium * (0.9 + Math.random() * 0.2))
     if (ctx.defects.has('sales-premium-zero')) premium = 0
@@ -30,7 +38,8 @@ export function registerPricingRoutes(app: FastifyInstance, ctx: ReferenceContex
     if (!first.has(quote.id)) first.set(quote.id, { financials: structuredClone(quote.financials), installments: structuredClone(schedule) })
     if (quote.state !== 'calculated') ledger.setState(quote, 'calculated', 'calculated')
     ledger.lock(quote, ctx.options.lockMs, 'calculate')
-    return reply.send({ data: quoteDocument(quote, ctx.ids), meta: { status: quote.state, schemaPath: schemaPath(quote), warnings: [], errors: [] } })
+    const shown = ctx.defects.has('concurrency-calculation-cross-talk') && lastBegun ? lastBegun : quote
+    return reply.send({ data: quoteDocument(shown, ctx.ids), meta: { status: shown.state, schemaPath: schemaPath(shown), warnings: [], errors: [] } })
   })
 
   app.get<{ Params: { id: string } }>(`${SALES_PREFIX}/sales/policies/:id/calculation`, async (req, reply) => {

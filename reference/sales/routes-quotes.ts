@@ -7,6 +7,8 @@ import { assignObjectIds, mergeQuoteData } from './merge'
 import { isProduct, SCHEMA_TYPE, type ValidationErrors } from './schemes'
 import { ACTION_NAME, actionsOf, allowed } from './states'
 import { storedForm } from './stored-form'
+import { raceWindow } from '../defects/concurrency'
+import { tornWrite } from './racing'
 
 type Json = Record<string, unknown>
 
@@ -71,7 +73,10 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const patch = req.body
     if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return reply.code(422).send(invalid({ data: ['The body must be a JSON object.'] }, ctx))
     const { schema: _ignored, ...rest } = patch as Json
-    const merged = mergeQuoteData(quote.data, storedForm(rest, ctx), () => ledger.id())
+    // concurrency-lost-update: the merge of what was read before a wait, written after it
+    const base = ctx.defects.has('concurrency-lost-update') ? structuredClone(quote.data) : quote.data
+    if (ctx.defects.has('concurrency-lost-update')) await raceWindow()
+    const merged = mergeQuoteData(base, storedForm(rest, ctx), () => ledger.id())
     const namedChannel = isPlainObject(rest['policy']) && 'salesChannel' in rest['policy']
     if (ctx.defects.has('sales-update-resets-unnamed') && !namedChannel && isPlainObject(merged['policy'])) merged['policy'] = { ...merged['policy'], salesChannel: 'broker' }
     const rights = principalOf(req).rights
@@ -81,6 +86,7 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
       if (ctx.defects.has('sales-restricted-refused-write-applied') && !rights.includes('schemes:full')) quote.data = merged
       return reply.code(422).send(invalid(errors, ctx))
     }
+    if (ctx.defects.has('concurrency-torn-update')) return reply.code(200).send(await tornWrite(ledger, ctx, quote, storedForm(rest, ctx)))
     if (!ctx.defects.has('sales-update-ignored')) {
       quote.data = merged
       quote.version += 1

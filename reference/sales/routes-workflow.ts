@@ -4,6 +4,7 @@ import { SALES_PREFIX } from '../auth-guard'
 import { writableQuote } from './access'
 import { startIssue } from './issue-process'
 import type { Ledger } from './ledger'
+import { raceWindow } from '../defects/concurrency'
 
 function text(body: unknown, key: string): string | undefined {
   const v = (body as Record<string, unknown> | null | undefined)?.[key]
@@ -45,6 +46,8 @@ export function registerWorkflowRoutes(app: FastifyInstance, ctx: ReferenceConte
   app.post<{ Params: { id: string } }>(`${SALES_PREFIX}/sales/policies/:id/issue`, async (req, reply) => {
     const quote = writableQuote(ledger, ctx, req, reply, req.params.id, 'issue')
     if (!quote) return reply
+    // concurrency-double-issue: checked, then a wait before the request starts (and locks the quote)
+    if (ctx.defects.has('concurrency-double-issue')) await raceWindow()
     const request = startIssue(ledger, ctx, quote, principalOf(req).username)
     return reply.code(ctx.defects.has('sales-issue-200') ? 200 : 202).header('location', `${SALES_PREFIX}/requests/${request.id}`).send({ requestId: request.id })
   })

@@ -4,6 +4,7 @@ import { Deliverer, STALE_REPLICA_MS, STALE_REPLICA_WINDOW_MS } from './delivery
 import { eventInfos, examplePayload, isEventType } from './events'
 import { ownerOf, SubscriptionStore, type StoredSubscription } from './store'
 import { toWire } from './wire'
+import { raceWindow } from '../defects/concurrency'
 
 const P = '/api/webhook'
 /** Reference-only control route: emits an event for the caller's subscriptions. Not on real targets. */
@@ -133,6 +134,11 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
     }
     if (d.has('webhooks-put-url-only-refused') && body.event === undefined) return refuse('event is required')
     if (d.has('webhooks-put-event-only-refused') && body.url === undefined) return refuse('url is required')
+    if (d.has('concurrency-update-revives-deleted')) {
+      // found, a wait, then saved: a delete done meanwhile is undone
+      await raceWindow()
+      store.revive(s)
+    }
     const now = Date.now()
     if (typeof body.event === 'string') s.event = body.event
     else if (d.has('webhooks-put-resets-event')) s.event = 'extracted'

@@ -361,6 +361,57 @@ class QuoteOp extends Step {
   }
 }
 
+/**
+ * Parallel steps (issue 41): two writes on one resource sent at once, then read back. What each answer may be is the
+ * run history's to judge (helpers/oracle/run-history.ts: SL-INV-050, WH-INV-050): some order of the two must explain
+ * every answer and the read after them.
+ */
+class ParallelSubWrites extends Step {
+  constructor(p: StepPacing, private readonly k: number, private readonly with_: 'delete' | 'update') {
+    super(p)
+  }
+  override check(m: Readonly<ExploreModel>) {
+    return m.subs > 0
+  }
+  toString() {
+    return `update subscription #${this.k} and ${this.with_ === 'delete' ? 'delete it' : 'update its event'} at once, then read it`
+  }
+  async act(w: World) {
+    const id = pick(w.subIds, this.k)!
+    await Promise.all([
+      w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { url: w.subs.url(`par${this.k}`) } }),
+      this.with_ === 'delete' ? w.t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id } }) : w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { event: 'validation-success' } }),
+    ])
+    await w.t.webhooks.call({ op: 'webhooks.subscription.get', params: { id } })
+  }
+}
+
+class ParallelQuoteUpdates extends Step {
+  constructor(p: StepPacing, private readonly k: number) {
+    super(p)
+  }
+  override check(m: Readonly<ExploreModel>) {
+    return m.quotes > 0
+  }
+  toString() {
+    return `two updates of quote #${this.k} at once, then its actions and data`
+  }
+  async act(w: World) {
+    const id = pick(w.quoteIds, this.k)!
+    const fields = Object.entries(w.flow.payloadOverrides(w.t.config.product).update ?? { '/policy/paymentFrequency': 'annual' })
+    const patch = (entries: [string, unknown][]) => {
+      const json: Record<string, unknown> = {}
+      for (const [pointer, value] of entries) setPointer(json, pointer, resolveDateToken(value, new Date()))
+      return json
+    }
+    const halves = fields.length > 1 ? [fields.slice(0, 1), fields.slice(1)] : [fields, fields]
+    await w.flow.waitActions(id)
+    await Promise.all(halves.map((h) => w.flow.update(id, patch(h))))
+    await w.flow.waitActions(id)
+    await w.flow.getQuote(id)
+  }
+}
+
 const READ_KINDS = ['quote', 'request', 'document', 'totals', 'invoices', 'links'] as const
 type Read = (typeof READ_KINDS)[number]
 
@@ -668,6 +719,8 @@ export function stepArbitraries(pacing: StepPacing): fc.Arbitrary<fc.AsyncComman
       w(fc.boolean().map((issue) => new Recalculate(pacing, issue)), 1),
       w(k.map((i) => new ForeignProbe(pacing, i)), 2),
       w(k.map((i) => new ExpiredProbe(pacing, i)), 1),
+      w(fc.tuple(k, fc.constantFrom('delete', 'update' as const)).map(([i, x]) => new ParallelSubWrites(pacing, i, x)), 1),
+      w(k.map((i) => new ParallelQuoteUpdates(pacing, i)), 1),
     ),
   ]
 }

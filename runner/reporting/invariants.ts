@@ -39,6 +39,8 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
   const failedChecks = new Set<string>()
   /** The operation of the answer each failed check failed on (its finding), when it says one. */
   const failedOn = new Map<string, string>()
+  /** Invariant id -> the resources whose history it could not decide (the linearizability checker's budget spent). */
+  const undecided = new Map<string, Set<string>>()
   for (const tc of cases) {
     const inv = tc.meta().invariants
     if (!inv) continue
@@ -48,6 +50,7 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
     const finding = findingOf(tc.meta().failure)
     if (tc.result().state === 'failed' && finding) failedOn.set(check, finding.operation)
     for (const [id, n] of Object.entries(inv.evaluated)) evaluated.set(id, (evaluated.get(id) ?? 0) + n)
+    for (const u of inv.undecided ?? []) undecided.set(u.id, (undecided.get(u.id) ?? new Set<string>()).add(u.resource))
     for (const v of inv.violated) {
       const entry = violated.get(v.id) ?? { checks: new Set<string>(), message: v.message, failure: v.failure, operations: new Set<string>(), byCheck: new Map<string, Set<string>>() }
       if (v.operation) {
@@ -78,6 +81,9 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
       const why = every ? ' (each failed or was blocked as well: the same finding)' : same ? ` (${same.join(', ')} failed on an answer of the same operation: the same finding)` : ''
       return { ...base, status: 'failed' as const, error: `${broken.message}\nbroken in the answers of: ${checks.join(', ')}${why}`, failure: failureFields(`${base.document} ${base.section}`, base.requirement, broken.failure), note: `evaluated on ${n} answer(s)${extra}`, ...(broken.operations.size > 0 ? { about: [...broken.operations].sort() } : {}), ...(same ? { sameFindingAs: same } : {}) }
     }
+    // a history the checker could not decide within its budget: not judged either way (INCONCLUSIVE), never a pass
+    const open = undecided.get(meta.id)
+    if (open) return { ...base, status: 'errored' as const, error: `undecided: the linearizability checker ran out of its budget on the history of ${[...open].slice(0, 5).join(', ')}${open.size > 5 ? ` and ${open.size - 5} more` : ''}; this invariant could not be judged there (INCONCLUSIVE, not a failure)`, note: `evaluated on ${n} answer(s)${extra}` }
     if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)${extra}` }
     // nothing to judge (a partial selection, a target without the feature): not applicable, with the reason; the
     // verdict does not count it as a selected check that was skipped (runner/verdict.ts)

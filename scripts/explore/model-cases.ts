@@ -9,7 +9,7 @@
 export interface ModelCase {
   defect: string
   /** oracle: the answer oracle's defects (issue 39; reference/defects/oracle.ts), proven in test/model/oracle-defects.proof.test.ts. */
-  area: 'webhooks' | 'sales' | 'policies' | 'auth' | 'oracle'
+  area: 'webhooks' | 'sales' | 'policies' | 'auth' | 'oracle' | 'concurrency'
   file: string
   mustFail: string[]
   /** An older defect reused to show a new check failing (not one of issue 14's own). */
@@ -135,6 +135,11 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'oracle-update-other-secret', area: 'oracle', file: W('state'), mustFail: ['WH-INV-021'], explore: false },
   { defect: 'oracle-get-subscription-other-id', area: 'oracle', file: W('state'), mustFail: ['WH-INV-020'], explore: false },
   { defect: 'oracle-links-status-disagrees', area: 'oracle', file: P('views'), mustFail: ['PL-INV-023'], explore: false },
+  // issue 41: the run's histories judged for linearizability (helpers/oracle/run-history.ts); exploration sends no
+  // two requests on one resource at once, so it does not build these situations
+  { defect: 'concurrency-lost-update', area: 'concurrency', file: 'suites/concurrency/concurrent-writes.test.ts', mustFail: ['SL-INV-050'], explore: false },
+  { defect: 'concurrency-double-issue', area: 'concurrency', file: 'suites/concurrency/concurrent-writes.test.ts', mustFail: ['SL-INV-051'], explore: false },
+  { defect: 'concurrency-update-revives-deleted', area: 'concurrency', file: 'suites/concurrency/concurrent-subscriptions.test.ts', mustFail: ['WH-INV-050'], explore: false },
 ]
 
 /** The new defects of one area (the older defects and the auth ones reused above excepted). */

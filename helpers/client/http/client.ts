@@ -3,7 +3,8 @@ import type { Dispatchers } from './dispatchers'
 import type { RequestLimiter } from './limiter'
 import { fillPath, operation, type OperationId } from '../../../common/operations'
 import type { Recorder } from './recorder'
-import type { Actor, ExchangeObserver, Verdict } from './observer'
+import { instant, type Actor, type ExchangeObserver, type Verdict } from './observer'
+import { runningChain, runningCheck } from './running-check'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
 import { currentInFlight } from './in-flight'
 import { limitsOf } from './limits'
@@ -58,6 +59,14 @@ export interface ServiceClientOptions {
 /** A token's fingerprint: the model tells a refreshed token from the one it replaced by it, never holding either. */
 export function tokenFingerprint(token: string): string {
   return createHash('sha256').update(token).digest('hex').slice(0, 24)
+}
+
+/** The caller of a call: the running check, and its dependent chain when it is not the check itself (none outside a check). */
+function callerNow(): { caller?: string } {
+  const check = runningCheck()
+  if (check === undefined) return {}
+  const chain = runningChain()
+  return { caller: chain !== undefined && chain !== check ? `${check} [${chain}]` : check }
 }
 
 /** The exp claim of a bearer given as is, when it decodes, and its fingerprint (never the token). */
@@ -135,6 +144,8 @@ export class ServiceClient {
       ...(tenant !== undefined ? { tenantHeader: tenant } : {}),
       ...(op ? {} : { path: new URL(url).pathname }),
       ...(o.query && Object.values(o.query).some((v) => v !== undefined) ? { query: Object.fromEntries(Object.entries(o.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])) } : {}),
+      ...callerNow(),
+      invokedAt: instant(),
     })
     let res: HttpResult | undefined
     try {
@@ -143,7 +154,7 @@ export class ServiceClient {
       await openAnswerDocument(res)
       return res
     } finally {
-      if (handle) this.options.onVerdict?.(handle.end(res))
+      if (handle) this.options.onVerdict?.(handle.end(res, instant()))
     }
   }
 
@@ -159,19 +170,21 @@ export class ServiceClient {
     const remainingMs = () => endsAt - Date.now()
     const answerBudgetBytes = req.answerBudgetBytes ?? this.options.recorder.parseBudget?.(req.method, req.url)
     return withRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, req.method, async (attempt) => {
+      let invokedAt = instant()
       try {
         // the time the attempt waited for a slot at the limiter: the suite's scheduling, not the target's (the bench's chains)
         const queuedAt = performance.now()
         let queuedMs = 0
         const sendOnce = () => {
           queuedMs = performance.now() - queuedAt
+          invokedAt = instant()
           return send(this.options.dispatchers, { ...req, deadlineMs: Math.max(1, Math.min(req.deadlineMs ?? Number.POSITIVE_INFINITY, remainingMs())), ...(answerBudgetBytes !== undefined ? { answerBudgetBytes } : {}) })
         }
         const res = await (this.options.limiter ? this.options.limiter.run(sendOnce, this.options.background?.()) : sendOnce())
-        res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt, queuedMs)
+        res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt, queuedMs, { invokedAt, completedAt: instant() })
         return res
       } catch (e) {
-        if (e instanceof TransportError) await this.options.recorder.record(e.request, undefined, e, attempt)
+        if (e instanceof TransportError) await this.options.recorder.record(e.request, undefined, e, attempt, undefined, { invokedAt, completedAt: instant() })
         throw e
       }
     }, { remainingMs })

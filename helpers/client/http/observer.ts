@@ -20,6 +20,19 @@ export type Actor =
   | { kind: 'bearer'; exp?: number; tenant?: string; username?: string; fingerprint?: string }
   | { kind: 'anonymous' }
 
+/**
+ * A moment of the run on two clocks: `mono` is performance.now() (monotonic, milliseconds, this process: what orders
+ * two calls in real time), `epoch` is Date.now() (what a report shows).
+ */
+export interface Instant {
+  mono: number
+  epoch: number
+}
+
+export function instant(): Instant {
+  return { mono: performance.now(), epoch: Date.now() }
+}
+
 /** One call as the client sends it. Ids are opaque: whatever the path carried, as a string. */
 export interface CallInfo {
   service: 'sales' | 'webhooks' | 'identity'
@@ -34,6 +47,10 @@ export interface CallInfo {
   query?: Record<string, string>
   /** The path sent, relative to the service's base URL (the identity service's calls have no operation id). */
   path?: string
+  /** Who invoked it: the running check (and its dependent chain when it has one of its own), for the history. */
+  caller?: string
+  /** When it was invoked (before any wait at the limiter): the start of its interval in the history. */
+  invokedAt?: Instant
 }
 
 /** A broken invariant, with its evidence: the answer, and the earlier exchange that set the expectation. */
@@ -57,11 +74,14 @@ export interface Verdict<Id extends InvariantRef = InvariantRef> {
   sent?: string[]
   /** The cells of the exercise model the call exercised (helpers/oracle/exercise-model.ts), measured from the exchange. */
   exercised?: string[]
+  /** Invariants that could not be decided on this answer (the linearizability checker's budget spent), with the resource. */
+  undecided?: { invariant: Id; resource: string }[]
 }
 
 /** The handle of one call in flight: ended with its answer (or undefined when no answer came). */
 export interface CallHandle {
-  end(res: HttpResult | undefined): Verdict
+  /** completedAt: when the answer (or the loss of it) was known: the end of the call's interval in the history. */
+  end(res: HttpResult | undefined, completedAt?: Instant): Verdict
 }
 
 /** What the HTTP client feeds: every call, begun and ended. */

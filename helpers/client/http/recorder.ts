@@ -3,6 +3,7 @@ import { matchOperation } from '../../../common/operations'
 import { reportFinding } from './running-check'
 import { ANSWER_BUDGET_DEVIATION, ANSWER_HEADERS_DEVIATION, COMMON_HEADER_BYTES, MAX_HEADER_BYTES } from './limits'
 import type { HttpResult, SentRequest } from './types'
+import type { Instant } from './observer'
 
 const MAX_BODY_CHARS = 16_000
 
@@ -28,6 +29,9 @@ export interface Exchange {
   /** overBudget: the answer's size when it was over its answer budget (its body is then its size and first characters). */
   response?: { headers: Record<string, string>; body: string; contentType: string; overBudget?: number }
   error?: string
+  /** When the attempt was sent (after any wait at the limiter) and when its answer was read, on the monotonic and the epoch clock (helpers/client/http/observer.ts Instant): what orders two exchanges in real time. */
+  invokedAt?: Instant
+  completedAt?: Instant
   /** Set by the published-contract sink when a document describes the exchange and it was validated (helpers/client/contracts). */
   contract?: 'validated' | 'not-described'
 }
@@ -95,7 +99,7 @@ export class Recorder {
     }
   }
 
-  describe(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number): Exchange {
+  describe(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number, times?: { invokedAt: Instant; completedAt: Instant }): Exchange {
     const r = this.options.redactor
     const url = new URL(req.url)
     const op = matchOperation(req.method, url.pathname)
@@ -140,11 +144,12 @@ export class Recorder {
           }
         : {}),
       ...(error ? { error: r.text(error.message) } : {}),
+      ...(times ? { invokedAt: round(times.invokedAt), completedAt: round(times.completedAt) } : {}),
     }
   }
 
-  async record(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number): Promise<Exchange> {
-    const exchange = this.describe(req, res, error, attempt, queuedMs)
+  async record(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number, times?: { invokedAt: Instant; completedAt: Instant }): Promise<Exchange> {
+    const exchange = this.describe(req, res, error, attempt, queuedMs, times)
     for (const sink of this.options.sinks) {
       try {
         await sink(exchange)
@@ -155,6 +160,8 @@ export class Recorder {
     return exchange
   }
 }
+
+const round = (t: Instant): Instant => ({ mono: Math.round(t.mono * 1000) / 1000, epoch: t.epoch })
 
 function isBinary(res: HttpResult): boolean {
   return res.body === undefined && res.raw.length > 0 && !/text|json|xml/i.test(res.contentType)

@@ -10,6 +10,8 @@ export interface InvariantTally {
   sent?: Record<string, number>
   /** Exercise-model cell -> answers that exercised it (helpers/oracle/exercise-model.ts). */
   exercised?: Record<string, number>
+  /** Invariants left undecided on the check's answers (the linearizability checker's budget spent). */
+  undecided?: { invariant: string; resource: string }[]
 }
 
 /**
@@ -68,6 +70,7 @@ export function noteVerdict(verdict: Verdict): void {
   if (!tally) return
   for (const id of verdict.evaluated) tally.evaluated[id] = (tally.evaluated[id] ?? 0) + 1
   tally.violations.push(...verdict.violations)
+  if (verdict.undecided && verdict.undecided.length > 0) (tally.undecided ??= []).push(...verdict.undecided)
   for (const c of verdict.sent ?? []) {
     tally.sent ??= {}
     tally.sent[c] = (tally.sent[c] ?? 0) + 1
