@@ -173,8 +173,8 @@ async function accept(argv: string[]): Promise<number> {
   out.push(`verdict  ${report.conformance.label}`)
   if (report.totals) out.push(`checks   ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals['not-applicable']} not applicable, ${report.totals.skipped} skipped`)
   for (const r of report.reasons) out.push(`  ${r}`)
-  for (const f of report.failed.slice(0, 20)) out.push(`  FAILED ${f.id} ${f.document} ${f.section}: ${f.requirement}`)
-  if (report.failed.length > 20) out.push(`  ... ${report.failed.length - 20} more in acceptance.json`)
+  // one line per failed check is the run's console above (FAILED <id> <clause>: its finding); here only their ids
+  if (report.failed.length > 0) out.push(`  failed checks (${report.failed.length}): ${report.failed.slice(0, 20).map((f) => f.id).join(', ')}${report.failed.length > 20 ? `, ... ${report.failed.length - 20} more` : ''} (findings above; evidence in acceptance.json)`)
   for (const n of report.notApplicable) out.push(`  not applicable (${n.checks.length}): ${n.reason}`)
   for (const r of report.untested) out.push(`  UNTESTED ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
   out.push(`written  ${relative(process.cwd(), join(dir, 'acceptance.json'))}`)
