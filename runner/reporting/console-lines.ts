@@ -25,8 +25,12 @@ const ids = (list: string[]) => (list.length > 6 ? `${list.slice(0, 6).join(', '
 /** The longest line the console prints: the rest of a finding is in the reports (checks.json, junit.xml, Allure). */
 export const CONSOLE_LINE_MAX = 320
 
-/** A line cut to CONSOLE_LINE_MAX characters. */
+/**
+ * A line cut to CONSOLE_LINE_MAX characters. The verdict line is never cut: a run stopped before any check (a login
+ * that breaks §5, an unreachable target) has its whole cause there, and nothing else says it on the console.
+ */
 export function fit(line: string): string {
+  if (line.startsWith('verdict  ')) return line
   return line.length > CONSOLE_LINE_MAX ? `${line.slice(0, CONSOLE_LINE_MAX - 1)}…` : line
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { consoleLines } from '../../../runner/reporting/console-lines'
+import { CONSOLE_LINE_MAX, consoleLines, fit } from '../../../runner/reporting/console-lines'
 import { emptyTotals, runNotes, type CheckOutcome, type ChecksReport } from '../../../runner/reporting/results'
 
 const refused = { clause: 'sales-service.md §3', requirement: 'r', expected: 'status 2xx', actual: 'status 409', request: 'PUT http://t/q/1 {"a":1}', reproduce: [] }
@@ -41,5 +41,13 @@ describe('console lines: notes of what the run did not probe', () => {
     expect(lines.slice(-2)).toEqual(['  NOTE expiry beyond the leeway not probed: AUTH-TOKEN-001, AUTH-TOKEN-002', 'verdict  CONFORMS'])
     expect(runNotes([outcome('SL-NEG-002', 'passed')])).toEqual([])
     expect(consoleLines(report([outcome('SL-NEG-002', 'passed')]), false).some((l) => l.includes('NOTE'))).toBe(false)
+  })
+})
+
+describe('console lines are cut to their maximum, the verdict line never', () => {
+  it('cuts a long finding line, keeps a long verdict line whole (a stop has its whole cause there)', () => {
+    const long = 'x'.repeat(CONSOLE_LINE_MAX + 50)
+    expect(fit(`  FAILED ${long}`)).toHaveLength(CONSOLE_LINE_MAX)
+    expect(fit(`verdict  DOES NOT CONFORM (${long})`)).toBe(`verdict  DOES NOT CONFORM (${long})`)
   })
 })
