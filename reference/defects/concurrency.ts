@@ -19,7 +19,7 @@ export const CONCURRENCY_DEFECTS = {
 } as const satisfies Record<string, DefectInfo>
 
 /** The window a racing handler of these defects leaves open between its read and its write. */
-export const CONCURRENCY_WINDOW_MS = 800
+export const CONCURRENCY_WINDOW_MS = 1500
 
 /** An await of the window (a plain timer: short, and it holds nothing when the reference closes). */
 export function raceWindow(ms = CONCURRENCY_WINDOW_MS): Promise<void> {
