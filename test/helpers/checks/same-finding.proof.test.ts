@@ -16,7 +16,9 @@ describe('failures on the same answer as the owner of their requirement are the 
     expect(checks.get('SL-LIFE-004-travel')?.sameFindingAs).toEqual(['SL-LIFE-004-home'])
     expect(checks.get('SL-OPS-DRAFT-UPDATE')?.sameFindingAs).toEqual(['SL-LIFE-004-home'])
     expect(checks.get('SL-OPS-DRAFT-UPDATE')?.error).toMatch(/the same finding as SL-LIFE-004-home: the requirement of SL-LIFE-004-home, which failed on the same answer \(sales\.quote\.update -> 409\)/)
-    expect(run.output).toMatch(/3 failed \(1 distinct finding\(s\)\)/)
+    // the run's history of the quote (SL-INV-050, issue 41) breaks on the same read: no order explains it, one finding still
+    expect(checks.get('SL-INV-050')?.sameFindingAs).toEqual(['SL-INV-002'])
+    expect(run.output).toMatch(/4 failed \(1 distinct finding\(s\)\)/)
     expect(run.verdict?.verdict).toBe('DOES NOT CONFORM')
   })
 
