@@ -16,9 +16,7 @@ describe('failures on the same answer as the owner of their requirement are the 
     expect(checks.get('SL-LIFE-004-travel')?.sameFindingAs).toEqual(['SL-LIFE-004-home'])
     expect(checks.get('SL-OPS-DRAFT-UPDATE')?.sameFindingAs).toEqual(['SL-LIFE-004-home'])
     expect(checks.get('SL-OPS-DRAFT-UPDATE')?.error).toMatch(/the same finding as SL-LIFE-004-home: the requirement of SL-LIFE-004-home, which failed on the same answer \(sales\.quote\.update -> 409\)/)
-    // the run's history of the quote (SL-INV-050, issue 41) breaks on the same read: no order explains it, one finding still
-    expect(checks.get('SL-INV-050')?.sameFindingAs).toEqual(['SL-INV-002'])
-    expect(run.output).toMatch(/4 failed \(1 distinct finding\(s\)\)/)
+    expect(run.output).toMatch(/3 failed \(1 distinct finding\(s\)\)/)
     expect(run.verdict?.verdict).toBe('DOES NOT CONFORM')
   })
 
@@ -31,7 +29,9 @@ describe('failures on the same answer as the owner of their requirement are the 
     expect(checks.get('SL-INV-003')?.sameFindingAs).toEqual(['SL-INV-002'])
     expect(checks.get('SL-INV-009')?.sameFindingAs).toEqual(['SL-INV-002'])
     expect(checks.get('SL-INV-003')?.error).toMatch(/the same finding as SL-INV-002: an answer it failed on is one SL-INV-002 failed on/)
-    expect(run.output).toMatch(/3 failed \(1 distinct finding\(s\)\)/)
+    // the run's history of the quote (SL-INV-050, issue 41) breaks on the same read: no order explains it, one finding still
+    expect(checks.get('SL-INV-050')?.sameFindingAs).toEqual(['SL-INV-002'])
+    expect(run.output).toMatch(/4 failed \(1 distinct finding\(s\)\)/)
   })
 
   it('keeps a failure of its own when the owner did not fail: the cell alone is a finding', async () => {
