@@ -95,7 +95,8 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     }
     // an answer over its budget was not parsed (helpers/client/http/send.ts): what the check then could not read is that
     // answer's finding, not the check's own requirement
-    const overBudget = (e as { name?: string })?.name === 'DeviationFailure' ? undefined : found.find((f) => f.policy === 'fail' && f.id.startsWith(`${ANSWER_BUDGET_DEVIATION}:`))
+    // (a setup's failure stays the setup's: the check is blocked, owned by the operation's owner, as for any setup)
+    const overBudget = (e as { name?: string })?.name === 'DeviationFailure' || e instanceof SetupFailure ? undefined : found.find((f) => f.policy === 'fail' && f.id.startsWith(`${ANSWER_BUDGET_DEVIATION}:`))
     if (overBudget && !breakerOpenIn(e)) {
       const unread = e
       e = await t.deviation(overBudget).then(

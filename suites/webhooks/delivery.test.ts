@@ -221,6 +221,7 @@ lifecycle('webhooks: signed delivery (webhook-subscriptions.md §6)', (step) => 
     const events = await given('the event types and their examples (GET /api/webhook/events)', async () => {
       const res = await t.webhooks.call({ op: 'webhooks.events.list' })
       expectStatus(res, 200)
+      expectThat(res.overBudget === undefined, { expected: 'the events list read whole', actual: `${res.overBudget} bytes, over its answer budget`, res })
       return res
     })
     const examples = new Map<string, unknown>()

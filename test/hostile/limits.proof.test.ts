@@ -165,7 +165,10 @@ describe('hostile target: large answers', () => {
     for (const c of failed) expect(c.error, c.id).toMatch(/deviation answer-budget:webhooks\.(events|subscriptions)\.list: the answer of GET http:\/\/127\.0\.0\.1:\d+\/api\/webhook\/(events|subscriptions) \(webhooks\.(events|subscriptions)\.list\) \(200\) is \d{8} bytes, over the budget of 1048576 bytes/)
     const delivery = checks.filter((c) => c.id.startsWith('WH-DLV-'))
     expect(delivery.length).toBeGreaterThan(0)
-    expect(delivery.filter((c) => c.status !== 'passed').map((c) => `${c.id} ${c.status}: ${c.error ?? c.blocked?.reason ?? ''}`)).toEqual([])
+    // WH-DLV-011 reads the event types' examples from that list: its setup is blocked by it, never failed (issue 42)
+    const examples = delivery.find((c) => c.id === 'WH-DLV-011')
+    expect(examples?.status).toBe('blocked')
+    expect(delivery.filter((c) => c.status !== 'passed' && c !== examples).map((c) => `${c.id} ${c.status}: ${c.error ?? c.blocked?.reason ?? ''}`)).toEqual([])
     const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { maxRSS: number }
     expect(usage.maxRSS * 1024, 'peak resident memory of the run').toBeLessThan(1024 ** 3)
   })
