@@ -25,3 +25,33 @@ export const CONCURRENCY_WINDOW_MS = 1500
 export function raceWindow(ms = CONCURRENCY_WINDOW_MS): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref())
 }
+
+/** How long a racing handler waits for a partner (another writer of the same record) before it goes on alone. */
+export const PARTNER_WINDOW_MS = 3000
+
+/**
+ * A race that does not depend on timing: the first writer of a record waits (at most PARTNER_WINDOW_MS) for a second
+ * one; the second wakes it and both go on together, each with what it read before. Alone, a write is only late. The
+ * waiters are kept on the record itself (one reference instance's state).
+ */
+export function raceWithPartner(holder: object, ms = PARTNER_WINDOW_MS): Promise<void> {
+  const h = holder as { racers?: Set<() => void> }
+  const racers = (h.racers ??= new Set())
+  if (racers.size > 0) {
+    for (const wake of racers) wake()
+    racers.clear()
+    return Promise.resolve()
+  }
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      resolve()
+    }
+    const timer = setTimeout(() => {
+      racers.delete(done)
+      resolve()
+    }, ms)
+    timer.unref()
+    racers.add(done)
+  })
+}

@@ -1,5 +1,5 @@
 import type { ReferenceContext } from '../context'
-import { CONCURRENCY_WINDOW_MS, raceWindow } from '../defects/concurrency'
+import { raceWithPartner } from '../defects/concurrency'
 import { quoteDocument } from './access'
 import type { Ledger } from './ledger'
 import { mergeQuoteData } from './merge'
@@ -32,9 +32,11 @@ export async function tornWrite(ledger: Ledger, ctx: ReferenceContext, quote: Qu
   q.tornWriters = others + 1
   const fields = leafPatches(patch)
   try {
+    // the writers meet (the first waits for the second), then write a field each in turn
+    await raceWithPartner(q)
     for (const field of others > 0 ? fields.reverse() : fields) {
-      await raceWindow(CONCURRENCY_WINDOW_MS)
       quote.data = mergeQuoteData(quote.data, field, () => ledger.id())
+      await new Promise((resolve) => setImmediate(resolve))
     }
   } finally {
     q.tornWriters -= 1

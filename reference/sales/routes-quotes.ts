@@ -7,7 +7,7 @@ import { assignObjectIds, mergeQuoteData } from './merge'
 import { isProduct, SCHEMA_TYPE, type ValidationErrors } from './schemes'
 import { ACTION_NAME, actionsOf, allowed } from './states'
 import { storedForm } from './stored-form'
-import { raceWindow } from '../defects/concurrency'
+import { raceWithPartner } from '../defects/concurrency'
 import { tornWrite } from './racing'
 
 type Json = Record<string, unknown>
@@ -75,7 +75,7 @@ export function registerQuoteRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const { schema: _ignored, ...rest } = patch as Json
     // concurrency-lost-update: the merge of what was read before a wait, written after it
     const base = ctx.defects.has('concurrency-lost-update') ? structuredClone(quote.data) : quote.data
-    if (ctx.defects.has('concurrency-lost-update')) await raceWindow()
+    if (ctx.defects.has('concurrency-lost-update')) await raceWithPartner(quote)
     const merged = mergeQuoteData(base, storedForm(rest, ctx), () => ledger.id())
     const namedChannel = isPlainObject(rest['policy']) && 'salesChannel' in rest['policy']
     if (ctx.defects.has('sales-update-resets-unnamed') && !namedChannel && isPlainObject(merged['policy'])) merged['policy'] = { ...merged['policy'], salesChannel: 'broker' }

@@ -126,3 +126,15 @@ describe('a list entry is the subscription its own read shows (WH-INV-040, issue
     expect(judge(m, 'webhooks.subscriptions.list', 200, [{ ...sub, url: 'http://b', updatedAt: later }]).ids).toEqual([])
   })
 })
+
+describe('a call that overlapped the delete of its subscription (issue 41)', () => {
+  it('answered 200 is not judged by WH-INV-002 (it may have been served first); after the delete, alone, it is', () => {
+    const m = created()
+    judge(m, 'webhooks.subscription.delete', 200, { success: true }, { id: 's1' })
+    const evaluated = new Set<InvariantId>()
+    const out: Violation[] = []
+    m.observe({ op: 'webhooks.subscription.update', id: 's1', owner: OWNER, beganAt: Date.now(), overlapped: true, json: { url: 'http://b' } }, answer(200, { id: 's1' }), evaluated, out)
+    expect(out.map((v) => v.invariant)).toEqual([])
+    expect(judge(m, 'webhooks.subscription.update', 200, { id: 's1' }, { id: 's1', json: { url: 'http://c' } }).ids).toEqual(['WH-INV-002'])
+  })
+})
