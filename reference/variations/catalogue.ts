@@ -138,7 +138,7 @@ export const VARIATIONS = {
     options: { webhooks: { notificationExtraKeys: true } },
   },
   'subscriptions-newest-first': {
-    description: 'The subscription list is answered newest first.',
+    description: 'The subscription list is answered newest first (read whole; pages, an extension of the profile, stay in creation order).',
     allowedBecause: 'webhooks §4: GET /api/webhook/subscriptions returns an array of subscriptions; no order is given.',
     options: { webhooks: { listOrder: 'newest-first' } },
   },

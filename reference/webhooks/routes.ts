@@ -97,13 +97,13 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
     const who = d.has('webhooks-list-not-scoped') ? undefined : owner(req)
     const live = store.list(who).filter((s) => !(d.has('webhooks-list-omits-extracted') && s.event === 'extracted'))
     const gone = d.has('webhooks-list-shows-deleted') ? store.deleted.filter((s) => who === undefined || s.owner === who) : []
-    const listed = [...live, ...gone].map(listView)
-    const all = ctx.options.webhooks?.listOrder === 'newest-first' ? listed.reverse() : listed
-    // pages (issue 40): ?page=N&pageSize=M, N from 1, in the list's order; without them, every entry in one answer
+    const all = [...live, ...gone].map(listView)
+    // pages (issue 40): ?page=N&pageSize=M, N from 1, in creation order (a stable order, so a page walk is not shifted by
+    // the subscriptions made meanwhile); without them, every entry in one answer, in the order of the variation
     const q = (req.query ?? {}) as Record<string, unknown>
     const page = Number(q['page'] ?? 1)
     const size = Number(q['pageSize'] ?? 0)
-    if (!(Number.isInteger(size) && size > 0 && Number.isInteger(page) && page >= 1)) return all
+    if (!(Number.isInteger(size) && size > 0 && Number.isInteger(page) && page >= 1)) return ctx.options.webhooks?.listOrder === 'newest-first' ? all.reverse() : all
     // defect exercise-list-pages-overlap: a page after the first starts one entry early
     const from = (page - 1) * size - (page > 1 && d.has('exercise-list-pages-overlap') ? 1 : 0)
     return all.slice(from, from + size)
