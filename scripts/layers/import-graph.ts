@@ -143,6 +143,102 @@ export function runnerScriptLinks(root: string): { runnerStartsScripts: string[]
   return { runnerStartsScripts, scriptsImportRunner, scriptsImportTest: [...scriptsImportTest].sort() }
 }
 
+/**
+ * The project's folders, each measured on its own (farm-studio's measure, issue 38): the nodes of a folder are its
+ * children (each file and each sub-folder, a sub-folder standing for everything under it); an arrow is "a file under
+ * child A imports a file under child B" (A != B), counted in the lowest folder holding both, so every import between
+ * two files is counted in exactly one folder. A circle is a group of children that import each other (directly or
+ * round about, type-only imports counted); an arrow back up is an arrow against the folder's order: the declared
+ * order where the folder has one (FOLDER_ORDERS: the layers of helpers/, the client's parts), otherwise the order the
+ * arrows themselves give, which only a circle can break (an arrow of a circle that closes it, found by a depth-first
+ * walk in name order).
+ */
+export interface FolderGraph {
+  folder: string
+  nodes: number
+  arrows: ImportEdge[]
+  circles: string[][]
+  backArrows: ImportEdge[]
+}
+
+/** The folders whose children have a declared order, lowest first (docs/architecture.md). */
+export const FOLDER_ORDERS: Record<string, readonly string[]> = {
+  helpers: LAYERS,
+  'helpers/client': ['data', 'fs', 'config', 'evidence', 'polling', 'http', 'auth', 'contracts'],
+}
+
+/** The folders measured by default: the project's code (test/ and scripts/ are harnesses, measured on request). */
+export const MEASURED_TOPS = ['common', 'helpers', 'reference', 'runner', 'suites'] as const
+
+function allFolders(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return [dir, ...readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n)
+    return n !== 'node_modules' && statSync(p).isDirectory() ? allFolders(p) : []
+  })]
+}
+
+function resolveImport(file: string, spec: string): string {
+  const target = resolve(dirname(file), spec)
+  if (target.endsWith('.ts')) return target
+  if (existsSync(target) && statSync(target).isDirectory()) return join(target, 'index.ts')
+  return `${target}.ts`
+}
+
+/** Arrows back up a graph without a declared order: the arrows a depth-first walk (nodes in name order) finds closing a circle. */
+function closingArrows(edges: readonly ImportEdge[]): ImportEdge[] {
+  const nodes = [...new Set(edges.flatMap((e) => [e.from, e.to]))].sort()
+  const out: ImportEdge[] = []
+  const state = new Map<string, 1 | 2>()
+  const visit = (v: string): void => {
+    state.set(v, 1)
+    for (const e of edges.filter((x) => x.from === v)) {
+      if (state.get(e.to) === 1) out.push(e)
+      else if (!state.has(e.to)) visit(e.to)
+    }
+    state.set(v, 2)
+  }
+  for (const n of nodes) if (!state.has(n)) visit(n)
+  return out
+}
+
+/** The graph of every folder under `tops` (relative to root), in path order. */
+export function folderGraphs(root: string, tops: readonly string[] = MEASURED_TOPS): FolderGraph[] {
+  const rel = (f: string) => relative(root, f).split(sep).join('/')
+  const folders = tops.flatMap((t) => allFolders(join(root, t)))
+  const edges = new Map<string, Map<string, ImportEdge>>(folders.map((f) => [rel(f), new Map()]))
+  for (const t of tops) {
+    for (const f of tsFiles(join(root, t))) {
+      for (const i of importsOf(readFileSync(f, 'utf8'))) {
+        if (!i.spec.startsWith('.')) continue
+        const from = rel(f).split('/')
+        const to = rel(resolveImport(f, i.spec)).split('/')
+        let k = 0
+        while (k < from.length - 1 && k < to.length - 1 && from[k] === to[k]) k += 1
+        if (k === 0) continue // between top-level folders: the layout's rules (test/layout/imports.test.ts)
+        const folder = from.slice(0, k).join('/')
+        const g = edges.get(folder)
+        if (!g) continue
+        const a = from[k]!
+        const b = to[k]!
+        if (a === b) continue
+        const key = `${a}->${b}`
+        const e = g.get(key)
+        g.set(key, { from: a, to: b, typeOnly: (e ? e.typeOnly : true) && i.typeOnly })
+      }
+    }
+  }
+  return folders.map((f) => {
+    const folder = rel(f)
+    const arrows = [...edges.get(folder)!.values()].sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to))
+    const order = FOLDER_ORDERS[folder]
+    const bare = (n: string) => n.replace(/\.ts$/, '')
+    const back = order ? backArrows(arrows, (p) => (order.includes(bare(p)) ? bare(p) : undefined), order) : closingArrows(arrows)
+    const nodes = readdirSync(f).filter((n) => n.endsWith('.ts') || statSync(join(f, n)).isDirectory()).length
+    return { folder, nodes, arrows, circles: cycles(arrows), backArrows: back }
+  })
+}
+
 export interface GraphFigures {
   parts: number
   arrows: number
@@ -151,6 +247,8 @@ export interface GraphFigures {
   /** The same without type-only arrows (what runs). */
   runtime: { arrows: number; backArrows: number; cycles: string[][] }
   runnerScripts: ReturnType<typeof runnerScriptLinks>
+  /** Every measured folder with a circle or an arrow back up (folderGraphs). */
+  folders: { measured: number; circles: number; backArrows: number; offending: { folder: string; circles: string[][]; backArrows: string[] }[] }
 }
 
 export function figures(root: string): GraphFigures {
@@ -164,5 +262,20 @@ export function figures(root: string): GraphFigures {
     cycles: cycles(edges),
     runtime: { arrows: runtime.length, backArrows: backArrows(runtime).length, cycles: cycles(runtime) },
     runnerScripts: runnerScriptLinks(root),
+    folders: folderFigures(root),
+  }
+}
+
+/** The per-folder measure summed up: folders measured, circles, arrows back up, and the folders that have any. */
+export function folderFigures(root: string, tops: readonly string[] = MEASURED_TOPS): GraphFigures['folders'] {
+  const graphs = folderGraphs(root, tops)
+  const offending = graphs
+    .filter((g) => g.circles.length > 0 || g.backArrows.length > 0)
+    .map((g) => ({ folder: g.folder, circles: g.circles, backArrows: g.backArrows.map((e) => `${e.from} -> ${e.to}${e.typeOnly ? ' (type)' : ''}`) }))
+  return {
+    measured: graphs.length,
+    circles: graphs.reduce((n, g) => n + g.circles.length, 0),
+    backArrows: graphs.reduce((n, g) => n + g.backArrows.length, 0),
+    offending,
   }
 }
