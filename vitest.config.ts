@@ -1,9 +1,9 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
-import { writeTargetEntries } from './runner/targets/entries'
-import { writeLane } from './runner/targets/lanes'
-import { targetProfilesFrom } from './runner/targets/profiles'
-import { cliFileFilters } from './runner/guard/cli-filters'
+import { writeTargetEntries } from './runner/run/targets/entries'
+import { writeLane } from './runner/run/targets/lanes'
+import { targetProfilesFrom } from './runner/run/targets/profiles'
+import { cliFileFilters } from './runner/run/guard/cli-filters'
 import { PROJECT_ROOT } from './helpers/client/config/target-config'
 import { INSTALLED, userCacheDir } from './common/project-root'
 import { moduleCachePath } from './common/module-cache'
@@ -16,13 +16,13 @@ const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
 // reports hold target data: created readable by this user only (folders 0700, files 0600; docs/reliability.md)
 process.umask(0o077)
 // One run id for the whole run: the global setup, the reporters and the workers (which inherit it) all read it, so
-// every report of the run carries it and none of an earlier run is read as this one's (runner/reporting).
+// every report of the run carries it and none of an earlier run is read as this one's (runner/run/results).
 process.env.CONFORMANCE_RUN_ID ??= newRunId()
 
 /**
  * What vitest runs, and how many workers:
  * - TARGET_PROFILES: every suite once per target, in this one process (docs/targets.md), 6 workers;
- * - one target: one generated lane (runner/targets/lanes.ts) holding the selected suites side by side, in ONE worker
+ * - one target: one generated lane (runner/run/targets/lanes.ts) holding the selected suites side by side, in ONE worker
  *   (docs/reliability.md#speed); one file per suite when the run is sharded or merged (vitest splits by file).
  */
 function plan(): { include: string[]; lane: boolean } {
@@ -47,8 +47,8 @@ export default defineConfig({
   ...(INSTALLED ? { cacheDir: userCacheDir() } : {}),
   test: {
     include: run.include,
-    globalSetup: ['runner/global-setup.ts'],
-    setupFiles: ['allure-vitest/setup', 'runner/worker-console.ts', 'runner/selected-blocks.ts'],
+    globalSetup: ['runner/vitest/global-setup.ts'],
+    setupFiles: ['allure-vitest/setup', 'runner/vitest/worker-console.ts', 'runner/vitest/selected-blocks.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'threads',
@@ -64,13 +64,13 @@ export default defineConfig({
     // (one folder per state of the dependencies: common/module-cache.ts)
     experimental: { fsModuleCache: true, fsModuleCachePath: moduleCachePath(INSTALLED ? resolve(userCacheDir(), 'modules') : resolve(PROJECT_ROOT, 'node_modules', '.experimental-vitest-cache'), PROJECT_ROOT) },
     reporters: [
-      // first: what the others print or write has been redacted (runner/reporting/redacting-reporter.ts)
-      './runner/reporting/redacting-reporter.ts',
+      // first: what the others print or write has been redacted (runner/vitest/redacting-reporter.ts)
+      './runner/vitest/redacting-reporter.ts',
       // the suite's own console in place of vitest's: no banner, no line per test, no code frames (console-reporter.ts)
-      './runner/reporting/console-reporter.ts',
+      './runner/vitest/console-reporter.ts',
       // junit.xml is written by the summary reporter, with the verdict and the reasons of skipped checks
-      ['./runner/reporting/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],
-      './runner/reporting/summary-reporter.ts',
+      ['./runner/vitest/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],
+      './runner/vitest/summary-reporter.ts',
       // run --shard i/n: the shard's blob too (after the redacting reporter), which ledger-conformance merge reads
       ...(plannedShardBlob() ? [['blob', { outputFile: plannedShardBlob()! }] as ['blob', { outputFile: string }]] : []),
     ],

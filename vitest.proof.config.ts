@@ -28,7 +28,7 @@ export default defineConfig({
     maxWorkers: 2,
     sequence: { sequencer: LongestFirst },
     hookTimeout: 300_000,
-    reporters: ['default', './runner/reporting/closing-line-reporter.ts'],
+    reporters: ['default', './runner/vitest/closing-line-reporter.ts'],
     // a private temp folder; the run fails when a proof leaves anything in it (test/support/temp-folder-setup.ts)
     globalSetup: ['test/support/temp-folder-setup.ts'],
   },

@@ -13,6 +13,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // a private temp folder; the run fails when a test leaves anything in it (test/support/temp-folder-setup.ts)
     globalSetup: ['test/support/temp-folder-setup.ts'],
-    reporters: ['default', './runner/reporting/closing-line-reporter.ts'],
+    reporters: ['default', './runner/vitest/closing-line-reporter.ts'],
   },
 })

@@ -1,7 +1,7 @@
 /**
  * Every environment variable the project reads, in one typed list: its meaning, its default, and which commands read
- * it. The CLI's help texts (runner/cli/commands/*: `envHelp`), the generated table of docs/environment.md
- * (`npm run docs:generate`), the profile loader (helpers/client/config/env.ts), the container target (runner/container/
+ * it. The CLI's help texts (runner/commands/*: `envHelp`), the generated table of docs/environment.md
+ * (`npm run docs:generate`), the profile loader (helpers/client/config/env.ts), the container target (runner/run/container/
  * target-env.ts) and the harnesses that start a clean run (RUN_VARS) read it. test/common/env-vars.test.ts fails when
  * the code reads a variable this list does not name.
  */
@@ -61,7 +61,7 @@ export const ENV_VARS = [
   { name: 'TARGET_HEALTH_PATH', group: 'container', meaning: 'route answering 200 when the service is ready', default: '/health', readBy: ['run', 'npm run conformance:container'] },
   { name: 'TARGET_STARTUP_TIMEOUT_MS', group: 'container', meaning: 'how long to wait for the health route', default: '60000', readBy: ['run', 'npm run conformance:container'] },
   { name: 'LEDGER_RUN_PLAN', group: 'tool', meaning: 'set by `run` for its vitest: the run plan (<reports>/run-plan.json, common/run-plan.ts) holding what the CLI resolved (run id, seed, folders, selection, strictness, shard); the variables below marked "without a run plan" are read only when it is unset', readBy: ['run'], configuresRun: true },
-  { name: 'LEDGER_SHARD_BLOB', group: 'tool', meaning: 'without a run plan: where a shard writes its blob report, the input of `merge` (runner/shard/; `run --shard i/n` puts it in the plan)', default: 'no blob report', readBy: ['run'] },
+  { name: 'LEDGER_SHARD_BLOB', group: 'tool', meaning: 'without a run plan: where a shard writes its blob report, the input of `merge` (runner/run/shard.ts; `run --shard i/n` puts it in the plan)', default: 'no blob report', readBy: ['run'] },
   { name: 'CONFORMANCE_LANES', group: 'tool', meaning: "0: one vitest file per suite instead of one lane holding them all (set by list's collection; docs/reliability.md#speed)", default: 'one lane', readBy: ['run', 'list'] },
   { name: 'LEDGER_SELECTED_CHECKS', group: 'tool', meaning: 'without a run plan: the check ids of a selection, for the workers (set by the collection of list; run --check/--section/--operation puts them in the plan)', readBy: ['run'], configuresRun: true },
   { name: 'LEDGER_THOROUGH', group: 'run', meaning: '1: the slow probes run too (same as run --thorough): a token past exp + auth.maxExpiryLeewaySeconds, tried in the background', default: 'the quick run (the summary notes what was not probed)', readBy: ['run', 'npm run conformance:sharded'], configuresRun: true },

@@ -1,7 +1,7 @@
 import { plannedSelectedChecks } from './run-plan'
 
 /**
- * The checks a run was asked to run, as the CLI hands them to the run (runner/selection): the ids, comma-separated,
+ * The checks a run was asked to run, as the CLI hands them to the run (runner/run/selection): the ids, comma-separated,
  * in LEDGER_SELECTED_CHECKS. A check that is not among them is not defined at all (helpers/checks/check.ts), so
  * the run, its counts and its reports hold exactly the selection; unset means every check.
  */

@@ -23,7 +23,7 @@ export interface CheckMeta {
   /**
    * The product a per-product check (SL-LIFE-004-home) or a single-product check (the state table) works on: the
    * owner of an operation it fails on is that product's (common/operations.json `{product}`), and the same check of
-   * another product failing the same way is the same finding (runner/reporting/findings.ts).
+   * another product failing the same way is the same finding (runner/run/results/findings.ts).
    */
   product?: string
 }

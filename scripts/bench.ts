@@ -22,7 +22,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { loadTargetConfig, PROJECT_ROOT } from '../helpers/client/config/target-config'
-import { clearRunReports, readTargetReports, readTraffic, sumTotals, type ChecksReport } from '../runner/reporting/results'
+import { clearRunReports, readTargetReports, readTraffic, sumTotals, type ChecksReport } from '../runner/run/results/results'
 import type { TrafficLine } from '../helpers/client/http/traffic-file'
 import type { TimelineEntry } from '../reference/chaos/stats'
 import { startReference, type RunningReference } from '../reference/server'

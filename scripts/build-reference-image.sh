@@ -16,7 +16,7 @@ if ! docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
 fi
 # The classic builder: works with any engine, needs no buildx plugin and no registry.
 # The image records the hash of its sources: the container tests and runs can tell a stale image.
-HASH="$(node --import tsx --input-type=module -e "const m = await import('./runner/container/source-hash.ts'); console.log(m.imageSourceHash(process.cwd()))")"
+HASH="$(node --import tsx --input-type=module -e "const m = await import('./runner/run/container/source-hash.ts'); console.log(m.imageSourceHash(process.cwd()))")"
 if [[ "${FORCE:-0}" != "1" ]] && [[ "$(docker image inspect "$REFERENCE_IMAGE" --format '{{ index .Config.Labels "ledger-conformance.source-hash" }}' 2>/dev/null || true)" == "$HASH" ]]; then
   echo "${REFERENCE_IMAGE} is up to date (sources ${HASH}); FORCE=1 rebuilds it"
   exit 0

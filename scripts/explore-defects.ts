@@ -8,7 +8,7 @@
  * steps or one that does not reproduce alone; 2 on a usage error. It asserts nothing else (docs/model.md "Exploration").
  */
 import { parseArgs } from 'node:util'
-import { EXPLORE_OPTIONS, exploreOptionsFrom } from '../runner/explore-command/options'
+import { EXPLORE_OPTIONS, exploreOptionsFrom } from '../runner/commands/explore/options'
 import { exploreDefect, exploreDefectList, formatDefectTable, MAX_REPLAY, meetsBar, type DefectExploration } from './explore/defects'
 
 export const EXPLORE_DEFECTS_USAGE = `Usage: npm run explore:defects -- [--seed N] [--steps K] [--time-limit-s S] [--max-sequence M] [--steps-per-second R] [--defects a,b]`

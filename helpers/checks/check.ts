@@ -117,7 +117,7 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     failure = e
   }
   // an answer this check received broke an invariant of the model: that is the invariant's failure, reported once on its
-  // own id and naming this check (runner/reporting/invariants.ts), not this check's (issue 13: one defect, one failure)
+  // own id and naming this check (runner/run/results/invariants.ts), not this check's (issue 13: one defect, one failure)
   recordInvariants(ctx)
   if (failure === undefined) return
   // the check's outcome as ONE record in its meta: every report is rendered from it (helpers/checks/task-meta.ts)
@@ -133,7 +133,7 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
 /**
  * The record of a check's failure: a violated requirement (an assertion helper, a deviation the profile does not accept)
  * is `failed`, anything else `errored`. A status failure's owner defaults to the owner of the operation that answered,
- * for the check's product; an owner that is the check itself is none (runner/reporting/findings.ts).
+ * for the check's product; an owner that is the check itself is none (runner/run/results/findings.ts).
  */
 export function failureRecord(meta: CheckMeta, e: unknown): FailureRecord {
   const record = failureOf(meta, e, violatesRequirement(e) ? 'failed' : 'errored')

@@ -138,7 +138,7 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
  */
 export function currentTarget(key = collectingTarget()): TargetConfig {
   const target = key === undefined ? inject('target') : inject('targets')?.[key]
-  if (!target) throw new Error(key === undefined ? 'no target was provided (is runner/global-setup.ts the global setup?)' : `no target '${key}' in this run (TARGET_PROFILES)`)
+  if (!target) throw new Error(key === undefined ? 'no target was provided (is runner/vitest/global-setup.ts the global setup?)' : `no target '${key}' in this run (TARGET_PROFILES)`)
   return target
 }
 

@@ -11,7 +11,7 @@ import type { Violation } from '../client/http/observer'
 /**
  * What a failed assertion expected, as data (helpers/checks/expect.ts and co.): the reporters compare and render it
  * without reading the text back. `key`: the expectation with this run's values (ids, numbers) masked, so that two
- * checks' expectations compare (runner/reporting/findings.ts); a status expectation compares by its `classes`.
+ * checks' expectations compare (runner/run/results/findings.ts); a status expectation compares by its `classes`.
  */
 export type Expectation =
   | { kind: 'status'; statuses: (number | '1xx' | '2xx' | '3xx' | '4xx' | '5xx')[]; classes: string[] }

@@ -7,7 +7,7 @@ import type { SourceLocation } from '../../common/source-location'
 
 /**
  * What vitest carries for the check library: the one declaration of every field the checks write into a task's meta
- * and the reporters (runner/reporting/) read back, and of what the global setup provides to the workers.
+ * and the reporters (runner/run/results/) read back, and of what the global setup provides to the workers.
  * test/layout/task-meta.test.ts keeps this the only `declare module 'vitest'` of the project.
  */
 
@@ -66,19 +66,19 @@ declare module 'vitest' {
     blocked?: BlockedInfo
     /**
      * The model's invariants on the answers this check received (helpers/oracle/): how often each was evaluated, and
-     * the ids it found broken. Reporters list each invariant as a check of its own (runner/reporting/invariants.ts).
+     * the ids it found broken. Reporters list each invariant as a check of its own (runner/run/results/invariants.ts).
      */
     invariants?: InvariantsTaskMeta
     /**
      * What the check's failure was, as data (kind, expectation, expected, actual, operation, answer, owner, evidence):
-     * every report is rendered from it, and the reporters tell one finding from several by it (runner/reporting/findings.ts).
+     * every report is rendered from it, and the reporters tell one finding from several by it (runner/run/results/findings.ts).
      */
     failure?: FailureRecord
     /** The exercise model's cells the check's answered calls exercised (helpers/oracle/exercise-tracker.ts): the run's coverage. */
     exercised?: string[]
     /**
      * Published-contract findings on the answers this check received (helpers/client/contracts/openapi-sink.ts): never this
-     * check's failure; reporters list each `CT-<operation>-<kind>` as a check of its own (runner/reporting/contract-checks.ts).
+     * check's failure; reporters list each `CT-<operation>-<kind>` as a check of its own (runner/run/results/contract-checks.ts).
      */
     contract?: ContractNote[]
     /** The target (TARGET_PROFILES key) a check of a multi-target run belongs to (helpers/checks/targets/for-target.ts). */

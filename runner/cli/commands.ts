@@ -1,16 +1,16 @@
-import type { Command } from '../command'
-import { runCommand } from './run'
-import { listCommand } from './list'
-import { initCommand } from './init'
-import { validateCommand } from './validate'
-import { acceptanceCommand } from './acceptance'
-import { reportCommand } from './report'
-import { referenceCommand } from './reference'
-import { exploreCommand } from './explore'
-import { replayCommand } from './replay'
-import { mergeCommand } from './merge'
+import type { Command } from '../commands/command'
+import { runCommand } from '../commands/run/index'
+import { listCommand } from '../commands/list/index'
+import { initCommand } from '../commands/init/index'
+import { validateCommand } from '../commands/validate/index'
+import { acceptanceCommand } from '../commands/acceptance/index'
+import { reportCommand } from '../commands/report/index'
+import { referenceCommand } from '../commands/reference/index'
+import { exploreCommand } from '../commands/explore/index'
+import { replayCommand } from '../commands/replay/index'
+import { mergeCommand } from '../commands/merge/index'
 
-/** Every subcommand; adding one is one line here (and its file runner/cli/commands/<name>.ts). The first is the default. */
+/** Every subcommand; adding one is one line here (and its file runner/commands/<name>.ts). The first is the default. */
 export const COMMANDS: readonly Command[] = [
   runCommand,
   listCommand,

@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs'
 import { dirname, resolve, sep } from 'node:path'
-import { INSTALLED, userCacheDir } from '../common/project-root'
+import { INSTALLED, userCacheDir } from '../../common/project-root'
 
 /**
  * The local machine's faults, blamed on it (issue #37, item 4): a folder the command must write (the reports folder,

@@ -1,10 +1,10 @@
-import { EXIT } from '../verdict'
-import { EXIT_CODES_HELP, type Command } from './command'
-import { COMMANDS } from './commands/index'
+import { EXIT } from '../run/verdict'
+import { EXIT_CODES_HELP, type Command } from '../commands/command'
+import { COMMANDS } from './commands'
 import { versionLine } from './version'
-import { nearest } from './did-you-mean'
-import { COMMAND_LINE_ENV, invocationOf } from '../guard/command-line'
-import { localFaultLine, localFolders, unwritableFolderLine } from '../local-folders'
+import { nearest } from '../commands/did-you-mean'
+import { COMMAND_LINE_ENV, invocationOf } from '../run/guard/command-line'
+import { localFaultLine, localFolders, unwritableFolderLine } from './local-folders'
 
 /** Commands that write the reports folder (and, installed, run vitest with its cache): checked writable first. */
 const WRITES_REPORTS = new Set(['run', 'acceptance', 'merge', 'report'])
@@ -51,7 +51,7 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     process.stdout.write(`${command.help}\n`)
     return EXIT.conforms
   }
-  // the user's own command line, for a refusal that repeats it (runner/guard/write-guard.ts), in this process and the
+  // the user's own command line, for a refusal that repeats it (runner/run/guard/write-guard.ts), in this process and the
   // processes the command starts
   const before = process.env[COMMAND_LINE_ENV]
   process.env[COMMAND_LINE_ENV] = JSON.stringify(invocationOf(argv, command.name))

@@ -1,4 +1,4 @@
-/** One subcommand of `ledger-conformance` (runner/cli/commands/<name>.ts), registered in runner/cli/commands/index.ts. */
+/** One subcommand of `ledger-conformance` (runner/commands/<name>.ts), registered in runner/cli/commands.ts. */
 export interface Command {
   name: string
   /** One line for `ledger-conformance --help`. */
@@ -7,12 +7,12 @@ export interface Command {
   help: string
   /**
    * What the command does with a target: 'writes' (it can create or change data there: it takes --allow-writes and
-   * --read-only and is guarded by runner/guard/write-guard.ts, WRITE_GUARDS names it), 'reads' (it sends requests or
+   * --read-only and is guarded by runner/run/guard/write-guard.ts, WRITE_GUARDS names it), 'reads' (it sends requests or
    * resolves the target's profile, and writes nothing there), 'none'. Every command that names a target takes
    * --profile and --reports (TARGET_OPTIONS) and the target variables of common/env-vars.ts.
    */
   target: 'writes' | 'reads' | 'none'
-  /** Runs the command; resolves to its exit code (runner/verdict.ts EXIT). */
+  /** Runs the command; resolves to its exit code (runner/run/verdict.ts EXIT). */
   run(argv: string[]): Promise<number>
 }
 

@@ -1,5 +1,5 @@
-import type { HttpResult } from '../helpers/client/http/types'
-import { safeText } from '../helpers/client/evidence/redact'
+import type { HttpResult } from '../../helpers/client/http/types'
+import { safeText } from '../../helpers/client/evidence/redact'
 
 /**
  * Whose fault a login answer without a usable token is (docs/targets.md "Whose fault a stop is"):

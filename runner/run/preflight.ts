@@ -1,14 +1,14 @@
 import { basename } from 'node:path'
-import { AuthError } from '../helpers/client/auth/session'
-import { readProfile } from '../helpers/client/config/target-config'
-import type { TargetConfig, UserCredentials } from '../helpers/client/config/types'
-import type { HttpResult } from '../helpers/client/http/types'
-import { createSuiteContext } from '../helpers/checks/context'
-import { InFlight, withInFlight } from '../helpers/client/http/in-flight'
-import { TransportError } from '../helpers/client/http/types'
-import { safeText } from '../helpers/client/evidence/redact'
+import { AuthError } from '../../helpers/client/auth/session'
+import { readProfile } from '../../helpers/client/config/target-config'
+import type { TargetConfig, UserCredentials } from '../../helpers/client/config/types'
+import type { HttpResult } from '../../helpers/client/http/types'
+import { createSuiteContext } from '../../helpers/checks/context'
+import { InFlight, withInFlight } from '../../helpers/client/http/in-flight'
+import { TransportError } from '../../helpers/client/http/types'
+import { safeText } from '../../helpers/client/evidence/redact'
 import { missingTokenFault, saysUnavailable } from './login-faults'
-import { salesSettings } from '../helpers/client/config/sales-settings'
+import { salesSettings } from '../../helpers/client/config/sales-settings'
 
 /**
  * The run cannot go on; one clear message instead of every check failing. `kind` is what it means for the verdict:
@@ -158,7 +158,7 @@ export function loginHint(res: HttpResult | undefined, config: TargetConfig): st
  * Logs one configured user in. Resolves to undefined when it got a JWT, or to the stop it means:
  * - a token that is not a JWT: sales §5 violated by the target (DOES NOT CONFORM)
  * - a 2xx with no access_token anywhere in its JSON, JSON labelled with a non-JSON type, a 5xx other than 503: the
- *   target's fault, sales §5.2 (DOES NOT CONFORM, naming AUTH-LOGIN-001; runner/login-faults.ts)
+ *   target's fault, sales §5.2 (DOES NOT CONFORM, naming AUTH-LOGIN-001; runner/run/login-faults.ts)
  * - refused (4xx), a challenge, the token at another place than the profile says, an answer that is not the login:
  *   the profile is wrong for this target (a configuration error naming the user's field), unless the user is optional
  * - 503 or 429 (the service says it is unavailable), or no answer: the target cannot be tested now (INCONCLUSIVE)

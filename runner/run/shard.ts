@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Selection } from '../verdict'
+import type { Selection } from './verdict'
 
 /** One shard of a run: shard `index` of `count` (vitest splits the suite files among the shards). */
 export interface Shard {

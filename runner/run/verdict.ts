@@ -45,7 +45,7 @@ export function runStopError(cause: string): Error {
   return e
 }
 
-/** Whether an error is the one that ends a stopped run (runner/reporting/console-reporter.ts does not print it twice). */
+/** Whether an error is the one that ends a stopped run (runner/vitest/console-reporter.ts does not print it twice). */
 export function isRunStop(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === RUN_STOPPED
 }
@@ -78,9 +78,9 @@ export interface VerdictInput {
   runErrors?: string[]
   /** Parts of the run that could not run, each with its cause (a shard of a sharded run). */
   incomplete?: string[]
-  /** --strict: these requirements (ids) went untested (runner/reporting/requirement-coverage.ts): INCONCLUSIVE. */
+  /** --strict: these requirements (ids) went untested (runner/run/results/requirement-coverage.ts): INCONCLUSIVE. */
   strictUntested?: string[]
-  /** --strict: these applicable cells of the exercise model were not exercised (runner/reporting/exercise-coverage.ts): INCONCLUSIVE. */
+  /** --strict: these applicable cells of the exercise model were not exercised (runner/run/results/exercise-coverage.ts): INCONCLUSIVE. */
   strictUnexercised?: string[]
 }
 

@@ -6,11 +6,11 @@ import type { TestModule, Vitest } from 'vitest/node'
 import { FileRecycler, purgeSpares, retireFiles } from '../../helpers/client/fs/recycled-files'
 import { ALLURE_RESULTS_ENV } from '../../helpers/client/evidence/paths'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
-import { fileTaskOf, suiteFilesOf } from './lane-files'
+import { fileTaskOf, suiteFilesOf } from '../run/results/lane-files'
 import { randomUUID } from 'node:crypto'
-import { invariantAllureResult } from './allure-invariants'
-import { INVARIANTS_FILE } from './invariants'
-import { CONTRACT_FILE } from './contract-checks'
+import { invariantAllureResult } from '../run/results/allure-invariants'
+import { INVARIANTS_FILE } from '../run/results/invariants'
+import { CONTRACT_FILE } from '../run/results/contract-checks'
 import { casesByTarget, checkOutcomes } from './summary-reporter'
 
 type WriterInput = Parameters<FileSystemWriter['writeResult']>[0]
@@ -105,21 +105,21 @@ export default class AllureReporter extends AllureVitestReporter {
    */
   onTestModuleEnd(module: TestModule): void {
     // the module's task tree: what allure-vitest reads at the end of the run too (vitest does not type it publicly)
-    // a lane's suites are reported as the files they are (runner/reporting/lane-files.ts): same labels, same fullName
+    // a lane's suites are reported as the files they are (runner/run/results/lane-files.ts): same labels, same fullName
     for (const file of suiteFilesOf(fileTaskOf(module), this.root)) this.handleTask(file as unknown as Parameters<AllureVitestReporter['handleTask']>[0])
     this.written.add(module.id)
   }
 
   /**
    * The model's invariants, which no test reports: one result each (per target), the same outcomes checks.json and
-   * junit.xml list (runner/reporting/summary-reporter.ts checkOutcomes), written over the spares like the rest.
+   * junit.xml list (runner/vitest/summary-reporter.ts checkOutcomes), written over the spares like the rest.
    */
   private writeInvariants(modules: ReadonlyArray<TestModule>): void {
     // a writer of its own: it lists the spares left now, after every other result (the main writer's list is older)
     const files = new FileRecycler(this.resultsDir, 0)
     const at = Date.now()
     for (const [target, cases] of casesByTarget(modules)) {
-      // and the contract checks CT-<operation>-<kind> (runner/reporting/contract-checks.ts), reported the same way
+      // and the contract checks CT-<operation>-<kind> (runner/run/results/contract-checks.ts), reported the same way
       for (const c of checkOutcomes(cases, this.root).filter((o) => o.file === INVARIANTS_FILE || o.file === CONTRACT_FILE)) {
         const uuid = randomUUID()
         files.write(`${uuid}-result.json`, JSON.stringify(invariantAllureResult(c, uuid, at, target)))

@@ -2,9 +2,9 @@ import type { SerializedError } from 'vitest'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { reportsDir } from '../../helpers/client/evidence/paths'
 import { safeText } from '../../helpers/client/evidence/neutralise'
-import { isRunStop } from '../verdict'
-import { readOwnRunInfo } from './results'
-import { fit } from './console-lines'
+import { isRunStop } from '../run/verdict'
+import { readOwnRunInfo } from '../run/results/results'
+import { fit } from '../run/results/console-lines'
 
 type UserConsoleLog = Parameters<NonNullable<Reporter['onUserConsoleLog']>>[0]
 
@@ -19,7 +19,7 @@ export function oneLine(e: unknown): string {
  * The suite's own console (docs/reports.md, "Console"), in place of vitest's: no banner, no line per test or file (no
  * `.lanes/...` paths), no code frames or stacks of the suite's source, no colour. During the run it prints nothing but
  * what a check logs; the summary reporter prints the run's one summary, with one line per failed or errored check
- * (runner/reporting/console-lines.ts). An error outside any check (a suite file that did not load, a hook, an error of
+ * (runner/run/results/console-lines.ts). An error outside any check (a suite file that did not load, a hook, an error of
  * vitest's own) is one line here; a run its global setup stopped and recorded is the summary's alone (vitest would add
  * "No test files found" and the cause again as an "Unhandled Error").
  */
@@ -41,14 +41,14 @@ export default class ConsoleReporter implements Reporter {
   }
 
   onUserConsoleLog(log: UserConsoleLog): void {
-    // a check's own console output (already redacted: runner/reporting/redacting-reporter.ts, runner/worker-console.ts)
+    // a check's own console output (already redacted: runner/vitest/redacting-reporter.ts, runner/vitest/worker-console.ts)
     const out = log.type === 'stderr' ? process.stderr : process.stdout
     out.write(log.content.endsWith('\n') ? log.content : `${log.content}\n`)
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>): void {
     if (recordedStop()) return
-    // errors outside any check, one line each (the verdict names them too: runner/reporting/run-reports.ts)
+    // errors outside any check, one line each (the verdict names them too: runner/run/results/run-reports.ts)
     const lines: string[] = []
     for (const m of modules) {
       for (const e of m.errors()) lines.push(`error in ${this.relative(m.moduleId)}: ${oneLine(e)}`)

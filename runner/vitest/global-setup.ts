@@ -1,26 +1,26 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { DefectSet } from '../reference/defects/catalogue'
-import type { RunningReference } from '../reference/server'
-import { ConfigError, loadTargetConfig, withEmbeddedOrigin, withReferenceContract } from '../helpers/client/config/target-config'
-import type { TargetConfig } from '../helpers/client/config/types'
-import type { ContainerRun } from './container/container-run'
-import { containerTargetFromEnv, ContainerTargetError } from './container/target-env'
-import { guardRun } from './guard/run-guard'
-import { preflight, PreflightError } from './preflight'
-import { definitionsOf, OpenApiDocumentError, openApiSources, readDocuments } from '../helpers/client/contracts/openapi-documents'
-import { chaosFromEnv } from '../reference/chaos/env'
-import { reportsDir, targetReportsDir, trafficDir } from '../helpers/client/evidence/paths'
-import { earlyRunInfo, runInfo, type RunInfo } from './reporting/run-info'
-import { RUN_REPORT_FILES, RUN_REPORT_FOLDERS } from './reporting/results'
-import { restrictReports } from './reporting/redacting-reporter'
-import { runRedactor } from '../helpers/client/evidence/redact'
-import { safeJson, safeText } from '../helpers/client/evidence/neutralise'
+import { DefectSet } from '../../reference/defects/catalogue'
+import type { RunningReference } from '../../reference/server'
+import { ConfigError, loadTargetConfig, withEmbeddedOrigin, withReferenceContract } from '../../helpers/client/config/target-config'
+import type { TargetConfig } from '../../helpers/client/config/types'
+import type { ContainerRun } from '../run/container/container-run'
+import { containerTargetFromEnv, ContainerTargetError } from '../run/container/target-env'
+import { guardRun } from '../run/guard/run-guard'
+import { preflight, PreflightError } from '../run/preflight'
+import { definitionsOf, OpenApiDocumentError, openApiSources, readDocuments } from '../../helpers/client/contracts/openapi-documents'
+import { chaosFromEnv } from '../../reference/chaos/env'
+import { reportsDir, targetReportsDir, trafficDir } from '../../helpers/client/evidence/paths'
+import { earlyRunInfo, runInfo, type RunInfo } from '../run/results/run-info'
+import { RUN_REPORT_FILES, RUN_REPORT_FOLDERS } from '../run/results/results'
+import { restrictReports } from './redacting-reporter'
+import { runRedactor } from '../../helpers/client/evidence/redact'
+import { safeJson, safeText } from '../../helpers/client/evidence/neutralise'
 import { guardStackTraces } from './stack-guard'
-import { loadTargets, type NamedTarget } from './targets/load'
-import { runStopError, type RunStop } from './verdict'
-import { newRunId } from '../common/run-id'
+import { loadTargets, type NamedTarget } from '../run/targets/load'
+import { runStopError, type RunStop } from '../run/verdict'
+import { newRunId } from '../../common/run-id'
 
 /**
  * Where this run records itself (reports/run.json) from its first moment, so that a run that stops (configuration,
@@ -73,7 +73,7 @@ async function startEmbedded(rec: RunRecord, config: TargetConfig, chaos: Return
   orStop(rec, 'configuration', () => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
   try {
     // loaded only when a target is embedded: a run against a remote target does not pay for the service's modules
-    const { startReference } = await import('../reference/server')
+    const { startReference } = await import('../../reference/server')
     return await startReference({ ...config.reference, defects: config.reference.defects, ...(chaos ? { chaos } : {}) })
   } catch (e) {
     rec.stop('inconclusive', `Embedded reference service failed to start: ${(e as Error).message}`)
@@ -119,7 +119,7 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
     if (containerTarget.reference) orStop(rec, 'configuration', () => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
     try {
       // testcontainers takes a third of a second to load: only container runs pay for it
-      const { startContainerForRun } = await import('./container/container-run')
+      const { startContainerForRun } = await import('../run/container/container-run')
       container = await startContainerForRun(containerTarget, config)
     } catch (e) {
       rec.stop('inconclusive', `Target container: ${(e as Error).message}`)
@@ -143,7 +143,7 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
     const reading = { deadlineMs: config.http.preflightDeadlineMs, maxBytes: config.http.maxResponseBytes }
     if (ownDocument) openapiDocuments = definitionsOf(await readDocuments(openApiSources(config), reading))
     else {
-      const loaded = await (await import('../helpers/client/contracts/openapi')).OpenApiContracts.load(openApiSources(config), reading)
+      const loaded = await (await import('../../helpers/client/contracts/openapi')).OpenApiContracts.load(openApiSources(config), reading)
       openapiDocuments = loaded.definitions
       // listed once, by the console reporter and the reports, from run.json
       if (loaded.warnings.length > 0) rec.update({ ...info, documentWarnings: loaded.warnings })

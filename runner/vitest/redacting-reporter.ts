@@ -5,7 +5,7 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node'
 type UserConsoleLog = Parameters<NonNullable<Reporter['onUserConsoleLog']>>[0]
 import { loadTargetConfig } from '../../helpers/client/config/target-config'
 import { listenForWorkerSecrets, runRedactor, safeText } from '../../helpers/client/evidence/redact'
-import { loadTargets } from '../targets/load'
+import { loadTargets } from '../run/targets/load'
 
 const MAX_DEPTH = 8
 

@@ -1,6 +1,6 @@
 import { beforeAll } from 'vitest'
 import type { RunnerTestSuite } from 'vitest'
-import { selectedChecks } from '../common/selection'
+import { selectedChecks } from '../../common/selection'
 
 /**
  * Set-up file of every conformance file (vitest.config.ts setupFiles). A selection (common/selection.ts) leaves the

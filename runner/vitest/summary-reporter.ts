@@ -1,26 +1,26 @@
 import { existsSync } from 'node:fs'
 import { safeText } from '../../helpers/client/evidence/neutralise'
 import { openBreakerCauses } from '../../helpers/client/http/breaker'
-import { totalsLine } from './totals-line'
+import { totalsLine } from '../run/results/totals-line'
 import { relative } from 'node:path'
 import type { SerializedError } from 'vitest'
 import type { TestCase, TestModule } from 'vitest/node'
 import type { Reporter } from 'vitest/reporters'
 import { OPERATIONS } from '../../common/operations'
-import { suiteFileOf } from '../targets/entries'
+import { suiteFileOf } from '../run/targets/entries'
 import { callerPath, reportsDir, targetReportsDir, trafficDir } from '../../helpers/client/evidence/paths'
-import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, runNotes, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from './results'
+import { emptyTotals, linesOfRun, readOwnRunInfo, readRunInfo, readTraffic, runNotes, sumTotals, type CheckOutcome, type CheckStatus, type ChecksReport } from '../run/results/results'
 import type { TrafficLine } from '../../helpers/client/http/traffic-file'
-import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from './run-reports'
-import { catalogueSizeFromEnv, selectionFromEnv } from '../selection/env'
+import { combinedVerdict, emptyReport, withVerdict, writeRunReports } from '../run/results/run-reports'
+import { catalogueSizeFromEnv, selectionFromEnv } from '../run/selection/env'
 import { plannedStrict, plannedVitestFilter } from '../../common/run-plan'
-import type { RunInfo } from './run-info'
-import type { RunStop, Selection } from '../verdict'
-import { aboutOperations } from '../selection/about'
-import { consoleLines, fit } from './console-lines'
+import type { RunInfo } from '../run/results/run-info'
+import type { RunStop, Selection } from '../run/verdict'
+import { aboutOperations } from '../run/selection/about'
+import { consoleLines, fit } from '../run/results/console-lines'
 import { readRequirements } from '../../common/requirements'
-import { coverageLines, requirementCoverage } from './requirement-coverage'
-import { runExerciseCoverage } from './exercise-coverage'
+import { coverageLines, requirementCoverage } from '../run/results/requirement-coverage'
+import { runExerciseCoverage } from '../run/results/exercise-coverage'
 import { exerciseLines } from '../../helpers/oracle/exercise-model'
 
 function statusOf(tc: TestCase): CheckStatus | undefined {
@@ -47,13 +47,13 @@ function failureOf(record: FailureRecord | undefined, message: string | undefine
   if (error === undefined) return {}
   return { error, failure: failureFields(record?.clause ?? `${check.document} ${check.section}`, record?.requirement ?? check.requirement, record) }
 }
-import { invariantOutcomes, realWorldDataSent } from './invariants'
-import { contractOutcomes } from './contract-checks'
-import { findingOf, sameFindings, type FailedFinding } from './findings'
-import { failureFields } from './failure-fields'
+import { invariantOutcomes, realWorldDataSent } from '../run/results/invariants'
+import { contractOutcomes } from '../run/results/contract-checks'
+import { findingOf, sameFindings, type FailedFinding } from '../run/results/findings'
+import { failureFields } from '../run/results/failure-fields'
 import { renderFailure } from '../../helpers/checks/failure'
 import type { FailureRecord } from '../../helpers/checks/task-meta'
-import { answersOf, withSharedAnswers } from './shared-answers'
+import { answersOf, withSharedAnswers } from '../run/results/shared-answers'
 
 function outcomeOf(tc: TestCase, root: string): CheckOutcome | undefined {
   const meta = tc.meta()
@@ -117,7 +117,7 @@ export function vitestFilterSelection(filter: string | undefined, report: Pick<C
 
 /**
  * The share of one vitest shard: "partial: 47 of 374 checks; vitest shard 1/4" (with the CLI's selection when there is
- * one). The catalogue's size comes from the CLI (runner/cli/commands/run.ts collects it for a sharded run); vitest run
+ * one). The catalogue's size comes from the CLI (runner/commands/run/index.ts collects it for a sharded run); vitest run
  * directly with --shard does not know it: "partial: 47 checks; vitest shard 1/4".
  */
 export function shardSelection(shard: { index: number; count: number }, ran: number, selection: Selection | undefined, catalogue: number | undefined): Selection {
@@ -125,7 +125,7 @@ export function shardSelection(shard: { index: number; count: number }, ran: num
   return { label: selection?.label ?? `--shard=${shard.index}/${shard.count}`, selected: ran, catalogue: selection?.catalogue ?? catalogue ?? 0, why }
 }
 
-/** The failed checks whose failure is another failed check's say so (runner/reporting/findings.ts). */
+/** The failed checks whose failure is another failed check's say so (runner/run/results/findings.ts). */
 function withSameFindings(cases: ReadonlyArray<TestCase>, outcomes: CheckOutcome[]): CheckOutcome[] {
   const failed = new Set(outcomes.filter((c) => c.status === 'failed').map((c) => c.id))
   const found: FailedFinding[] = []
@@ -145,7 +145,7 @@ function withSameFindings(cases: ReadonlyArray<TestCase>, outcomes: CheckOutcome
 /**
  * The outcome of every check among `cases`, then of each of the model's invariants, which are checks of their own judged
  * on the answers of every other check (docs/model.md), with the failures about one answer named as one finding
- * (runner/reporting/shared-answers.ts). The same list feeds checks.json, JUnit and the Allure results.
+ * (runner/run/results/shared-answers.ts). The same list feeds checks.json, JUnit and the Allure results.
  */
 export function checkOutcomes(cases: ReadonlyArray<TestCase>, root: string): CheckOutcome[] {
   const own = withSameFindings(cases, cases.map((tc) => outcomeOf(tc, root)).filter((c): c is CheckOutcome => !!c))
@@ -222,7 +222,7 @@ function failVitestOn(exitCode: number | undefined): void {
  * its preflight is INCONCLUSIVE (or DOES NOT CONFORM for a §5 violation at login), never CONFORMS. In a
  * multi-target run, one checks.json and matrix per target under reports/targets/<key>/ and a verdict per target.
  * Ends with the plain closing line "conformance: N passed, N failed, N errored, ..." (all targets together; the same
- * categories and numbers as the checks line, checks.json, the matrix and JUnit: runner/reporting/totals-line.ts).
+ * categories and numbers as the checks line, checks.json, the matrix and JUnit: runner/run/results/totals-line.ts).
  */
 export default class SummaryReporter implements Reporter {
   private root = process.cwd()

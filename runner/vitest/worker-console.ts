@@ -1,5 +1,5 @@
 import { format } from 'node:util'
-import { safeText } from '../helpers/client/evidence/redact'
+import { safeText } from '../../helpers/client/evidence/redact'
 import { guardStackTraces } from './stack-guard'
 
 guardStackTraces()

@@ -1,4 +1,4 @@
-import type { ChecksReport } from '../../runner/reporting/results'
+import type { ChecksReport } from '../../runner/run/results/results'
 import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 
 /** HTTP requests per suite file (scenario), measured from the traffic; requests outside a check go to '(hooks)'. */

@@ -5,9 +5,9 @@ import { PROJECT_ROOT } from '../../common/project-root'
 import { SPEC } from '../../common/spec'
 import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { sourceRows } from '../../helpers/oracle/answer-sources'
-import { INVARIANTS_FILE } from '../../runner/reporting/invariants'
-import type { CatalogueEntry } from '../../runner/selection/catalogue'
-import { citedSections } from '../../runner/selection/select'
+import { INVARIANTS_FILE } from '../../runner/run/results/invariants'
+import type { CatalogueEntry } from '../../runner/run/selection/catalogue'
+import { citedSections } from '../../runner/run/selection/select'
 import { renderExerciseTable } from './exercise-table'
 
 /**

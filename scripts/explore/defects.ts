@@ -1,7 +1,7 @@
 import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
 import { startReference } from '../../reference/server'
 import { DEFECTS } from '../../reference/defects/catalogue'
-import { explore, type ExploreOptions } from '../../runner/explore/explore'
+import { explore, type ExploreOptions } from '../../runner/commands/explore/explore'
 import { MODEL_CASES, modelDefectsOf } from './model-cases'
 
 /** One defect's exploration: found or not, the replay's length, the invariants broken, the cost. */

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { dependencyFile } from '../../common/project-root'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import { clearRunReports, readTargetReports, type ChecksReport } from '../../runner/reporting/results'
-import { readVerdictFile, type VerdictFile } from '../../runner/reporting/run-reports'
+import { clearRunReports, readTargetReports, type ChecksReport } from '../../runner/run/results/results'
+import { readVerdictFile, type VerdictFile } from '../../runner/run/results/run-reports'
 import { RUN_VARS } from '../../common/env-vars'
 
 export interface ConformanceRunOptions {

@@ -1,5 +1,5 @@
 import { citesClause } from './classify'
-import { distinctFindings } from '../../runner/reporting/findings'
+import { distinctFindings } from '../../runner/run/results/findings'
 import type { DefectResult, FailedCheck } from './types'
 
 /** How many checks one defect fails: the cascade measure of issue 13 (target p90 <= 2). */
@@ -26,7 +26,7 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /**
  * The distinct findings of a defect run: its failed checks, less those that are the same finding as checks that failed
- * or were blocked in the same run (runner/reporting/findings.ts): a model invariant broken only in the answers of such
+ * or were blocked in the same run (runner/run/results/findings.ts): a model invariant broken only in the answers of such
  * checks, a check failed on the same answer as the check that owns that requirement or as its other product's variant.
  */
 export function distinctFailures(d: DefectResult): FailedCheck[] {

@@ -1,4 +1,4 @@
-import type { CheckStatus } from '../../runner/reporting/results'
+import type { CheckStatus } from '../../runner/run/results/results'
 
 /** One run's outcome per check id (a run that stopped before any check has none). */
 export interface RunOutcomes {

@@ -30,7 +30,7 @@ export interface FailedCheck {
   section: string
   /** The start of the check's failure message (already redacted by the suite). */
   error?: string
-  /** A model invariant broken only in the answers of these failed checks: the same finding (runner/reporting/results.ts). */
+  /** A model invariant broken only in the answers of these failed checks: the same finding (runner/run/results/results.ts). */
   sameFindingAs?: string[]
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ENV_VARS, envHelp, RUN_VARS } from '../../common/env-vars'
 import { PROJECT_ROOT } from '../../common/project-root'
 import { listFiles } from '../../helpers/client/fs/list-files'
-import { REFERENCE_IMAGE } from '../../runner/container/target-env'
+import { REFERENCE_IMAGE } from '../../runner/run/container/target-env'
 import { COMMANDS as commands } from '../../runner/cli/commands'
 
 /** The project's code (what ships and the development harnesses), not its tests. */

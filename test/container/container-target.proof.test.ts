@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { RUN_LABEL } from '../../runner/container/start-target'
-import { REFERENCE_IMAGE } from '../../runner/container/target-env'
+import { RUN_LABEL } from '../../runner/run/container/start-target'
+import { REFERENCE_IMAGE } from '../../runner/run/container/target-env'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { requireContainerRuntime } from './require-runtime'
 

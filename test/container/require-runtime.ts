@@ -1,7 +1,7 @@
 import type { TestContext } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import { imageLabel, imagePresent, probeContainerRuntime } from '../../runner/container/runtime'
-import { imageSourceHash, SOURCE_HASH_LABEL } from '../../runner/container/source-hash'
+import { imageLabel, imagePresent, probeContainerRuntime } from '../../runner/run/container/runtime'
+import { imageSourceHash, SOURCE_HASH_LABEL } from '../../runner/run/container/source-hash'
 
 /**
  * Container tests need a runtime and the reference image built from this tree. Without them they are skipped with the

@@ -3,8 +3,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { imagePresent } from '../../runner/container/runtime'
-import { REFERENCE_IMAGE } from '../../runner/container/target-env'
+import { imagePresent } from '../../runner/run/container/runtime'
+import { REFERENCE_IMAGE } from '../../runner/run/container/target-env'
 import { requireContainerRuntime } from './require-runtime'
 
 // The suite image (Dockerfile.suite, scripts/build-suite-image.sh) against the reference image, the two containers

@@ -83,11 +83,11 @@ describe('layout: who may import whom', () => {
     const text = [
       "import type { SuiteContext } from '../checks/context'",
       "import { type Violation } from '../oracle/invariants'",
-      "export { x } from '../../runner/verdict'",
+      "export { x } from '../../runner/run/verdict'",
       "const m = await import('../../reference/app')",
     ].join('\n')
     const places = importsOf(text).map((i) => relative(PROJECT_ROOT, resolve(dirname(probe), i.spec)).split(sep).slice(0, 2).join('/'))
-    expect(places).toEqual(['helpers/checks', 'helpers/oracle', 'runner/verdict', 'reference/app'])
+    expect(places).toEqual(['helpers/checks', 'helpers/oracle', 'runner/run', 'reference/app'])
     expect(importsOf(text).slice(0, 2).every((i) => i.typeOnly)).toBe(true)
     expect(importedPlaces(join(PROJECT_ROOT, 'test', 'layout', 'imports.test.ts')).map((i) => i.place)).toEqual(expect.arrayContaining(['common', 'helpers/client', 'scripts']))
   })

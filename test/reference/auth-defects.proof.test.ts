@@ -43,7 +43,7 @@ const CASES: { defect: string; files: string[]; mustFail: RegExp; mustPass?: str
   { defect: 'auth-malformed-token-accepted', files: ['suites/security', '-t', 'SEC-MALFORMED-webhooks.subscription.delete '], mustFail: /^SEC-MALFORMED-webhooks\.subscription\.delete$/ },
 ]
 
-/** A login whose token is unusable stops the run in preflight, naming the requirement (runner/preflight.ts). */
+/** A login whose token is unusable stops the run in preflight, naming the requirement (runner/run/preflight.ts). */
 const AT_LOGIN: { defect: string; names: string; reason: RegExp }[] = [
   { defect: 'auth-login-token-not-jwt', names: 'AUTH-LOGIN-005', reason: /not a usable JWT \(a JWT has 3 dot-separated parts/ },
   { defect: 'auth-login-token-expired', names: 'AUTH-LOGIN-001', reason: /not a usable JWT \(the token expired at/ },

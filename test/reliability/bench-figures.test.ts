@@ -3,7 +3,7 @@ import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import type { TimelineEntry } from '../../reference/chaos/stats'
 import { percentile, pollingFigures } from '../../scripts/bench/lag'
 import { requestsPerFile } from '../../scripts/bench/per-file'
-import type { ChecksReport } from '../../runner/reporting/results'
+import type { ChecksReport } from '../../runner/run/results/results'
 
 const e = (path: string, status: number, receivedAt: number, sentAt: number, op = 'sales.quote.actions'): TimelineEntry => ({ op, method: 'GET', path, status, receivedAt, sentAt })
 const seen = (at: number, durationMs: number, status = 200, operationId = 'sales.quote.actions'): TrafficLine => ({ at: new Date(at).toISOString(), runId: 'r', method: 'GET', template: '', operationId, status, durationMs })

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { TargetConfig } from '../../helpers/client/config/types'
-import { cliFileFilters } from '../../runner/guard/cli-filters'
-import { productionGuard } from '../../runner/guard/production-guard'
-import { COMMAND_LINE_ENV } from '../../runner/guard/command-line'
-import { loadSuiteClasses, writingFiles } from '../../runner/guard/suite-classes'
+import { cliFileFilters } from '../../runner/run/guard/cli-filters'
+import { productionGuard } from '../../runner/run/guard/production-guard'
+import { COMMAND_LINE_ENV } from '../../runner/run/guard/command-line'
+import { loadSuiteClasses, writingFiles } from '../../runner/run/guard/suite-classes'
 
 const classes = { readOnly: ['suites/auth/login.test.ts'] }
 const prod = {

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readTraffic } from '../../runner/reporting/results'
+import { readTraffic } from '../../runner/run/results/results'
 import { parseChaos } from '../../reference/chaos/spec'
 import type { ReferenceStats } from '../../reference/chaos/stats'
 import { startReference, type RunningReference } from '../../reference/server'

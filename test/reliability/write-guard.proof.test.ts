@@ -5,7 +5,7 @@ import { main } from '../../runner/cli/main'
 import { startTestServer, type TestServer } from '../support/http-server'
 import { tempDir } from '../support/temp-dir'
 
-// The one production guard (runner/guard/write-guard.ts) for the commands whose checks run in a vitest of their own
+// The one production guard (runner/run/guard/write-guard.ts) for the commands whose checks run in a vitest of their own
 // (run, acceptance): refused inside the run's global setup, before the preflight (exit 2, CONFIGURATION ERROR), with
 // nothing sent to the target (a loopback server counts every request), the refusal repeating the user's own command
 // line with the flag added. explore and replay: test/runner/guard/command-guards.test.ts.

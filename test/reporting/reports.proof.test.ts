@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
 import { INVARIANTS } from '../../helpers/oracle/invariants'
-import { INVARIANTS_FILE } from '../../runner/reporting/invariants'
+import { INVARIANTS_FILE } from '../../runner/run/results/invariants'
 
 let run: ConformanceRun
 // the run's verdict files (environment.properties, executor.json) are written whole at the end, not recycled

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { OPERATIONS } from '../../common/operations'
-import { buildMatrix } from '../../runner/reporting/matrix'
-import { matrixHtml } from '../../runner/reporting/matrix-html'
-import { matrixMarkdown } from '../../runner/reporting/matrix-markdown'
-import type { CheckOutcome, ChecksReport } from '../../runner/reporting/results'
+import { buildMatrix } from '../../runner/run/results/matrix'
+import { matrixHtml } from '../../runner/run/results/matrix-html'
+import { matrixMarkdown } from '../../runner/run/results/matrix-markdown'
+import type { CheckOutcome, ChecksReport } from '../../runner/run/results/results'
 import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 
 function outcome(id: string, status: CheckOutcome['status']): CheckOutcome {

@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import { runConformance } from '../../scripts/harness/run-conformance'
-import { browserUnavailable, checkPages } from '../../runner/report/browser-check'
-import { replay } from '../../runner/cli/commands/replay'
+import { browserUnavailable, checkPages } from '../../runner/commands/report/browser-check'
+import { replay } from '../../runner/commands/replay/index'
 import { startReference } from '../../reference/server'
 
 function report(reportsDir: string, ...args: string[]) {

@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import { stageResults } from '../../runner/report/stage-results'
-import { stripAnalytics } from '../../runner/report/strip-analytics'
+import { stageResults } from '../../runner/commands/report/stage-results'
+import { stripAnalytics } from '../../runner/commands/report/strip-analytics'
 import { tempDir } from '../support/temp-dir'
 
 function report(reportsDir: string, ...args: string[]) {

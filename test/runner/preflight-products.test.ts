@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadTargetConfig } from '../../helpers/client/config/target-config'
-import { preflight, PreflightError, productSource } from '../../runner/preflight'
+import { preflight, PreflightError, productSource } from '../../runner/run/preflight'
 import { startReference, type RunningReference } from '../../reference/server'
 import { profileDir } from '../support/profile-files'
 

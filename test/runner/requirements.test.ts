@@ -5,8 +5,8 @@ import { PROJECT_ROOT } from '../../common/project-root'
 import { coverage, covers, readRequirements, uncoveredChecks, type CitingCheck, type RequirementsIndex } from '../../common/requirements'
 import { SPEC } from '../../common/spec'
 import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
-import { requirementsView } from '../../runner/cli/requirements-view'
-import { collectCatalogue } from '../../runner/selection/catalogue'
+import { requirementsView } from '../../runner/commands/list/requirements-view'
+import { collectCatalogue } from '../../runner/run/selection/catalogue'
 
 // common/requirements.json against the checks the suites define (collected, not run): every check covers a
 // requirement of the index, and every requirement is covered, so the index can neither fall behind nor promise.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import { acceptanceVerdict, knownFeatures, type AcceptanceReport } from '../../runner/acceptance/verdict'
+import { acceptanceVerdict, knownFeatures, type AcceptanceReport } from '../../runner/commands/acceptance/verdict'
 
 const work = mkdtempSync(join(tmpdir(), 'lc-acceptance-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))

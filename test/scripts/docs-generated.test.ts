@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
 import { INVARIANTS } from '../../helpers/oracle/invariants'
-import { collectCatalogue, type CatalogueEntry } from '../../runner/selection/catalogue'
+import { collectCatalogue, type CatalogueEntry } from '../../runner/run/selection/catalogue'
 import { generatedPages, judgingFiles, RegionError, renderCatalogue, replaceRegion } from '../../scripts/docs/generate'
 
 // The parts of docs/ that restate code are generated from it: the committed copy must be what `npm run docs:generate`

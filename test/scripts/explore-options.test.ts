@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { EXPLORE_OPTIONS, exploreOptionsFrom } from '../../runner/explore-command/options'
+import { EXPLORE_OPTIONS, exploreOptionsFrom } from '../../runner/commands/explore/options'
 
 const parse = (args: string[]) => parseArgs({ args, options: EXPLORE_OPTIONS }).values
 

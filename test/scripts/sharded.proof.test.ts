@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import type { ChecksReport } from '../../runner/reporting/results'
+import type { ChecksReport } from '../../runner/run/results/results'
 import { runConformance } from '../../scripts/harness/run-conformance'
 
 const FILES = ['suites/auth', 'suites/security']

@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import type { CheckOutcome } from '../../runner/reporting/results'
+import type { CheckOutcome } from '../../runner/run/results/results'
 import { runAgainstReferences } from '../../scripts/harness/reference-batch'
 
 /** What one defect's target of a batch showed. */

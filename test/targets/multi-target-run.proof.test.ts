@@ -5,9 +5,9 @@ import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
 import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
 import { INVARIANTS } from '../../helpers/oracle/invariants'
-import { INVARIANTS_FILE } from '../../runner/reporting/invariants'
-import { sumTotals } from '../../runner/reporting/results'
-import { totalsLine } from '../../runner/reporting/totals-line'
+import { INVARIANTS_FILE } from '../../runner/run/results/invariants'
+import { sumTotals } from '../../runner/run/results/results'
+import { totalsLine } from '../../runner/run/results/totals-line'
 
 const profiles = ['acme', 'globex'].map((t) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${t}.json`)).join(',')
 const files = ['suites/webhooks/errors.test.ts', 'suites/sales/lifecycle.test.ts', 'suites/security/bearer-required.test.ts']
@@ -42,7 +42,7 @@ describe('a multi-target run (TARGET_PROFILES) against a reference with a defect
     const [a, g] = [run.targets.acme!, run.targets.globex!]
     expect(run.output).toMatch(/\[acme\][\s\S]*verdict {2}DOES NOT CONFORM \(1 failed check\(s\): WH-ERR-001\)[\s\S]*\[globex\]/)
     expect(run.output).toContain('targets  2: acme DOES NOT CONFORM, globex DOES NOT CONFORM')
-    // one closing line for all targets, in the one set of categories (runner/reporting/totals-line.ts)
+    // one closing line for all targets, in the one set of categories (runner/run/results/totals-line.ts)
     const all = sumTotals([a, g])
     expect(all.failed).toBe(2)
     expect(run.output).toContain(`conformance: ${totalsLine(all)}`)

@@ -1,7 +1,7 @@
 import { describe, TestRunner } from 'vitest'
 
 /**
- * In a generated multi-target entry (runner/targets/entries.ts): the suite `file` for target `key`.
+ * In a generated multi-target entry (runner/run/targets/entries.ts): the suite `file` for target `key`.
  * The block of each target runs concurrently with the other targets' blocks; inside it, the suite's checks keep
  * their order. `load` imports the suite module for this key; it must register its checks now.
  */

@@ -1,7 +1,7 @@
 import { beforeAll, describe, TestRunner } from 'vitest'
 
 /**
- * In a generated lane entry (runner/targets/lanes.ts): the suite `file`, in a block of its own named by the file.
+ * In a generated lane entry (runner/run/targets/lanes.ts): the suite `file`, in a block of its own named by the file.
  * The block scopes the suite's hooks (its beforeAll and its target's close) and carries the file for the reports;
  * inside it the suite's checks keep the order they have in their file. `load` imports the suite module.
  */

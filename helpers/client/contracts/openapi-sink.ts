@@ -47,7 +47,7 @@ export function contractPolicy(config: Pick<TargetConfig, 'deviations'> & { cont
  * A recorder sink judging every exchange that got an answer (any status) against the target's documents: the
  * request (unless the check sends it invalid on purpose: invalidOnPurpose), the status, the media type and the body.
  * Each finding goes to the running check's contract tally, a contract check `CT-<operation>-<kind>` of its own
- * (runner/reporting/contract-checks.ts), never the failure of the check that sent the request. An exchange no
+ * (runner/run/results/contract-checks.ts), never the failure of the check that sent the request. An exchange no
  * document describes is marked `not-described` (the reports list those operations with their count). None without
  * `openapi` in the profile. The documents are loaded lazily, once per worker and content (loadOnce), from the JSON
  * the global setup loaded and repaired (`openapiDocuments`: no fetch per file).

@@ -20,7 +20,7 @@ export function targetReportsDir(env: NodeJS.ProcessEnv = process.env, key?: str
 }
 
 /**
- * Set by the Allure reporter at the start of a run (runner/reporting/allure-reporter.ts): where the workers write the
+ * Set by the Allure reporter at the start of a run (runner/vitest/allure-reporter.ts): where the workers write the
  * exchange attachments (helpers/client/http/allure-sink.ts).
  */
 export const ALLURE_RESULTS_ENV = 'LC_ALLURE_RESULTS_DIR'

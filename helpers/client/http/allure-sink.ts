@@ -32,7 +32,7 @@ export async function allureExchangeSink(x: Exchange): Promise<void> {
 
 /**
  * The exchange as an attachment. When the run's Allure reporter said where its results go (LC_ALLURE_RESULTS_DIR,
- * runner/reporting/allure-reporter.ts), this worker writes the file there and Allure only gets its path; otherwise
+ * runner/vitest/allure-reporter.ts), this worker writes the file there and Allure only gets its path; otherwise
  * the content goes through Allure's runtime as usual.
  */
 async function attachExchange(text: string): Promise<void> {

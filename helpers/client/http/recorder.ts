@@ -41,7 +41,7 @@ export type ExchangeSink = (exchange: Exchange) => void | Promise<void>
 /**
  * One answer's name within a run: when it was sent, by which check, the method, URL and attempt. Two failures that
  * name the same answer (a check's failing answer, an answer that broke an invariant) are about the same answer
- * (runner/reporting/shared-answers.ts).
+ * (runner/run/results/shared-answers.ts).
  */
 export function answerKey(e: Pick<Exchange, 'at' | 'test' | 'method' | 'url' | 'attempt'>): string {
   return `${e.at} ${e.test ?? ''} ${e.method} ${e.url} #${e.attempt ?? 1}`

@@ -16,7 +16,7 @@ export interface InvariantTally {
 
 /**
  * One published-contract finding on an answer the check received (helpers/client/contracts/openapi-sink.ts): a contract
- * check of its own, `CT-<operation>-<kind>`, judged on every check's exchanges (runner/reporting/contract-checks.ts).
+ * check of its own, `CT-<operation>-<kind>`, judged on every check's exchanges (runner/run/results/contract-checks.ts).
  */
 export interface ContractNote {
   /** The contract check: `CT-<operation>-<kind>`. */
@@ -50,7 +50,7 @@ interface RunningCheck {
 
 /**
  * The check whose body is running, carried through its awaits. In a multi-target run, and in a lane
- * (runner/targets/lanes.ts), the checks of several suites run at once in one worker, so vitest's global "current
+ * (runner/run/targets/lanes.ts), the checks of several suites run at once in one worker, so vitest's global "current
  * test" names whichever started last; the HTTP exchanges of a check are attributed through this instead.
  */
 const running = new AsyncLocalStorage<RunningCheck>()

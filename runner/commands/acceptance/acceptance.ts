@@ -1,22 +1,22 @@
 import { spawn } from 'node:child_process'
-import { colourEnv } from '../cli/colour'
+import { colourEnv } from '../colour'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { conformanceConfigArgs, dependencyFile } from '../../common/project-root'
-import { ConfigError, loadTargetConfig, PROJECT_ROOT, readProfile } from '../../helpers/client/config/target-config'
-import { reportsDir } from '../../helpers/client/evidence/paths'
-import { clearRunReports, type ChecksReport } from '../reporting/results'
-import { readVerdictFile } from '../reporting/run-reports'
-import { CATALOGUE_SIZE_ENV, SELECTED_CHECKS_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV } from '../selection/env'
-import { RUN_PLAN_ENV, writeRunPlan } from '../../common/run-plan'
-import { CALLER_CWD_ENV } from '../../helpers/client/evidence/paths'
-import { SHARD_BLOB_ENV } from '../shard/shard'
+import { conformanceConfigArgs, dependencyFile } from '../../../common/project-root'
+import { ConfigError, loadTargetConfig, PROJECT_ROOT, readProfile } from '../../../helpers/client/config/target-config'
+import { reportsDir } from '../../../helpers/client/evidence/paths'
+import { clearRunReports, type ChecksReport } from '../../run/results/results'
+import { readVerdictFile } from '../../run/results/run-reports'
+import { CATALOGUE_SIZE_ENV, SELECTED_CHECKS_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV } from '../../run/selection/env'
+import { RUN_PLAN_ENV, writeRunPlan } from '../../../common/run-plan'
+import { CALLER_CWD_ENV } from '../../../helpers/client/evidence/paths'
+import { SHARD_BLOB_ENV } from '../../run/shard'
 import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './verdict'
-import { WRITE_OPTIONS, writeModeProblem } from '../guard/write-guard'
-import { TARGET_OPTIONS } from '../cli/target-options'
-import { withDidYouMean } from '../cli/did-you-mean'
-import { newRunId } from '../../common/run-id'
+import { WRITE_OPTIONS, writeModeProblem } from '../../run/guard/write-guard'
+import { TARGET_OPTIONS } from '../target-options'
+import { withDidYouMean } from '../did-you-mean'
+import { newRunId } from '../../../common/run-id'
 
 /** acceptance's options: the target's (--profile, --reports), the guard's (--allow-writes, --read-only) and its own. */
 const OPTIONS = { ...TARGET_OPTIONS, ...WRITE_OPTIONS, suites: { type: 'string' }, 'allow-reference': { type: 'boolean' }, lenient: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
@@ -143,7 +143,7 @@ async function accept(argv: string[]): Promise<number> {
   })
   const env: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', [RUN_PLAN_ENV]: plan }
   for (const k of [SELECTED_CHECKS_ENV, SELECTION_ENV, CATALOGUE_SIZE_ENV, VITEST_FILTER_ENV, STRICT_ENV, CALLER_CWD_ENV, SHARD_BLOB_ENV]) delete env[k]
-  // colour only on a terminal, as run's (runner/cli/colour.ts): a piped log gets none
+  // colour only on a terminal, as run's (runner/commands/colour.ts): a piped log gets none
   const child = spawn(process.execPath, [dependencyFile('vitest', 'vitest.mjs'), 'run', ...conformanceConfigArgs(), ...suites], { cwd: PROJECT_ROOT, env: colourEnv(env, process.stdout.isTTY === true), stdio: ['ignore', 'pipe', 'pipe'] })
   let tail = ''
   const keep = (d: Buffer) => {

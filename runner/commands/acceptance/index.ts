@@ -1,8 +1,8 @@
 import { envHelp } from '../../../common/env-vars'
-import { acceptance } from '../../acceptance/acceptance'
+import { acceptance } from './acceptance'
 import { inCallerEnv } from '../caller'
 import type { Command } from '../command'
-import { writeOptionsHelp } from '../../guard/write-guard'
+import { writeOptionsHelp } from '../../run/guard/write-guard'
 
 const HELP = `Usage: ledger-conformance acceptance --profile FILE [--suites DIR,...]     (in a clone: npm run acceptance -- ...)
 
@@ -36,7 +36,7 @@ Exit codes:
   3  REJECTED: the run could not test (INCONCLUSIVE; the cause is printed)
   (the run's conformance verdict, also in acceptance.json "conformance")`
 
-/** ledger-conformance acceptance: runner/acceptance/acceptance.ts with the profile anywhere and the reports in the caller's folder. */
+/** ledger-conformance acceptance: runner/commands/acceptance/acceptance.ts with the profile anywhere and the reports in the caller's folder. */
 export const acceptanceCommand: Command = {
   name: 'acceptance',
   summary: 'tenant acceptance: ACCEPTED or REJECTED for a tenant profile, with the failed requirements',

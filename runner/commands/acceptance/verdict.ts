@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import type { CheckStatus, ChecksReport } from '../reporting/results'
-import { EXIT, type ExitCode, type RunVerdict } from '../verdict'
+import { PROJECT_ROOT } from '../../../helpers/client/config/target-config'
+import type { CheckStatus, ChecksReport } from '../../run/results/results'
+import { EXIT, type ExitCode, type RunVerdict } from '../../run/verdict'
 
 export interface FeatureSet {
   /** Optional features (profile schema) the tenant has. */
@@ -17,7 +17,7 @@ export interface AcceptanceReport {
   label: string
   /** Set when the target was the embedded reference service (allowed by --allow-reference, for a demonstration). */
   embeddedReference?: true
-  /** The run's conformance verdict, as in every other report of the run (runner/verdict.ts). */
+  /** The run's conformance verdict, as in every other report of the run (runner/run/verdict.ts). */
   conformance: Pick<RunVerdict, 'verdict' | 'exitCode' | 'label'> & { cause?: string }
   /** The exit code of the acceptance: the run's (0 only when ACCEPTED). */
   exitCode: ExitCode
@@ -34,7 +34,7 @@ export interface AcceptanceReport {
   reasons: string[]
   failed: { id: string; document: string; section: string; requirement: string; evidence: string }[]
   notApplicable: { reason: string; checks: string[] }[]
-  /** The requirements no check of the run could judge, with what would enable them (runner/reporting/requirement-coverage.ts). */
+  /** The requirements no check of the run could judge, with what would enable them (runner/run/results/requirement-coverage.ts). */
   untested: { id: string; document: string; section: string; enable: string[] }[]
   deviations: { check: string; id: string; policy: string; message: string }[]
   generatedAt: string

@@ -4,23 +4,23 @@
  * Stateful exploration (docs/model.md): random operation sequences generated from the model (fast-check model-based
  * testing), the model's invariants judged on every answer after each step, a failing sequence shrunk to a minimal one
  * and printed as a replay (seed, steps, each request and answer, secrets redacted). Same target as npm run
- * conformance (profile and environment; the embedded reference when no URL is set). Exit codes as runner/verdict.ts.
+ * conformance (profile and environment; the embedded reference when no URL is set). Exit codes as runner/run/verdict.ts.
  */
 import { parseArgs } from 'node:util'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { reportsDir } from '../../helpers/client/evidence/paths'
-import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
-import { startReference, type RunningReference } from '../../reference/server'
-import { DefectSet } from '../../reference/defects/catalogue'
-import { explore, exploreVerdict, formatExplore, type ExploreOptions } from '../explore/explore'
+import { reportsDir } from '../../../helpers/client/evidence/paths'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/client/config/target-config'
+import { startReference, type RunningReference } from '../../../reference/server'
+import { DefectSet } from '../../../reference/defects/catalogue'
+import { explore, exploreVerdict, formatExplore, type ExploreOptions } from './explore'
 import { EXPLORE_OPTIONS, exploreOptionsFrom } from './options'
-import { EXIT } from '../verdict'
-import { WRITE_OPTIONS, writeModeProblem } from '../guard/write-guard'
-import { guardTarget } from '../guard/target-guard'
-import { preflight, PreflightError } from '../preflight'
-import { applyTargetOptions, TARGET_OPTIONS } from '../cli/target-options'
-import { withDidYouMean } from '../cli/did-you-mean'
+import { EXIT } from '../../run/verdict'
+import { WRITE_OPTIONS, writeModeProblem } from '../../run/guard/write-guard'
+import { guardTarget } from '../../run/guard/target-guard'
+import { preflight, PreflightError } from '../../run/preflight'
+import { applyTargetOptions, TARGET_OPTIONS } from '../target-options'
+import { withDidYouMean } from '../did-you-mean'
 
 /** explore's options: its own, the target's (--profile, --reports) and the guard's (--allow-writes, --read-only). */
 const OPTIONS = { ...EXPLORE_OPTIONS, ...TARGET_OPTIONS, ...WRITE_OPTIONS } as const
@@ -37,7 +37,7 @@ export const EXPLORE_USAGE = `Usage: ledger-conformance explore [--profile FILE]
 Target: the profile and environment of a conformance run (TARGET_PROFILE, SALES_BASE_URL, ...; REFERENCE_DEFECTS for the embedded one).
 Exit codes: 0 no invariant broken and every invariant family judged, 1 an invariant broken (replay printed), 2 usage or configuration error, 3 the exploration could not run, an invariant family judged nothing, or no sequence got past its first step.`
 
-/** Resolves to the exploration's exit code (runner/verdict.ts EXIT). */
+/** Resolves to the exploration's exit code (runner/run/verdict.ts EXIT). */
 export async function exploreCommandMain(argv: string[]): Promise<number> {
   let options: ExploreOptions
   let values
@@ -67,7 +67,7 @@ export async function exploreCommandMain(argv: string[]): Promise<number> {
     console.error((e as Error).message)
     return EXIT.usage
   }
-  // every sequence creates and changes data: the one production guard (runner/guard/write-guard.ts), before any request
+  // every sequence creates and changes data: the one production guard (runner/run/guard/write-guard.ts), before any request
   const guard = guardTarget({ command: 'explore', argv, config, mode, writes: true, env })
   if (guard.go === 'refused') {
     console.error(`ledger-conformance explore: ${guard.message}`)

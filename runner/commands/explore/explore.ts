@@ -1,12 +1,12 @@
 import fc from 'fast-check'
-import { suggestedCommand } from '../../common/suggested-command'
-import { createSuiteContext } from '../../helpers/checks/context'
-import type { Exchange } from '../../helpers/client/http/recorder'
-import type { TargetConfig } from '../../helpers/client/config/types'
-import { formatViolations } from '../../helpers/checks/failure'
-import { INVARIANTS } from '../../helpers/oracle/invariants'
-import { EXIT, exitCodeOf, type ExitCode, type Verdict } from '../verdict'
-import { InvariantBroken, stepArbitraries, type StepPacing } from './commands'
+import { suggestedCommand } from '../../../common/suggested-command'
+import { createSuiteContext } from '../../../helpers/checks/context'
+import type { Exchange } from '../../../helpers/client/http/recorder'
+import type { TargetConfig } from '../../../helpers/client/config/types'
+import { formatViolations } from '../../../helpers/checks/failure'
+import { INVARIANTS } from '../../../helpers/oracle/invariants'
+import { EXIT, exitCodeOf, type ExitCode, type Verdict } from '../../run/verdict'
+import { InvariantBroken, stepArbitraries, type StepPacing } from './steps'
 import { World, type ExploreModel, type StepLog } from './world'
 import { discardAllureOutsideTests } from './quiet-allure'
 
@@ -127,7 +127,7 @@ export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?
 export const INVARIANT_FAMILIES: string[] = [...new Set(INVARIANTS.map((i) => i.id.replace(/-\d+$/, '')))]
 
 /**
- * The verdict and exit code of an exploration, by the rules of a conformance run (runner/verdict.ts): a broken
+ * The verdict and exit code of an exploration, by the rules of a conformance run (runner/run/verdict.ts): a broken
  * invariant is the target's fault (DOES NOT CONFORM, 1); a tool error, an invariant family that judged nothing, or
  * flows that never got past their first step (no 2xx answer after it: a login answering no usable token, lists whose
  * bodies never parse) is nobody's fault yet (INCONCLUSIVE, 3): a verdict never claims more than was checked.

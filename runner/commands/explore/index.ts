@@ -1,11 +1,11 @@
 import { envHelp } from '../../../common/env-vars'
-import { EXIT } from '../../verdict'
-import { exploreCommandMain } from '../../explore-command/explore-command'
+import { EXIT } from '../../run/verdict'
+import { exploreCommandMain } from './explore-command'
 import { inCallerEnv } from '../caller'
 import type { Command } from '../command'
 import { EXIT_CODES_HELP } from '../command'
 import { TARGET_OPTIONS_HELP } from '../target-options'
-import { writeOptionsHelp } from '../../guard/write-guard'
+import { writeOptionsHelp } from '../../run/guard/write-guard'
 
 const HELP = `Usage: ledger-conformance explore [options]     (in a clone: npm run explore -- [options])
 
@@ -34,7 +34,7 @@ ${envHelp('explore')}
 
 ${EXIT_CODES_HELP}`
 
-/** ledger-conformance explore: runner/explore-command/explore-command.ts; a tool error is INCONCLUSIVE (3). */
+/** ledger-conformance explore: runner/commands/explore/explore-command.ts; a tool error is INCONCLUSIVE (3). */
 export const exploreCommand: Command = {
   name: 'explore',
   summary: 'random operation sequences from the model, invariants after each step, a minimal replay on failure',

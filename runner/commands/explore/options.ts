@@ -1,4 +1,4 @@
-import type { ExploreOptions } from '../explore/explore'
+import type { ExploreOptions } from './explore'
 
 /** The options npm run explore and npm run explore:defects share, as node:util parseArgs declares them. */
 export const EXPLORE_OPTIONS = {

@@ -4,9 +4,9 @@ import { createInterface } from 'node:readline/promises'
 import { parseArgs } from 'node:util'
 import { PROJECT_ROOT } from '../../../common/project-root'
 import { isHttpUrl } from '../../../helpers/client/config/env'
-import { EXIT } from '../../verdict'
+import { EXIT } from '../../run/verdict'
 import type { Command } from '../command'
-import { validateProfile } from './validate'
+import { validateProfile } from '../validate/index'
 import { withDidYouMean } from '../did-you-mean'
 
 const HELP = `Usage: ledger-conformance init [FILE] [options]

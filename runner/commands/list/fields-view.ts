@@ -1,4 +1,4 @@
-import { ANSWER_SOURCES, sourceRows } from '../../helpers/oracle/answer-sources'
+import { ANSWER_SOURCES, sourceRows } from '../../../helpers/oracle/answer-sources'
 
 /** The answer source table (helpers/oracle/answer-sources.ts) as `list --fields` prints it: one line per field, or JSON. */
 export function renderFieldSources(json: boolean): { text: string; rows: number } {

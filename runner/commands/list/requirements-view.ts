@@ -1,4 +1,4 @@
-import { coverage, type CitingCheck, type RequirementsIndex } from '../../common/requirements'
+import { coverage, type CitingCheck, type RequirementsIndex } from '../../../common/requirements'
 
 /** "SEC-NOTOKEN-sales.quote.create, SEC-NOTOKEN-..." shortened to at most `max` ids, then "and N more". */
 function idList(ids: string[], max: number): string {

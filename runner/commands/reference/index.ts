@@ -1,4 +1,4 @@
-import { EXIT } from '../../verdict'
+import { EXIT } from '../../run/verdict'
 import { referenceCli } from '../../../reference/cli-command'
 import type { Command } from '../command'
 

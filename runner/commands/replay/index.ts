@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
-import { EXIT } from '../../verdict'
+import { EXIT } from '../../run/verdict'
 import type { Command } from '../command'
 import { ConfigError, loadTargetConfig } from '../../../helpers/client/config/target-config'
 import { AuthError, AuthSession, profileAuthOptions } from '../../../helpers/client/auth/session'
@@ -9,16 +9,16 @@ import { send } from '../../../helpers/client/http/send'
 import { TransportError, type HttpMethod, type HttpResult } from '../../../helpers/client/http/types'
 import { Redactor, safeText } from '../../../helpers/client/evidence/redact'
 import type { TrafficLine } from '../../../helpers/client/http/traffic-file'
-import { readTraffic, type ChecksReport } from '../../reporting/results'
-import { findCheck, planReplay, recordedRequest, resultOfCheck, exchangeSources, sentToken, type AllureResultLike, type RecordedRequest } from '../../replay/plan'
+import { readTraffic, type ChecksReport } from '../../run/results/results'
+import { findCheck, planReplay, recordedRequest, resultOfCheck, exchangeSources, sentToken, type AllureResultLike, type RecordedRequest } from './plan'
 import { parseArgs } from 'node:util'
 import { withDidYouMean } from '../did-you-mean'
 import { envHelp } from '../../../common/env-vars'
 import { applyTargetOptions, TARGET_OPTIONS, TARGET_OPTIONS_HELP } from '../target-options'
-import { WRITE_OPTIONS, writeModeProblem, writeOptionsHelp } from '../../guard/write-guard'
-import { guardTarget } from '../../guard/target-guard'
-import { isLogin, SAFE_METHODS } from '../../replay/plan'
-import { saysUnavailable } from '../../login-faults'
+import { WRITE_OPTIONS, writeModeProblem, writeOptionsHelp } from '../../run/guard/write-guard'
+import { guardTarget } from '../../run/guard/target-guard'
+import { isLogin, SAFE_METHODS } from './plan'
+import { saysUnavailable } from '../../run/login-faults'
 
 const HELP = `Usage: ledger-conformance replay <check-id> [options]     (in a clone: npm run conformance -- replay <check-id>)
 
@@ -98,7 +98,7 @@ function allureResults(dir: string): AllureResultLike[] {
   return out
 }
 
-/** The check's traffic lines of that run, in the order they were sent (runner/reporting/results.ts readTraffic). */
+/** The check's traffic lines of that run, in the order they were sent (runner/run/results/results.ts readTraffic). */
 function trafficOf(dir: string, runId: string, title: string): TrafficLine[] {
   return readTraffic(dir, runId).filter((t) => t.test?.endsWith(title)).sort((a, b) => a.at.localeCompare(b.at))
 }
@@ -184,7 +184,7 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
     return EXIT.usage
   }
 
-  // the one production guard (runner/guard/write-guard.ts): the check's writes, before any request
+  // the one production guard (runner/run/guard/write-guard.ts): the check's writes, before any request
   const writes = requests.filter((r) => !SAFE_METHODS.has(r.method.toUpperCase()) && !isLogin(r, run))
   const guard = guardTarget({
     command: 'replay',

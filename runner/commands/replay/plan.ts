@@ -1,8 +1,8 @@
-import type { CheckOutcome, ChecksReport } from '../reporting/results'
-import type { RunInfo } from '../reporting/run-info'
-import type { ServiceUrls } from '../../helpers/client/config/types'
-import { nearest } from '../cli/did-you-mean'
-import { matchOperation } from '../../common/operations'
+import type { CheckOutcome, ChecksReport } from '../../run/results/results'
+import type { RunInfo } from '../../run/results/run-info'
+import type { ServiceUrls } from '../../../helpers/client/config/types'
+import { nearest } from '../did-you-mean'
+import { matchOperation } from '../../../common/operations'
 
 /** One request of a check as recorded in the run's Allure exchange attachments (already redacted). */
 export interface RecordedRequest {
@@ -60,7 +60,7 @@ export function isLogin(r: RecordedRequest, run: Pick<RunInfo, 'authUrl'>): bool
 
 /**
  * Decides, request by request, what replay sends: logins are left out (replay logs in itself), writes (every method
- * but GET, HEAD, OPTIONS) only with `allowWrites` (the production guard's decision: runner/guard/write-guard.ts), and a request carrying a redacted value other than the bearer
+ * but GET, HEAD, OPTIONS) only with `allowWrites` (the production guard's decision: runner/run/guard/write-guard.ts), and a request carrying a redacted value other than the bearer
  * token is never sent (the value is not known here: it was redacted when it was recorded). The bearer token is the
  * fresh login's (added when sending); URLs move to the target resolved now.
  */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { dependencyFile } from '../../common/project-root'
+import { dependencyFile } from '../../../common/project-root'
 
 export interface GenerateOptions {
   /** Folders of Allure results. */

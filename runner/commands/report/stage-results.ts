@@ -7,7 +7,7 @@ export interface StageOptions {
   since?: number
   /** Added to every result as a parameter and a label, so reports of different tenants never merge. */
   tenant?: string
-  /** Added to every result as a label: the history knows which run a line is (runner/report/history.ts). */
+  /** Added to every result as a label: the history knows which run a line is (runner/commands/report/history.ts). */
   runId?: string
 }
 

@@ -7,24 +7,24 @@ import { conformanceConfigArgs, dependencyFile, PROJECT_ROOT } from '../../../co
 import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/client/config/target-config'
 import type { TargetConfig } from '../../../helpers/client/config/types'
 import { SELECTED_CHECKS_ENV } from '../../../common/selection'
-import { containerTargetFromEnv } from '../../container/target-env'
+import { containerTargetFromEnv } from '../../run/container/target-env'
 import { chaosFromEnv } from '../../../reference/chaos/env'
 import { DefectSet } from '../../../reference/defects/catalogue'
-import { loadSuiteClasses } from '../../guard/suite-classes'
-import { clearRunReports } from '../../reporting/results'
+import { loadSuiteClasses } from '../../run/guard/suite-classes'
+import { clearRunReports } from '../../run/results/results'
 import { CALLER_CWD_ENV, callerPath } from '../../../helpers/client/evidence/paths'
-import { earlyRunInfo, runInfo, type RunInfo } from '../../reporting/run-info'
-import { readVerdictFile, writeStoppedRun } from '../../reporting/run-reports'
-import { cachedCatalogue, collectCatalogue, type CatalogueEntry } from '../../selection/catalogue'
-import { CATALOGUE_SIZE_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV, vitestFilterOf } from '../../selection/env'
-import { hasCriteria, listLine, selectChecks, whereOf, SelectionError, type Criteria } from '../../selection/select'
-import { loadTargets } from '../../targets/load'
-import { EXIT, type RunStop, type Selection } from '../../verdict'
-import { blobName, parseShard, SHARD_BLOB_ENV, SHARD_FILE, shardSeed, writeShardInfo, type Shard } from '../../shard/shard'
+import { earlyRunInfo, runInfo, type RunInfo } from '../../run/results/run-info'
+import { readVerdictFile, writeStoppedRun } from '../../run/results/run-reports'
+import { cachedCatalogue, collectCatalogue, type CatalogueEntry } from '../../run/selection/catalogue'
+import { CATALOGUE_SIZE_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV, vitestFilterOf } from '../../run/selection/env'
+import { hasCriteria, listLine, selectChecks, whereOf, SelectionError, type Criteria } from '../../run/selection/select'
+import { loadTargets } from '../../run/targets/load'
+import { EXIT, type RunStop, type Selection } from '../../run/verdict'
+import { blobName, parseShard, SHARD_BLOB_ENV, SHARD_FILE, shardSeed, writeShardInfo, type Shard } from '../../run/shard'
 import { EXIT_CODES_HELP, type Command } from '../command'
 import { withDidYouMean } from '../did-you-mean'
 import { colourEnv } from '../colour'
-import { WRITE_OPTIONS, writeModeProblem, writeOptionsHelp } from '../../guard/write-guard'
+import { WRITE_OPTIONS, writeModeProblem, writeOptionsHelp } from '../../run/guard/write-guard'
 import { newRunId } from '../../../common/run-id'
 import { RUN_PLAN_ENV, writeRunPlan, type RunPlan } from '../../../common/run-plan'
 
@@ -57,7 +57,7 @@ const ENV_HELP = envHelp('run', { title: 'Environment variables' })
 
 /**
  * The example of a partial verdict in run's help, counted from the catalogue ("22 of 384 checks"): the catalogue the
- * last `list` or selection collected for this profile (runner/selection/catalogue-cache.ts; reading it takes
+ * last `list` or selection collected for this profile (runner/run/selection/catalogue-cache.ts; reading it takes
  * milliseconds, collecting it seconds, too long for --help). Without one, the words say where the numbers come from.
  */
 export function selectionExample(env: NodeJS.ProcessEnv = process.env): string {
@@ -309,7 +309,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   }
 
   // the target's preflight is the global setup's, inside the run (once: it used to run here as well, before vitest, for
-  // a stop without vitest's noise, which runner/reporting/console-reporter.ts now keeps out; 0.6 s of start and the
+  // a stop without vitest's noise, which runner/vitest/console-reporter.ts now keeps out; 0.6 s of start and the
   // preflight's requests saved, 1 s against a target 100 ms away: docs/reliability.md "Cost")
   clearRunReports(dir)
   rmSync(join(dir, SHARD_FILE), { force: true })

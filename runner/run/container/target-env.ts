@@ -1,4 +1,4 @@
-import type { EnvNameOf } from '../../common/env-vars'
+import type { EnvNameOf } from '../../../common/env-vars'
 
 /** The default image of the reference service (built by .ci/steps/20-docker.sh from the project's Dockerfile). */
 export const REFERENCE_IMAGE = 'ledger-conformance/reference:local'

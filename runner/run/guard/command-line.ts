@@ -1,5 +1,5 @@
 import { relative, join } from 'node:path'
-import { INSTALLED, PROJECT_ROOT } from '../../common/project-root'
+import { INSTALLED, PROJECT_ROOT } from '../../../common/project-root'
 
 /**
  * The command line the user typed, as they can type it again: how they started the tool (`prefix`: `npx

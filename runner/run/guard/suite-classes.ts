@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
-import { formatAjvErrors } from '../../common/ajv'
-import { SchemaCompiler } from '../../helpers/client/data/schema-compiler'
+import { PROJECT_ROOT } from '../../../helpers/client/config/target-config'
+import { formatAjvErrors } from '../../../common/ajv'
+import { SchemaCompiler } from '../../../helpers/client/data/schema-compiler'
 import { suiteFileOf } from '../targets/entries'
 import { isLane, suitesOfLane } from '../targets/lanes'
 
@@ -29,7 +29,7 @@ export function suiteKey(file: string): string {
 
 /**
  * The files among `files` that create or change data (every file not listed as read-only); a multi-target entry
- * counts as its suite, a lane (runner/targets/lanes.ts) as the suites it runs.
+ * counts as its suite, a lane (runner/run/targets/lanes.ts) as the suites it runs.
  */
 export function writingFiles(files: string[], classes: SuiteClasses): string[] {
   const ro = new Set(classes.readOnly)

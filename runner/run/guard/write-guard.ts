@@ -19,7 +19,7 @@ export interface WriteGuardSpec {
   readOnly: ReadOnlyMeaning
 }
 
-/** Every command that can write to a target, by name (runner/cli/commands/*: the command's `writeGuard`). */
+/** Every command that can write to a target, by name (runner/commands/*: the command's `writeGuard`). */
 export const WRITE_GUARDS = {
   run: { action: 'run suites that create or change data', consent: 'creates and changes data there (tagged with the run id, removed where the API allows)', readOnly: { offered: true, does: 'only the read-only suites; the verdict says it is partial' } },
   acceptance: {

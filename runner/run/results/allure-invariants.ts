@@ -4,7 +4,7 @@ import type { CheckOutcome } from './results'
 const md5 = (s: string) => createHash('md5').update(s).digest('hex')
 
 /**
- * A model invariant's outcome (runner/reporting/invariants.ts) as an Allure result: the same entry checks.json and
+ * A model invariant's outcome (runner/run/results/invariants.ts) as an Allure result: the same entry checks.json and
  * junit.xml carry, with the labels of any check (helpers/checks/check.ts). Not applicable is skipped with its reason;
  * a broken invariant fails with the checks whose answers broke it. `target`: the target's key in a multi-target run.
  */

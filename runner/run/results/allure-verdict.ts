@@ -1,7 +1,7 @@
 import { randomUUID, createHash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { safeJson, safeText } from '../../helpers/client/evidence/neutralise'
+import { safeJson, safeText } from '../../../helpers/client/evidence/neutralise'
 import type { ChecksReport } from './results'
 import { verdictProperties } from './junit'
 

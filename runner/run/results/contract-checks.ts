@@ -55,7 +55,7 @@ export function contractOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[]
       const message = `${lines.join('\n\n')}${more}`
       const base = { id, document: basename(e.document.replace(/[?#].*$/, '')) || e.document, section: 'contract', requirement, title: `${id} ${requirement}`, file: CONTRACT_FILE, durationMs: 0, about: [e.operation], note: `${e.findings.size} distinct finding(s)` }
       const first = [...e.findings.values()][0]
-      // the first finding as data, for the matrix (runner/reporting/matrix.ts contractFindingsOf)
+      // the first finding as data, for the matrix (runner/run/results/matrix.ts contractFindingsOf)
       const exchanges = first ? `${[...first.exchanges].slice(0, 3).join('; ')}${first.exchanges.size > 3 ? ` (+${first.exchanges.size - 3} more)` : ''}` : ''
       const contract = { actual: first?.actual ?? '', exchange: exchanges, pointer: first?.pointer ?? '' }
       if (e.policy === 'fail') return { ...base, contract, status: 'failed' as const, error: message, failure: failureFields(`${base.document} ${base.section}`, requirement, first ? { expected: first.expected, actual: first.actual, reproduce: [] } : undefined), deviations: [] }

@@ -1,5 +1,5 @@
 import type { TestCase } from 'vitest/node'
-import { exerciseCells, exerciseCoverage, type ExerciseCoverage } from '../../helpers/oracle/exercise-model'
+import { exerciseCells, exerciseCoverage, type ExerciseCoverage } from '../../../helpers/oracle/exercise-model'
 import type { RunInfo } from './run-info'
 import type { Selection } from '../verdict'
 

@@ -1,4 +1,4 @@
-import type { FailureRecord, ViolationRecord } from '../../helpers/checks/task-meta'
+import type { FailureRecord, ViolationRecord } from '../../../helpers/checks/task-meta'
 
 /** A failed (or errored) check's failure as fields of checks.json: what a reader or a tool needs without parsing. */
 export interface FailureFields {

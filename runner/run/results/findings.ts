@@ -1,4 +1,4 @@
-import type { FailureRecord } from '../../helpers/checks/task-meta'
+import type { FailureRecord } from '../../../helpers/checks/task-meta'
 
 /**
  * What a failure was, for telling one finding from several: the operation that answered, its status, and what was

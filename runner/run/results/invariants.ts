@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { TestCase } from 'vitest/node'
-import { PROJECT_ROOT } from '../../common/project-root'
-import { INVARIANTS } from '../../helpers/oracle/invariants'
-import { SPEC } from '../../common/spec'
-import { REAL_WORLD_CLASSES } from '../../helpers/oracle/real-world'
+import { PROJECT_ROOT } from '../../../common/project-root'
+import { INVARIANTS } from '../../../helpers/oracle/invariants'
+import { SPEC } from '../../../common/spec'
+import { REAL_WORLD_CLASSES } from '../../../helpers/oracle/real-world'
 import type { CheckOutcome } from './results'
 import { findingOf } from './findings'
 import { failureFields } from './failure-fields'
-import type { ViolationRecord } from '../../helpers/checks/task-meta'
+import type { ViolationRecord } from '../../../helpers/checks/task-meta'
 
 /** The file a model invariant's outcome names: where the invariants are defined (they belong to no suite file). */
 export const INVARIANTS_FILE = 'helpers/oracle/invariants.ts'
@@ -86,7 +86,7 @@ export function invariantOutcomes(cases: ReadonlyArray<TestCase>): CheckOutcome[
     if (open) return { ...base, status: 'errored' as const, error: `undecided: the linearizability checker ran out of its budget on the history of ${[...open].slice(0, 5).join(', ')}${open.size > 5 ? ` and ${open.size - 5} more` : ''}; this invariant could not be judged there (INCONCLUSIVE, not a failure)`, note: `evaluated on ${n} answer(s)${extra}` }
     if (n > 0) return { ...base, status: 'passed' as const, note: `evaluated on ${n} answer(s)${extra}` }
     // nothing to judge (a partial selection, a target without the feature): not applicable, with the reason; the
-    // verdict does not count it as a selected check that was skipped (runner/verdict.ts)
+    // verdict does not count it as a selected check that was skipped (runner/run/verdict.ts)
     return { ...base, status: 'not-applicable' as const, note: `not applicable: no answer of this run gave it anything to judge${extra}` }
   })
 }

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os'
-import { safeXml } from '../../helpers/client/evidence/neutralise'
+import { safeXml } from '../../../helpers/client/evidence/neutralise'
 import type { CheckOutcome, ChecksReport } from './results'
 import { totalsLine } from './totals-line'
 import { findingLine } from './console-lines'

@@ -9,7 +9,7 @@ export function fileTaskOf(module: unknown): RunnerTestFile {
 }
 
 /**
- * A lane (runner/targets/lanes.ts) is one test file holding every suite of the run in a block named by its suite file.
+ * A lane (runner/run/targets/lanes.ts) is one test file holding every suite of the run in a block named by its suite file.
  * For the reports that are organised by file (JUnit, Allure), each block becomes a file of its own again: a copy of
  * the task tree whose file is the suite file and whose checks sit directly under it, as in a run of one file per
  * suite. The checks keep their results and metadata; the run's own tasks are not changed (other reporters read them).

@@ -1,5 +1,5 @@
 import { realWorldLine } from './invariants'
-import { safeHtml } from '../../helpers/client/evidence/neutralise'
+import { safeHtml } from '../../../helpers/client/evidence/neutralise'
 import { totalsLine } from './totals-line'
 import { checkCounts, OUTCOME_LABEL, statusList, type ConformanceMatrix, type OperationOutcome } from './matrix'
 

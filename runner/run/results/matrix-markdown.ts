@@ -1,5 +1,5 @@
 import { realWorldLine } from './invariants'
-import { safeMarkdown, safeText } from '../../helpers/client/evidence/neutralise'
+import { safeMarkdown, safeText } from '../../../helpers/client/evidence/neutralise'
 import { totalsLine } from './totals-line'
 import { checkCounts, OUTCOME_LABEL, statusList, type ConformanceMatrix, type MatrixRow } from './matrix'
 

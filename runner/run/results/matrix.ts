@@ -1,6 +1,6 @@
 import type { FailureFields } from './failure-fields'
 import type { CheckOutcome, CheckStatus, ChecksReport } from './results'
-import type { TrafficLine } from '../../helpers/client/http/traffic-file'
+import type { TrafficLine } from '../../../helpers/client/http/traffic-file'
 import { computeVerdict, type Verdict } from '../verdict'
 
 /** How an operation fared in a run, from the checks that exercised it. */
@@ -9,11 +9,11 @@ export type OperationOutcome = 'failed' | 'passed' | 'not-applicable' | 'auth-on
 export interface MatrixCheck {
   id: string
   status: CheckStatus
-  /** The check failed and its requirement is about this operation (runner/selection/about.ts). */
+  /** The check failed and its requirement is about this operation (runner/run/selection/about.ts). */
   failedHere?: boolean
   section: string
   requirement: string
-  /** A failed check's expected, actual, exchange and reproduction (runner/reporting/failure-fields.ts). */
+  /** A failed check's expected, actual, exchange and reproduction (runner/run/results/failure-fields.ts). */
   failure?: FailureFields
 }
 
@@ -50,7 +50,7 @@ export interface ConformanceMatrix {
   contractValidated: number
   /** Real-world data classes the run wrote (ChecksReport.realWorldData); absent when none. */
   realWorldData?: Record<string, number>
-  /** Requirement coverage of the run (runner/reporting/requirement-coverage.ts); empty when not computed. */
+  /** Requirement coverage of the run (runner/run/results/requirement-coverage.ts); empty when not computed. */
   requirements: NonNullable<ChecksReport['requirements']>
   /** What the run did not probe (ChecksReport.notes). */
   notes: string[]
@@ -66,7 +66,7 @@ function outcomeOf(calls: number, allCalls: number, checks: MatrixCheck[]): Oper
   return 'not-applicable'
 }
 
-/** The run's published-contract findings: the contract checks CT-<operation>-<kind> that failed or were deviations (runner/reporting/contract-checks.ts). */
+/** The run's published-contract findings: the contract checks CT-<operation>-<kind> that failed or were deviations (runner/run/results/contract-checks.ts). */
 export function contractFindingsOf(report: Pick<ChecksReport, 'checks'>): ConformanceMatrix['contractFindings'] {
   return report.checks
     .filter((c) => c.id.startsWith('CT-') && (c.status === 'failed' || c.deviations.length > 0))

@@ -1,5 +1,12 @@
-import { covers, type RequirementsIndex } from '../../common/requirements'
-import type { CheckOutcome } from './results'
+import { covers, type RequirementsIndex } from '../../../common/requirements'
+import type { CheckOutcome, RequirementCoverage } from './results'
+
+export type { RequirementCoverage }
+
+const JUDGED = new Set(['passed', 'failed'])
+const INVARIANTS_FILE = 'helpers/oracle/invariants.ts'
+/** A not-applicable reason that is the tenant's lack of a feature the profile declares (features.<name>). */
+const FEATURE = /\bfeatures\.\w+/
 
 /**
  * How far a run tested each requirement of common/requirements.json (docs/reports.md "Requirement coverage"):
@@ -12,23 +19,6 @@ import type { CheckOutcome } from './results'
  * `enable`: the distinct reasons of the checks that did not judge it; a not-applicable reason names the profile field
  * that would enable them (users.otherTenant, users.restricted, webhooks.receiver, features.*).
  */
-export interface RequirementCoverage {
-  id: string
-  document: string
-  section: string
-  paraphrase: string
-  status: 'covered' | 'partial' | 'untested' | 'not-applicable'
-  /** Checks of the run that judged it / that cover it. */
-  judged: number
-  checks: number
-  enable: string[]
-}
-
-const JUDGED = new Set(['passed', 'failed'])
-const INVARIANTS_FILE = 'helpers/oracle/invariants.ts'
-/** A not-applicable reason that is the tenant's lack of a feature the profile declares (features.<name>). */
-const FEATURE = /\bfeatures\.\w+/
-
 export function requirementCoverage(index: RequirementsIndex, checks: readonly CheckOutcome[]): RequirementCoverage[] {
   const out: RequirementCoverage[] = []
   for (const r of index.requirements) {

@@ -2,7 +2,7 @@ import type { FailureFields } from './failure-fields'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { RunInfo } from './run-info'
-import type { TrafficLine } from '../../helpers/client/http/traffic-file'
+import type { TrafficLine } from '../../../helpers/client/http/traffic-file'
 import type { RunVerdict } from '../verdict'
 
 /**
@@ -35,10 +35,10 @@ export interface CheckOutcome {
   status: CheckStatus
   durationMs: number
   error?: string
-  /** A failed or errored check's message as fields: clause, requirement, expected, actual, request, response, reproduce (runner/reporting/failure-fields.ts). */
+  /** A failed or errored check's message as fields: clause, requirement, expected, actual, request, response, reproduce (runner/run/results/failure-fields.ts). */
   failure?: FailureFields
   note?: string
-  /** A contract check's (CT-*) first finding as data: what came back, the exchanges, the document's pointer (runner/reporting/contract-checks.ts). */
+  /** A contract check's (CT-*) first finding as data: what came back, the exchanges, the document's pointer (runner/run/results/contract-checks.ts). */
   contract?: { actual: string; exchange: string; pointer: string }
   /** Set when status is 'blocked': what failed in the setup (helpers/checks/check.ts TaskMeta.blocked). */
   blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }
@@ -51,7 +51,7 @@ export interface CheckOutcome {
    * A failure that is the same finding as these failed checks (their ids), not another requirement broken:
    * - a model invariant whose every breach was in the answers of checks that failed (or were blocked by a failure);
    * - a check that failed on the same answer as the check owning that requirement, or as the same check of another
-   *   product (runner/reporting/findings.ts).
+   *   product (runner/run/results/findings.ts).
    * Counted once, as those checks, by the mutation harness's failures-per-defect (scripts/mutation/distribution.ts);
    * the verdict counts it as any failure.
    */
@@ -66,7 +66,7 @@ export interface ChecksReport extends Partial<Omit<RunVerdict, 'label'>> {
   checks: CheckOutcome[]
   operations: { id: string; service: string; method: string; path: string; calls: number; checks: string[] }[]
   /** How far each requirement in the run's scope was tested: covered, partially, untested (requirement-coverage.ts). */
-  requirements?: import('./requirement-coverage').RequirementCoverage[]
+  requirements?: RequirementCoverage[]
   /**
    * What the run did not probe, each with the checks that say so: "expiry beyond the leeway not probed (...):
    * AUTH-TOKEN-001, AUTH-TOKEN-002". Not failures: the verdict is unchanged (docs/reports.md).
@@ -76,8 +76,8 @@ export interface ChecksReport extends Partial<Omit<RunVerdict, 'label'>> {
   contracts?: { validated: number; notDescribed?: Record<string, number> }
   /** Real-world data class -> leaves of that class the run wrote (SL-INV-009, helpers/oracle/real-world.ts); absent when none. */
   realWorldData?: Record<string, number>
-  /** The exercise model's cells: applicable, exercised by the run's traffic, and those not with why (runner/reporting/exercise-coverage.ts). */
-  exercise?: import('../../helpers/oracle/exercise-model').ExerciseCoverage
+  /** The exercise model's cells: applicable, exercised by the run's traffic, and those not with why (runner/run/results/exercise-coverage.ts). */
+  exercise?: import('../../../helpers/oracle/exercise-model').ExerciseCoverage
 }
 
 export function readRunInfo(dir: string): RunInfo | undefined {
@@ -128,7 +128,7 @@ export function clearRunReports(dir: string): void {
  * The files of one run in a reports folder: removed before a run, so an earlier run's are never read as its own, nor
  * left beside the new run's (issue #37: acceptance.json of an earlier acceptance after a plain run; the screenshots of
  * `report --check`). The Allure results and the traffic go by run id; the Allure history is kept on purpose (trends),
- * one line per run (runner/report/history.ts).
+ * one line per run (runner/commands/report/history.ts).
  */
 export const RUN_REPORT_FILES = ['run.json', 'checks.json', 'verdict.json', 'conformance.md', 'conformance.html', 'junit.xml', 'acceptance.json', 'allure-report.png', 'conformance.png']
 
@@ -157,4 +157,17 @@ export function runNotes(checks: readonly CheckOutcome[]): string[] {
   const by = new Map<string, string[]>()
   for (const c of checks) for (const n of c.notes ?? []) by.set(n, [...(by.get(n) ?? []), c.id])
   return [...by.entries()].map(([n, ids]) => `${n}: ${ids.join(', ')}`)
+}
+
+/** How far one requirement in the run's scope was tested (computed by requirement-coverage.ts). */
+export interface RequirementCoverage {
+  id: string
+  document: string
+  section: string
+  paraphrase: string
+  status: 'covered' | 'partial' | 'untested' | 'not-applicable'
+  /** Checks of the run that judged it / that cover it. */
+  judged: number
+  checks: number
+  enable: string[]
 }

@@ -1,7 +1,7 @@
-import type { TargetConfig } from '../../helpers/client/config/types'
+import type { TargetConfig } from '../../../helpers/client/config/types'
 import type { RunStop } from '../verdict'
-import type { ExerciseProfile } from '../../helpers/oracle/exercise-model'
-import { exerciseProfile } from '../../helpers/oracle/exercise-tracker'
+import type { ExerciseProfile } from '../../../helpers/oracle/exercise-model'
+import { exerciseProfile } from '../../../helpers/oracle/exercise-tracker'
 
 /** What identifies a run in reports (never a password or token). */
 export interface RunInfo {

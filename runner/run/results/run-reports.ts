@@ -1,9 +1,9 @@
 import type { RequirementCoverage } from './requirement-coverage'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { OPERATIONS } from '../../common/operations'
-import { safeJson } from '../../helpers/client/evidence/neutralise'
-import type { TrafficLine } from '../../helpers/client/http/traffic-file'
+import { OPERATIONS } from '../../../common/operations'
+import { safeJson } from '../../../helpers/client/evidence/neutralise'
+import type { TrafficLine } from '../../../helpers/client/http/traffic-file'
 import { computeVerdict, type RunStop, type RunVerdict, type Selection } from '../verdict'
 import { writeAllureVerdict } from './allure-verdict'
 import { junitXml } from './junit'
@@ -40,7 +40,7 @@ export function combinedVerdict(reports: ChecksReport[], stop?: RunStop): RunVer
 
 /** reports/verdict.json: the one file that says how this run ended (the CLI reads its exit code from it). */
 export interface VerdictFile extends RunVerdict {
-  /** How far each requirement in the run's scope was tested (runner/reporting/requirement-coverage.ts). */
+  /** How far each requirement in the run's scope was tested (runner/run/results/requirement-coverage.ts). */
   requirements?: RequirementCoverage[]
   /** What the run did not probe (not failures; ChecksReport.notes). */
   notes?: string[]

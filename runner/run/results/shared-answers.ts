@@ -1,5 +1,5 @@
 import type { TestCase } from 'vitest/node'
-import { INVARIANTS } from '../../helpers/oracle/invariants'
+import { INVARIANTS } from '../../../helpers/oracle/invariants'
 import { distinctFindings, findingOf } from './findings'
 import type { CheckOutcome } from './results'
 

@@ -1,4 +1,4 @@
-import { OPERATIONS } from '../../common/operations'
+import { OPERATIONS } from '../../../common/operations'
 
 /**
  * The operations a check's requirement is ABOUT (docs/reports.md "Which operation a failure is about"), not merely

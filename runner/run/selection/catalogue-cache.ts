@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { PROJECT_ROOT, userCacheDir } from '../../common/project-root'
+import { PROJECT_ROOT, userCacheDir } from '../../../common/project-root'
 
 /** What the catalogue is collected from: the suites, what they import, their data, and the config that finds them. */
-export const CATALOGUE_SOURCES = ['suites', 'helpers', 'common', 'fixtures', 'runner/selection', 'vitest.config.ts', 'package.json']
+export const CATALOGUE_SOURCES = ['suites', 'helpers', 'common', 'fixtures', 'runner/run/selection', 'vitest.config.ts', 'package.json']
 
 function files(root: string, path: string): string[] {
   const st = statSync(join(root, path), { throwIfNoEntry: false })

@@ -1,13 +1,13 @@
 import { relative, resolve } from 'node:path'
-import { INSTALLED, PROJECT_ROOT } from '../../common/project-root'
-import { SPEC } from '../../common/spec'
-import { INVARIANTS } from '../../helpers/oracle/invariants'
-import { SELECTED_CHECKS_ENV } from '../../common/selection'
-import type { TargetConfig } from '../../helpers/client/config/types'
+import { INSTALLED, PROJECT_ROOT } from '../../../common/project-root'
+import { SPEC } from '../../../common/spec'
+import { INVARIANTS } from '../../../helpers/oracle/invariants'
+import { SELECTED_CHECKS_ENV } from '../../../common/selection'
+import type { TargetConfig } from '../../../helpers/client/config/types'
 import { suiteFileOf } from '../targets/entries'
 import { aboutOperations } from './about'
 import type { TestCase, TestModule, TestSuite } from 'vitest/node'
-import { INVARIANTS_FILE, invariantLines } from '../reporting/invariants'
+import { INVARIANTS_FILE, invariantLines } from '../results/invariants'
 import { catalogueKey, readCachedCatalogue, writeCachedCatalogue } from './catalogue-cache'
 
 /** One check of the catalogue, as its suite file defines it (nothing is run to know it). */
@@ -42,7 +42,7 @@ export function cachedCatalogue(target: { target?: TargetConfig; targets?: Recor
  */
 export async function collectCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): Promise<CatalogueEntry[]> {
   // collecting takes seconds (vitest transforms and imports every suite): the result is kept, keyed by the contents
-  // of everything it is collected from (runner/selection/catalogue-cache.ts)
+  // of everything it is collected from (runner/run/selection/catalogue-cache.ts)
   const key = keyOf(target, files)
   const cached = readCachedCatalogue<CatalogueEntry>(key)
   if (cached) return cached
@@ -113,7 +113,7 @@ async function withCollectedSuites<T>(target: { target?: TargetConfig; targets?:
   else delete process.env[SELECTED_CHECKS_ENV]
   const quiet = process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING
   process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING = 'true'
-  // one file per suite (no lane, runner/targets/lanes.ts): each check is collected from its own suite file
+  // one file per suite (no lane, runner/run/targets/lanes.ts): each check is collected from its own suite file
   const lanes = process.env.CONFORMANCE_LANES
   process.env.CONFORMANCE_LANES = '0'
   const vitest = await createVitest('test', {

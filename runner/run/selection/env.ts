@@ -1,9 +1,9 @@
 import type { Selection } from '../verdict'
-import { plannedCatalogueSize, plannedSelection } from '../../common/run-plan'
+import { plannedCatalogueSize, plannedSelection } from '../../../common/run-plan'
 
 /** The variable through which the CLI tells a run (its reporters and its checks) what was selected. */
 export const SELECTION_ENV = 'LEDGER_SELECTION'
-export { SELECTED_CHECKS_ENV } from '../../common/selection'
+export { SELECTED_CHECKS_ENV } from '../../../common/selection'
 
 /** The selection of this run, when the CLI set one (a run of the whole catalogue has none). */
 export function selectionFromEnv(env: NodeJS.ProcessEnv): Selection | undefined {

@@ -1,5 +1,5 @@
-import { isOperationId, OPERATIONS } from '../../common/operations'
-import { SPEC } from '../../common/spec'
+import { isOperationId, OPERATIONS } from '../../../common/operations'
+import { SPEC } from '../../../common/spec'
 import type { CatalogueEntry } from './catalogue'
 
 /** What the user asked for: within a kind any value matches (or); across kinds every kind must match (and). */

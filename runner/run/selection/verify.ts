@@ -8,7 +8,7 @@ export const INVARIANTS_FILE = 'helpers/oracle/invariants.ts'
 export interface SimulatedRun {
   /** The suite files the CLI hands to vitest. */
   files: string[]
-  /** The checks vitest runs, in file order (blocks without a selected check are skipped: runner/selected-blocks.ts). */
+  /** The checks vitest runs, in file order (blocks without a selected check are skipped: runner/vitest/selected-blocks.ts). */
   ran: string[]
   /** What differs from what `--list` shows for the selection; empty when the run is exactly the selection. */
   problems: string[]

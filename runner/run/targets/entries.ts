@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { listFiles } from '../../helpers/client/fs/list-files'
+import { listFiles } from '../../../helpers/client/fs/list-files'
 
 /**
  * A multi-target run executes every suite file once per target in one vitest process, the targets of a file
@@ -41,7 +41,7 @@ function entrySource(root: string, entry: string, suite: string, keys: string[])
   const rel = posix(relative(dirname(entry), suite))
   const name = posix(relative(root, suite))
   const lines = keys.map((k) => `forTarget('${k}', '${name}', () => import('${rel}?target=${k}'))`)
-  return `// Generated for a multi-target run (runner/targets/entries.ts): ${name}, once per target.\nimport { forTarget } from '${helper}'\n\n${lines.join('\n')}\n`
+  return `// Generated for a multi-target run (runner/run/targets/entries.ts): ${name}, once per target.\nimport { forTarget } from '${helper}'\n\n${lines.join('\n')}\n`
 }
 
 const USED_MARK = '.last-used'

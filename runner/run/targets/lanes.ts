@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import { listFiles } from '../../helpers/client/fs/list-files'
+import { listFiles } from '../../../helpers/client/fs/list-files'
 
 /**
  * A single-target run executes its suites side by side in ONE vitest worker, from one generated entry file (a lane):
@@ -51,7 +51,7 @@ function laneSource(root: string, lane: string, suites: string[]): string {
   const helper = posix(relative(dirname(lane), join(root, 'helpers/checks/targets/lane')))
   const lines = suites.map((s) => `suiteBlock('${s}', () => import('${posix(relative(dirname(lane), join(root, s)))}'))`)
   return [
-    `// Generated for a single-target run (runner/targets/lanes.ts): ${suites.length} suite(s) side by side in one worker.`,
+    `// Generated for a single-target run (runner/run/targets/lanes.ts): ${suites.length} suite(s) side by side in one worker.`,
     `import { runSuitesSideBySide, suiteBlock } from '${helper}'`,
     '',
     'runSuitesSideBySide()',

@@ -1,8 +1,8 @@
-import { ConfigError, loadTargetConfig } from '../../helpers/client/config/target-config'
-import { readEnv } from '../../helpers/client/config/env'
-import type { TargetConfig } from '../../helpers/client/config/types'
+import { ConfigError, loadTargetConfig } from '../../../helpers/client/config/target-config'
+import { readEnv } from '../../../helpers/client/config/env'
+import type { TargetConfig } from '../../../helpers/client/config/types'
 import { targetProfilesFrom } from './profiles'
-import { newRunId } from '../../common/run-id'
+import { newRunId } from '../../../common/run-id'
 
 export interface NamedTarget {
   key: string

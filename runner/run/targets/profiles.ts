@@ -1,7 +1,7 @@
 import { basename } from 'node:path'
-import { ConfigError } from '../../helpers/client/config/target-config'
-import { readEnv } from '../../helpers/client/config/env'
-import { INSTALLED } from '../../common/project-root'
+import { ConfigError } from '../../../helpers/client/config/target-config'
+import { readEnv } from '../../../helpers/client/config/env'
+import { INSTALLED } from '../../../common/project-root'
 
 /** The targets of a multi-target run: profile paths and the key each is reported under. */
 export interface TargetProfileList {
@@ -16,7 +16,7 @@ const PER_TARGET = ['TARGET_PROFILE', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD'
 /**
  * TARGET_PROFILES (comma-separated profile paths), or undefined when unset.
  * Throws ConfigError naming the variable, before anything is read or sent. An installed package writes nothing
- * inside node_modules, and a multi-target run needs generated entry files under the project (runner/targets/entries.ts):
+ * inside node_modules, and a multi-target run needs generated entry files under the project (runner/run/targets/entries.ts):
  * there it is a usage error that says to run each profile on its own.
  */
 export function targetProfilesFrom(env: NodeJS.ProcessEnv, options: { installed?: boolean } = {}): TargetProfileList | undefined {

@@ -49,7 +49,7 @@ describe('check(), lifecycle() and given(): a failed setup blocks, a failed asse
   })
 
   it("records a broken invariant on the check that received the answer, which keeps the outcome of its own assertions", () => {
-    // the invariant's own entry fails, naming the check (runner/reporting/invariants.ts); the check passes on its own
+    // the invariant's own entry fails, naming the check (runner/run/results/invariants.ts); the check passes on its own
     expect(runs.get('FX-INV-001')).toMatchObject({ status: 'passed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
     expect(runs.get('FX-INV-002')).toMatchObject({ status: 'failed', meta: { invariants: { violated: [{ id: 'SL-INV-002' }] } } })
     expect(runs.get('FX-INV-002')!.failureMessages!.join('\n')).toMatch(/expected: status 200\nactual:   status 500/)

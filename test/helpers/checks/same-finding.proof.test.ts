@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runConformance } from '../../../scripts/harness/run-conformance'
 
 /**
- * One defect, one finding (issue 13; runner/reporting/findings.ts): when the update of a draft quote is refused, the
+ * One defect, one finding (issue 13; runner/run/results/findings.ts): when the update of a draft quote is refused, the
  * lifecycle step that owns the update fails, and so do the travel lifecycle's same step and the state table's
  * DRAFT-UPDATE cell, on the same answer. All three stay failed (the verdict counts them); the reports name the one
  * finding they share, and count it once.
@@ -20,7 +20,7 @@ describe('failures on the same answer as the owner of their requirement are the 
     expect(run.verdict?.verdict).toBe('DOES NOT CONFORM')
   })
 
-  it('names one finding for the invariants one answer broke (runner/reporting/shared-answers.ts)', async () => {
+  it('names one finding for the invariants one answer broke (runner/run/results/shared-answers.ts)', async () => {
     // a read that sends the quote's numbers as strings breaks the value, type and round-trip invariants on the same answer
     const run = await runConformance({ files: ['suites/sales/lifecycle.test.ts'], defects: ['sales-get-numbers-as-strings'] })
     const checks = new Map((run.report?.checks ?? []).map((c) => [c.id, c]))

@@ -5,7 +5,7 @@ import { exerciseProfile } from '../../../helpers/oracle/exercise-tracker'
 import { ServiceModel } from '../../../helpers/oracle/service-model'
 import { tokenFingerprint } from '../../../helpers/client/http/client'
 import { OPERATIONS } from '../../../common/operations'
-import { computeVerdict } from '../../../runner/verdict'
+import { computeVerdict } from '../../../runner/run/verdict'
 import type { CallInfo } from '../../../helpers/client/http/observer'
 import { answer } from './support'
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { nearest, withDidYouMean } from '../../../runner/cli/did-you-mean'
-import { RUN_OPTIONS } from '../../../runner/cli/commands/run'
+import { nearest, withDidYouMean } from '../../../runner/commands/did-you-mean'
+import { RUN_OPTIONS } from '../../../runner/commands/run/index'
 import { versionLine } from '../../../runner/cli/version'
 import { suggestedCommand } from '../../../common/suggested-command'
 import { callerPath, CALLER_CWD_ENV } from '../../../helpers/client/evidence/paths'
@@ -44,7 +44,7 @@ describe('usage papercuts', () => {
 
 describe('colour', () => {
   it('is off when stdout is not a terminal, with NO_COLOR, and with FORCE_COLOR=0; FORCE_COLOR turns it on', async () => {
-    const { colourEnv } = await import('../../../runner/cli/colour')
+    const { colourEnv } = await import('../../../runner/commands/colour')
     expect(colourEnv({}, false).NO_COLOR).toBe('1')
     expect(colourEnv({}, true).NO_COLOR).toBeUndefined()
     expect(colourEnv({ NO_COLOR: '' }, true).NO_COLOR).toBe('1')

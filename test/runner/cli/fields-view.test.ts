@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderFieldSources } from '../../../runner/cli/fields-view'
+import { renderFieldSources } from '../../../runner/commands/list/fields-view'
 import { ANSWER_SOURCES, sourceRows } from '../../../helpers/oracle/answer-sources'
 
 describe('ledger-conformance list --fields', () => {

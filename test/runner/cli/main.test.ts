@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { Command } from '../../../runner/cli/command'
-import { COMMANDS } from '../../../runner/cli/commands/index'
+import type { Command } from '../../../runner/commands/command'
+import { COMMANDS } from '../../../runner/cli/commands'
 import { main, mainHelp } from '../../../runner/cli/main'
-import { parseRunArgs, runHelp } from '../../../runner/cli/commands/run'
+import { parseRunArgs, runHelp } from '../../../runner/commands/run/index'
 import { PROJECT_ROOT } from '../../../common/project-root'
 
 function fake(name: string): Command & { calls: string[][] } {
@@ -82,7 +82,7 @@ describe('ledger-conformance main()', () => {
 
 describe('help texts an installed package prints', () => {
   it('name an npm script only as the alternative of a clone', async () => {
-    const { COMMANDS } = await import('../../../runner/cli/commands/index')
+    const { COMMANDS } = await import('../../../runner/cli/commands')
     const { mainHelp } = await import('../../../runner/cli/main')
     for (const text of [mainHelp(), ...COMMANDS.map((c) => c.help)]) {
       expect(text.split('\n').filter((l) => /npm run /.test(l) && !/in a clone/.test(l))).toEqual([])

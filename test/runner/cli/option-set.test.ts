@@ -2,10 +2,10 @@ import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { PROJECT_ROOT } from '../../../common/project-root'
 import { ENV_VARS, envHelp, type EnvReader } from '../../../common/env-vars'
-import { COMMANDS } from '../../../runner/cli/commands/index'
+import { COMMANDS } from '../../../runner/cli/commands'
 import { main } from '../../../runner/cli/main'
-import { EXIT_CODES_HELP } from '../../../runner/cli/command'
-import { TARGET_OPTIONS_HELP } from '../../../runner/cli/target-options'
+import { EXIT_CODES_HELP } from '../../../runner/commands/command'
+import { TARGET_OPTIONS_HELP } from '../../../runner/commands/target-options'
 
 /** Everything main() printed, and its exit code. */
 async function cli(argv: string[]): Promise<{ code: number; text: string }> {

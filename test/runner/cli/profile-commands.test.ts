@@ -2,8 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseJsonc } from '../../../helpers/client/config/jsonc'
-import { initCommand } from '../../../runner/cli/commands/init'
-import { validateCommand } from '../../../runner/cli/commands/validate'
+import { initCommand } from '../../../runner/commands/init/index'
+import { validateCommand } from '../../../runner/commands/validate/index'
 import { tempDir } from '../../support/temp-dir'
 
 let dir: string

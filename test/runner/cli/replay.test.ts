@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseReplayArgs, replay } from '../../../runner/cli/commands/replay'
+import { parseReplayArgs, replay } from '../../../runner/commands/replay/index'
 import { tempDir } from '../../support/temp-dir'
 import { startTestServer } from '../../support/http-server'
 import { mimeWrap } from '../../../scripts/hostile/encodings'

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../support/temp-dir'
 import { PROJECT_ROOT } from '../../../common/project-root'
-import type { ChecksReport } from '../../../runner/reporting/results'
+import type { ChecksReport } from '../../../runner/run/results/results'
 import { runConformance } from '../../../scripts/harness/run-conformance'
 import { safeMarkdown } from '../../../helpers/client/evidence/neutralise'
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { callerEnv } from '../../../runner/cli/caller'
-import { acceptanceCommand } from '../../../runner/cli/commands/acceptance'
-import { initCommand } from '../../../runner/cli/commands/init'
-import { mergeCommand } from '../../../runner/cli/commands/merge'
-import { referenceCommand } from '../../../runner/cli/commands/reference'
-import { reportCommand } from '../../../runner/cli/commands/report'
-import { validateCommand } from '../../../runner/cli/commands/validate'
+import { callerEnv } from '../../../runner/commands/caller'
+import { acceptanceCommand } from '../../../runner/commands/acceptance/index'
+import { initCommand } from '../../../runner/commands/init/index'
+import { mergeCommand } from '../../../runner/commands/merge/index'
+import { referenceCommand } from '../../../runner/commands/reference/index'
+import { reportCommand } from '../../../runner/commands/report/index'
+import { validateCommand } from '../../../runner/commands/validate/index'
 import { tempDir } from '../../support/temp-dir'
 
 afterEach(() => vi.unstubAllEnvs())

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { environmentNote, invocationFrom, invocationOf, shellQuote, withFlag, COMMAND_LINE_ENV } from '../../../runner/guard/command-line'
+import { environmentNote, invocationFrom, invocationOf, shellQuote, withFlag, COMMAND_LINE_ENV } from '../../../runner/run/guard/command-line'
 
-describe("the user's own command line (runner/guard/command-line.ts)", () => {
+describe("the user's own command line (runner/run/guard/command-line.ts)", () => {
   it('an installed package: npx ledger-conformance and the arguments as typed', () => {
     const inv = invocationOf(['explore', '--profile', 'ci/staging.jsonc', '--time-limit-s', '60'], 'explore', {}, true)
     expect(inv).toEqual({ prefix: 'npx ledger-conformance', args: ['explore', '--profile', 'ci/staging.jsonc', '--time-limit-s', '60'], command: 'explore' })

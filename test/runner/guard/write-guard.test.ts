@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { COMMANDS } from '../../../runner/cli/commands/index'
-import { guardWrites, WRITE_GUARDS, writeModeProblem, writeOptionsHelp, writeRefusal, type GuardedCommand } from '../../../runner/guard/write-guard'
-import { invocationOf } from '../../../runner/guard/command-line'
+import { COMMANDS } from '../../../runner/cli/commands'
+import { guardWrites, WRITE_GUARDS, writeModeProblem, writeOptionsHelp, writeRefusal, type GuardedCommand } from '../../../runner/run/guard/write-guard'
+import { invocationOf } from '../../../runner/run/guard/command-line'
 
 const prod = { ok: false, why: "profile 'prod' does not set nonProduction: true" }
 const base = (command: GuardedCommand) => ({ command, mode: {}, env: {}, writes: true, nonProduction: prod, target: 'https://ledger.example.com', invocation: invocationOf([command, '--profile', 'ci/prod.jsonc'], command, {}, true) })
 
-describe('one production guard (runner/guard/write-guard.ts)', () => {
+describe('one production guard (runner/run/guard/write-guard.ts)', () => {
   it('every command that can write is guarded by it, and only those (Command.target)', () => {
     expect(COMMANDS.filter((c) => c.target === 'writes').map((c) => c.name).sort()).toEqual(Object.keys(WRITE_GUARDS).sort())
   })

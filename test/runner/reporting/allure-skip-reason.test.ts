@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { withSkipReason } from '../../../runner/reporting/allure-reporter'
+import { withSkipReason } from '../../../runner/vitest/allure-reporter'
 import { SKIP_REASON_LABEL } from '../../../common/report-labels'
 
 describe('Allure: a skipped check carries its reason', () => {

@@ -1,6 +1,6 @@
 import type { TestCase } from 'vitest/node'
 import { describe, expect, it } from 'vitest'
-import { contractOutcomes } from '../../../runner/reporting/contract-checks'
+import { contractOutcomes } from '../../../runner/run/results/contract-checks'
 import type { ContractNote } from '../../../helpers/client/http/running-check'
 
 const note = (kind: string, policy: 'warn' | 'fail', actual: string, exchange: string): ContractNote => ({

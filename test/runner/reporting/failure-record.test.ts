@@ -5,10 +5,10 @@ import { expectStatus } from '../../../helpers/checks/expect'
 import { renderFailure } from '../../../helpers/checks/failure'
 import type { FailureRecord } from '../../../helpers/checks/task-meta'
 import type { HttpResult } from '../../../helpers/client/http/types'
-import { checkOutcomes } from '../../../runner/reporting/summary-reporter'
-import { consoleLines, findingLine } from '../../../runner/reporting/console-lines'
-import { junitXml } from '../../../runner/reporting/junit'
-import { emptyTotals, type ChecksReport } from '../../../runner/reporting/results'
+import { checkOutcomes } from '../../../runner/vitest/summary-reporter'
+import { consoleLines, findingLine } from '../../../runner/run/results/console-lines'
+import { junitXml } from '../../../runner/run/results/junit'
+import { emptyTotals, type ChecksReport } from '../../../runner/run/results/results'
 
 const meta = { id: 'SL-DEC-002', spec: 'sales' as const, section: '§3', requirement: 'A declined quote cannot be bound.' }
 

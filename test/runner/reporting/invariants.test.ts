@@ -1,6 +1,6 @@
 import type { TestCase } from 'vitest/node'
 import { describe, expect, it } from 'vitest'
-import { invariantOutcomes } from '../../../runner/reporting/invariants'
+import { invariantOutcomes } from '../../../runner/run/results/invariants'
 
 /** The part of a vitest TestCase invariantOutcomes reads: the check's id, its outcome, the invariants of its answers. */
 function tc(id: string, state: 'passed' | 'failed' | 'skipped', violated: string[], evaluated: string[] = violated, blocked?: { reason: string }): TestCase {
@@ -13,7 +13,7 @@ describe('invariantOutcomes: each model invariant as a check of its own', () => 
   const of = (id: string) => outcomes.find((o) => o.id === id)!
 
   it('fails an invariant broken in any answer, naming the checks that received it', () => {
-    // the operations of the answers that broke it: the matrix marks them FAILED (runner/reporting/matrix.ts)
+    // the operations of the answers that broke it: the matrix marks them FAILED (runner/run/results/matrix.ts)
     expect(of('SL-INV-002')).toMatchObject({ status: 'failed', about: ['sales.quote.get'] })
     expect(of('SL-INV-001').about).toBeUndefined()
     expect(of('SL-INV-002').error).toMatch(/broken in the answers of: SL-LIFE-001, SL-NEG-004$/)
@@ -47,7 +47,7 @@ describe('where an invariant is: the line of its declaration (checks.json, list)
     const { join } = await import('node:path')
     const { PROJECT_ROOT } = await import('../../../common/project-root')
     const { INVARIANTS } = await import('../../../helpers/oracle/invariants')
-    const { INVARIANTS_FILE, invariantLines } = await import('../../../runner/reporting/invariants')
+    const { INVARIANTS_FILE, invariantLines } = await import('../../../runner/run/results/invariants')
     const source = readFileSync(join(PROJECT_ROOT, INVARIANTS_FILE), 'utf8').split('\n')
     const outcomes = invariantOutcomes([])
     for (const inv of INVARIANTS) {
@@ -61,7 +61,7 @@ describe('where an invariant is: the line of its declaration (checks.json, list)
 
 describe("checks.json: a check's outcome carries the line of its declaration", () => {
   it('file and line from the check meta, the line only when it is in the file reported', async () => {
-    const { checkOutcomes } = await import('../../../runner/reporting/summary-reporter')
+    const { checkOutcomes } = await import('../../../runner/vitest/summary-reporter')
     const fake = (id: string, at: { file: string; line: number }): TestCase =>
       ({ name: `${id} r`, module: { moduleId: `${process.cwd()}/suites/sales/negatives.test.ts` }, options: { mode: 'run' }, diagnostic: () => ({ duration: 1 }), meta: () => ({ check: { id, spec: 'sales', section: '§4', document: 'sales-service.md', requirement: 'r', at } }), result: () => ({ state: 'passed' }) }) as unknown as TestCase
     const out = checkOutcomes([fake('SL-NEG-001', { file: 'suites/sales/negatives.test.ts', line: 42 }), fake('SL-NEG-002', { file: 'helpers/elsewhere.ts', line: 7 })], process.cwd())

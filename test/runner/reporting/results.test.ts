@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { clearRunReports, linesOfRun, readTargetReports } from '../../../runner/reporting/results'
+import { clearRunReports, linesOfRun, readTargetReports } from '../../../runner/run/results/results'
 import type { TrafficLine } from '../../../helpers/client/http/traffic-file'
 import { tempDir } from '../../support/temp-dir'
 

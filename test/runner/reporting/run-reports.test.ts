@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { junitXml } from '../../../runner/reporting/junit'
-import { emptyTotals, type CheckOutcome, type ChecksReport } from '../../../runner/reporting/results'
-import { earlyRunInfo } from '../../../runner/reporting/run-info'
-import { emptyReport, readVerdictFile, withVerdict, writeStoppedRun } from '../../../runner/reporting/run-reports'
+import { junitXml } from '../../../runner/run/results/junit'
+import { emptyTotals, type CheckOutcome, type ChecksReport } from '../../../runner/run/results/results'
+import { earlyRunInfo } from '../../../runner/run/results/run-info'
+import { emptyReport, readVerdictFile, withVerdict, writeStoppedRun } from '../../../runner/run/results/run-reports'
 import { tempDir } from '../../support/temp-dir'
 
 const check = (id: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({

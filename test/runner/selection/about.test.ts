@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { aboutOperations, namedIn } from '../../../runner/selection/about'
+import { aboutOperations, namedIn } from '../../../runner/run/selection/about'
 import { operationOfRequest } from '../../../helpers/checks/failure'
 
 describe('which operations a requirement is about', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../../common/project-root'
 import { DEMO_PASSWORD } from '../../../reference/demo-data'
 import { startReference } from '../../../reference/server'
-import type { ChecksReport } from '../../../runner/reporting/results'
+import type { ChecksReport } from '../../../runner/run/results/results'
 
 // two files: each of the two shards gets one
 const FILES = ['suites/auth', 'suites/security']

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseShard, shardProblems, shardSeed, type ShardInfo } from '../../../runner/shard/shard'
+import { parseShard, shardProblems, shardSeed, type ShardInfo } from '../../../runner/run/shard'
 
 const info = (index: number, over: Partial<ShardInfo> = {}, scope: Partial<ShardInfo['scope']> = {}): ShardInfo => ({
   index,

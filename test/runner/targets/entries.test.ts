@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { suiteFileOf, targetSetName, writeTargetEntries } from '../../../runner/targets/entries'
+import { suiteFileOf, targetSetName, writeTargetEntries } from '../../../runner/run/targets/entries'
 import { tempDir } from '../../support/temp-dir'
 
 function project(): string {

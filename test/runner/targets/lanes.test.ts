@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isLane, suitesMatching, suitesOfLane, writeLane } from '../../../runner/targets/lanes'
-import { suiteFilesOf } from '../../../runner/reporting/lane-files'
+import { isLane, suitesMatching, suitesOfLane, writeLane } from '../../../runner/run/targets/lanes'
+import { suiteFilesOf } from '../../../runner/run/results/lane-files'
 import type { RunnerTestFile } from 'vitest'
 import { tempDir } from '../../support/temp-dir'
 

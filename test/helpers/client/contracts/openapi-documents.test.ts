@@ -28,7 +28,7 @@ const pathTo = (module: string) => resolve(PROJECT_ROOT, module)
 describe('the published documents read without openapi-backend (helpers/client/contracts/openapi-documents.ts)', () => {
   it('the global setup and the suite context load no openapi-backend (0.2 s on the path to the first request); the validating module does', () => {
     expect(loadsOpenApiBackend('helpers/client/contracts/openapi-documents.ts')).toBe(false)
-    expect(loadsOpenApiBackend('runner/global-setup.ts')).toBe(false)
+    expect(loadsOpenApiBackend('runner/vitest/global-setup.ts')).toBe(false)
     expect(loadsOpenApiBackend('helpers/client/contracts/openapi-sink.ts')).toBe(false)
     expect(loadsOpenApiBackend('helpers/client/contracts/openapi.ts')).toBe(true)
   })

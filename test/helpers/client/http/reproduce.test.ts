@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { curlOf, reproduceLine } from '../../../../helpers/client/http/reproduce'
-import { failureFields } from '../../../../runner/reporting/failure-fields'
+import { failureFields } from '../../../../runner/run/results/failure-fields'
 import { renderFailure } from '../../../../helpers/checks/failure'
 import type { FailureRecord } from '../../../../helpers/checks/task-meta'
 
