@@ -1,7 +1,7 @@
 /**
  * Every environment variable the project reads, in one typed list: its meaning, its default, and which commands read
  * it. The CLI's help texts (runner/commands/*: `envHelp`), the generated table of docs/environment.md
- * (`npm run docs:generate`), the profile loader (helpers/client/config/env.ts), the container target (runner/run/container/
+ * (`npm run docs:generate`), the profile loader (common/config/env.ts), the container target (runner/run/container/
  * target-env.ts) and the harnesses that start a clean run (RUN_VARS) read it. test/common/env-vars.test.ts fails when
  * the code reads a variable this list does not name.
  */

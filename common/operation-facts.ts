@@ -30,7 +30,7 @@ export type View =
   | 'document'
   | 'subscriptions'
 
-/** The quote action of the actions list a write is (helpers/client/config/sales-settings.ts SalesActionNames). */
+/** The quote action of the actions list a write is (common/config/sales-settings.ts SalesActionNames). */
 export type QuoteAction = 'update' | 'calculate' | 'referral' | 'decline' | 'bind' | 'issue' | 'documents'
 
 /** Query parameters the public documents mark required (helpers/checks/probes/requests.ts fills them in). */

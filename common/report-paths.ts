@@ -1,6 +1,6 @@
 import { isAbsolute, join, relative, resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../../common/project-root'
-import { plannedCallerCwd } from '../../../common/run-plan'
+import { PROJECT_ROOT } from './project-root'
+import { plannedCallerCwd } from './run-plan'
 
 /** Where reports go: $REPORTS_DIR or <project>/reports. */
 export function reportsDir(env: NodeJS.ProcessEnv = process.env): string {

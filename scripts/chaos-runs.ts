@@ -10,7 +10,7 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { loadTargetConfig } from '../helpers/client/config/target-config'
+import { loadTargetConfig } from '../common/config/target-config'
 import { readTraffic } from '../runner/run/results/results'
 import { formatChaos, parseChaos } from '../reference/chaos/spec'
 import type { ReferenceStats } from '../reference/chaos/stats'

@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PROJECT_ROOT } from '../common/project-root'
-import { loadTargetConfig, withEmbeddedOrigin } from '../helpers/client/config/target-config'
+import { loadTargetConfig, withEmbeddedOrigin } from '../common/config/target-config'
 import { collectCatalogue } from '../runner/run/selection/catalogue'
 import { generatedPages } from './docs/generate'
 

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { reportsDir } from '../helpers/client/evidence/paths'
+import { reportsDir } from '../common/report-paths'
 import { runConformance } from './harness/run-conformance'
 import { analyseFlakes, flakeMarkdown, flakePassed, type RunOutcomes } from './mutation/flake-outcomes'
 import { mapPool } from './mutation/pool'

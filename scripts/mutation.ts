@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { reportsDir } from '../helpers/client/evidence/paths'
+import { reportsDir } from '../common/report-paths'
 import { parseMutationArgs, type MutationArgs } from './mutation/args'
 import { consoleReport, docsSection, withLatestResults } from './mutation/format'
 import { runMutation, writeMutationReport } from './mutation/harness'

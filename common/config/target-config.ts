@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
-import { formatAjvErrors } from '../../../common/ajv'
-import { PROJECT_ROOT } from '../../../common/project-root'
+import { formatAjvErrors } from '../ajv'
+import { PROJECT_ROOT } from '../project-root'
 import { SchemaCompiler } from '../data/schema-compiler'
 import { parseJsonc } from './jsonc'
 import { DEFAULT_ANSWER_BUDGET_BYTES, DEFAULT_BREAKER, DEFAULT_HTTP_LIMITS } from './http-defaults'
 import { SCHEMA_LIMITS } from './schema-limits'
 import { isHttpUrl, readEnv, type EnvName } from './env'
 import type { TargetConfig, UserCredentials } from './types'
-import { newRunId } from '../../../common/run-id'
+import { newRunId } from '../run-id'
 
 /** Default of auth.expiryLeewaySeconds: a token accepted up to 30 s past its exp is a deviation, later a failure. */
 export const DEFAULT_EXPIRY_LEEWAY_SECONDS = 30

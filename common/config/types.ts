@@ -51,7 +51,7 @@ export interface HttpSettings {
   answerBudgets: Record<string, number>
 }
 
-/** Bounds on target-provided schemas and payload generation from them (helpers/client/config/schema-limits.ts). */
+/** Bounds on target-provided schemas and payload generation from them (common/config/schema-limits.ts). */
 export interface SchemaLimitSettings {
   maxStringLength: number
   maxItems: number

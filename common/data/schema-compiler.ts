@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv'
-import { createAjvFor } from '../../../common/ajv'
+import { createAjvFor } from '../ajv'
 import { cachedValidator } from './validator-cache'
 
 /**
@@ -20,7 +20,7 @@ export class SchemaCompiler {
 
   /**
    * `shipped`: the schema is one the project ships (the profile schema, a fixture's): its validator comes from the
-   * disk cache of generated code (helpers/client/data/validator-cache.ts) instead of being compiled at every run.
+   * disk cache of generated code (common/data/validator-cache.ts) instead of being compiled at every run.
    */
   compile(schema: object, o: { shipped?: boolean } = {}): ValidateFunction {
     const known = this.byObject.get(schema)

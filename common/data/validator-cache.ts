@@ -4,15 +4,15 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { _, type Ajv, type ValidateFunction } from 'ajv'
 import standaloneModule from 'ajv/dist/standalone/index.js'
-import { createAjvFor } from '../../../common/ajv'
-import { linearRegExp } from '../../../common/linear-regexp'
-import { INSTALLED, PROJECT_ROOT, userCacheDir } from '../../../common/project-root'
+import { createAjvFor } from '../ajv'
+import { linearRegExp } from '../linear-regexp'
+import { INSTALLED, PROJECT_ROOT, userCacheDir } from '../project-root'
 
 /**
  * Validators of the project's own schemas (the profile schema, the suite classes, the payload overrides), compiled once and kept on disk as
  * ajv standalone code: compiling the profile schema is a quarter of a CPU second on the main thread before the run's
  * first request, evaluating its generated code a few milliseconds (docs/reliability.md#speed). Only schemas the
- * project ships go here: a schema a target serves is compiled in memory (helpers/client/data/schema-compiler.ts), so no target
+ * project ships go here: a schema a target serves is compiled in memory (common/data/schema-compiler.ts), so no target
  * can make the cache grow.
  *
  * A cached validator is the code ajv generated for the same schema text, draft, ajv and ajv-formats versions and

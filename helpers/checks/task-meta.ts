@@ -1,5 +1,5 @@
 import type { CheckMeta } from '../../common/spec'
-import type { TargetConfig } from '../client/config/types'
+import type { TargetConfig } from '../../common/config/types'
 import type { FailureRecord, ViolationRecord } from './failure'
 import type { BlockedInfo } from './setup'
 import type { ContractNote } from '../client/http/running-check'

@@ -91,7 +91,7 @@ export interface AnswerCall {
  * field (its path, its source kind, expected and actual). A field the table does not know is returned in `unjudged`
  * (reported once per run by the caller, as a deviation).
  */
-/** What the answer oracle needs of the profile's policies settings (helpers/client/config/policies-settings.ts). */
+/** What the answer oracle needs of the profile's policies settings (common/config/policies-settings.ts). */
 export interface AnswerSettings {
   dayCount: 'expiry-exclusive' | 'expiry-inclusive'
   shortRateBase: 'return' | 'premium'

@@ -1,9 +1,9 @@
-import type { TargetConfig } from '../client/config/types'
+import type { TargetConfig } from '../../common/config/types'
 import { getPointer } from '../client/data/json-pointer'
 import type { CallInfo } from '../client/http/observer'
 import type { HttpResult } from '../client/http/types'
-import { salesSettings } from '../client/config/sales-settings'
-import { exerciseSettings, UNPAGED_PAGE_SIZE } from '../client/config/exercise-settings'
+import { salesSettings } from '../../common/config/sales-settings'
+import { exerciseSettings, UNPAGED_PAGE_SIZE } from '../../common/config/exercise-settings'
 import { cellId, OPERATION_FACTS, type CallerClass, type ExerciseProfile } from './exercise-model'
 import type { WebhooksModel } from './webhooks-model'
 

@@ -1,7 +1,7 @@
 import { factsOf, type OperationId } from '../../common/operations'
 import { getPointer } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
-import type { PoliciesSettings } from '../client/config/policies-settings'
+import type { PoliciesSettings } from '../../common/config/policies-settings'
 import { classesOf, schemaAt } from './real-world'
 import type { InvariantId } from './invariants'
 import { applyPatch, type Leaves } from './leaves'

@@ -1,5 +1,5 @@
-import type { SalesSettings } from '../client/config/sales-settings'
-import type { StatusSpellings } from '../client/config/types'
+import type { SalesSettings } from '../../common/config/sales-settings'
+import type { StatusSpellings } from '../../common/config/types'
 import { getPointer } from '../client/data/json-pointer'
 import { actorKey, instant, type CallInfo, type Instant } from '../client/http/observer'
 import type { HttpResult } from '../client/http/types'

@@ -1,14 +1,14 @@
 import { basename } from 'node:path'
 import { AuthError } from '../../helpers/client/auth/session'
-import { readProfile } from '../../helpers/client/config/target-config'
-import type { TargetConfig, UserCredentials } from '../../helpers/client/config/types'
+import { readProfile } from '../../common/config/target-config'
+import type { TargetConfig, UserCredentials } from '../../common/config/types'
 import type { HttpResult } from '../../helpers/client/http/types'
 import { createSuiteContext } from '../../helpers/checks/context'
 import { InFlight, withInFlight } from '../../helpers/client/http/in-flight'
 import { TransportError } from '../../helpers/client/http/types'
 import { safeText } from '../../helpers/client/evidence/redact'
 import { missingTokenFault, saysUnavailable } from './login-faults'
-import { salesSettings } from '../../helpers/client/config/sales-settings'
+import { salesSettings } from '../../common/config/sales-settings'
 
 /**
  * The run cannot go on; one clear message instead of every check failing. `kind` is what it means for the verdict:

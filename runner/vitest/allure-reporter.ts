@@ -3,8 +3,8 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { FileSystemWriter } from 'allure-js-commons/sdk/reporter'
 import AllureVitestReporter, { type AllureVitestReporterConfig } from 'allure-vitest/reporter'
 import type { TestModule, Vitest } from 'vitest/node'
-import { FileRecycler, purgeSpares, retireFiles } from '../../helpers/client/fs/recycled-files'
-import { ALLURE_RESULTS_ENV } from '../../helpers/client/evidence/paths'
+import { FileRecycler, purgeSpares, retireFiles } from '../../common/fs/recycled-files'
+import { ALLURE_RESULTS_ENV } from '../../common/report-paths'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
 import { fileTaskOf, suiteFilesOf } from '../run/results/lane-files'
 import { randomUUID } from 'node:crypto'
@@ -40,7 +40,7 @@ export function withSkipReason(result: { status?: string; statusDetails?: { mess
 export class PlainAllureWriter extends FileSystemWriter {
   /** Attachment file name given by Allure -> the name of the file a worker already wrote in this folder. */
   private readonly inPlace = new Map<string, string>()
-  /** Writes over the previous run's files (helpers/client/fs/recycled-files.ts). */
+  /** Writes over the previous run's files (common/fs/recycled-files.ts). */
   private readonly files: FileRecycler
 
   constructor(private readonly dir: string) {
@@ -73,7 +73,7 @@ export class PlainAllureWriter extends FileSystemWriter {
 /**
  * allure-vitest's reporter with the plain writer (same files, same layout). The results folder starts empty at
  * each run: it holds this run's results only, instead of growing by thousands of files a run. The previous run's
- * files are kept aside as spares and written over with this run's (helpers/client/fs/recycled-files.ts); the rest go at the
+ * files are kept aside as spares and written over with this run's (common/fs/recycled-files.ts); the rest go at the
  * end. The workers write the exchange attachments into it themselves, while the checks wait on the network, instead
  * of sending each one to this process (base64 in the test's metadata) to be decoded and written after the last check.
  */
@@ -90,7 +90,7 @@ export default class AllureReporter extends AllureVitestReporter {
 
   override onInit(vitest: Vitest): void {
     this.root = vitest.config.root
-    // the previous run's files become spares for this run's (helpers/client/fs/recycled-files.ts)
+    // the previous run's files become spares for this run's (common/fs/recycled-files.ts)
     retireFiles(this.resultsDir)
     // the workers start after this and inherit it
     process.env[ALLURE_RESULTS_ENV] = resolve(this.resultsDir)

@@ -1,6 +1,6 @@
 import type { SerializedError } from 'vitest'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
-import { reportsDir } from '../../helpers/client/evidence/paths'
+import { reportsDir } from '../../common/report-paths'
 import { safeText } from '../../helpers/client/evidence/neutralise'
 import { isRunStop } from '../run/verdict'
 import { readOwnRunInfo } from '../run/results/results'

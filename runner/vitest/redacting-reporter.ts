@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 
 type UserConsoleLog = Parameters<NonNullable<Reporter['onUserConsoleLog']>>[0]
-import { loadTargetConfig } from '../../helpers/client/config/target-config'
+import { loadTargetConfig } from '../../common/config/target-config'
 import { listenForWorkerSecrets, runRedactor, safeText } from '../../helpers/client/evidence/redact'
 import { loadTargets } from '../run/targets/load'
 

@@ -1,4 +1,4 @@
-import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../common/config/target-config'
 import { startReference } from '../../reference/server'
 import { DEFECTS } from '../../reference/defects/catalogue'
 import { explore, type ExploreOptions } from '../../runner/commands/explore/explore'

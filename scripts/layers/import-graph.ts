@@ -164,7 +164,7 @@ export interface FolderGraph {
 /** The folders whose children have a declared order, lowest first (docs/architecture.md). */
 export const FOLDER_ORDERS: Record<string, readonly string[]> = {
   helpers: LAYERS,
-  'helpers/client': ['data', 'fs', 'config', 'evidence', 'polling', 'http', 'auth', 'contracts'],
+  'helpers/client': ['data', 'content', 'evidence', 'polling', 'http', 'auth', 'contracts'],
 }
 
 /** The folders measured by default: the project's code (test/ and scripts/ are harnesses, measured on request). */

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../common/config/target-config'
 import { DEFECTS, type DefectInfo } from '../../reference/defects/catalogue'
 import { assertVariationNames, VARIATIONS, variationOptions, type VariationInfo, type VariationName } from '../../reference/variations/catalogue'
 import { runAgainstReferences, type ReferenceTarget } from '../harness/reference-batch'

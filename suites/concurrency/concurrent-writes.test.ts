@@ -11,7 +11,7 @@ import { SalesFlowError, useSalesFlow } from '../../helpers/checks/sales/lifecyc
 import { PoliciesApi } from '../../helpers/checks/policies/api'
 import { roundMoney } from '../../helpers/checks/policies/money'
 import { issuePolicy } from '../../helpers/checks/policies/scenario'
-import { policiesSettings } from '../../helpers/client/config/policies-settings'
+import { policiesSettings } from '../../common/config/policies-settings'
 import { CheckHistory, expectLinearizable, untilOverlapped } from '../../helpers/checks/concurrency/history'
 import { issueModel, moneyModel, quoteDataModel, type IssueInput, type IssueOutput, type MoneyInput, type MoneyOutput, type QuoteInput, type QuoteOutput } from '../../helpers/oracle/linearizability/models'
 

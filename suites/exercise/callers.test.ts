@@ -15,10 +15,10 @@ import { schemaAt } from '../../helpers/oracle/real-world'
 import { PoliciesApi } from '../../helpers/checks/policies/api'
 import { issuePolicy } from '../../helpers/checks/policies/scenario'
 import { fillTemplate } from '../../helpers/checks/policies/template'
-import { policiesSettings } from '../../helpers/client/config/policies-settings'
-import { salesSettings } from '../../helpers/client/config/sales-settings'
+import { policiesSettings } from '../../common/config/policies-settings'
+import { salesSettings } from '../../common/config/sales-settings'
 import { OPERATION_FACTS } from '../../helpers/oracle/exercise-model'
-import { exerciseSettings } from '../../helpers/client/config/exercise-settings'
+import { exerciseSettings } from '../../common/config/exercise-settings'
 
 /**
  * Every caller of every operation (issue 40, the exercise model's caller classes: docs/exercise.md): a token past its

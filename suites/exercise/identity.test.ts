@@ -4,11 +4,11 @@ import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expe
 import { useTarget } from '../../helpers/checks/context'
 import { given, givenOnce } from '../../helpers/checks/setup'
 import { getPointer } from '../../helpers/client/data/json-pointer'
-import type { UserCredentials } from '../../helpers/client/config/types'
+import type { UserCredentials } from '../../common/config/types'
 import type { HttpResult } from '../../helpers/client/http/types'
 import { inspectJwt } from '../../helpers/client/auth/jwt'
-import { exerciseSettings } from '../../helpers/client/config/exercise-settings'
-import { salesSettings } from '../../helpers/client/config/sales-settings'
+import { exerciseSettings } from '../../common/config/exercise-settings'
+import { salesSettings } from '../../common/config/sales-settings'
 import { webhookSettings } from '../../helpers/checks/webhooks/settings'
 
 /**

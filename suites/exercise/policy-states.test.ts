@@ -12,8 +12,8 @@ import { issuePolicy, type PolicyUnderTest } from '../../helpers/checks/policies
 import { deepMerge, fillTemplate } from '../../helpers/checks/policies/template'
 import { setPointer } from '../../helpers/checks/sales/json-set'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
-import { policiesSettings } from '../../helpers/client/config/policies-settings'
-import { exerciseSettings } from '../../helpers/client/config/exercise-settings'
+import { policiesSettings } from '../../common/config/policies-settings'
+import { exerciseSettings } from '../../common/config/exercise-settings'
 
 /**
  * A policy through its states, every view read again after each write that may change it (issue 40, the exercise

@@ -10,7 +10,7 @@ import { getPointer } from '../../helpers/client/data/json-pointer'
 import type { HttpResult } from '../../helpers/client/http/types'
 import { PoliciesApi } from '../../helpers/checks/policies/api'
 import { issuePolicy, type PolicyUnderTest } from '../../helpers/checks/policies/scenario'
-import { policiesSettings } from '../../helpers/client/config/policies-settings'
+import { policiesSettings } from '../../common/config/policies-settings'
 import { fillTemplate } from '../../helpers/checks/policies/template'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 

@@ -8,7 +8,7 @@ import type { HttpResult } from '../../helpers/client/http/types'
 import { PoliciesApi, type Totals } from '../../helpers/checks/policies/api'
 import { moneyEqual, roundMoney } from '../../helpers/checks/policies/money'
 import { issuePolicy } from '../../helpers/checks/policies/scenario'
-import { policiesSettings } from '../../helpers/client/config/policies-settings'
+import { policiesSettings } from '../../common/config/policies-settings'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 import { probesFor } from '../../helpers/checks/probes/requests'
 

@@ -7,7 +7,7 @@ import { given, givenOnce } from '../../helpers/checks/setup'
 import { PoliciesApi } from '../../helpers/checks/policies/api'
 import { moneyEqual, sumMoney } from '../../helpers/checks/policies/money'
 import { issuePolicy } from '../../helpers/checks/policies/scenario'
-import { policiesSettings } from '../../helpers/client/config/policies-settings'
+import { policiesSettings } from '../../common/config/policies-settings'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 import { probesFor } from '../../helpers/checks/probes/requests'
 

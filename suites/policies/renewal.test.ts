@@ -9,7 +9,7 @@ import { getPointer } from '../../helpers/client/data/json-pointer'
 import { PoliciesApi } from '../../helpers/checks/policies/api'
 import { nextPeriod } from '../../helpers/checks/policies/dates'
 import { issuePolicy, once } from '../../helpers/checks/policies/scenario'
-import { policiesSettings } from '../../helpers/client/config/policies-settings'
+import { policiesSettings } from '../../common/config/policies-settings'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 import { probesFor } from '../../helpers/checks/probes/requests'
 

@@ -7,7 +7,7 @@ import { useTarget } from '../../helpers/checks/context'
 import type { HttpResult } from '../../helpers/client/http/types'
 import { PoliciesApi } from '../../helpers/checks/policies/api'
 import { issuePolicy, once } from '../../helpers/checks/policies/scenario'
-import { policiesSettings } from '../../helpers/client/config/policies-settings'
+import { policiesSettings } from '../../common/config/policies-settings'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 
 /**

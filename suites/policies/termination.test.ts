@@ -10,7 +10,7 @@ import { PoliciesApi } from '../../helpers/checks/policies/api'
 import { addDays, daysBetween } from '../../helpers/checks/policies/dates'
 import { moneyEqual, proRataReturn, roundMoney, shortRateReturn, type PeriodInput } from '../../helpers/checks/policies/money'
 import { issuePolicy } from '../../helpers/checks/policies/scenario'
-import { policiesSettings } from '../../helpers/client/config/policies-settings'
+import { policiesSettings } from '../../common/config/policies-settings'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 
 const t = useTarget()

@@ -8,7 +8,7 @@ import { getPointer } from '../../helpers/client/data/json-pointer'
 import { setPointer } from '../../helpers/checks/sales/json-set'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 import { schemaAt } from '../../helpers/oracle/real-world'
-import { salesSettings } from '../../helpers/client/config/sales-settings'
+import { salesSettings } from '../../common/config/sales-settings'
 import { compareSubset, compileError, metaSchemaErrors } from '../../helpers/checks/sales/schema-tools'
 
 const t = useTarget()

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ENV_VARS, envHelp, RUN_VARS } from '../../common/env-vars'
 import { PROJECT_ROOT } from '../../common/project-root'
-import { listFiles } from '../../helpers/client/fs/list-files'
+import { listFiles } from '../../common/fs/list-files'
 import { REFERENCE_IMAGE } from '../../runner/run/container/target-env'
 import { COMMANDS as commands } from '../../runner/cli/commands'
 

@@ -1,5 +1,5 @@
 import type { TestContext } from 'vitest'
-import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../common/config/target-config'
 import { imageLabel, imagePresent, probeContainerRuntime } from '../../runner/run/container/runtime'
 import { imageSourceHash, SOURCE_HASH_LABEL } from '../../runner/run/container/source-hash'
 

@@ -10,7 +10,7 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../common/config/target-config'
 import { EXIT } from '../../runner/run/verdict'
 import { runConformance } from '../../scripts/harness/run-conformance'
 import { profileDir } from '../support/profile-files'

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../common/config/target-config'
 import { EXERCISE_DEFECTS } from '../../reference/defects/exercise'
 import type { DefectName } from '../../reference/defects/catalogue'
 import { runConformance } from '../../scripts/harness/run-conformance'

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
-import { listFiles } from '../../helpers/client/fs/list-files'
+import { listFiles } from '../../common/fs/list-files'
 
 // What vitest carries for the checks (TaskMeta, ProvidedContext) is declared once: the reporters and the checks read one
 // declaration, and a field cannot be added in a corner the reporters never look at.

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
-import { listFiles } from '../../helpers/client/fs/list-files'
+import { listFiles } from '../../common/fs/list-files'
 import fastConfig from '../../vitest.test.config'
 import proofConfig from '../../vitest.proof.config'
 

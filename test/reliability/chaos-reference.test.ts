@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { expectJsonBody, expectStatus } from '../../helpers/checks/expect'
 import { formatFailure } from '../../helpers/checks/failure'
-import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../common/config/target-config'
 import { createSuiteContext, type SuiteContext } from '../../helpers/checks/context'
 import { DEFAULT_RETRY_POLICY } from '../../helpers/client/http/retry'
 import { TransportError } from '../../helpers/client/http/types'

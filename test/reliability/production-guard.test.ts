@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { TargetConfig } from '../../helpers/client/config/types'
+import type { TargetConfig } from '../../common/config/types'
 import { cliFileFilters } from '../../runner/run/guard/cli-filters'
 import { productionGuard } from '../../runner/run/guard/production-guard'
 import { COMMAND_LINE_ENV } from '../../runner/run/guard/command-line'

@@ -8,7 +8,7 @@ import { tempDir } from '../support/temp-dir'
 // The one production guard (runner/run/guard/write-guard.ts) for the commands whose checks run in a vitest of their own
 // (run, acceptance): refused inside the run's global setup, before the preflight (exit 2, CONFIGURATION ERROR), with
 // nothing sent to the target (a loopback server counts every request), the refusal repeating the user's own command
-// line with the flag added. explore and replay: test/runner/guard/command-guards.test.ts.
+// line with the flag added. explore and replay: test/runner/run/guard/command-guards.test.ts.
 
 /** main() in this process (it starts vitest as a user's run does); what it printed to this process, and its code. */
 async function cli(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; text: string }> {

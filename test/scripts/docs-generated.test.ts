@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../common/config/target-config'
 import { INVARIANTS } from '../../helpers/oracle/invariants'
 import { collectCatalogue, type CatalogueEntry } from '../../runner/run/selection/catalogue'
 import { generatedPages, judgingFiles, RegionError, renderCatalogue, replaceRegion } from '../../scripts/docs/generate'

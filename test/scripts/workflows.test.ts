@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import YAML from 'yaml'
-import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../common/config/target-config'
 
 type Step = { run?: string; uses?: string; with?: Record<string, unknown>; env?: Record<string, string> }
 type Job = { steps: Step[]; env?: Record<string, string>; strategy?: { matrix?: Record<string, unknown[]> }; needs?: string }

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import { ConfigError, loadTargetConfig } from '../../helpers/client/config/target-config'
+import { ConfigError, loadTargetConfig } from '../../common/config/target-config'
 import { tempDir } from './temp-dir'
 
 /** A fresh folder holding the given files (a string is written as is, anything else as JSON); returns its path. */

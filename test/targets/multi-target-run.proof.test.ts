@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../common/config/target-config'
 import type { TrafficLine } from '../../helpers/client/http/traffic-file'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
 import { INVARIANTS } from '../../helpers/oracle/invariants'

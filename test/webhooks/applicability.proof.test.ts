@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { PROJECT_ROOT } from '../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../common/config/target-config'
 import { runConformance } from '../../scripts/harness/run-conformance'
 
 const dir = mkdtempSync(join(tmpdir(), 'lc-wh-applicability-'))

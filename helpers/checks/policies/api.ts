@@ -1,9 +1,9 @@
-import type { UserCredentials } from '../../client/config/types'
+import type { UserCredentials } from '../../../common/config/types'
 import type { SuiteContext } from '../context'
 import { getPointer } from '../../client/data/json-pointer'
 import type { HttpResult } from '../../client/http/types'
 import { sumMoney } from './money'
-import type { PoliciesSettings } from '../../client/config/policies-settings'
+import type { PoliciesSettings } from '../../../common/config/policies-settings'
 import { fillTemplate, type TemplateVars } from './template'
 
 export interface Totals {

@@ -1,4 +1,4 @@
-import type { DayCount } from '../../client/config/policies-settings'
+import type { DayCount } from '../../../common/config/policies-settings'
 
 /** Calendar-date arithmetic on ISO dates (YYYY-MM-DD), in UTC, with no time of day. */
 

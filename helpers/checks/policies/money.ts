@@ -1,4 +1,4 @@
-import type { DayCount, MtaAdjustment, ShortRateBase } from '../../client/config/policies-settings'
+import type { DayCount, MtaAdjustment, ShortRateBase } from '../../../common/config/policies-settings'
 import { remainingDays, termDays } from './dates'
 
 /** Money arithmetic on amounts with 2 decimals, done in integer cents to avoid float drift. */

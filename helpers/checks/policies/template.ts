@@ -1,6 +1,6 @@
-import { deepMerge, isPlainObject } from '../../client/data/deep-merge'
+import { deepMerge, isPlainObject } from '../../../common/data/deep-merge'
 
-/** deepMerge lives with the data utilities (helpers/client/data/deep-merge.ts): the policies settings merge with it too. */
+/** deepMerge lives with the data utilities (common/data/deep-merge.ts): the policies settings merge with it too. */
 export { deepMerge }
 
 /**

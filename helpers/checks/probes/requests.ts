@@ -1,5 +1,5 @@
 import { factsOf, isBodyOperation, type BodyOperationId, type Operation, type OperationId } from '../../../common/operations'
-import type { TargetConfig } from '../../client/config/types'
+import type { TargetConfig } from '../../../common/config/types'
 import type { CallOptions } from '../../client/http/client'
 import { missingId, styleOf } from './ids'
 import { probeSettings, type IdKind, type ProbeSettings } from './settings'

@@ -1,4 +1,4 @@
-import type { TargetConfig } from '../../client/config/types'
+import type { TargetConfig } from '../../../common/config/types'
 
 /** How a target writes an id: a JSON integer / digits, a UUID, or any other string. */
 export type IdStyle = 'integer' | 'uuid' | 'string'

@@ -1,7 +1,7 @@
 import { isOperationId, type OperationId } from '../../../common/operations'
 import { afterAll } from 'vitest'
 import { reportPoll } from '../poll'
-import type { UserCredentials } from '../../client/config/types'
+import type { UserCredentials } from '../../../common/config/types'
 import type { SuiteContext } from '../context'
 import { getPointer } from '../../client/data/json-pointer'
 import type { HttpResult } from '../../client/http/types'
@@ -10,8 +10,8 @@ import { waitForActions, waitForRequest, type ActionsValue, type RequestValue } 
 import { generatePayload, mixSeed } from './payload'
 import { loadPayloadOverrides, type PayloadOverrides } from './payload-overrides'
 import { metaSchemaErrors } from './schema-tools'
-import { referenceProblems } from '../../client/config/schema-limits'
-import { salesSettings, type SalesSettings } from '../../client/config/sales-settings'
+import { referenceProblems } from '../../../common/config/schema-limits'
+import { salesSettings, type SalesSettings } from '../../../common/config/sales-settings'
 
 /** Where a step of the flow went wrong, beyond the response: the operation and status when no response says them. */
 export interface FlowEvidence {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../client/config/target-config'
+import { PROJECT_ROOT } from '../../../common/config/target-config'
 import type { ValidateFunction } from 'ajv'
 import { createAjvFor, formatAjvErrors } from '../../../common/ajv'
 

@@ -5,7 +5,7 @@ import { JSONSchemaFaker, type Schema } from 'json-schema-faker'
 import { createAjvFor, formatAjvErrors } from '../../../common/ajv'
 import { getPointer } from '../../client/data/json-pointer'
 import { resolveDateToken } from './date-tokens'
-import { assertWithinLimits, SCHEMA_LIMITS, withinDeadline, type SchemaLimits } from '../../client/config/schema-limits'
+import { assertWithinLimits, SCHEMA_LIMITS, withinDeadline, type SchemaLimits } from '../../../common/config/schema-limits'
 import { setPointer } from './json-set'
 import { withRealWorldData } from '../../oracle/real-world'
 

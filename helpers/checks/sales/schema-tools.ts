@@ -8,7 +8,7 @@ export function ajvFor(schema: unknown): Ajv {
 
 /**
  * One ajv per draft for meta-schema checks, and the compile outcome by draft and schema text, shared by the suite
- * files of a worker: both are pure functions of the schema (the deliberate caches of helpers/client/data/schema-compiler.ts;
+ * files of a worker: both are pure functions of the schema (the deliberate caches of common/data/schema-compiler.ts;
  * compiling a meta-schema costs tens of milliseconds, and every suite file of every target checks the same schemas).
  */
 const metaAjv = new Map<Draft, Ajv>()

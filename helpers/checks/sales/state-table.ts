@@ -3,7 +3,7 @@ import type { HttpResult } from '../../client/http/types'
 import { resolveDateToken } from './date-tokens'
 import { setPointer } from './json-set'
 import { SalesFlowError, type SalesFlow } from './lifecycle'
-import type { SalesActionNames } from '../../client/config/sales-settings'
+import type { SalesActionNames } from '../../../common/config/sales-settings'
 
 /** Quote states the suite can reach through the API (the spec shows none: docs/sales.md, docs/model.md). */
 export const QUOTE_STATES = ['draft', 'calculated', 'referred', 'declined', 'bound', 'issued'] as const

@@ -1,4 +1,4 @@
-import type { PollingSettings, StatusSpellings } from '../../client/config/types'
+import type { PollingSettings, StatusSpellings } from '../../../common/config/types'
 import type { ServiceClient } from '../../client/http/client'
 import type { HttpResult } from '../../client/http/types'
 import { pollUntil, retryAfterMs, type PollObservation, type PollResult } from '../../client/polling/poll-until'

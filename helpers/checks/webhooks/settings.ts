@@ -1,4 +1,4 @@
-import type { TargetConfig } from '../../client/config/types'
+import type { TargetConfig } from '../../../common/config/types'
 
 export type HmacAlgorithm = 'sha1' | 'sha256' | 'sha384' | 'sha512'
 

@@ -1,4 +1,4 @@
-import type { TargetConfig, UserCredentials, UserRole } from '../config/types'
+import type { TargetConfig, UserCredentials, UserRole } from '../../../common/config/types'
 import { getPointer } from '../data/json-pointer'
 import { inspectJwt } from './jwt'
 import type { AuthSession } from './session'

@@ -1,4 +1,4 @@
-import type { TargetConfig, UserCredentials } from '../config/types'
+import type { TargetConfig, UserCredentials } from '../../../common/config/types'
 import { getPointer } from '../data/json-pointer'
 import type { HttpResult } from '../http/types'
 import type { Redactor } from '../evidence/redact'

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
-import type { TargetConfig } from '../config/types'
+import type { TargetConfig } from '../../../common/config/types'
 
 /**
  * The target's published OpenAPI documents as JSON (profile field `openapi`: files or URLs), read within a deadline

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { TargetConfig } from '../config/types'
+import type { TargetConfig } from '../../../common/config/types'
 import type { ExchangeSink } from '../http/recorder'
 import { noteContract, requestInvalidOnPurpose } from '../http/running-check'
 import type { OpenApiContracts } from './openapi'

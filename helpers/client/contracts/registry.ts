@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import type { Ajv, ValidateFunction } from 'ajv'
 import { PROJECT_ROOT } from '../../../common/project-root'
-import { listFiles } from '../fs/list-files'
+import { listFiles } from '../../../common/fs/list-files'
 import { createAjv, formatAjvErrors } from '../../../common/ajv'
 
 export const CONTRACTS_DIR = resolve(PROJECT_ROOT, 'fixtures/contracts')

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { threadId } from 'node:worker_threads'
 import * as allure from 'allure-js-commons'
-import { FileRecycler } from '../fs/recycled-files'
+import { FileRecycler } from '../../../common/fs/recycled-files'
 import { runningCheck } from './running-check'
 import type { Exchange } from './recorder'
 import { safeJson, safeText } from '../evidence/neutralise'
-import { ALLURE_RESULTS_ENV } from '../evidence/paths'
+import { ALLURE_RESULTS_ENV } from '../../../common/report-paths'
 
 /**
  * Each HTTP exchange becomes an Allure step with one redacted attachment, `exchange`: the request and the response
@@ -50,7 +50,7 @@ async function attachExchange(text: string): Promise<void> {
 }
 
 /**
- * One writer per results folder and worker thread, over the previous run's files (helpers/client/fs/recycled-files.ts). Kept
+ * One writer per results folder and worker thread, over the previous run's files (common/fs/recycled-files.ts). Kept
  * for the worker's life like the contract registry: it holds no result, only which spare files it may still take.
  * The workers start at different places in the list of spares, so they seldom reach for the same one.
  */

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path'
 import { BroadcastChannel } from 'node:worker_threads'
 import { safeText } from '../evidence/redact'
-import { trafficDir } from '../evidence/paths'
-import { DEFAULT_BREAKER, type BreakerSettings } from '../config/http-defaults'
+import { trafficDir } from '../../../common/report-paths'
+import { DEFAULT_BREAKER, type BreakerSettings } from '../../../common/config/http-defaults'
 
 export { DEFAULT_BREAKER, type BreakerSettings }
 

@@ -1,4 +1,4 @@
-import type { UserCredentials } from '../config/types'
+import type { UserCredentials } from '../../../common/config/types'
 import type { Dispatchers } from './dispatchers'
 import type { RequestLimiter } from './limiter'
 import { fillPath, operation, type OperationId } from '../../../common/operations'

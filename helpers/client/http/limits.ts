@@ -1,4 +1,4 @@
-import { DEFAULT_ANSWER_BUDGET_BYTES, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../config/http-defaults'
+import { DEFAULT_ANSWER_BUDGET_BYTES, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../../common/config/http-defaults'
 
 export { DEFAULT_ANSWER_BUDGET_BYTES, DEFAULT_HTTP_LIMITS, type HttpLimits }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../../common/config/target-config'
 import type { CheckStatus, ChecksReport } from '../../run/results/results'
 import { EXIT, type ExitCode, type RunVerdict } from '../../run/verdict'
 

@@ -4,7 +4,7 @@ import { SalesFlow } from '../../../helpers/checks/sales/lifecycle'
 import { SubscriptionTracker } from '../../../helpers/checks/webhooks/tracker'
 import { webhookSettings } from '../../../helpers/checks/webhooks/settings'
 import { PoliciesApi } from '../../../helpers/checks/policies/api'
-import { policiesSettings } from '../../../helpers/client/config/policies-settings'
+import { policiesSettings } from '../../../common/config/policies-settings'
 import type { Violation } from '../../../helpers/client/http/observer'
 
 /** What one step did: its name, the exchanges it made (redacted), the invariants it evaluated and broke. */

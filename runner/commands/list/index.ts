@@ -1,7 +1,7 @@
 import { envHelp } from '../../../common/env-vars'
 import { parseArgs } from 'node:util'
 import { readRequirements, REQUIREMENTS_FILE, coverage } from '../../../common/requirements'
-import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/client/config/target-config'
+import { ConfigError, loadTargetConfig, withEmbeddedOrigin } from '../../../common/config/target-config'
 import { collectCatalogue } from '../../run/selection/catalogue'
 import { EXIT } from '../../run/verdict'
 import type { Command } from '../command'

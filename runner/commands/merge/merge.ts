@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { conformanceConfigArgs, dependencyFile, PROJECT_ROOT } from '../../../common/project-root'
-import { CALLER_CWD_ENV, callerPath } from '../../../helpers/client/evidence/paths'
+import { CALLER_CWD_ENV, callerPath } from '../../../common/report-paths'
 import type { RunInfo } from '../../run/results/run-info'
 import { clearRunReports } from '../../run/results/results'
 import { readVerdictFile, writeStoppedRun } from '../../run/results/run-reports'

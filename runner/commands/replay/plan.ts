@@ -1,6 +1,6 @@
 import type { CheckOutcome, ChecksReport } from '../../run/results/results'
 import type { RunInfo } from '../../run/results/run-info'
-import type { ServiceUrls } from '../../../helpers/client/config/types'
+import type { ServiceUrls } from '../../../common/config/types'
 import { nearest } from '../did-you-mean'
 import { matchOperation } from '../../../common/operations'
 

@@ -1,5 +1,5 @@
-import { PROJECT_ROOT, withEmbeddedOrigin } from '../../../helpers/client/config/target-config'
-import type { TargetConfig } from '../../../helpers/client/config/types'
+import { PROJECT_ROOT, withEmbeddedOrigin } from '../../../common/config/target-config'
+import type { TargetConfig } from '../../../common/config/types'
 import { guardContainerRun, type ContainerGuard } from './guard'
 import { referenceArgs } from './reference-args'
 import { imageLabel, probeContainerRuntime } from './runtime'

@@ -1,4 +1,4 @@
-import type { ReferenceSettings } from '../../../helpers/client/config/types'
+import type { ReferenceSettings } from '../../../common/config/types'
 
 /** Command-line options of reference/cli.ts for the profile's reference settings and defects. */
 export function referenceArgs(settings: ReferenceSettings): string[] {

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net'
-import type { TargetConfig } from '../../../helpers/client/config/types'
+import type { TargetConfig } from '../../../common/config/types'
 
 /** Name under which a container reaches this machine (mapped to the Docker host gateway). */
 export const HOST_ALIAS = 'host.docker.internal'

@@ -1,4 +1,4 @@
-import type { TargetConfig } from '../../../helpers/client/config/types'
+import type { TargetConfig } from '../../../common/config/types'
 import { writingFiles, type SuiteClasses } from './suite-classes'
 import { invocationFrom, invocationOf } from './command-line'
 import { allowWritesFrom, guardWrites, type GuardedCommand } from './write-guard'

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node'
-import { readProfile } from '../../../helpers/client/config/target-config'
-import type { TargetConfig } from '../../../helpers/client/config/types'
+import { readProfile } from '../../../common/config/target-config'
+import type { TargetConfig } from '../../../common/config/types'
 import { cliFileFilters } from './cli-filters'
 import { productionGuard, type GuardDecision } from './production-guard'
 import { loadSuiteClasses } from './suite-classes'

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
-import { PROJECT_ROOT } from '../../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../../common/config/target-config'
 import { formatAjvErrors } from '../../../common/ajv'
-import { SchemaCompiler } from '../../../helpers/client/data/schema-compiler'
+import { SchemaCompiler } from '../../../common/data/schema-compiler'
 import { suiteFileOf } from '../targets/entries'
 import { isLane, suitesOfLane } from '../targets/lanes'
 

@@ -1,5 +1,5 @@
-import { readProfile } from '../../../helpers/client/config/target-config'
-import type { TargetConfig } from '../../../helpers/client/config/types'
+import { readProfile } from '../../../common/config/target-config'
+import type { TargetConfig } from '../../../common/config/types'
 import { invocationFrom, invocationOf } from './command-line'
 import { declaredNonProduction } from './production-guard'
 import { guardWrites, type GuardedCommand, type WriteDecision, type WriteMode } from './write-guard'

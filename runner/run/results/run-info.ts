@@ -1,4 +1,4 @@
-import type { TargetConfig } from '../../../helpers/client/config/types'
+import type { TargetConfig } from '../../../common/config/types'
 import type { RunStop } from '../verdict'
 import type { ExerciseProfile } from '../../../helpers/oracle/exercise-model'
 import { exerciseProfile } from '../../../helpers/oracle/exercise-tracker'

@@ -3,7 +3,7 @@ import { INSTALLED, PROJECT_ROOT } from '../../../common/project-root'
 import { SPEC } from '../../../common/spec'
 import { INVARIANTS } from '../../../helpers/oracle/invariants'
 import { SELECTED_CHECKS_ENV } from '../../../common/selection'
-import type { TargetConfig } from '../../../helpers/client/config/types'
+import type { TargetConfig } from '../../../common/config/types'
 import { suiteFileOf } from '../targets/entries'
 import { aboutOperations } from './about'
 import type { TestCase, TestModule, TestSuite } from 'vitest/node'
@@ -88,7 +88,7 @@ export interface CollectedBlock {
 
 /**
  * The test tree of the suite files as vitest collects them (nothing run, no request), per suite file: what the
- * selection proof (test/runner/selection/every-id.proof.test.ts) compares each selection's filter with. `selected`:
+ * selection proof (test/runner/run/selection/every-id.proof.test.ts) compares each selection's filter with. `selected`:
  * collect as a run with that selection would (common/selection.ts), else every check.
  */
 export async function collectSuiteTree(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = [], selected?: string[]): Promise<Map<string, CollectedBlock>> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { listFiles } from '../../../helpers/client/fs/list-files'
+import { listFiles } from '../../../common/fs/list-files'
 
 /**
  * A multi-target run executes every suite file once per target in one vitest process, the targets of a file

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import { listFiles } from '../../../helpers/client/fs/list-files'
+import { listFiles } from '../../../common/fs/list-files'
 
 /**
  * A single-target run executes its suites side by side in ONE vitest worker, from one generated entry file (a lane):

@@ -1,6 +1,6 @@
-import { ConfigError, loadTargetConfig } from '../../../helpers/client/config/target-config'
-import { readEnv } from '../../../helpers/client/config/env'
-import type { TargetConfig } from '../../../helpers/client/config/types'
+import { ConfigError, loadTargetConfig } from '../../../common/config/target-config'
+import { readEnv } from '../../../common/config/env'
+import type { TargetConfig } from '../../../common/config/types'
 import { targetProfilesFrom } from './profiles'
 import { newRunId } from '../../../common/run-id'
 

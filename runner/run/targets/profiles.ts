@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
-import { ConfigError } from '../../../helpers/client/config/target-config'
-import { readEnv } from '../../../helpers/client/config/env'
+import { ConfigError } from '../../../common/config/target-config'
+import { readEnv } from '../../../common/config/env'
 import { INSTALLED } from '../../../common/project-root'
 
 /** The targets of a multi-target run: profile paths and the key each is reported under. */

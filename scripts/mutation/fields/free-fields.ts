@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { PROJECT_ROOT } from '../../../helpers/client/config/target-config'
-import { parseJsonc } from '../../../helpers/client/config/jsonc'
+import { PROJECT_ROOT } from '../../../common/config/target-config'
+import { parseJsonc } from '../../../common/config/jsonc'
 import { pathSegments } from '../../../reference/variations/field-paths'
 import type { FieldKey } from './types'
 

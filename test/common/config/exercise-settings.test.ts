@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EXERCISE_DEFAULTS, exerciseSettings } from '../../../../helpers/client/config/exercise-settings'
+import { EXERCISE_DEFAULTS, exerciseSettings } from '../../../common/config/exercise-settings'
 
 describe('extensions.exercise of the profile', () => {
   it('has documented defaults: one answer for the list, the replaced token accepted, a terminated policy refusing changes', () => {

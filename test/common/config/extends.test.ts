@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_PROFILE, loadTargetConfig, mergeProfile, PROJECT_ROOT } from '../../../../helpers/client/config/target-config'
-import { configProblems as problems, profileDir as dir } from '../../../support/profile-files'
+import { DEFAULT_PROFILE, loadTargetConfig, mergeProfile, PROJECT_ROOT } from '../../../common/config/target-config'
+import { configProblems as problems, profileDir as dir } from '../../support/profile-files'
 
 describe('profile extends', () => {
   it('merges as a JSON Merge Patch: objects by field, null removes, arrays replace', () => {

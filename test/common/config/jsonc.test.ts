@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseJsonc, stripJsonComments } from '../../../../helpers/client/config/jsonc'
+import { parseJsonc, stripJsonComments } from '../../../common/config/jsonc'
 
 describe('jsonc', () => {
   it('strips line and block comments but keeps strings intact', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { loadTargetConfig } from '../../../../helpers/client/config/target-config'
-import type { TargetConfig } from '../../../../helpers/client/config/types'
-import { POLICIES_DEFAULTS, policiesSettings } from '../../../../helpers/client/config/policies-settings'
+import { loadTargetConfig } from '../../../common/config/target-config'
+import type { TargetConfig } from '../../../common/config/types'
+import { POLICIES_DEFAULTS, policiesSettings } from '../../../common/config/policies-settings'
 
 function withPolicies(block: Record<string, unknown>): TargetConfig {
   const c = loadTargetConfig({} as NodeJS.ProcessEnv)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createAjv } from '../../../../common/ajv'
-import { RefusedPattern } from '../../../../common/linear-regexp'
-import { generatePayload, withoutReadOnly } from '../../../../helpers/checks/sales/payload'
-import { referenceProblems, SCHEMA_LIMITS, SchemaLimitError, schemaLimitProblems, withinDeadline } from '../../../../helpers/client/config/schema-limits'
+import { createAjv } from '../../../common/ajv'
+import { RefusedPattern } from '../../../common/linear-regexp'
+import { generatePayload, withoutReadOnly } from '../../../helpers/checks/sales/payload'
+import { referenceProblems, SCHEMA_LIMITS, SchemaLimitError, schemaLimitProblems, withinDeadline } from '../../../common/config/schema-limits'
 
 describe('schemas from the target are bounded', () => {
   it('validates a catastrophic pattern in linear time (RE2 engine) instead of backtracking', () => {

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_TOKEN_POINTERS, loadTargetConfig, REFERENCE_OPENAPI, withEmbeddedOrigin, withReferenceContract } from '../../../../helpers/client/config/target-config'
-import { SCHEMA_LIMITS } from '../../../../helpers/client/config/schema-limits'
-import { configProblems as problems, profileDir } from '../../../support/profile-files'
+import { DEFAULT_TOKEN_POINTERS, loadTargetConfig, REFERENCE_OPENAPI, withEmbeddedOrigin, withReferenceContract } from '../../../common/config/target-config'
+import { SCHEMA_LIMITS } from '../../../common/config/schema-limits'
+import { configProblems as problems, profileDir } from '../../support/profile-files'
 
 function profile(content: unknown, ext = 'json'): string {
   return join(profileDir({ [`p.${ext}`]: content }), `p.${ext}`)

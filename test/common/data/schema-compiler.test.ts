@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SchemaCompiler } from '../../../../helpers/client/data/schema-compiler'
+import { SchemaCompiler } from '../../../common/data/schema-compiler'
 
 const schema = () => ({ $id: 'product', type: 'object', required: ['at'], properties: { at: { type: 'string', format: 'date' } } })
 

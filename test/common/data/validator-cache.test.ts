@@ -1,12 +1,12 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAjvFor } from '../../../../common/ajv'
-import { cachedValidator, validatorKey } from '../../../../helpers/client/data/validator-cache'
-import { tempDir } from '../../../support/temp-dir'
+import { createAjvFor } from '../../../common/ajv'
+import { cachedValidator, validatorKey } from '../../../common/data/validator-cache'
+import { tempDir } from '../../support/temp-dir'
 
-const profileSchema = JSON.parse(readFileSync(join(__dirname, '../../../../fixtures/targets/profile.schema.json'), 'utf8')) as object
-const good = JSON.parse(readFileSync(join(__dirname, '../../../../fixtures/targets/reference.json'), 'utf8')) as Record<string, unknown>
+const profileSchema = JSON.parse(readFileSync(join(__dirname, '../../../fixtures/targets/profile.schema.json'), 'utf8')) as object
+const good = JSON.parse(readFileSync(join(__dirname, '../../../fixtures/targets/reference.json'), 'utf8')) as Record<string, unknown>
 const bad = { ...good, tenant: 5, bogus: true, polling: { ...(good.polling as object), maxDelayMs: -1 } }
 
 const dirs: string[] = []

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { listFiles } from '../../../../helpers/client/fs/list-files'
-import { tempDir } from '../../../support/temp-dir'
+import { listFiles } from '../../../common/fs/list-files'
+import { tempDir } from '../../support/temp-dir'
 
 describe('listFiles', () => {
   it('finds the files with the suffix in every subfolder', () => {

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { FileRecycler, purgeSpares, retireFiles, spareDirOf } from '../../../../helpers/client/fs/recycled-files'
-import { tempDir } from '../../../support/temp-dir'
+import { FileRecycler, purgeSpares, retireFiles, spareDirOf } from '../../../common/fs/recycled-files'
+import { tempDir } from '../../support/temp-dir'
 
 /** A results folder holding an earlier run's files: name -> content. */
 function earlierRun(files: Record<string, string>): string {

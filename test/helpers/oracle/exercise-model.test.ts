@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadTargetConfig } from '../../../helpers/client/config/target-config'
+import { loadTargetConfig } from '../../../common/config/target-config'
 import { exerciseCells, exerciseCoverage, exerciseLines, OPERATION_FACTS, type ExerciseProfile } from '../../../helpers/oracle/exercise-model'
 import { exerciseProfile } from '../../../helpers/oracle/exercise-tracker'
 import { ServiceModel } from '../../../helpers/oracle/service-model'

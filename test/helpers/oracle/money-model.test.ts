@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { InvariantId } from '../../../helpers/oracle/invariants'
 import { MoneyModel } from '../../../helpers/oracle/money-model'
 import type { Violation } from '../../../helpers/oracle/invariants'
-import { POLICIES_DEFAULTS } from '../../../helpers/client/config/policies-settings'
+import { POLICIES_DEFAULTS } from '../../../common/config/policies-settings'
 import { answer } from './support'
 
 function run(m: MoneyModel, op: OperationId, params: Record<string, string>, body: unknown, json?: unknown) {

@@ -4,7 +4,7 @@ import { PolicyModel } from '../../../helpers/oracle/policy-model'
 import type { InvariantId } from '../../../helpers/oracle/invariants'
 import { leavesOf } from '../../../helpers/oracle/leaves'
 import type { Violation } from '../../../helpers/oracle/invariants'
-import { POLICIES_DEFAULTS } from '../../../helpers/client/config/policies-settings'
+import { POLICIES_DEFAULTS } from '../../../common/config/policies-settings'
 import { answer } from './support'
 
 const links = (o: { no?: string; inception?: string; email?: string; premium?: number; quotes?: string[] } = {}) =>

@@ -3,7 +3,7 @@ import type { InvariantId } from '../../../helpers/oracle/invariants'
 import { namesToken, SalesModel, type SalesCall } from '../../../helpers/oracle/sales-model'
 import type { HttpResult } from '../../../helpers/client/http/types'
 import type { Violation } from '../../../helpers/oracle/invariants'
-import { SALES_DEFAULTS } from '../../../helpers/client/config/sales-settings'
+import { SALES_DEFAULTS } from '../../../common/config/sales-settings'
 import { answer } from './support'
 
 const STATUSES = { pending: ['pending'], success: ['success'], failure: ['failure'] }

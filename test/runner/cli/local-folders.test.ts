@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { main } from '../../runner/cli/main'
-import { localFaultLine, localFolders, unwritable, unwritableFolderLine } from '../../runner/cli/local-folders'
-import { tempDir } from '../support/temp-dir'
+import { main } from '../../../runner/cli/main'
+import { localFaultLine, localFolders, unwritable, unwritableFolderLine } from '../../../runner/cli/local-folders'
+import { tempDir } from '../../support/temp-dir'
 
 /** The local machine's faults (issue #37, item 4): exit 2, one line naming the folder and what to change. */
 afterEach(() => {

@@ -4,7 +4,7 @@ import { nearest, withDidYouMean } from '../../../runner/commands/did-you-mean'
 import { RUN_OPTIONS } from '../../../runner/commands/run/index'
 import { versionLine } from '../../../runner/cli/version'
 import { suggestedCommand } from '../../../common/suggested-command'
-import { callerPath, CALLER_CWD_ENV } from '../../../helpers/client/evidence/paths'
+import { callerPath, CALLER_CWD_ENV } from '../../../common/report-paths'
 
 const parseError = (args: string[]) => {
   try {

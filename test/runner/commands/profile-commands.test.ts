@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { parseJsonc } from '../../../helpers/client/config/jsonc'
+import { parseJsonc } from '../../../common/config/jsonc'
 import { initCommand } from '../../../runner/commands/init/index'
 import { validateCommand } from '../../../runner/commands/validate/index'
 import { tempDir } from '../../support/temp-dir'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { HttpResult } from '../../helpers/client/http/types'
-import { missingTokenFault, pointersOf, saysUnavailable } from '../../runner/run/login-faults'
+import type { HttpResult } from '../../../helpers/client/http/types'
+import { missingTokenFault, pointersOf, saysUnavailable } from '../../../runner/run/login-faults'
 
 const res = (status: number, contentType: string, text: string, body?: unknown): HttpResult =>
   ({ status, headers: { 'content-type': contentType }, body, raw: Buffer.from(text), text, contentType, durationMs: 1, request: { method: 'POST', url: 'http://x/login', headers: {} } }) as HttpResult

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadTargetConfig } from '../../helpers/client/config/target-config'
-import { preflight, PreflightError, productSource } from '../../runner/run/preflight'
-import { startReference, type RunningReference } from '../../reference/server'
-import { profileDir } from '../support/profile-files'
+import { loadTargetConfig } from '../../../common/config/target-config'
+import { preflight, PreflightError, productSource } from '../../../runner/run/preflight'
+import { startReference, type RunningReference } from '../../../reference/server'
+import { profileDir } from '../../support/profile-files'
 
 let ref: RunningReference
 

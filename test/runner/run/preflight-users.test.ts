@@ -1,10 +1,10 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadTargetConfig } from '../../helpers/client/config/target-config'
-import { preflight, PreflightError } from '../../runner/run/preflight'
-import { startReference, type RunningReference } from '../../reference/server'
-import { profileDir } from '../support/profile-files'
-import { startTestServer, type TestServer } from '../support/http-server'
+import { loadTargetConfig } from '../../../common/config/target-config'
+import { preflight, PreflightError } from '../../../runner/run/preflight'
+import { startReference, type RunningReference } from '../../../reference/server'
+import { profileDir } from '../../support/profile-files'
+import { startTestServer, type TestServer } from '../../support/http-server'
 
 let ref: RunningReference
 let html: TestServer

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { shardSelection, vitestFilterSelection } from '../../runner/vitest/summary-reporter'
-import { vitestFilterOf } from '../../runner/run/selection/env'
-import { computeVerdict, EXIT, exitCodeOf, isRunStop, runStopError } from '../../runner/run/verdict'
+import { shardSelection, vitestFilterSelection } from '../../../runner/vitest/summary-reporter'
+import { vitestFilterOf } from '../../../runner/run/selection/env'
+import { computeVerdict, EXIT, exitCodeOf, isRunStop, runStopError } from '../../../runner/run/verdict'
 
 const totals = (t: Partial<Record<'passed' | 'failed' | 'errored' | 'blocked' | 'skipped' | 'not-applicable', number>>) => ({ passed: 0, failed: 0, errored: 0, blocked: 0, skipped: 0, 'not-applicable': 0, ...t })
 

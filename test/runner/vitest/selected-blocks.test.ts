@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { RunnerTestSuite } from 'vitest'
-import { skipBlocksWithoutChecks } from '../../runner/vitest/selected-blocks'
-import type { CollectedBlock } from '../../runner/run/selection/catalogue'
-import type { CatalogueEntry } from '../../runner/run/selection/catalogue'
-import { simulateSelection } from '../../runner/run/selection/verify'
+import { skipBlocksWithoutChecks } from '../../../runner/vitest/selected-blocks'
+import type { CollectedBlock } from '../../../runner/run/selection/catalogue'
+import type { CatalogueEntry } from '../../../runner/run/selection/catalogue'
+import { simulateSelection } from '../../../runner/run/selection/verify'
 
 type Node = { type: 'suite'; name: string; mode: string; tasks: (Node | { type: 'test'; name: string })[] }
 const suite = (name: string, ...tasks: Node['tasks']): Node => ({ type: 'suite', name, mode: 'run', tasks })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { SuiteContext } from '../../../../helpers/checks/context'
 import type { HttpResult } from '../../../../helpers/client/http/types'
 import { PoliciesApi } from '../../../../helpers/checks/policies/api'
-import { POLICIES_DEFAULTS, type PoliciesSettings } from '../../../../helpers/client/config/policies-settings'
+import { POLICIES_DEFAULTS, type PoliciesSettings } from '../../../../common/config/policies-settings'
 
 function res(body: unknown): HttpResult {
   return { status: 200, headers: {}, body, raw: Buffer.from(JSON.stringify(body)), text: JSON.stringify(body), contentType: 'application/json', durationMs: 1, request: { method: 'GET', url: 'http://x/', headers: {} } }

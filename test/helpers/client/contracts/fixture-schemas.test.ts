@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PROJECT_ROOT } from '../../../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../../../common/config/target-config'
 import { createAjv } from '../../../../common/ajv'
-import { listFiles } from '../../../../helpers/client/fs/list-files'
+import { listFiles } from '../../../../common/fs/list-files'
 
 // The project's own schemas (the fixtures', and the spec module's catalogues in common/) are compiled without a
 // meta-schema pass at run time (SchemaCompiler); this is that pass.

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { definitionsOf, readDocuments } from '../../../../helpers/client/contracts/openapi-documents'
-import { PROJECT_ROOT } from '../../../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../../../common/config/target-config'
 import { tempDir } from '../../../support/temp-dir'
 
 const dir = tempDir('openapi-docs')

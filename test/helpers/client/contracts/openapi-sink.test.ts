@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { contractPolicy, openApiSink } from '../../../../helpers/client/contracts/openapi-sink'
 import { invalidOnPurpose, runningContract, withRunningCheck } from '../../../../helpers/client/http/running-check'
-import type { TargetConfig } from '../../../../helpers/client/config/types'
+import type { TargetConfig } from '../../../../common/config/types'
 import type { Exchange } from '../../../../helpers/client/http/recorder'
 import { tempDir } from '../../../support/temp-dir'
 

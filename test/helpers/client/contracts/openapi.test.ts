@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { OpenApiContracts, OpenApiDocumentError, resolveSource } from '../../../../helpers/client/contracts/openapi'
-import { PROJECT_ROOT } from '../../../../helpers/client/config/target-config'
+import { PROJECT_ROOT } from '../../../../common/config/target-config'
 import { tempDir } from '../../../support/temp-dir'
 
 const dir = tempDir('openapi')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { exploreVerdict, formatExplore, INVARIANT_FAMILIES, type ExploreResult } from '../../../runner/commands/explore/explore'
-import { EXIT } from '../../../runner/run/verdict'
+import { exploreVerdict, formatExplore, INVARIANT_FAMILIES, type ExploreResult } from '../../../../runner/commands/explore/explore'
+import { EXIT } from '../../../../runner/run/verdict'
 
 const OPTIONS = { seed: 1, steps: 10, maxSequence: 5, timeLimitMs: 1000, stepsPerSecond: 10 }
 const ALL = { 'WH-INV-001': 3, 'SL-INV-002': 4, 'PL-INV-001': 1 }

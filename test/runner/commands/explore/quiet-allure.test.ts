@@ -1,7 +1,7 @@
 import * as allure from 'allure-js-commons'
 import { getGlobalTestRuntime, setGlobalTestRuntime } from 'allure-js-commons/sdk/runtime'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { discardAllureOutsideTests } from '../../../runner/commands/explore/quiet-allure'
+import { discardAllureOutsideTests } from '../../../../runner/commands/explore/quiet-allure'
 
 describe('discardAllureOutsideTests (runner/commands/explore/quiet-allure.ts)', () => {
   const before = getGlobalTestRuntime()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { renderFieldSources } from '../../../runner/commands/list/fields-view'
-import { ANSWER_SOURCES, sourceRows } from '../../../helpers/oracle/answer-sources'
+import { renderFieldSources } from '../../../../runner/commands/list/fields-view'
+import { ANSWER_SOURCES, sourceRows } from '../../../../helpers/oracle/answer-sources'
 
 describe('ledger-conformance list --fields', () => {
   it('prints every field of the source table, grouped by operation and status, with its kind and the invariant that judges it', () => {

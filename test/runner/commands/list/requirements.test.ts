@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { PROJECT_ROOT } from '../../common/project-root'
-import { coverage, covers, readRequirements, uncoveredChecks, type CitingCheck, type RequirementsIndex } from '../../common/requirements'
-import { SPEC } from '../../common/spec'
-import { loadTargetConfig, withEmbeddedOrigin } from '../../helpers/client/config/target-config'
-import { requirementsView } from '../../runner/commands/list/requirements-view'
-import { collectCatalogue } from '../../runner/run/selection/catalogue'
+import { PROJECT_ROOT } from '../../../../common/project-root'
+import { coverage, covers, readRequirements, uncoveredChecks, type CitingCheck, type RequirementsIndex } from '../../../../common/requirements'
+import { SPEC } from '../../../../common/spec'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../../../common/config/target-config'
+import { requirementsView } from '../../../../runner/commands/list/requirements-view'
+import { collectCatalogue } from '../../../../runner/run/selection/catalogue'
 
 // common/requirements.json against the checks the suites define (collected, not run): every check covers a
 // requirement of the index, and every requirement is covered, so the index can neither fall behind nor promise.

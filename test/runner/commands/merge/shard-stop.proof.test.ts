@@ -3,10 +3,10 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PROJECT_ROOT } from '../../../common/project-root'
-import { DEMO_PASSWORD } from '../../../reference/demo-data'
-import { startReference } from '../../../reference/server'
-import type { ChecksReport } from '../../../runner/run/results/results'
+import { PROJECT_ROOT } from '../../../../common/project-root'
+import { DEMO_PASSWORD } from '../../../../reference/demo-data'
+import { startReference } from '../../../../reference/server'
+import type { ChecksReport } from '../../../../runner/run/results/results'
 
 // two files: each of the two shards gets one
 const FILES = ['suites/auth', 'suites/security']

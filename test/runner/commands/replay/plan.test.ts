@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { exchangeSources, findCheck, planReplay, rebase, recordedRequest, resultOfCheck, type RecordedRequest } from '../../../runner/commands/replay/plan'
+import { exchangeSources, findCheck, planReplay, rebase, recordedRequest, resultOfCheck, type RecordedRequest } from '../../../../runner/commands/replay/plan'
 
 const run = { salesBaseUrl: 'http://old:1', webhookBaseUrl: 'http://old:1', authUrl: 'http://old:1/api/v1/identifier' }
 const now = { salesBaseUrl: 'http://new:2', webhookBaseUrl: 'http://hooks:3', authUrl: 'http://new:2/api/v1/identifier' }

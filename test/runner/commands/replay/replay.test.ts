@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseReplayArgs, replay } from '../../../runner/commands/replay/index'
-import { tempDir } from '../../support/temp-dir'
-import { startTestServer } from '../../support/http-server'
-import { mimeWrap } from '../../../scripts/hostile/encodings'
+import { parseReplayArgs, replay } from '../../../../runner/commands/replay/index'
+import { tempDir } from '../../../support/temp-dir'
+import { startTestServer } from '../../../support/http-server'
+import { mimeWrap } from '../../../../scripts/hostile/encodings'
 
 const RUN = { runId: 'run-x', seed: 1, profile: 'reference', embedded: false, tenant: 'acme', user: 'broker@acme.test', salesBaseUrl: 'http://127.0.0.1:1', webhookBaseUrl: 'http://127.0.0.1:1', authUrl: 'http://127.0.0.1:1/api/v1/identifier', defects: [], startedAt: new Date(1000).toISOString() }
 

@@ -3,11 +3,11 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { tempDir } from '../../support/temp-dir'
-import { PROJECT_ROOT } from '../../../common/project-root'
-import type { ChecksReport } from '../../../runner/run/results/results'
-import { runConformance } from '../../../scripts/harness/run-conformance'
-import { safeMarkdown } from '../../../helpers/client/evidence/neutralise'
+import { tempDir } from '../../../support/temp-dir'
+import { PROJECT_ROOT } from '../../../../common/project-root'
+import type { ChecksReport } from '../../../../runner/run/results/results'
+import { runConformance } from '../../../../scripts/harness/run-conformance'
+import { safeMarkdown } from '../../../../helpers/client/evidence/neutralise'
 
 /** The CLI as a user runs it (bin/ledger-conformance.mjs), from another directory, with a clean environment. */
 function cli(args: string[], env: Record<string, string> = {}, cwd = tempDir('cwd')): Promise<{ code: number | null; out: string; err: string; cwd: string }> {

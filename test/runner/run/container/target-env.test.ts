@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { referenceArgs } from '../../../runner/run/container/reference-args'
-import { containerTargetFromEnv, ContainerTargetError, REFERENCE_IMAGE } from '../../../runner/run/container/target-env'
+import { referenceArgs } from '../../../../runner/run/container/reference-args'
+import { containerTargetFromEnv, ContainerTargetError, REFERENCE_IMAGE } from '../../../../runner/run/container/target-env'
 
 describe('containerTargetFromEnv', () => {
   it('is undefined when neither TARGET=container nor TARGET_IMAGE is set', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { loadTargetConfig } from '../../../helpers/client/config/target-config'
-import { freePort, withContainerReceiver } from '../../../runner/run/container/webhook-receiver'
+import { loadTargetConfig } from '../../../../common/config/target-config'
+import { freePort, withContainerReceiver } from '../../../../runner/run/container/webhook-receiver'
 
 describe('withContainerReceiver', () => {
   const base = loadTargetConfig({})

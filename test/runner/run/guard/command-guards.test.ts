@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { main } from '../../../runner/cli/main'
-import { startReference, type RunningReference } from '../../../reference/server'
-import { startTestServer, type TestServer } from '../../support/http-server'
-import { tempDir } from '../../support/temp-dir'
+import { main } from '../../../../runner/cli/main'
+import { startReference, type RunningReference } from '../../../../reference/server'
+import { startTestServer, type TestServer } from '../../../support/http-server'
+import { tempDir } from '../../../support/temp-dir'
 
 // The one production guard, proven per command that talks to the target in its own process (explore, replay): against
 // a target whose profile is not nonProduction, refused without --allow-writes (exit 2), and nothing reaches the target

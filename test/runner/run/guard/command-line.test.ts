@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { environmentNote, invocationFrom, invocationOf, shellQuote, withFlag, COMMAND_LINE_ENV } from '../../../runner/run/guard/command-line'
+import { environmentNote, invocationFrom, invocationOf, shellQuote, withFlag, COMMAND_LINE_ENV } from '../../../../runner/run/guard/command-line'
 
 describe("the user's own command line (runner/run/guard/command-line.ts)", () => {
   it('an installed package: npx ledger-conformance and the arguments as typed', () => {

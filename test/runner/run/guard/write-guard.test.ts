@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { COMMANDS } from '../../../runner/cli/commands'
-import { guardWrites, WRITE_GUARDS, writeModeProblem, writeOptionsHelp, writeRefusal, type GuardedCommand } from '../../../runner/run/guard/write-guard'
-import { invocationOf } from '../../../runner/run/guard/command-line'
+import { COMMANDS } from '../../../../runner/cli/commands'
+import { guardWrites, WRITE_GUARDS, writeModeProblem, writeOptionsHelp, writeRefusal, type GuardedCommand } from '../../../../runner/run/guard/write-guard'
+import { invocationOf } from '../../../../runner/run/guard/command-line'
 
 const prod = { ok: false, why: "profile 'prod' does not set nonProduction: true" }
 const base = (command: GuardedCommand) => ({ command, mode: {}, env: {}, writes: true, nonProduction: prod, target: 'https://ledger.example.com', invocation: invocationOf([command, '--profile', 'ci/prod.jsonc'], command, {}, true) })

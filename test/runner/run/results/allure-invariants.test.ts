@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { invariantAllureResult } from '../../../runner/run/results/allure-invariants'
-import type { CheckOutcome } from '../../../runner/run/results/results'
+import { invariantAllureResult } from '../../../../runner/run/results/allure-invariants'
+import type { CheckOutcome } from '../../../../runner/run/results/results'
 
 const base: CheckOutcome = { id: 'SL-INV-001', document: 'sales-service.md', section: '§3', requirement: 'A final status never changes.', title: 'SL-INV-001 A final status never changes.', file: 'helpers/oracle/invariants.ts', status: 'passed', durationMs: 0, deviations: [], note: 'evaluated on 3 answer(s)' }
 const label = (r: Record<string, unknown>, name: string) => (r.labels as { name: string; value: string }[]).find((l) => l.name === name)?.value

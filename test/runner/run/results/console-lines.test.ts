@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { CONSOLE_LINE_MAX, consoleLines, fit } from '../../../runner/run/results/console-lines'
-import { emptyTotals, runNotes, type CheckOutcome, type ChecksReport } from '../../../runner/run/results/results'
+import { CONSOLE_LINE_MAX, consoleLines, fit } from '../../../../runner/run/results/console-lines'
+import { emptyTotals, runNotes, type CheckOutcome, type ChecksReport } from '../../../../runner/run/results/results'
 
 const refused = { clause: 'sales-service.md §3', requirement: 'r', expected: 'status 2xx', actual: 'status 409', request: 'PUT http://t/q/1 {"a":1}', reproduce: [] }
 const outcome = (id: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({ id, document: 'sales-service.md', section: '§3', requirement: `requirement of ${id}`, title: id, file: 'f', status, durationMs: 0, deviations: [], ...(status === 'failed' ? { failure: refused } : {}), ...extra })

@@ -1,7 +1,7 @@
 import type { TestCase } from 'vitest/node'
 import { describe, expect, it } from 'vitest'
-import { contractOutcomes } from '../../../runner/run/results/contract-checks'
-import type { ContractNote } from '../../../helpers/client/http/running-check'
+import { contractOutcomes } from '../../../../runner/run/results/contract-checks'
+import type { ContractNote } from '../../../../helpers/client/http/running-check'
 
 const note = (kind: string, policy: 'warn' | 'fail', actual: string, exchange: string): ContractNote => ({
   id: `CT-sales.policy.invoices-${kind}`, operation: 'sales.policy.invoices', kind, policy, document: '/docs/sales.openapi.json', pointer: `/docs/sales.openapi.json#/paths/~1x/get/responses/200`, expected: 'a body matching the declared schema (#/type)', actual, exchange,

@@ -1,14 +1,14 @@
 import type { TestCase } from 'vitest/node'
 import { describe, expect, it } from 'vitest'
-import { failureRecord } from '../../../helpers/checks/check'
-import { expectStatus } from '../../../helpers/checks/expect'
-import { renderFailure } from '../../../helpers/checks/failure'
-import type { FailureRecord } from '../../../helpers/checks/task-meta'
-import type { HttpResult } from '../../../helpers/client/http/types'
-import { checkOutcomes } from '../../../runner/vitest/summary-reporter'
-import { consoleLines, findingLine } from '../../../runner/run/results/console-lines'
-import { junitXml } from '../../../runner/run/results/junit'
-import { emptyTotals, type ChecksReport } from '../../../runner/run/results/results'
+import { failureRecord } from '../../../../helpers/checks/check'
+import { expectStatus } from '../../../../helpers/checks/expect'
+import { renderFailure } from '../../../../helpers/checks/failure'
+import type { FailureRecord } from '../../../../helpers/checks/task-meta'
+import type { HttpResult } from '../../../../helpers/client/http/types'
+import { checkOutcomes } from '../../../../runner/vitest/summary-reporter'
+import { consoleLines, findingLine } from '../../../../runner/run/results/console-lines'
+import { junitXml } from '../../../../runner/run/results/junit'
+import { emptyTotals, type ChecksReport } from '../../../../runner/run/results/results'
 
 const meta = { id: 'SL-DEC-002', spec: 'sales' as const, section: '§3', requirement: 'A declined quote cannot be bound.' }
 

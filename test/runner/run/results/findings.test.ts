@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { sameFindings, type FailedFinding } from '../../../runner/run/results/findings'
+import { sameFindings, type FailedFinding } from '../../../../runner/run/results/findings'
 
 const refused = { operation: 'sales.quote.update', status: 409, expected: 'status 2xx', classes: ['2'] }
 const f = (id: string, finding: FailedFinding['finding'], product?: string): FailedFinding => ({ id, finding, ...(product ? { product } : {}) })

@@ -1,6 +1,6 @@
 import type { TestCase } from 'vitest/node'
 import { describe, expect, it } from 'vitest'
-import { invariantOutcomes } from '../../../runner/run/results/invariants'
+import { invariantOutcomes } from '../../../../runner/run/results/invariants'
 
 function tc(id: string, invariants: Record<string, unknown>): TestCase {
   const meta = { check: { id }, invariants }

@@ -1,6 +1,6 @@
 import type { TestCase } from 'vitest/node'
 import { describe, expect, it } from 'vitest'
-import { invariantOutcomes } from '../../../runner/run/results/invariants'
+import { invariantOutcomes } from '../../../../runner/run/results/invariants'
 
 /** The part of a vitest TestCase invariantOutcomes reads: the check's id, its outcome, the invariants of its answers. */
 function tc(id: string, state: 'passed' | 'failed' | 'skipped', violated: string[], evaluated: string[] = violated, blocked?: { reason: string }): TestCase {
@@ -45,9 +45,9 @@ describe('where an invariant is: the line of its declaration (checks.json, list)
   it('every invariant of the model has its line in helpers/oracle/invariants.ts, the line that declares its id', async () => {
     const { readFileSync } = await import('node:fs')
     const { join } = await import('node:path')
-    const { PROJECT_ROOT } = await import('../../../common/project-root')
-    const { INVARIANTS } = await import('../../../helpers/oracle/invariants')
-    const { INVARIANTS_FILE, invariantLines } = await import('../../../runner/run/results/invariants')
+    const { PROJECT_ROOT } = await import('../../../../common/project-root')
+    const { INVARIANTS } = await import('../../../../helpers/oracle/invariants')
+    const { INVARIANTS_FILE, invariantLines } = await import('../../../../runner/run/results/invariants')
     const source = readFileSync(join(PROJECT_ROOT, INVARIANTS_FILE), 'utf8').split('\n')
     const outcomes = invariantOutcomes([])
     for (const inv of INVARIANTS) {
@@ -61,7 +61,7 @@ describe('where an invariant is: the line of its declaration (checks.json, list)
 
 describe("checks.json: a check's outcome carries the line of its declaration", () => {
   it('file and line from the check meta, the line only when it is in the file reported', async () => {
-    const { checkOutcomes } = await import('../../../runner/vitest/summary-reporter')
+    const { checkOutcomes } = await import('../../../../runner/vitest/summary-reporter')
     const fake = (id: string, at: { file: string; line: number }): TestCase =>
       ({ name: `${id} r`, module: { moduleId: `${process.cwd()}/suites/sales/negatives.test.ts` }, options: { mode: 'run' }, diagnostic: () => ({ duration: 1 }), meta: () => ({ check: { id, spec: 'sales', section: '§4', document: 'sales-service.md', requirement: 'r', at } }), result: () => ({ state: 'passed' }) }) as unknown as TestCase
     const out = checkOutcomes([fake('SL-NEG-001', { file: 'suites/sales/negatives.test.ts', line: 42 }), fake('SL-NEG-002', { file: 'helpers/elsewhere.ts', line: 7 })], process.cwd())

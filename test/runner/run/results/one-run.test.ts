@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { clearRunReports, RUN_REPORT_FILES } from '../../../runner/run/results/results'
-import { dropRunFromHistory } from '../../../runner/commands/report/history'
-import { RUN_ID_LABEL, stageResults } from '../../../runner/commands/report/stage-results'
-import { tempDir } from '../../support/temp-dir'
+import { clearRunReports, RUN_REPORT_FILES } from '../../../../runner/run/results/results'
+import { dropRunFromHistory } from '../../../../runner/commands/report/history'
+import { RUN_ID_LABEL, stageResults } from '../../../../runner/commands/report/stage-results'
+import { tempDir } from '../../../support/temp-dir'
 
 /** A run's reports are one run (issue #37, item 5). */
 describe('a new run replaces or removes every report of the earlier one', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { RequirementsIndex } from '../../../common/requirements'
-import { coverageLines, requirementCoverage } from '../../../runner/run/results/requirement-coverage'
-import type { CheckOutcome } from '../../../runner/run/results/results'
-import { computeVerdict } from '../../../runner/run/verdict'
+import type { RequirementsIndex } from '../../../../common/requirements'
+import { coverageLines, requirementCoverage } from '../../../../runner/run/results/requirement-coverage'
+import type { CheckOutcome } from '../../../../runner/run/results/results'
+import { computeVerdict } from '../../../../runner/run/verdict'
 
 const index: RequirementsIndex = {
   documents: {},

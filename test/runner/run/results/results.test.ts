@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { clearRunReports, linesOfRun, readTargetReports } from '../../../runner/run/results/results'
-import type { TrafficLine } from '../../../helpers/client/http/traffic-file'
-import { tempDir } from '../../support/temp-dir'
+import { clearRunReports, linesOfRun, readTargetReports } from '../../../../runner/run/results/results'
+import type { TrafficLine } from '../../../../helpers/client/http/traffic-file'
+import { tempDir } from '../../../support/temp-dir'
 
 describe('linesOfRun()', () => {
   it("keeps the run's own lines, or every line when the run id is unknown", () => {

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { junitXml } from '../../../runner/run/results/junit'
-import { emptyTotals, type CheckOutcome, type ChecksReport } from '../../../runner/run/results/results'
-import { earlyRunInfo } from '../../../runner/run/results/run-info'
-import { emptyReport, readVerdictFile, withVerdict, writeStoppedRun } from '../../../runner/run/results/run-reports'
-import { tempDir } from '../../support/temp-dir'
+import { junitXml } from '../../../../runner/run/results/junit'
+import { emptyTotals, type CheckOutcome, type ChecksReport } from '../../../../runner/run/results/results'
+import { earlyRunInfo } from '../../../../runner/run/results/run-info'
+import { emptyReport, readVerdictFile, withVerdict, writeStoppedRun } from '../../../../runner/run/results/run-reports'
+import { tempDir } from '../../../support/temp-dir'
 
 const check = (id: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({
   id, document: 'sales-service.md', section: '§4', requirement: `req ${id}`, title: `${id} req`, file: 'suites/x.test.ts', status, durationMs: 5, deviations: [], ...extra,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { withSharedAnswers } from '../../../runner/run/results/shared-answers'
-import type { CheckOutcome } from '../../../runner/run/results/results'
+import { withSharedAnswers } from '../../../../runner/run/results/shared-answers'
+import type { CheckOutcome } from '../../../../runner/run/results/results'
 
 const outcome = (id: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome =>
   ({ id, document: 'sales-service.md', section: '§4', requirement: 'r', title: id, file: 'f', durationMs: 0, deviations: [], status, ...extra }) as CheckOutcome

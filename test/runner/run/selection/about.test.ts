@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { aboutOperations, namedIn } from '../../../runner/run/selection/about'
-import { operationOfRequest } from '../../../helpers/checks/failure'
+import { aboutOperations, namedIn } from '../../../../runner/run/selection/about'
+import { operationOfRequest } from '../../../../helpers/checks/failure'
 
 describe('which operations a requirement is about', () => {
   it('declared first, then an operation id inside the check id', () => {

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { catalogueKey, readCachedCatalogue, writeCachedCatalogue } from '../../../runner/run/selection/catalogue-cache'
-import { tempDir } from '../../support/temp-dir'
+import { catalogueKey, readCachedCatalogue, writeCachedCatalogue } from '../../../../runner/run/selection/catalogue-cache'
+import { tempDir } from '../../../support/temp-dir'
 
 describe('the catalogue cache', () => {
   it('keys a catalogue by the contents of its sources and the target, not by the run id or seed', () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { PROJECT_ROOT } from '../../../common/project-root'
-import { loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/client/config/target-config'
-import { collectCatalogue, type CatalogueEntry } from '../../../runner/run/selection/catalogue'
-import { selectChecks } from '../../../runner/run/selection/select'
-import { runHelp } from '../../../runner/commands/run/index'
+import { PROJECT_ROOT } from '../../../../common/project-root'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../../../common/config/target-config'
+import { collectCatalogue, type CatalogueEntry } from '../../../../runner/run/selection/catalogue'
+import { selectChecks } from '../../../../runner/run/selection/select'
+import { runHelp } from '../../../../runner/commands/run/index'
 
 // the catalogue the suites define (collected, not run), as `list` prints it: from a line of it to the code in one hop
 let checks: CatalogueEntry[]

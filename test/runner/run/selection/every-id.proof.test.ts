@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROJECT_ROOT } from '../../../common/project-root'
-import { loadTargetConfig, withEmbeddedOrigin } from '../../../helpers/client/config/target-config'
-import type { ChecksReport } from '../../../runner/run/results/results'
-import { collectCatalogue, collectSuiteTree, type CatalogueEntry, type CollectedBlock } from '../../../runner/run/selection/catalogue'
-import { selectChecks, type Criteria } from '../../../runner/run/selection/select'
-import { everySingleSelection, INVARIANTS_FILE, simulateSelection } from '../../../runner/run/selection/verify'
+import { PROJECT_ROOT } from '../../../../common/project-root'
+import { loadTargetConfig, withEmbeddedOrigin } from '../../../../common/config/target-config'
+import type { ChecksReport } from '../../../../runner/run/results/results'
+import { collectCatalogue, collectSuiteTree, type CatalogueEntry, type CollectedBlock } from '../../../../runner/run/selection/catalogue'
+import { selectChecks, type Criteria } from '../../../../runner/run/selection/select'
+import { everySingleSelection, INVARIANTS_FILE, simulateSelection } from '../../../../runner/run/selection/verify'
 
 /**
  * Any selection runs exactly what it names (issue 27; docs/reports.md "Selections: what runs"). Two halves, to fit CI:

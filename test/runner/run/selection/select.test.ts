@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { CatalogueEntry } from '../../../runner/run/selection/catalogue'
-import { citedSections, parseSection, selectChecks, SelectionError } from '../../../runner/run/selection/select'
+import type { CatalogueEntry } from '../../../../runner/run/selection/catalogue'
+import { citedSections, parseSection, selectChecks, SelectionError } from '../../../../runner/run/selection/select'
 
 const e = (id: string, section: string, extra: Partial<CatalogueEntry> = {}): CatalogueEntry => ({
   id, document: id.startsWith('WH') ? 'webhook-subscriptions.md' : 'sales-service.md', section, requirement: `req ${id}`, about: [], file: 'suites/x.test.ts', ...extra,
@@ -62,7 +62,7 @@ describe('selectChecks()', () => {
 
 describe('listLine(): one line of list, with where the check is declared', () => {
   it('prints id, document and section, file:line, then the requirement; the file alone when the line is unknown', async () => {
-    const { listLine, whereOf } = await import('../../../runner/run/selection/select')
+    const { listLine, whereOf } = await import('../../../../runner/run/selection/select')
     const withLine = e('SL-NEG-001', '§3', { file: 'suites/sales/negatives.test.ts', line: 42 })
     expect(whereOf(withLine)).toBe('suites/sales/negatives.test.ts:42')
     expect(whereOf(e('SL-NEG-002', '§3'))).toBe('suites/x.test.ts')

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { suiteFileOf, targetSetName, writeTargetEntries } from '../../../runner/run/targets/entries'
-import { tempDir } from '../../support/temp-dir'
+import { suiteFileOf, targetSetName, writeTargetEntries } from '../../../../runner/run/targets/entries'
+import { tempDir } from '../../../support/temp-dir'
 
 function project(): string {
   const root = tempDir('entries')

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isLane, suitesMatching, suitesOfLane, writeLane } from '../../../runner/run/targets/lanes'
-import { suiteFilesOf } from '../../../runner/run/results/lane-files'
+import { isLane, suitesMatching, suitesOfLane, writeLane } from '../../../../runner/run/targets/lanes'
+import { suiteFilesOf } from '../../../../runner/run/results/lane-files'
 import type { RunnerTestFile } from 'vitest'
-import { tempDir } from '../../support/temp-dir'
+import { tempDir } from '../../../support/temp-dir'
 
 function project(): string {
   const root = tempDir('lanes')

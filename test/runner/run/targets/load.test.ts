@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, PROJECT_ROOT } from '../../../helpers/client/config/target-config'
-import { loadTargets } from '../../../runner/run/targets/load'
-import { tempDir } from '../../support/temp-dir'
+import { ConfigError, PROJECT_ROOT } from '../../../../common/config/target-config'
+import { loadTargets } from '../../../../runner/run/targets/load'
+import { tempDir } from '../../../support/temp-dir'
 
 const tenant = (t: string) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${t}.json`)
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError } from '../../../helpers/client/config/target-config'
-import { targetProfilesFrom } from '../../../runner/run/targets/profiles'
+import { ConfigError } from '../../../../common/config/target-config'
+import { targetProfilesFrom } from '../../../../runner/run/targets/profiles'
 
 const problems = (env: NodeJS.ProcessEnv): string[] => {
   try {
