@@ -1,7 +1,7 @@
 /**
  * tsx scripts/layers/rewrite-moved-imports.ts <base-commit> [file ...]
  *
- * After a merge across the layer move (issue 28): rewrites the relative imports (and other './'/'../' path strings)
+ * After a merge across a move (the layers of issue 28, runner/ by role and helpers/client's config of issue 38): rewrites the relative imports (and other './'/'../' path strings)
  * of the given files (default: every tracked .ts file) that point at a file renamed between <base-commit> and HEAD, so
  * a branch written against the old paths (helpers/model/..., helpers/sales/..., helpers/config) compiles against
  * the layers. The renames are git's (`git diff -M --diff-filter=R`); a string that still resolves is left alone.
@@ -26,15 +26,27 @@ export function renamesSince(base: string, root = PROJECT_ROOT): Map<string, str
 
 /**
  * The text of `file` (repo-relative) with each relative path string that no longer resolves, and resolved to a
- * renamed file, pointed at its new place. `exists` says whether a repo-relative path exists now.
+ * renamed file, pointed at its new place. `exists` says whether a repo-relative path exists now. When `file` itself
+ * was renamed (a branch edited it at its old place and added imports there), a string that resolves from neither
+ * place is read from the file's old folder: pointed at the renamed target, or at the same file from the new folder.
  */
 export function rewriteMovedImports(text: string, file: string, renames: ReadonlyMap<string, string>, exists: (rel: string) => boolean): string {
   const dir = posix.dirname(file)
+  const oldFile = [...renames].find(([, to]) => to === file)?.[0]
+  const resolves = (t: string) => exists(t) || exists(`${t}.ts`) || exists(`${t}/index.ts`)
+  const movedTo = (target: string): string | undefined => {
+    const withTs = renames.get(`${target}.ts`)
+    if (withTs) return withTs.endsWith('/index.ts') ? withTs.slice(0, -'/index.ts'.length) : withTs.slice(0, -3)
+    return renames.get(target) ?? renames.get(`${target}/index.ts`)?.slice(0, -'/index.ts'.length)
+  }
   return text.replace(/(['"])(\.\.?\/[^'"\n$]*)\1/g, (all, q: string, spec: string) => {
     const target = posix.normalize(posix.join(dir, spec))
-    if (exists(target) || exists(`${target}.ts`) || exists(`${target}/index.ts`)) return all
-    const withTs = renames.get(`${target}.ts`)
-    const moved = withTs ? withTs.slice(0, -3) : renames.get(target)
+    if (resolves(target)) return all
+    let moved = movedTo(target)
+    if (!moved && oldFile) {
+      const fromOld = posix.normalize(posix.join(posix.dirname(oldFile), spec))
+      moved = movedTo(fromOld) ?? (resolves(fromOld) ? fromOld : undefined)
+    }
     if (!moved) return all
     const rel = posix.relative(dir, moved)
     return `${q}${rel.startsWith('.') ? rel : `./${rel}`}${q}`

@@ -23,4 +23,18 @@ describe('rewriting imports across the layer move (scripts/layers/rewrite-moved-
     const text = "import { INVARIANTS } from './invariants'\nimport { x } from './gone'\nimport 'vitest'\n"
     expect(rewriteMovedImports(text, 'helpers/oracle/y.ts', renames, exists)).toBe(text)
   })
+
+  it('reads the imports of a renamed file from its old folder when they resolve from neither place (a branch edited it there)', () => {
+    const moves = new Map([
+      ['runner/cli/commands/run.ts', 'runner/commands/run/index.ts'],
+      ['runner/verdict.ts', 'runner/run/verdict.ts'],
+    ])
+    const here = new Set(['runner/commands/run/index.ts', 'runner/run/verdict.ts', 'common/spec.ts'])
+    const text = "import { x } from '../../verdict'\nimport { SPEC } from '../../../common/spec'\nimport { y } from './gone'\n"
+    expect(rewriteMovedImports(text, 'runner/commands/run/index.ts', moves, (p) => here.has(p))).toBe(
+      "import { x } from '../../run/verdict'\nimport { SPEC } from '../../../common/spec'\nimport { y } from './gone'\n",
+    )
+    // an import of a file that became a folder's index.ts
+    expect(rewriteMovedImports("import { run } from './commands/run'", 'runner/cli/main.ts', moves, (p) => here.has(p))).toBe("import { run } from '../commands/run'")
+  })
 })
