@@ -1,5 +1,8 @@
 import type { OperationId } from '../../../common/operations'
-import type { HttpResult } from './types'
+import type { HttpResult, Instant } from './types'
+
+// the moment type lives with the client's vocabulary (types.ts), so that the recorded exchange can name it there
+export { instant, type Instant } from './types'
 import type { SourceLocation } from '../../../common/source-location'
 
 /**
@@ -19,19 +22,6 @@ export type Actor =
   /** A bearer given as is (forged, expired, another tenant's): its exp when it decodes, and a fingerprint (a hash, never the token). */
   | { kind: 'bearer'; exp?: number; tenant?: string; username?: string; fingerprint?: string }
   | { kind: 'anonymous' }
-
-/**
- * A moment of the run on two clocks: `mono` is performance.now() (monotonic, milliseconds, this process: what orders
- * two calls in real time), `epoch` is Date.now() (what a report shows).
- */
-export interface Instant {
-  mono: number
-  epoch: number
-}
-
-export function instant(): Instant {
-  return { mono: performance.now(), epoch: Date.now() }
-}
 
 /** One call as the client sends it. Ids are opaque: whatever the path carried, as a string. */
 export interface CallInfo {

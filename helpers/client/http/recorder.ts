@@ -2,39 +2,12 @@ import type { Redactor } from '../evidence/redact'
 import { matchOperation } from '../../../common/operations'
 import { reportFinding } from './running-check'
 import { ANSWER_BUDGET_DEVIATION, ANSWER_HEADERS_DEVIATION, COMMON_HEADER_BYTES, MAX_HEADER_BYTES } from './limits'
-import type { HttpResult, SentRequest } from './types'
-import type { Instant } from './observer'
+import type { Exchange, HttpResult, SentRequest } from './types'
+import type { Instant } from './types'
 
 const MAX_BODY_CHARS = 16_000
 
-/** One recorded request/response pair, already redacted. */
-export interface Exchange {
-  at: string
-  runId: string
-  test?: string
-  /** The dependent chain of the check that sent it (helpers/client/http/running-check.ts). */
-  chain?: string
-  operationId?: string
-  /** Path template of the spec operation, or the literal path when it matches none. */
-  template: string
-  method: string
-  url: string
-  status?: number
-  durationMs: number
-  /** Attempt number when the call was retried (1 = first). */
-  attempt?: number
-  /** Milliseconds the attempt waited for a slot at the request limiter before it was sent (helpers/client/http/limiter.ts); absent under 1 ms. */
-  queuedMs?: number
-  request: { headers: Record<string, string>; body?: string }
-  /** overBudget: the answer's size when it was over its answer budget (its body is then its size and first characters). */
-  response?: { headers: Record<string, string>; body: string; contentType: string; overBudget?: number }
-  error?: string
-  /** When the attempt was sent (after any wait at the limiter) and when its answer was read, on the monotonic and the epoch clock (helpers/client/http/observer.ts Instant): what orders two exchanges in real time. */
-  invokedAt?: Instant
-  completedAt?: Instant
-  /** Set by the published-contract sink when a document describes the exchange and it was validated (helpers/client/contracts). */
-  contract?: 'validated' | 'not-described'
-}
+export type { Exchange } from './types'
 
 export type ExchangeSink = (exchange: Exchange) => void | Promise<void>
 

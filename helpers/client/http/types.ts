@@ -35,7 +35,7 @@ export interface HttpResult {
   document?: import('../content/document').OpenedDocument
   request: SentRequest
   /** The redacted record of this exchange (set by the recording client): safe to print. */
-  exchange?: import('./recorder').Exchange
+  exchange?: Exchange
 }
 
 /** What was sent, as recorded (headers redacted later by the recorder). */
@@ -66,4 +66,46 @@ export class ResponseTooLarge extends TransportError {
     this.message = `response of ${label} exceeds ${limit} bytes (profile http.maxResponseBytes); the connection was dropped`
     this.name = 'ResponseTooLarge'
   }
+}
+
+/**
+ * A moment of the run on two clocks: `mono` is performance.now() (monotonic, milliseconds, this process: what orders
+ * two calls in real time), `epoch` is Date.now() (what a report shows).
+ */
+export interface Instant {
+  mono: number
+  epoch: number
+}
+
+export function instant(): Instant {
+  return { mono: performance.now(), epoch: Date.now() }
+}
+
+/** One recorded request/response pair, already redacted. */
+export interface Exchange {
+  at: string
+  runId: string
+  test?: string
+  /** The dependent chain of the check that sent it (helpers/client/http/running-check.ts). */
+  chain?: string
+  operationId?: string
+  /** Path template of the spec operation, or the literal path when it matches none. */
+  template: string
+  method: string
+  url: string
+  status?: number
+  durationMs: number
+  /** Attempt number when the call was retried (1 = first). */
+  attempt?: number
+  /** Milliseconds the attempt waited for a slot at the request limiter before it was sent (helpers/client/http/limiter.ts); absent under 1 ms. */
+  queuedMs?: number
+  request: { headers: Record<string, string>; body?: string }
+  /** overBudget: the answer's size when it was over its answer budget (its body is then its size and first characters). */
+  response?: { headers: Record<string, string>; body: string; contentType: string; overBudget?: number }
+  error?: string
+  /** When the attempt was sent (after any wait at the limiter) and when its answer was read, on the monotonic and the epoch clock (Instant, above): what orders two exchanges in real time. */
+  invokedAt?: Instant
+  completedAt?: Instant
+  /** Set by the published-contract sink when a document describes the exchange and it was validated (helpers/client/contracts). */
+  contract?: 'validated' | 'not-described'
 }
