@@ -1,4 +1,5 @@
 import type { AreaPlugin } from '../context'
+import { newPolicyIssueHandler } from './issue-new'
 import { ledgerOf } from './ledger'
 import { registerDocumentRoutes } from './routes-documents'
 import { registerPolicyLinksRoute } from './routes-policy-links'
@@ -11,6 +12,7 @@ import { registerWorkflowRoutes } from './routes-workflow'
 /** The sales area: schemes, quote lifecycle, documents, async requests and policy links (sales-service.md §3-§4). */
 export const salesArea: AreaPlugin = (app, ctx) => {
   const ledger = ledgerOf(app, ctx)
+  ledger.issueHandlers.set('new', newPolicyIssueHandler)
   registerSchemeRoutes(app, ctx, ledger)
   registerQuoteRoutes(app, ctx, ledger)
   registerPricingRoutes(app, ctx, ledger)

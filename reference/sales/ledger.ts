@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ReferenceContext } from '../context'
 import type { Financials, Installment, PolicyRecord, QuoteRecord, RequestRecord, DocumentRecord, QuoteKind, QuoteState } from './records'
-import { newPolicyIssueHandler } from './issue-new'
 import { isProduct, SchemeRegistry, validateQuoteData, type ValidationErrors } from './schemes'
 
 export type * from './records'
@@ -65,7 +64,6 @@ export class Ledger {
   private closed = false
 
   constructor(readonly ctx: ReferenceContext) {
-    this.issueHandlers.set('new', newPolicyIssueHandler)
     ctx.onClose.push(() => this.close())
   }
 
