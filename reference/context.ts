@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { DefectSet } from './defects/catalogue'
 import type { IdFactory } from './ids'
-import type { Principal, TokenService } from './identity/tokens'
+import type { Principal, TokenService } from './tokens'
 import type { ReferenceOptions } from './options'
 
 declare module 'fastify' {

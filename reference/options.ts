@@ -1,7 +1,6 @@
 import type { ChaosOptions } from './chaos/spec'
 import { DefectSet } from './defects/catalogue'
 import type { IdStyle } from './ids'
-import type { FieldProbe } from './variations/field-probe'
 
 export interface ReferenceOptions {
   host: string
@@ -72,4 +71,21 @@ export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {
 export function referenceOptions(partial: Partial<Omit<ReferenceOptions, 'defects'>> & { defects?: Iterable<string> } = {}): ReferenceOptions {
   const { defects, ...rest } = partial
   return { ...DEFAULT_OPTIONS, ...rest, defects: new DefectSet(defects ?? []) }
+}
+
+/** Where a body goes: an answer (operation of common/operations.json, its status) or a notification. */
+export interface FieldSite {
+  operation: string
+  /** The answer's HTTP status; `sent` for a notification. */
+  status: number | 'sent'
+  /** `GET /api/v1/ledger/...` for an answer (the request), `POST <receiver url>` for a notification. */
+  exchange: string
+}
+
+/**
+ * Sees every JSON body before it is sent and returns the body to send: the same value (unchanged) or another one.
+ * Runs in the reference's process (the harness's), so it may keep what it saw.
+ */
+export interface FieldProbe {
+  body(site: FieldSite, body: unknown): unknown
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import { matchOperation } from '../../common/operations'
-import type { ReferenceContext } from '../context'
-import type { DefectName } from './catalogue'
+import { matchOperation } from '../common/operations'
+import type { ReferenceContext } from './context'
+import type { DefectName } from './defects/catalogue'
 
 type Json = Record<string, unknown>
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)

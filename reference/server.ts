@@ -8,10 +8,10 @@ import { errorBody, type ReferenceContext } from './context'
 import { IdFactory } from './ids'
 import { registerOpenApi } from './openapi'
 import { registerIdentity } from './identity/routes'
-import { TokenService } from './identity/tokens'
+import { TokenService } from './tokens'
 import { referenceOptions, type ReferenceOptions } from './options'
 import { registerVariations } from './variations/register'
-import { registerOracleDefects } from './defects/oracle-answers'
+import { registerOracleDefects } from './oracle-answers'
 
 export interface RunningReference {
   /** Origin, e.g. http://127.0.0.1:4010. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { SignJWT, errors, generateKeyPair, jwtVerify, decodeJwt, type CryptoKey, type JWTPayload } from 'jose'
-import type { DefectSet } from '../defects/catalogue'
-import type { Right } from '../demo-data'
+import type { DefectSet } from './defects/catalogue'
+import type { Right } from './demo-data'
 
 export const ISSUER = 'ledger-reference-identity'
 export const AUDIENCE = 'ledger-reference'

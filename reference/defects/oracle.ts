@@ -7,7 +7,7 @@ const S = (section: string) => `sales-service.md ${section}`
  * The answers of writes and reads carrying a value their source does not give (issue 39): one defect per source kind
  * (echo, state, rule, agreement), in writes and in reads. Each is caught by an invariant of the answer oracle
  * (helpers/oracle/answer-model.ts, the table helpers/oracle/answer-sources.ts); their cases are in
- * test/model/oracle-defects.proof.test.ts. The behaviour is in reference/defects/oracle-answers.ts (one hook that
+ * test/model/oracle-defects.proof.test.ts. The behaviour is in reference/oracle-answers.ts (one hook that
  * changes the answer, as a service with that bug would).
  */
 export const ORACLE_DEFECTS = {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { operation, type OperationId } from '../../common/operations'
 import { errorBody, principalOf } from '../context'
-import type { Principal } from '../identity/tokens'
+import type { Principal } from '../tokens'
 import type { PolicyRecord } from '../sales/ledger'
 import type { PoliciesStore } from './store'
 

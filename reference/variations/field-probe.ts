@@ -8,27 +8,13 @@
 import type { FastifyInstance } from 'fastify'
 import { matchOperation } from '../../common/operations'
 import type { ReferenceContext } from '../context'
+import type { FieldSite } from '../options'
 
 /** The pseudo-operation of a webhook notification (the reference's POST to a subscriber): its status is `sent`. */
 export const NOTIFICATION_OPERATION = 'webhooks.notification'
 export const NOTIFICATION_STATUS = 'sent'
 
-/** Where a body goes: an answer (operation of common/operations.json, its status) or a notification. */
-export interface FieldSite {
-  operation: string
-  /** The answer's HTTP status; `sent` for a notification. */
-  status: number | typeof NOTIFICATION_STATUS
-  /** `GET /api/v1/ledger/...` for an answer (the request), `POST <receiver url>` for a notification. */
-  exchange: string
-}
-
-/**
- * Sees every JSON body before it is sent and returns the body to send: the same value (unchanged) or another one.
- * Runs in the reference's process (the harness's), so it may keep what it saw.
- */
-export interface FieldProbe {
-  body(site: FieldSite, body: unknown): unknown
-}
+export type { FieldProbe, FieldSite } from '../options'
 
 function isJson(contentType: unknown): boolean {
   return typeof contentType === 'string' && /^application\/([\w.+-]+\+)?json\b/i.test(contentType)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Principal } from '../identity/tokens'
+import type { Principal } from '../tokens'
 import type { IdFactory } from '../ids'
 import type { EventType } from './events'
 
