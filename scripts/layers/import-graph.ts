@@ -165,6 +165,8 @@ export interface FolderGraph {
 export const FOLDER_ORDERS: Record<string, readonly string[]> = {
   helpers: LAYERS,
   'helpers/client': ['data', 'content', 'evidence', 'polling', 'http', 'auth', 'contracts'],
+  // the runner by role: the domain of a run below what vitest loads, the commands above both, the program on top
+  runner: ['run', 'vitest', 'commands', 'cli'],
 }
 
 /** The folders measured by default: the project's code (test/ and scripts/ are harnesses, measured on request). */

@@ -1,6 +1,9 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
-import { backArrows, cycles, figures, importsOf, type ImportEdge } from '../../scripts/layers/import-graph'
+import { backArrows, cycles, figures, folderGraphs, importsOf, type ImportEdge } from '../../scripts/layers/import-graph'
+import { tempDir } from '../support/temp-dir'
 
 const e = (from: string, to: string, typeOnly = false): ImportEdge => ({ from, to, typeOnly })
 
@@ -38,5 +41,36 @@ describe('the import graph of the check library (npm run imports:graph)', () => 
     expect(f.parts).toBeGreaterThan(20)
     expect(f.arrows).toBeGreaterThanOrEqual(f.runtime.arrows)
     expect(f.backArrows.length).toBeGreaterThanOrEqual(f.runtime.backArrows)
+  })
+
+  it('measures each folder with its children as nodes: an import counts in the lowest folder holding both files', () => {
+    const root = tempDir('folders')
+    const files: Record<string, string> = {
+      // app/: cli -> commands -> run, and run/verdict.ts -> cli/colour.ts closes a circle (cli, commands, run)
+      'app/cli/main.ts': "import { a } from '../commands/a'\nimport { c } from './colour'",
+      'app/cli/colour.ts': '',
+      'app/commands/a.ts': "import { v } from '../run/verdict'",
+      'app/run/verdict.ts': "import type { c } from '../cli/colour'",
+      // app/run/: two files that only import downward
+      'app/run/shard.ts': "import { v } from './verdict'",
+    }
+    for (const [f, text] of Object.entries(files)) {
+      mkdirSync(join(root, dirname(f)), { recursive: true })
+      writeFileSync(join(root, f), text)
+    }
+    const byFolder = new Map(folderGraphs(root, ['app']).map((g) => [g.folder, g]))
+    const app = byFolder.get('app')!
+    expect(app.arrows.map((e) => `${e.from}->${e.to}${e.typeOnly ? ' (type)' : ''}`)).toEqual(['cli->commands', 'commands->run', 'run->cli (type)'])
+    expect(app.circles).toEqual([['cli', 'commands', 'run']])
+    expect(app.backArrows.map((e) => `${e.from}->${e.to}`)).toEqual(['run->cli'])
+    // main.ts -> colour.ts counts in app/cli, shard.ts -> verdict.ts in app/run: neither closes a circle
+    expect(byFolder.get('app/cli')!.arrows.map((e) => `${e.from}->${e.to}`)).toEqual(['main.ts->colour.ts'])
+    expect([byFolder.get('app/cli')!.circles, byFolder.get('app/run')!.backArrows]).toEqual([[], []])
+  })
+
+  it('this project: no circle and no arrow back up in any folder of common/, helpers/, reference/, runner/, suites/', () => {
+    const f = figures(PROJECT_ROOT).folders
+    expect(f.measured).toBeGreaterThan(40)
+    expect(f.offending).toEqual([])
   })
 })
