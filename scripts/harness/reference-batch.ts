@@ -7,7 +7,7 @@ import { parseJsonc } from '../../common/config/jsonc'
 import { TARGETS_DIR, targetSetName } from '../../runner/run/targets/entries'
 import type { ChecksReport } from '../../runner/run/results/results'
 import { startReference, type RunningReference } from '../../reference/server'
-import { mergeProfile } from '../mutation/merge-profile'
+import { mergeProfile } from './merge-profile'
 import { runConformance, type ConformanceRun } from './run-conformance'
 
 /** A reference of a batch: its defects (none: faithful), its options (a variation's), and what its profile adds. */

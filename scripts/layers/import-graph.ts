@@ -169,8 +169,8 @@ export const FOLDER_ORDERS: Record<string, readonly string[]> = {
   runner: ['run', 'vitest', 'commands', 'cli'],
 }
 
-/** The folders measured by default: the project's code (test/ and scripts/ are harnesses, measured on request). */
-export const MEASURED_TOPS = ['common', 'helpers', 'reference', 'runner', 'suites'] as const
+/** The folders measured: every folder of the project's code, its harnesses (scripts/) and its tests (test/). */
+export const MEASURED_TOPS = ['common', 'helpers', 'reference', 'runner', 'suites', 'scripts', 'test'] as const
 
 function allFolders(dir: string): string[] {
   if (!existsSync(dir)) return []

@@ -1,21 +1,8 @@
 import { citesClause } from './classify'
 import { distinctFindings } from '../../runner/run/results/findings'
-import type { DefectResult, FailedCheck } from './types'
+import type { DefectResult, FailedCheck, FailureDistribution } from './types'
 
-/** How many checks one defect fails: the cascade measure of issue 13 (target p90 <= 2). */
-export interface FailureDistribution {
-  /** Defects counted: those caught by at least one failed check (a preflight stop fails no check). */
-  defects: number
-  median: number
-  p90: number
-  max: number
-  /** Every failed check counted, each finding shared or not (CheckOutcome.sameFindingAs): what the verdict counts. */
-  everyFailure?: { median: number; p90: number; max: number }
-  /** Defects whose every failed check cites the defect's clause. */
-  onClause: number
-  /** The defects with the most failed checks, most first (ties by name). */
-  worst: { name: string; failed: number; blocked: number; offClause: string[] }[]
-}
+export type { FailureDistribution }
 
 /** Nearest-rank percentile (p in 0..100) of ascending values; 0 for none. */
 export function percentile(sorted: readonly number[], p: number): number {

@@ -94,7 +94,22 @@ export interface MutationReport {
   falseAlarms: number
   defects: DefectResult[]
   /** Failed checks per caught defect (median, p90, max, worst): the cascade measure. */
-  distribution: import('./distribution').FailureDistribution
+  distribution: FailureDistribution
   variations: VariationResult[]
   passed: boolean
+}
+
+/** How many checks one defect fails: the cascade measure of issue 13 (target p90 <= 2). */
+export interface FailureDistribution {
+  /** Defects counted: those caught by at least one failed check (a preflight stop fails no check). */
+  defects: number
+  median: number
+  p90: number
+  max: number
+  /** Every failed check counted, each finding shared or not (CheckOutcome.sameFindingAs): what the verdict counts. */
+  everyFailure?: { median: number; p90: number; max: number }
+  /** Defects whose every failed check cites the defect's clause. */
+  onClause: number
+  /** The defects with the most failed checks, most first (ties by name). */
+  worst: { name: string; failed: number; blocked: number; offClause: string[] }[]
 }

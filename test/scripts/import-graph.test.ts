@@ -68,9 +68,9 @@ describe('the import graph of the check library (npm run imports:graph)', () => 
     expect([byFolder.get('app/cli')!.circles, byFolder.get('app/run')!.backArrows]).toEqual([[], []])
   })
 
-  it('this project: no circle and no arrow back up in any folder of common/, helpers/, reference/, runner/, suites/', () => {
+  it('this project: no circle and no arrow back up in any folder (common/, helpers/, reference/, runner/, suites/, scripts/, test/)', () => {
     const f = figures(PROJECT_ROOT).folders
-    expect(f.measured).toBeGreaterThan(40)
+    expect(f.measured).toBeGreaterThan(100)
     expect(f.offending).toEqual([])
   })
 })
