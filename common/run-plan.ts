@@ -1,5 +1,7 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import type { TargetConfig } from './config/types'
 
 /**
  * The run plan: what `ledger-conformance run` resolved once (arguments, profile path, run id, seed, selection,
@@ -9,8 +11,11 @@ import { join } from 'node:path'
  *
  * The user's own variables (REPORTS_DIR, CONFORMANCE_RUN_ID, ...) keep their documented meaning: the CLI resolves
  * them into the plan, and vitest.config.ts gives the resolved values back to the loaders that read them
- * (`applyRunPlan`). The profile itself is not in the plan: the resolved configuration holds credentials, which a
- * file in the reports must not, so the global setup loads the profile named here.
+ * (`applyRunPlan`). The target(s) are in the plan as the CLI resolved them from the profile(s) and the environment
+ * (`targets`), so vitest's process does not load a profile again (`plannedTargets`); their secrets (the users'
+ * passwords, the extra headers' values) are not in the file in clear: they are sealed (AES-256-GCM) with a key
+ * drawn for the run, which travels in the same variable and never touches the disk (`LEDGER_RUN_PLAN=<file>#key=<k>`).
+ * The reports folder, the plan's, may be shared (a CI artifact): without the key, what it holds of a secret is noise.
  *
  * Without the variable (the in-process collection of `list`, `merge`, a harness that starts vitest itself), each
  * accessor reads the tool variable it replaces, as before.
@@ -27,7 +32,7 @@ export interface PlannedSelection {
 export interface RunPlan {
   version: 1
   runId: string
-  /** CONFORMANCE_SEED as the user gave it (or a shard's seed); undefined: the profile loader draws one. */
+  /** CONFORMANCE_SEED as the user gave it, a shard's seed, or the one the CLI's resolution of the target drew; undefined: the profile loader draws one. */
   seed?: string
   /** Absolute. */
   reportsDir: string
@@ -48,6 +53,74 @@ export interface RunPlan {
   vitestFilter?: string
   /** Where a shard writes its blob report. */
   shardBlob?: string
+  /**
+   * The target(s) the CLI resolved, each with its secrets replaced by SEALED (one without a key: the single target of
+   * TARGET_PROFILE; with keys: those of TARGET_PROFILES, in order). Undefined: the global setup loads the profile.
+   */
+  targets?: PlannedTarget[]
+  /** The targets' secrets, sealed with the run's key (sealTargets). */
+  sealed?: SealedSecrets
+}
+
+/** A resolved target as the plan carries it. */
+export interface PlannedTarget {
+  key?: string
+  config: TargetConfig
+}
+
+/** What stands in the plan where a secret was. */
+export const SEALED = '(sealed: see common/run-plan.ts)'
+
+/** AES-256-GCM of the targets' secrets (JSON), base64. */
+export interface SealedSecrets {
+  iv: string
+  tag: string
+  data: string
+}
+
+/** One target's secrets: the users' passwords by role, the extra headers' values by name. */
+interface TargetSecrets {
+  passwords: Record<string, string>
+  headers: Record<string, string>
+}
+
+const KEY_MARK = '#key='
+
+/**
+ * The targets with their secrets sealed: what the plan holds, the sealed secrets, and the key (base64url) that
+ * opens them, which goes only into the variable (never into a file).
+ */
+export function sealTargets(targets: readonly PlannedTarget[]): { targets: PlannedTarget[]; sealed: SealedSecrets; key: string } {
+  const secrets: TargetSecrets[] = []
+  const open = targets.map((t) => {
+    const passwords: Record<string, string> = {}
+    const users: Record<string, unknown> = {}
+    for (const [role, u] of Object.entries(t.config.users)) {
+      if (!u) continue
+      passwords[role] = u.password
+      users[role] = { ...u, password: SEALED }
+    }
+    const headers = { ...t.config.headers.extra }
+    const extra = Object.fromEntries(Object.keys(headers).map((k) => [k, SEALED]))
+    secrets.push({ passwords, headers })
+    const config = { ...t.config, users: users as TargetConfig['users'], headers: { ...t.config.headers, extra } }
+    return { ...(t.key !== undefined ? { key: t.key } : {}), config }
+  })
+  const key = randomBytes(32)
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', key, iv)
+  const data = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final()])
+  return { targets: open, sealed: { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') }, key: key.toString('base64url') }
+}
+
+/** The value of LEDGER_RUN_PLAN: the plan's file, and the key of its sealed secrets when it has some. */
+export function runPlanVariable(file: string, key?: string): string {
+  return key ? `${file}${KEY_MARK}${key}` : file
+}
+
+function planFileOf(value: string): { file: string; key?: string } {
+  const at = value.lastIndexOf(KEY_MARK)
+  return at < 0 ? { file: value } : { file: value.slice(0, at), key: value.slice(at + KEY_MARK.length) }
 }
 
 /** Writes the plan into its reports folder; returns the file's path (the value of LEDGER_RUN_PLAN). */
@@ -62,14 +135,43 @@ let cached: { file: string; plan: RunPlan } | undefined
 
 /** The plan LEDGER_RUN_PLAN points at (read once per process and file); undefined when the variable is unset. */
 export function runPlan(env: NodeJS.ProcessEnv = process.env): RunPlan | undefined {
-  const file = env[RUN_PLAN_ENV]
-  if (!file) return undefined
+  const value = env[RUN_PLAN_ENV]
+  if (!value) return undefined
+  const { file } = planFileOf(value)
   if (cached?.file !== file) {
     const plan = JSON.parse(readFileSync(file, 'utf8')) as RunPlan
     if (plan.version !== 1 || typeof plan.runId !== 'string' || typeof plan.reportsDir !== 'string') throw new Error(`${RUN_PLAN_ENV}=${file}: not a run plan of this version`)
     cached = { file, plan }
   }
   return cached.plan
+}
+
+/**
+ * The target(s) the CLI resolved, their secrets opened with the variable's key: what the global setup and the
+ * reporters use instead of loading the profile again. Undefined without a plan, with a plan that holds no targets
+ * (merge), or when the key is missing or does not open them (a plan handed to vitest by hand): the caller then loads
+ * the profile itself, as without a plan.
+ */
+export function plannedTargets(env: NodeJS.ProcessEnv = process.env): PlannedTarget[] | undefined {
+  const plan = runPlan(env)
+  if (!plan?.targets || plan.targets.length === 0) return undefined
+  const { key } = planFileOf(env[RUN_PLAN_ENV]!)
+  if (!plan.sealed || !key) return undefined
+  let secrets: TargetSecrets[]
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', Buffer.from(key, 'base64url'), Buffer.from(plan.sealed.iv, 'base64'))
+    decipher.setAuthTag(Buffer.from(plan.sealed.tag, 'base64'))
+    secrets = JSON.parse(Buffer.concat([decipher.update(Buffer.from(plan.sealed.data, 'base64')), decipher.final()]).toString('utf8')) as TargetSecrets[]
+  } catch {
+    return undefined
+  }
+  if (secrets.length !== plan.targets.length) return undefined
+  return plan.targets.map((t, i) => {
+    const s = secrets[i]!
+    const users = Object.fromEntries(Object.entries(t.config.users).map(([role, u]) => [role, u && { ...u, password: s.passwords[role] ?? '' }]))
+    const config: TargetConfig = { ...t.config, users: users as TargetConfig['users'], headers: { ...t.config.headers, extra: { ...s.headers } } }
+    return { ...(t.key !== undefined ? { key: t.key } : {}), config }
+  })
 }
 
 /**

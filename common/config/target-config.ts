@@ -266,6 +266,12 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
     deviations: p.deviations ?? {},
     reference: { ...(p.reference ?? {}), defects },
     extensions: p.extensions ?? {},
+    asWritten: {
+      services: { ...(p.services ?? {}) },
+      ...(p.product !== undefined ? { product: p.product } : {}),
+      ...(p.products !== undefined ? { products: [...p.products] } : {}),
+      passwordEnv: Object.fromEntries(Object.entries(p.users ?? {}).flatMap(([role, u]) => (u.passwordEnv ? [[role, u.passwordEnv]] : []))),
+    },
     runId,
     seed,
     thorough: thoroughRaw === '1',

@@ -73,6 +73,15 @@ export interface ReferenceSettings {
 }
 
 /** The fully resolved target: profile + environment, validated. JSON-serialisable. */
+/** TargetConfig.asWritten. */
+export interface ProfileAsWritten {
+  services: Partial<ServiceUrls>
+  product?: string
+  products?: string[]
+  /** users.<role>.passwordEnv, by role. */
+  passwordEnv: Record<string, string>
+}
+
 export interface TargetConfig {
   profileName: string
   profilePath: string
@@ -109,6 +118,13 @@ export interface TargetConfig {
   openapi?: string[]
   /** What a contract finding means (profile `contract`): fail (default once documents are named) or warn (a deviation). */
   contract?: 'fail' | 'warn'
+  /**
+   * What the profile itself wrote, where a message or the production guard must tell it from the environment: its
+   * service URLs, product fields and the password variable of each user (never a password). Set by loadTargetConfig,
+   * so that nothing after the resolution reads the profile again; absent in a configuration built by hand (then the
+   * profile is read for it).
+   */
+  asWritten?: ProfileAsWritten
   /** The documents as the global setup loaded them (source -> parsed JSON), so a worker's suite files need not fetch them again. */
   openapiDocuments?: Record<string, unknown>
   reference: ReferenceSettings

@@ -100,13 +100,15 @@ async function preflightSteps(config: TargetConfig, ctx: ReturnType<typeof creat
  * Where a product name came from, for a message that says what to fix: the variable PRODUCT when set, else the profile's field
  * (`product`, or `products[i]`).
  */
-export function productSource(config: Pick<TargetConfig, 'product' | 'products' | 'profilePath'>, name: string, env: NodeJS.ProcessEnv = process.env): string {
+export function productSource(config: Pick<TargetConfig, 'product' | 'products' | 'profilePath' | 'asWritten'>, name: string, env: NodeJS.ProcessEnv = process.env): string {
   if (env.PRODUCT) return `'${name}' (variable PRODUCT=${name})`
-  let profile: { product?: unknown; products?: unknown } = {}
-  try {
-    profile = readProfile(config.profilePath) as typeof profile
-  } catch {
-    // the resolved configuration says enough
+  let profile: { product?: unknown; products?: unknown } = config.asWritten ?? {}
+  if (!config.asWritten) {
+    try {
+      profile = readProfile(config.profilePath) as typeof profile
+    } catch {
+      // the resolved configuration says enough
+    }
   }
   const at = Array.isArray(profile.products) ? profile.products.indexOf(name) : -1
   const field = at >= 0 ? `products[${at}]` : profile.product === name || name === config.product ? 'product' : 'products'
@@ -132,11 +134,13 @@ const LOGIN_EXEMPT = new Set(['challenge', 'expired', 'shortLived'])
 /** The profile field and password variable that configure a user, for a message that says what to fix. */
 function fieldOf(config: TargetConfig, role: string): string {
   if (role === 'primary') return "credentials (AUTH_USERNAME / AUTH_PASSWORD, profile 'credentials')"
-  let env: string | undefined
-  try {
-    env = readProfile(config.profilePath).users?.[role]?.passwordEnv
-  } catch {
-    env = undefined
+  let env: string | undefined = config.asWritten?.passwordEnv[role]
+  if (!config.asWritten) {
+    try {
+      env = readProfile(config.profilePath).users?.[role]?.passwordEnv
+    } catch {
+      env = undefined
+    }
   }
   return `users.${role}${env ? ` (password from ${env})` : ''}`
 }

@@ -21,6 +21,7 @@ import { guardStackTraces } from './stack-guard'
 import { loadTargets, type NamedTarget } from '../run/targets/load'
 import { runStopError, type RunStop } from '../run/verdict'
 import { newRunId } from '../../common/run-id'
+import { plannedTargets, type PlannedTarget } from '../../common/run-plan'
 
 /**
  * Where this run records itself (reports/run.json) from its first moment, so that a run that stops (configuration,
@@ -99,8 +100,8 @@ function preflightStop(rec: RunRecord, e: unknown, prefix = ''): never {
 }
 
 /** One target: the profile (TARGET_PROFILE) plus the environment; embedded, container or external. */
-async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRecord): Promise<() => Promise<void>> {
-  let config = orStop(rec, 'configuration', () => loadTargetConfig(env), isConfigError)
+async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRecord, planned?: TargetConfig): Promise<() => Promise<void>> {
+  let config = planned ?? orStop(rec, 'configuration', () => loadTargetConfig(env), isConfigError)
   const namedByProfile = config.openapi
   registerSecrets(config)
   rec.update(runInfo(config))
@@ -223,6 +224,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const runId = env.CONFORMANCE_RUN_ID ?? newRunId()
   const dir = resetReports(env)
   const rec = new RunRecord(dir, earlyRunInfo(env, runId))
-  const targets = orStop(rec, 'configuration', () => loadTargets(env), isConfigError)
-  return targets ? setupMany(project, env, targets, rec, dir) : setupOne(project, env, rec)
+  // the target(s) the CLI resolved (the run plan); loaded here only when no plan holds them (vitest started directly)
+  const planned = plannedTargets(env)
+  const targets = planned ? plannedMany(planned) : orStop(rec, 'configuration', () => loadTargets(env), isConfigError)
+  return targets ? setupMany(project, env, targets, rec, dir) : setupOne(project, env, rec, planned?.[0]?.config)
+}
+
+/** The planned targets of a multi-target run (each has its key), undefined for a single target. */
+function plannedMany(planned: PlannedTarget[]): NamedTarget[] | undefined {
+  const named = planned.filter((t): t is NamedTarget => t.key !== undefined)
+  return named.length > 0 ? named : undefined
 }

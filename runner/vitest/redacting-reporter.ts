@@ -6,6 +6,7 @@ type UserConsoleLog = Parameters<NonNullable<Reporter['onUserConsoleLog']>>[0]
 import { loadTargetConfig } from '../../common/config/target-config'
 import { listenForWorkerSecrets, runRedactor, safeText } from '../../helpers/client/evidence/redact'
 import { loadTargets } from '../run/targets/load'
+import { plannedTargets } from '../../common/run-plan'
 
 const MAX_DEPTH = 8
 
@@ -51,7 +52,8 @@ export default class RedactingReporter implements Reporter {
     this.stop = listenForWorkerSecrets()
     // the configured passwords, also when no global setup runs here (the merge of a sharded run)
     try {
-      const configs = loadTargets(process.env)?.map((t) => t.config) ?? [loadTargetConfig(process.env)]
+      // as the CLI resolved them (the run plan), or loaded here when vitest was started without one
+      const configs = (plannedTargets() ?? loadTargets(process.env) ?? [{ config: loadTargetConfig(process.env) }]).map((t) => t.config)
       for (const c of configs) for (const u of Object.values(c.users)) runRedactor().addSecret(u?.password)
     } catch {
       // a bad profile stops the run in the global setup, with its own message

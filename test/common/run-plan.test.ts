@@ -12,13 +12,18 @@ import {
   plannedSelection,
   plannedShardBlob,
   plannedStrict,
+  plannedTargets,
   plannedVitestFilter,
+  runPlanVariable,
+  SEALED,
+  sealTargets,
   RUN_PLAN_ENV,
   RUN_PLAN_FILE,
   runPlan,
   writeRunPlan,
   type RunPlan,
 } from '../../common/run-plan'
+import { loadTargetConfig } from '../../common/config/target-config'
 import { tempDir } from '../support/temp-dir'
 
 describe('the run plan', () => {
@@ -81,6 +86,48 @@ describe('the run plan', () => {
     writeFileSync(other, '{"version":2}')
     expect(() => runPlan({ [RUN_PLAN_ENV]: other })).toThrow(/not a run plan/)
     expect(runPlan({ [RUN_PLAN_ENV]: file })?.runId).toBe('r')
+  })
+})
+
+describe('the target(s) in the run plan: resolved once by the CLI, secrets sealed', () => {
+  const resolved = () => {
+    const config = loadTargetConfig({ AUTH_PASSWORD: 'pw-from-the-environment-1', CONFORMANCE_RUN_ID: 'run-t', CONFORMANCE_SEED: '5' })
+    return { ...config, headers: { ...config.headers, extra: { 'x-api-key': 'key-of-the-tenant-42' } } }
+  }
+
+  it('holds the resolved configuration, and no secret in clear: the passwords and extra headers are sealed', () => {
+    const dir = tempDir('run-plan-targets')
+    const config = resolved()
+    const sealed = sealTargets([{ config }])
+    const file = writeRunPlan({ version: 1, runId: 'run-t', reportsDir: dir, callerCwd: dir, allowWrites: false, strict: false, thorough: false, targets: sealed.targets, sealed: sealed.sealed })
+    const text = readFileSync(file, 'utf8')
+    const secrets = [...Object.values(config.users).map((u) => u!.password), 'key-of-the-tenant-42']
+    expect(secrets.length).toBeGreaterThan(3)
+    expect(secrets.filter((s) => text.includes(s))).toEqual([])
+    expect(text).not.toContain(sealed.key)
+    expect(sealed.targets[0]!.config.users.primary.password).toBe(SEALED)
+    // the variable carries the key; the global setup and the reporters get the configuration back as resolved
+    const env = { [RUN_PLAN_ENV]: runPlanVariable(file, sealed.key) }
+    expect(runPlan(env)?.runId).toBe('run-t')
+    expect(plannedTargets(env)).toEqual([{ config }])
+  })
+
+  it('is not opened without the key, nor with another one: the caller then loads the profile itself', () => {
+    const dir = tempDir('run-plan-key')
+    const sealed = sealTargets([{ key: 'a', config: resolved() }, { key: 'b', config: resolved() }])
+    const file = writeRunPlan({ version: 1, runId: 'r', reportsDir: dir, callerCwd: dir, allowWrites: false, strict: false, thorough: false, targets: sealed.targets, sealed: sealed.sealed })
+    expect(plannedTargets({ [RUN_PLAN_ENV]: runPlanVariable(file, sealed.key) })?.map((t) => t.key)).toEqual(['a', 'b'])
+    expect(plannedTargets({ [RUN_PLAN_ENV]: file })).toBeUndefined()
+    expect(plannedTargets({ [RUN_PLAN_ENV]: runPlanVariable(file, sealTargets([]).key) })).toBeUndefined()
+    // a plan without targets (merge) or no plan at all: undefined
+    const bare = writeRunPlan({ version: 1, runId: 'r', reportsDir: tempDir('run-plan-bare'), callerCwd: dir, allowWrites: false, strict: false, thorough: false })
+    expect([plannedTargets({ [RUN_PLAN_ENV]: bare }), plannedTargets({})]).toEqual([undefined, undefined])
+  })
+
+  it('says what the profile wrote where the guard and the preflight tell it from the environment', () => {
+    const c = resolved()
+    expect(c.asWritten).toEqual({ services: {}, product: 'home', products: ['home', 'travel'], passwordEnv: expect.any(Object) })
+    expect(JSON.stringify(c.asWritten)).not.toContain('pw-from-the-environment-1')
   })
 })
 

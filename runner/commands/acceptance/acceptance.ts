@@ -4,12 +4,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { conformanceConfigArgs, dependencyFile } from '../../../common/project-root'
-import { ConfigError, loadTargetConfig, PROJECT_ROOT, readProfile } from '../../../common/config/target-config'
+import { ConfigError, loadTargetConfig, PROJECT_ROOT, readProfile, type TargetConfig } from '../../../common/config/target-config'
 import { reportsDir } from '../../../common/report-paths'
 import { clearRunReports, type ChecksReport } from '../../run/results/results'
 import { readVerdictFile } from '../../run/results/run-reports'
 import { CATALOGUE_SIZE_ENV, SELECTED_CHECKS_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV } from '../../run/selection/env'
-import { RUN_PLAN_ENV, writeRunPlan } from '../../../common/run-plan'
+import { RUN_PLAN_ENV, runPlanVariable, sealTargets, writeRunPlan } from '../../../common/run-plan'
 import { CALLER_CWD_ENV } from '../../../common/report-paths'
 import { SHARD_BLOB_ENV } from '../../run/shard'
 import { acceptanceVerdict, knownFeatures, refusedAcceptance, type AcceptanceReport } from './verdict'
@@ -100,14 +100,16 @@ async function accept(argv: string[]): Promise<number> {
     throw e
   }
   // the target the run would test: a profile without URLs (or extending reference.json) is the embedded reference
-  let embedded: boolean
+  // resolved once, here: the run plan hands it to vitest, whose process does not load the profile again
+  const runId = process.env.CONFORMANCE_RUN_ID ?? newRunId()
+  let target: TargetConfig
   try {
-    embedded = loadTargetConfig({ ...process.env, TARGET_PROFILE: profilePath }).embedded
+    target = loadTargetConfig({ ...process.env, TARGET_PROFILE: profilePath, CONFORMANCE_RUN_ID: runId })
   } catch (e) {
     if (e instanceof ConfigError) refuse(dir, profilePath, profile.name, e.message)
     throw e
   }
-  if (embedded && !values['allow-reference']) {
+  if (target.embedded && !values['allow-reference']) {
     refuse(
       dir,
       profilePath,
@@ -121,17 +123,17 @@ async function accept(argv: string[]): Promise<number> {
   // nothing of an earlier run is read as this one's: its reports go first, and every report of this run carries its id
   clearRunReports(dir)
   rmSync(join(dir, 'acceptance.json'), { force: true })
-  const runId = process.env.CONFORMANCE_RUN_ID ?? newRunId()
   process.stdout.write(`Tenant acceptance: profile ${profile.name} (${relative(process.cwd(), profilePath)}), tenant ${process.env.TENANT ?? profile.tenant}\n`)
   process.stdout.write(`  features present: ${features.present.join(', ') || 'none'}; absent: ${features.absent.join(', ') || 'none'}\n`)
   process.stdout.write(`  suites: ${suites.join(' ')}\n\n`)
 
   // acceptance is strict unless --lenient: a requirement no check could judge is not accepted (docs/reports.md)
   // one run plan (common/run-plan.ts), as `run` gives its vitest
+  const sealed = sealTargets([{ config: target }])
   const plan = writeRunPlan({
     version: 1,
     runId,
-    ...(process.env.CONFORMANCE_SEED !== undefined ? { seed: process.env.CONFORMANCE_SEED } : {}),
+    seed: process.env.CONFORMANCE_SEED ?? String(target.seed),
     reportsDir: dir,
     callerCwd: process.env[CALLER_CWD_ENV] || PROJECT_ROOT,
     profile: profilePath,
@@ -140,8 +142,10 @@ async function accept(argv: string[]): Promise<number> {
     thorough: false,
     // --suites is a selection: the verdict says it is partial, and what only other suites exercise is not its to miss
     ...(values.suites ? { vitestFilter: suites.join(' ') } : {}),
+    targets: sealed.targets,
+    sealed: sealed.sealed,
   })
-  const env: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', [RUN_PLAN_ENV]: plan }
+  const env: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', [RUN_PLAN_ENV]: runPlanVariable(plan, sealed.key) }
   for (const k of [SELECTED_CHECKS_ENV, SELECTION_ENV, CATALOGUE_SIZE_ENV, VITEST_FILTER_ENV, STRICT_ENV, CALLER_CWD_ENV, SHARD_BLOB_ENV]) delete env[k]
   // colour only on a terminal, as run's (runner/commands/colour.ts): a piped log gets none
   const child = spawn(process.execPath, [dependencyFile('vitest', 'vitest.mjs'), 'run', ...conformanceConfigArgs(), ...suites], { cwd: PROJECT_ROOT, env: colourEnv(env, process.stdout.isTTY === true), stdio: ['ignore', 'pipe', 'pipe'] })
@@ -167,7 +171,7 @@ async function accept(argv: string[]): Promise<number> {
     exitCode,
     checks: fresh ? checks : undefined,
     output: tail,
-    ...(embedded ? { embeddedReference: true } : {}),
+    ...(target.embedded ? { embeddedReference: true } : {}),
   })
   writeFileSync(join(dir, 'acceptance.json'), `${JSON.stringify(report, null, 2)}\n`)
   const out: string[] = ['', '─── tenant acceptance ────────────────────────────────────────────']

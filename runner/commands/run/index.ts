@@ -26,7 +26,7 @@ import { withDidYouMean } from '../did-you-mean'
 import { colourEnv } from '../colour'
 import { WRITE_OPTIONS, writeModeProblem, writeOptionsHelp } from '../../run/guard/write-guard'
 import { newRunId } from '../../../common/run-id'
-import { RUN_PLAN_ENV, writeRunPlan, type RunPlan } from '../../../common/run-plan'
+import { RUN_PLAN_ENV, runPlanVariable, sealTargets, writeRunPlan, type PlannedTarget, type RunPlan } from '../../../common/run-plan'
 
 export const RUN_OPTIONS = {
   check: { type: 'string', multiple: true },
@@ -156,16 +156,20 @@ function checkRunSettings(env: NodeJS.ProcessEnv, first: TargetConfig): void {
   }
 }
 
-/** The run's target(s) as the suites will see them (an embedded target gets a placeholder origin: nothing is started). */
-function resolveTargets(env: NodeJS.ProcessEnv): { target?: TargetConfig; targets?: Record<string, TargetConfig>; first: TargetConfig } {
+/**
+ * The run's target(s), resolved once from the profile(s) and the environment: as the catalogue sees them (an embedded
+ * target gets a placeholder origin: nothing is started), and as resolved, for the run plan (`planned`), which vitest's
+ * process reads instead of loading the profile again.
+ */
+function resolveTargets(env: NodeJS.ProcessEnv): { target?: TargetConfig; targets?: Record<string, TargetConfig>; first: TargetConfig; planned: PlannedTarget[] } {
   const many = loadTargets(env)
   const place = (c: TargetConfig) => (c.embedded ? withEmbeddedOrigin(c, 'http://127.0.0.1:9') : c)
   if (many && many.length > 0) {
     const targets = Object.fromEntries(many.map((t) => [t.key, place(t.config)]))
-    return { targets, first: many[0]!.config }
+    return { targets, first: many[0]!.config, planned: many.map((t) => ({ key: t.key, config: t.config })) }
   }
   const target = loadTargetConfig(env)
-  return { target: place(target), first: target }
+  return { target: place(target), first: target, planned: [{ config: target }] }
 }
 
 function stopRun(dir: string, run: RunInfo, stop: RunStop, selection?: Selection): number {
@@ -328,10 +332,13 @@ export async function runConformance(argv: string[]): Promise<number> {
       startedAt: new Date().toISOString(),
     })
   }
+  // the target(s) as resolved here go into the plan, their secrets sealed with a key that only the variable carries
+  const sealed = sealTargets(targets.planned)
   const plan: RunPlan = {
     version: 1,
     runId,
-    ...(env.CONFORMANCE_SEED !== undefined ? { seed: env.CONFORMANCE_SEED } : {}),
+    // the seed the target's resolution drew (or the user's, or the shard's): one seed in both processes
+    seed: env.CONFORMANCE_SEED ?? String(targets.first.seed),
     reportsDir: dir,
     callerCwd: process.cwd(),
     ...(env.TARGET_PROFILE ? { profile: env.TARGET_PROFILE } : {}),
@@ -343,8 +350,10 @@ export async function runConformance(argv: string[]): Promise<number> {
     ...(catalogueSize ? { catalogueSize } : {}),
     ...(vitestFilterPlanned ? { vitestFilter: vitestFilterPlanned } : {}),
     ...(shardBlob ? { shardBlob } : {}),
+    targets: sealed.targets,
+    sealed: sealed.sealed,
   }
-  const child: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', [RUN_PLAN_ENV]: writeRunPlan(plan) }
+  const child: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', [RUN_PLAN_ENV]: runPlanVariable(writeRunPlan(plan), sealed.key) }
   for (const k of TOOL_VARS) delete child[k]
   const ended = await runVitest([...files, ...args.vitestArgs], colourEnv(child, process.stdout.isTTY === true))
   const verdict = readVerdictFile(dir)

@@ -23,7 +23,7 @@ export async function guardRun(project: Pick<TestProject, 'globTestFiles'>, conf
   let files = (await project.globTestFiles(filters)).testFiles
   // A filter that selects nothing leaves vitest with nothing to run; judge every suite rather than none.
   if (files.length === 0) files = (await project.globTestFiles()).testFiles
-  const decision = productionGuard({ config, files, classes: loadSuiteClasses(), env, profileServices: readProfile(config.profilePath).services ?? {} })
+  const decision = productionGuard({ config, files, classes: loadSuiteClasses(), env, profileServices: (config.asWritten ?? readProfile(config.profilePath)).services ?? {} })
   if (!decision.allowed) throw new GuardRefusal(decision.message)
   return decision
 }

@@ -10,7 +10,7 @@ import { guardWrites, type GuardedCommand, type WriteDecision, type WriteMode } 
  * into the refusal.
  */
 export function guardTarget(o: { command: GuardedCommand; argv: readonly string[]; config: TargetConfig; mode: WriteMode; writes: boolean; env: NodeJS.ProcessEnv; detail?: string }): WriteDecision {
-  const profileServices = o.config.profilePath ? (readProfile(o.config.profilePath).services ?? {}) : {}
+  const profileServices = o.config.asWritten?.services ?? (o.config.profilePath ? (readProfile(o.config.profilePath).services ?? {}) : {})
   return guardWrites({
     command: o.command,
     mode: o.mode,
