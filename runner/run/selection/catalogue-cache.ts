@@ -10,7 +10,8 @@ function files(root: string, path: string): string[] {
   const st = statSync(join(root, path), { throwIfNoEntry: false })
   if (!st) return []
   if (st.isFile()) return [path]
-  return readdirSync(join(root, path)).sort().flatMap((name) => files(root, join(path, name)))
+  // the areas' static metadata (suites/<area>/checks.json) is written from the collection, never read by it
+  return readdirSync(join(root, path)).sort().filter((name) => name !== 'checks.json').flatMap((name) => files(root, join(path, name)))
 }
 
 /**

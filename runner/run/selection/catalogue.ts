@@ -9,20 +9,18 @@ import { aboutOperations } from './about'
 import type { TestCase, TestModule, TestSuite } from 'vitest/node'
 import { INVARIANTS_FILE, invariantLines } from '../results/invariants'
 import { catalogueKey, readCachedCatalogue, writeCachedCatalogue } from './catalogue-cache'
+import { staticCatalogue, type CatalogueEntry } from './static-catalogue'
 
-/** One check of the catalogue, as its suite file defines it (nothing is run to know it). */
-export interface CatalogueEntry {
-  id: string
-  document: string
-  section: string
-  requirement: string
-  about: string[]
-  /** Suite file, relative to the project. */
-  file: string
-  /** The line of its `check(...)` or `step(...)` call in `file` (for an invariant: its rule's line in the model). */
-  line?: number
-  /** The full name of the lifecycle (ordered steps) it is a step of; its earlier steps must run before it. */
-  lifecycle?: string
+export type { CatalogueEntry }
+
+/** The products of the target(s): one target's, or every product any of them has, in first-seen order. */
+function productsOf(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }): string[] {
+  return [...new Set([target.target, ...Object.values(target.targets ?? {})].flatMap((t) => t?.products ?? []))]
+}
+
+/** The main product of the target, or of the first of several. */
+function mainProductOf(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }): string | undefined {
+  return (target.target ?? Object.values(target.targets ?? {})[0])?.product
 }
 
 function keyOf(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[]): string {
@@ -31,23 +29,44 @@ function keyOf(target: { target?: TargetConfig; targets?: Record<string, TargetC
 
 /** The catalogue collectCatalogue would return, when it is already collected (cached); undefined otherwise. Never collects. */
 export function cachedCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): CatalogueEntry[] | undefined {
+  if (files.length === 0) {
+    const fromMetadata = staticCatalogue(productsOf(target), mainProductOf(target))
+    if (fromMetadata) return fromMetadata
+  }
   return readCachedCatalogue<CatalogueEntry>(keyOf(target, files))
 }
+
+/**
+ * Every check of the suites for this target. From the areas' static metadata (suites/<area>/checks.json, generated
+ * by npm run checks:generate: runner/run/selection/static-catalogue.ts), expanded for the target's products: nothing
+ * is collected. For a part of the suites (`files`), or when an area has no generated file, collected (below).
+ */
+export async function collectCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): Promise<CatalogueEntry[]> {
+  if (files.length === 0) {
+    const fromMetadata = staticCatalogue(productsOf(target), mainProductOf(target))
+    if (fromMetadata) return fromMetadata
+  }
+  return collectCatalogueFromSuites(target, files)
+}
+
+/** A check as collected, with the product it was defined for (a check defined once per product of the profile). */
+export type CollectedCheck = CatalogueEntry & { product?: string }
 
 /**
  * Every check of the suites (or of `files`) for this target, read by collecting the suite files with vitest without
  * running any check and without the global setup (nothing is started, no request is sent): each check carries its meta
  * from its definition (helpers/checks/check.ts). The target's resolved configuration is provided as the global setup
- * would, since some suites define one check per product of the profile. Order: file, then definition order.
+ * would, since some suites define one check per product of the profile. Order: file, then definition order. What
+ * npm run checks:generate writes the static metadata from; `list` and the selection use it only without that.
  */
-export async function collectCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): Promise<CatalogueEntry[]> {
+export async function collectCatalogueFromSuites(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = [], options: { products?: boolean } = {}): Promise<CollectedCheck[]> {
   // collecting takes seconds (vitest transforms and imports every suite): the result is kept, keyed by the contents
   // of everything it is collected from (runner/run/selection/catalogue-cache.ts)
-  const key = keyOf(target, files)
-  const cached = readCachedCatalogue<CatalogueEntry>(key)
+  const key = keyOf({ ...target, ...(options.products ? { products: true } : {}) } as typeof target, files)
+  const cached = readCachedCatalogue<CollectedCheck>(key)
   if (cached) return cached
   const collected = await withCollectedSuites(target, files, undefined, (testModules) => {
-    const out: CatalogueEntry[] = []
+    const out: CollectedCheck[] = []
     const seen = new Set<string>()
     for (const m of [...testModules].sort((a, b) => a.moduleId.localeCompare(b.moduleId))) {
       for (const tc of m.children.allTests()) {
@@ -64,6 +83,7 @@ export async function collectCatalogue(target: { target?: TargetConfig; targets?
           file,
           ...(check.at?.file === file ? { line: check.at.line } : {}),
           ...(check.lifecycle ? { lifecycle: check.lifecycle } : {}),
+          ...(options.products && check.product ? { product: check.product } : {}),
         })
       }
     }
