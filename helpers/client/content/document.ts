@@ -97,7 +97,12 @@ function library(): Promise<PdfJs> {
  * The built-in objects whose members the legacy build's polyfills (core-js, bundled in both of its modules) may
  * replace when they are loaded.
  */
-const BUILTINS: object[] = [JSON, Object, Object.prototype, Function.prototype, Array, Array.prototype, String, String.prototype, Number, Math, Promise, Promise.prototype, Map.prototype, Set.prototype, WeakMap.prototype, RegExp.prototype, Date.prototype, Reflect, ArrayBuffer.prototype, Object.getPrototypeOf(Uint8Array) as object, Object.getPrototypeOf(Uint8Array.prototype) as object, Uint8Array, Uint8Array.prototype]
+const BUILTINS: object[] = [
+  ...[JSON, Object, Object.prototype, Function.prototype, Array, Array.prototype, String, String.prototype, Number, Math],
+  ...[Promise, Promise.prototype, Map.prototype, Set.prototype, WeakMap.prototype, RegExp.prototype, Date.prototype],
+  ...[Reflect, ArrayBuffer.prototype, Uint8Array, Uint8Array.prototype],
+  ...[Object.getPrototypeOf(Uint8Array) as object, Object.getPrototypeOf(Uint8Array.prototype) as object],
+]
 
 /**
  * Loads the library and then puts back every member of a built-in it replaced, keeping what it added. The legacy
@@ -117,7 +122,8 @@ export async function keepingBuiltins<T>(load: () => Promise<T>): Promise<T> {
     BUILTINS.forEach((o, i) => {
       for (const [k, before] of saved[i]!) {
         const now = Object.getOwnPropertyDescriptor(o, k)
-        if (now !== undefined && now.value === before.value && now.get === before.get && now.set === before.set) continue
+        const same = now !== undefined && now.value === before.value && now.get === before.get && now.set === before.set
+        if (same) continue
         try {
           Object.defineProperty(o, k, before)
         } catch {
