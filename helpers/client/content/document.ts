@@ -98,7 +98,8 @@ function library(): Promise<PdfJs> {
  * replace when they are loaded.
  */
 const BUILTINS: object[] = [
-  ...[JSON, Object, Object.prototype, Function.prototype, Array, Array.prototype, String, String.prototype, Number, Math],
+  ...[JSON, Object, Object.prototype, Function.prototype, Array, Array.prototype, String, String.prototype],
+  ...[Number, Math],
   ...[Promise, Promise.prototype, Map.prototype, Set.prototype, WeakMap.prototype, RegExp.prototype, Date.prototype],
   ...[Reflect, ArrayBuffer.prototype, Uint8Array, Uint8Array.prototype],
   ...[Object.getPrototypeOf(Uint8Array) as object, Object.getPrototypeOf(Uint8Array.prototype) as object],
