@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 /**
  * Documents opened as what they claim to be (issue 42). A generated or downloaded document is parsed by a well-kept
  * library for its kind, so a check or a rule of the model can judge what is inside: is it complete and well-formed,
@@ -169,12 +171,36 @@ async function readPdf(raw: Buffer): Promise<{ pages?: number; text?: string; pr
   }
 }
 
+type PdfRead = Awaited<ReturnType<typeof readPdf>>
+
+/**
+ * What the parser read from each distinct file, by its SHA-256 (the last PARSED_KEPT): a run downloads the same
+ * document several times (each check that reads it, each re-read of a view), and what PDF.js reads depends on the bytes
+ * only. A parse that did not finish within its deadline is not kept.
+ */
+const parsed = new Map<string, Promise<PdfRead | undefined>>()
+const PARSED_KEPT = 64
+
+function parsedOnce(raw: Buffer): Promise<PdfRead | undefined> {
+  const key = `${raw.length}:${createHash('sha256').update(raw).digest('base64')}`
+  const known = parsed.get(key)
+  if (known) return known
+  const read = queued(() => readPdf(raw))
+  parsed.set(key, read)
+  read.then(
+    (r) => r === undefined && parsed.delete(key),
+    () => parsed.delete(key),
+  )
+  if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value!)
+  return read
+}
+
 /** Opens a document answer as what it claims to be; never throws. */
 export async function openDocument(raw: Buffer, mediaType: string): Promise<OpenedDocument> {
   const kind = documentKind(raw, mediaType)
   if (kind === undefined) return { mediaType, judged: false, problems: [] }
   const claimed = mediaType === '' ? 'application/pdf' : mediaType
-  const read = await queued(() => readPdf(raw))
+  const read = await parsedOnce(raw)
   if (read === undefined) return { mediaType: claimed, judged: false, problems: [], unjudgedBecause: `${PDF_PARSER} did not finish within ${PARSE_DEADLINE_MS} ms` }
   const problems = pdfTrailerProblems(raw)
   if (read.problem) problems.push(read.problem)

@@ -70,4 +70,13 @@ describe('documents opened as what they claim to be', () => {
     expect((JSON as unknown as Record<symbol, number>)[added]).toBe(1)
     delete (JSON as unknown as Record<symbol, number>)[added]
   })
+
+  it('the same bytes opened again read the same (parsed once); a document differing by one byte is read for itself', async () => {
+    const first = await openDocument(pdf, 'application/pdf')
+    expect(await openDocument(Buffer.from(pdf), 'application/pdf')).toEqual(first)
+    const changed = Buffer.from(pdf.toString('latin1').replace('Quote 100123', 'Quote 100124'), 'latin1')
+    const other = await openDocument(changed, 'application/pdf')
+    expect(other.text).toContain('Quote 100124')
+    expect(other.text).not.toContain('Quote 100123')
+  })
 })
