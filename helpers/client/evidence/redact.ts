@@ -103,7 +103,12 @@ function fold(c: number): number {
   return lower.length === 1 ? lower.charCodeAt(0) : c
 }
 
+/** Only ASCII characters: folded, such a text is its toLowerCase() (fold() maps A-Z to a-z and nothing else there). */
+const ASCII = /^[\x00-\x7f]*$/
+
 function folded(s: string): string {
+  // a run's spellings are mostly long ASCII texts (a token's \u escapes, entities, %-encodings): folded at once
+  if (ASCII.test(s)) return s.toLowerCase()
   let out = ''
   for (let i = 0; i < s.length; i += 1) out += String.fromCharCode(fold(s.charCodeAt(i)))
   return out
