@@ -10,7 +10,7 @@ import { exploreCommand } from './explore'
 import { replayCommand } from './replay'
 import { mergeCommand } from './merge'
 
-/** Every subcommand; adding one is one line here (and its file runner/cli/commands/<name>.ts). The first is the default. */
+/** Every subcommand; adding one is one line here and one entry in ./entries.ts (what the CLI loads lazily), and its file runner/cli/commands/<name>.ts. The first is the default. */
 export const COMMANDS: readonly Command[] = [
   runCommand,
   listCommand,
