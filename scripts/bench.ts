@@ -11,6 +11,7 @@
  *      100 ms (scripts/bench/chains.ts) and the ratio, CPU seconds and peak memory of each run; the runs' phases
  *      (start, requests, end), the floor they set, the request limit's bound, the 100 ms run at twice the limit, and
  *      the 100 ms run as users start it (`npm run conformance`: the CLI, then vitest), wall time
+ *      With `--baseline <checkout>`, the other checkout's 100 ms run too, against the same proxy, and the ratio
  *   5. CPU seconds and peak memory of a full run (embedded reference), median of 3, and with `--baseline <checkout>`
  *      the same for another checkout of the project (e.g. a worktree of main), the runs alternated
  *   6. a hostile target answering a 500 MB body (scripts/hostile/server.ts): wall time and peak memory of the run
@@ -248,6 +249,12 @@ async function main(): Promise<void> {
     await runSuite(external(ref))
     const at0 = await runSuite(external(ref))
     const at100 = await runSuite(external(proxy))
+    // with --baseline: the baseline checkout at 100 ms too, against the same proxy, right after (warmed up directly)
+    let base100: SuiteRun | undefined
+    if (opts.baseline) {
+      await runSuite(external(ref), newReportsDir(), opts.baseline)
+      base100 = await runSuite(external(proxy), newReportsDir(), opts.baseline)
+    }
     // the same at 100 ms with twice the default request limit: what the scheduling gives when the target allows more
     const wider = await runSuite(external(proxy, { TARGET_PROFILE: widerLimitProfile(WIDER_LIMIT) }))
     // the same 100 ms run as users start it: npm run conformance (the CLI, then vitest)
@@ -265,6 +272,7 @@ async function main(): Promise<void> {
     print(`  0 ms     wall ${s(at0.wallMs).padStart(7)}   ${cpu(at0)}   peak memory ${at0.peakRssMb.toFixed(0)} MB   ${totals(at0)}`)
     print(`  100 ms   wall ${s(at100.wallMs).padStart(7)}   ${cpu(at100)}   peak memory ${at100.peakRssMb.toFixed(0)} MB   ${totals(at100)}`)
     print(`           requests ${at100.traffic.length}, from the first request to the last answer ${s(chains.trafficSpanMs)}`)
+    if (base100) print(`  baseline ${opts.baseline} at 100 ms: wall ${s(base100.wallMs)}, requests ${base100.traffic.length}   ${totals(base100)}; this checkout / baseline ${(at100.wallMs / base100.wallMs).toFixed(2)} x`)
     if (longest) {
       print(`  longest dependent chain at 100 ms: ${s(longest.ms)} (${longest.exchanges} exchanges, ${s(longest.requestMs)} of them requests): ${longest.chain}`)
       for (const c of chains.next) print(`    next: ${s(c.ms)} (${c.exchanges}, ${s(c.requestMs)} requests) ${c.chain}`)

@@ -1,6 +1,6 @@
 import { EXIT } from '../run/verdict'
 import { EXIT_CODES_HELP, type Command } from '../commands/command'
-import { COMMANDS } from './commands'
+import { COMMAND_ENTRIES, type CommandEntry } from './entries'
 import { versionLine } from './version'
 import { nearest } from '../commands/did-you-mean'
 import { COMMAND_LINE_ENV, invocationOf } from '../run/guard/command-line'
@@ -9,7 +9,7 @@ import { localFaultLine, localFolders, unwritableFolderLine } from './local-fold
 /** Commands that write the reports folder (and, installed, run vitest with its cache): checked writable first. */
 const WRITES_REPORTS = new Set(['run', 'acceptance', 'merge', 'report'])
 
-export function mainHelp(commands: readonly Command[] = COMMANDS): string {
+export function mainHelp(commands: readonly Pick<Command, 'name' | 'summary'>[] = COMMAND_ENTRIES): string {
   const width = Math.max(...commands.map((c) => c.name.length))
   return `Usage: ledger-conformance [command] [options]     (in a clone: npm run conformance -- [options])
 
@@ -25,14 +25,17 @@ ${EXIT_CODES_HELP}`
 }
 
 /**
- * ledger-conformance [command] [options]: dispatches to the command (the first of COMMANDS when the first argument
- * is an option or absent) and resolves to its exit code.
+ * ledger-conformance [command] [options]: dispatches to the command (the first of COMMAND_ENTRIES when the first
+ * argument is an option or absent) and resolves to its exit code. Only the chosen command's module is imported.
  */
-export async function main(argv: string[], commands: readonly Command[] = COMMANDS): Promise<number> {
+export async function main(
+  argv: string[],
+  commands: readonly (Command | CommandEntry)[] = COMMAND_ENTRIES,
+): Promise<number> {
   const [first, ...rest] = argv
   if (first === '--help' || first === '-h' || first === 'help') {
     const named = first === 'help' ? commands.find((c) => c.name === rest[0]) : undefined
-    process.stdout.write(`${named ? named.help : mainHelp(commands)}\n`)
+    process.stdout.write(`${named ? (await loaded(named)).help : mainHelp(commands)}\n`)
     return EXIT.conforms
   }
   if (first === '--version' || first === '-v') {
@@ -40,13 +43,14 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     return EXIT.conforms
   }
   // a path (a suite file or folder) is an argument of the default command
-  const command = first && !first.startsWith('-') ? (commands.find((c) => c.name === first) ?? (/[/.]/.test(first) ? commands[0] : undefined)) : commands[0]
-  if (!command) {
+  const entry = first && !first.startsWith('-') ? (commands.find((c) => c.name === first) ?? (/[/.]/.test(first) ? commands[0] : undefined)) : commands[0]
+  if (!entry) {
     const near = nearest(first ?? '', commands.map((c) => c.name))
     process.stderr.write(`ledger-conformance: unknown command '${first}'${near ? `. Did you mean ${near}?` : ''}\n\n${mainHelp(commands)}\n`)
     return EXIT.usage
   }
-  const args = command === commands[0] && (!first || first.startsWith('-') || first !== command.name) ? argv : rest
+  const args = entry === commands[0] && (!first || first.startsWith('-') || first !== entry.name) ? argv : rest
+  const command = await loaded(entry)
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(`${command.help}\n`)
     return EXIT.conforms
@@ -75,4 +79,9 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     if (before === undefined) delete process.env[COMMAND_LINE_ENV]
     else process.env[COMMAND_LINE_ENV] = before
   }
+}
+
+/** The command itself: an entry's module is imported here, once it is chosen. */
+async function loaded(c: Command | CommandEntry): Promise<Command> {
+  return 'load' in c ? c.load() : c
 }

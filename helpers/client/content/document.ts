@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 /**
  * Documents opened as what they claim to be (issue 42). A generated or downloaded document is parsed by a well-kept
  * library for its kind, so a check or a rule of the model can judge what is inside: is it complete and well-formed,
@@ -83,14 +85,56 @@ let queue: Promise<unknown> = Promise.resolve()
 export const PARSE_DEADLINE_MS = 20_000
 
 function library(): Promise<PdfJs> {
-  pdfjs ??= (async () => {
+  pdfjs ??= keepingBuiltins(async () => {
     // the worker module ships no type declarations: it is handed to the library as it is
     const workerModule = 'pdfjs-dist/legacy/build/pdf.worker.mjs'
     const worker: unknown = await import(workerModule)
     ;(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker
     return import('pdfjs-dist/legacy/build/pdf.mjs')
-  })()
+  })
   return pdfjs
+}
+
+/**
+ * The built-in objects whose members the legacy build's polyfills (core-js, bundled in both of its modules) may
+ * replace when they are loaded.
+ */
+const BUILTINS: object[] = [
+  ...[JSON, Object, Object.prototype, Function.prototype, Array, Array.prototype, String, String.prototype],
+  ...[Number, Math],
+  ...[Promise, Promise.prototype, Map.prototype, Set.prototype, WeakMap.prototype, RegExp.prototype, Date.prototype],
+  ...[Reflect, ArrayBuffer.prototype, Uint8Array, Uint8Array.prototype],
+  ...[Object.getPrototypeOf(Uint8Array) as object, Object.getPrototypeOf(Uint8Array.prototype) as object],
+]
+
+/**
+ * Loads the library and then puts back every member of a built-in it replaced, keeping what it added. The legacy
+ * build (the one for Node) replaces, for the whole thread and for good, members that Node has but that fail one of
+ * core-js's feature tests on Node 20: `JSON.stringify` (no `JSON.rawJSON`) and `JSON.parse`, `Array.prototype.push`
+ * (an array longer than 2^32), `Function.prototype.toString`. Each call of them then runs through JavaScript (a
+ * replacer function per value for `stringify`, twice: both modules wrap it), and every JSON text and every `push` of
+ * the worker after its first document paid for it: 0.5-1 CPU s of a full run (docs/performance.md). PDF.js needs
+ * none of what these tests probe; what it lacks on Node 20 (`Promise.withResolvers`, `Uint8Array.prototype.toHex`,
+ * `Map.prototype.getOrInsert`...) it adds, and that is kept.
+ */
+export async function keepingBuiltins<T>(load: () => Promise<T>): Promise<T> {
+  const saved = BUILTINS.map((o) => new Map(Reflect.ownKeys(o).map((k) => [k, Object.getOwnPropertyDescriptor(o, k)!])))
+  try {
+    return await load()
+  } finally {
+    BUILTINS.forEach((o, i) => {
+      for (const [k, before] of saved[i]!) {
+        const now = Object.getOwnPropertyDescriptor(o, k)
+        const same = now !== undefined && now.value === before.value && now.get === before.get && now.set === before.set
+        if (same) continue
+        try {
+          Object.defineProperty(o, k, before)
+        } catch {
+          // a member made read-only since: left as it is
+        }
+      }
+    })
+  }
 }
 
 /** Runs one parse after the ones before it, within the deadline (undefined past it). */
@@ -127,12 +171,36 @@ async function readPdf(raw: Buffer): Promise<{ pages?: number; text?: string; pr
   }
 }
 
+type PdfRead = Awaited<ReturnType<typeof readPdf>>
+
+/**
+ * What the parser read from each distinct file, by its SHA-256 (the last PARSED_KEPT): a run downloads the same
+ * document several times (each check that reads it, each re-read of a view), and what PDF.js reads depends on the bytes
+ * only. A parse that did not finish within its deadline is not kept.
+ */
+const parsed = new Map<string, Promise<PdfRead | undefined>>()
+const PARSED_KEPT = 64
+
+function parsedOnce(raw: Buffer): Promise<PdfRead | undefined> {
+  const key = `${raw.length}:${createHash('sha256').update(raw).digest('base64')}`
+  const known = parsed.get(key)
+  if (known) return known
+  const read = queued(() => readPdf(raw))
+  parsed.set(key, read)
+  read.then(
+    (r) => r === undefined && parsed.delete(key),
+    () => parsed.delete(key),
+  )
+  if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value!)
+  return read
+}
+
 /** Opens a document answer as what it claims to be; never throws. */
 export async function openDocument(raw: Buffer, mediaType: string): Promise<OpenedDocument> {
   const kind = documentKind(raw, mediaType)
   if (kind === undefined) return { mediaType, judged: false, problems: [] }
   const claimed = mediaType === '' ? 'application/pdf' : mediaType
-  const read = await queued(() => readPdf(raw))
+  const read = await parsedOnce(raw)
   if (read === undefined) return { mediaType: claimed, judged: false, problems: [], unjudgedBecause: `${PDF_PARSER} did not finish within ${PARSE_DEADLINE_MS} ms` }
   const problems = pdfTrailerProblems(raw)
   if (read.problem) problems.push(read.problem)

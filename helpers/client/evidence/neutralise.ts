@@ -1,4 +1,4 @@
-import { runRedactor, safeText, type Redactor } from './redact'
+import { runRedactor, safeText, setOwn, type Redactor } from './redact'
 
 export { safeText }
 
@@ -24,7 +24,7 @@ export function safeValue(value: unknown, r: Redactor = runRedactor(), depth = 0
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(value)) {
     if (v === undefined) continue
-    Object.defineProperty(out, safeText(k, r), { value: safeValue(v, r, depth + 1), enumerable: true, writable: true, configurable: true })
+    setOwn(out, safeText(k, r), safeValue(v, r, depth + 1))
   }
   return out
 }

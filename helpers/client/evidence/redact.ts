@@ -103,7 +103,12 @@ function fold(c: number): number {
   return lower.length === 1 ? lower.charCodeAt(0) : c
 }
 
+/** Only ASCII characters: folded, such a text is its toLowerCase() (fold() maps A-Z to a-z and nothing else there). */
+const ASCII = /^[\x00-\x7f]*$/
+
 function folded(s: string): string {
+  // a run's spellings are mostly long ASCII texts (a token's \u escapes, entities, %-encodings): folded at once
+  if (ASCII.test(s)) return s.toLowerCase()
   let out = ''
   for (let i = 0; i < s.length; i += 1) out += String.fromCharCode(fold(s.charCodeAt(i)))
   return out
@@ -329,9 +334,12 @@ function wrapCuts(text: string): number[] {
 /** One line break: CR or LF, raw or escaped. */
 const BREAK = /[\r\n]|\\[rn]/g
 
-/** Sets a key on a plain object without touching its prototype (a key may be `__proto__`). */
-function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
-  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
+/** Sets a key on a plain object (made by `{}`) without touching its prototype (a key may be `__proto__`). */
+export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  // only `__proto__` is an accessor of Object.prototype: any other key assigned is the same own property, and an
+  // assignment costs a fraction of a defineProperty (a body's every key passes here, several times per exchange)
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
+  else o[k] = v
 }
 
 /**

@@ -23,16 +23,28 @@ export function aboutOperations(check: { id: string; about?: readonly string[]; 
  */
 export function namedIn(requirement: string): string[] {
   const found: { id: string; len: number; at: number }[] = []
-  for (const op of OPERATIONS) {
-    const short = op.path.replace(/^\/api\/v1\/ledger(?=\/)|^\/api\/webhook(?=\/)/, '')
-    for (const p of [op.path, short]) {
-      const re = new RegExp(`\\b${op.method} ${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/{])`)
-      const m = re.exec(requirement)
-      if (m) found.push({ id: op.id, len: p.length, at: m.index })
-    }
+  for (const { id, len, re } of spellings()) {
+    const m = re.exec(requirement)
+    if (m) found.push({ id, len, at: m.index })
   }
   // at one place in the text the most specific template wins (/subscription/{id} over /subscription)
   const best = new Map<number, { id: string; len: number }>()
   for (const f of found) if ((best.get(f.at)?.len ?? -1) < f.len) best.set(f.at, f)
   return [...new Set([...best.values()].map((f) => f.id))]
+}
+
+/**
+ * Each operation's two spellings in a requirement (its whole template and the template without its service prefix),
+ * compiled once: the summary asks for every check of the run, and compiling them per check cost about 0.1 s.
+ */
+let compiled: { id: string; len: number; re: RegExp }[] | undefined
+
+function spellings(): { id: string; len: number; re: RegExp }[] {
+  compiled ??= OPERATIONS.flatMap((op) => {
+    const short = op.path.replace(/^\/api\/v1\/ledger(?=\/)|^\/api\/webhook(?=\/)/, '')
+    const spelled = (p: string) => new RegExp(`\\b${op.method} ${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/{])`)
+    // not global: exec() keeps no state between two requirements
+    return [op.path, short].map((p) => ({ id: op.id, len: p.length, re: spelled(p) }))
+  })
+  return compiled
 }

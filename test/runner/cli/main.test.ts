@@ -89,3 +89,33 @@ describe('help texts an installed package prints', () => {
     }
   })
 })
+
+describe('the CLI imports only the chosen command', () => {
+  it('its entries name every command of COMMANDS, in order, with the same summary and target, and load that command', async () => {
+    const { COMMAND_ENTRIES } = await import('../../../runner/cli/entries')
+    expect(COMMAND_ENTRIES.map(({ name, summary, target }) => ({ name, summary, target }))).toEqual(COMMANDS.map(({ name, summary, target }) => ({ name, summary, target })))
+    for (const [i, e] of COMMAND_ENTRIES.entries()) expect(await e.load()).toBe(COMMANDS[i])
+  })
+
+  it('main.ts imports no command module before one is chosen', () => {
+    const source = readFileSync(resolve(PROJECT_ROOT, 'runner/cli/main.ts'), 'utf8')
+    const imports = [...source.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1] ?? '')
+    expect(imports.filter((i) => i === './commands' || /^\.\.\/commands\/[a-z-]+\//.test(i))).toEqual([])
+    const entries = readFileSync(resolve(PROJECT_ROOT, 'runner/cli/entries.ts'), 'utf8')
+    expect([...entries.matchAll(/^import (?!type ).* from/gm)]).toEqual([])
+  })
+
+  it('the main help lists the entries without loading any command', async () => {
+    const loaded: string[] = []
+    const entries = [fake('run'), fake('init')].map((c) => ({ name: c.name, summary: c.summary, target: c.target, load: async () => (loaded.push(c.name), c) }))
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+    try {
+      expect(await main(['--help'], entries)).toBe(0)
+      expect(await main(['init', '--x'], entries)).toBe(7)
+    } finally {
+      out.mockRestore()
+    }
+    expect(loaded).toEqual(['init'])
+  })
+})
+

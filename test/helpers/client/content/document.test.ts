@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { documentKind, openDocument, pdfTrailerProblems, PDF_PARSER } from '../../../../helpers/client/content/document'
+import { documentKind, keepingBuiltins, openDocument, pdfTrailerProblems, PDF_PARSER } from '../../../../helpers/client/content/document'
 import { otherProducerPdf, tinyPdf } from '../../../../reference/sales/pdf'
+
+/** The thread's built-ins before any document is opened. */
+const natives = { stringify: JSON.stringify, parse: JSON.parse, push: Array.prototype.push, toString: Function.prototype.toString }
 
 const pdf = tinyPdf('Quote 100123 (home)', ['Premium: 500.00 EUR'])
 
@@ -46,5 +49,34 @@ describe('documents opened as what they claim to be', () => {
   it('several documents opened at once are each judged (one parse at a time)', async () => {
     const all = await Promise.all([1, 2, 3, 4].map((i) => openDocument(tinyPdf(`Quote ${100200 + i}`, ['x']), 'application/pdf')))
     expect(all.map((d) => d.text?.includes(String(100200 + all.indexOf(d) + 1)))).toEqual([true, true, true, true])
+  })
+
+  it("the parser leaves the thread's built-ins as they were: its polyfills replace none of them, and what it adds is kept", async () => {
+    await openDocument(tinyPdf('Quote 100300', ['x']), 'application/pdf')
+    expect({ stringify: JSON.stringify, parse: JSON.parse, push: Array.prototype.push, toString: Function.prototype.toString }).toEqual(natives)
+    expect(typeof (Promise as { withResolvers?: unknown }).withResolvers).toBe('function')
+  })
+
+  it('keepingBuiltins puts back a replaced member of a built-in and keeps an added one', async () => {
+    const push = Array.prototype.push
+    const added = Symbol('added')
+    await keepingBuiltins(async () => {
+      Array.prototype.push = function (...items: unknown[]) {
+        return push.apply(this, items)
+      }
+      ;(JSON as unknown as Record<symbol, number>)[added] = 1
+    })
+    expect(Array.prototype.push).toBe(push)
+    expect((JSON as unknown as Record<symbol, number>)[added]).toBe(1)
+    delete (JSON as unknown as Record<symbol, number>)[added]
+  })
+
+  it('the same bytes opened again read the same (parsed once); a document differing by one byte is read for itself', async () => {
+    const first = await openDocument(pdf, 'application/pdf')
+    expect(await openDocument(Buffer.from(pdf), 'application/pdf')).toEqual(first)
+    const changed = Buffer.from(pdf.toString('latin1').replace('Quote 100123', 'Quote 100124'), 'latin1')
+    const other = await openDocument(changed, 'application/pdf')
+    expect(other.text).toContain('Quote 100124')
+    expect(other.text).not.toContain('Quote 100123')
   })
 })

@@ -120,3 +120,14 @@ describe('one rule for every text that leaves the run', () => {
     expectNeutral('evidence', redactedJson(body))
   })
 })
+
+describe('safeValue keys', () => {
+  it('keeps __proto__ and constructor as plain own keys, in order, without touching any prototype', () => {
+    const parsed = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"x": 1}}, "a": 1}') as object
+    const out = safeValue(parsed) as Record<string, unknown>
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(Object.keys(out)).toEqual(['__proto__', 'constructor', 'a'])
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"a":1}')
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+  })
+})
