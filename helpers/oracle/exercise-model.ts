@@ -1,4 +1,13 @@
-import { OPERATIONS } from '../../common/operations'
+import { OPERATIONS, factsOf, isOperationId } from '../../common/operations'
+import type { OperationId } from '../../common/operation-ids'
+import {
+  POLICY_REREADS,
+  POLICY_STATES,
+  QUOTE_STATES,
+  SUBSCRIPTION_REREADS,
+  SUBSCRIPTION_STATES,
+  type ExerciseDimensions,
+} from '../../common/operation-facts'
 
 /**
  * The exercise model (issue 40): what a client does with each operation, as cells a run exercises or not. A cell is one
@@ -14,34 +23,31 @@ import { OPERATIONS } from '../../common/operations'
  *   token after a refresh.
  *
  * Data-driven and keyed by the operation ids of common/operations.json (plus the identity service's two operations,
- * which the catalogue does not list): `OPERATION_FACTS` is the one table; the operation catalogue's "exercise
- * dimensions" can replace it without touching the rest. Cells are measured from the run's own traffic
+ * which the catalogue does not list): the dimensions of each operation are the operation catalogue's facts
+ * (common/operation-facts.ts `exercise`, a `Record<OperationId, …>`: a new operation does not compile without its
+ * exercise decision), from which `EXERCISE_FACTS` is derived. Cells are measured from the run's own traffic
  * (helpers/oracle/exercise-tracker.ts), never declared by checks.
  */
 
 export type Dimension = 'state' | 'caller' | 'multiplicity' | 'reread' | 'identity'
 
-export const QUOTE_STATES = ['draft', 'calculated', 'referred', 'bound', 'declined', 'issued'] as const
-export const POLICY_STATES = ['issued', 'changed', 'technically-changed', 'terminated'] as const
-export const SUBSCRIPTION_STATES = ['live', 'updated', 'deleted'] as const
+export { QUOTE_STATES, POLICY_STATES, SUBSCRIPTION_STATES, POLICY_REREADS, SUBSCRIPTION_REREADS }
 export const CALLERS = ['owner', 'restricted', 'other-tenant', 'no-token', 'malformed-token', 'expired-token'] as const
 export type CallerClass = (typeof CALLERS)[number]
 /** Entries of a list answer: none, one, a few, more than a page (the profile's extensions.exercise.listPage.size; unpaged: 50). */
 export const LIST_SIZES = ['0', '1', 'several', 'over-page'] as const
 /** Entries of a schedule: one installment (annual), twelve (monthly). */
 export const SCHEDULE_SIZES = ['1', '12'] as const
-export const POLICY_REREADS = ['after-mta', 'after-technical-change', 'after-termination'] as const
-export const SUBSCRIPTION_REREADS = ['after-update', 'after-delete'] as const
 
 /** The identity service's operations (not in common/operations.json: the specs name login and refresh only in prose). */
 export const IDENTITY_OPERATIONS = ['identity.login', 'identity.refresh', 'identity.refreshed-token'] as const
 
-export type Resource = 'quote' | 'policy' | 'subscription' | 'none'
+export type Resource = ExerciseDimensions['stateOf']
 
-/** What the model needs to know of one operation to say which cells it has. */
-export interface OperationFacts {
+/** What the model needs to know of one operation to say which cells it has: the catalogue's exercise dimensions. */
+export interface ExerciseFacts {
   resource: Resource
-  /** It changes what the service holds (a read-only run never sends it). */
+  /** It changes what the service holds (a read-only run never sends it): the catalogue's access. */
   write: boolean
   /** It answers a list the caller's data fills: the multiplicity classes apply. */
   list?: 'subscriptions' | 'schedule'
@@ -50,50 +56,31 @@ export interface OperationFacts {
   /** State classes this operation is exercised in (default: every state of its resource). */
   states?: readonly string[]
   /** It addresses a resource of one tenant (or the caller's own list): another tenant's caller is a class of its own. */
-  scoped?: boolean
+  scoped: boolean
   /** The caller's rights shape what it may send or read (sales §5: schemas are filtered by rights): the restricted user is a class. */
-  rights?: boolean
+  rights: boolean
 }
 
-const Q: OperationFacts = { resource: 'quote', write: true, scoped: true }
-const QR: OperationFacts = { resource: 'quote', write: false, scoped: true }
-const POLICY_VIEW: OperationFacts = { resource: 'policy', write: false, reread: POLICY_REREADS, scoped: true }
+function exerciseFactsOf(id: OperationId): ExerciseFacts {
+  const f = factsOf(id)
+  const x = f.exercise
+  return {
+    resource: x.stateOf,
+    write: f.access === 'write',
+    scoped: x.scoped,
+    rights: x.rights,
+    ...('list' in x && x.list ? { list: x.list } : {}),
+    ...(x.reread ? { reread: x.reread } : {}),
+    ...('states' in x && x.states ? { states: x.states } : {}),
+  }
+}
 
-/** The facts of each operation, keyed by its id in common/operations.json (the operation catalogue's to give). */
-export const OPERATION_FACTS: Readonly<Record<string, OperationFacts>> = {
-  'sales.quote.create': { resource: 'none', write: true, rights: true },
-  'sales.quote.mta': { resource: 'policy', write: true, scoped: true },
-  'sales.quote.get': { ...QR, rights: true },
-  'sales.quote.actions': QR,
-  'sales.quote.installments': { ...QR, list: 'schedule', states: ['calculated', 'bound', 'issued'] },
-  'sales.quote.update': { ...Q, rights: true },
-  'sales.quote.decline': Q,
-  'sales.quote.calculate': Q,
-  'sales.quote.calculation': { ...QR, states: ['draft', 'calculated', 'bound', 'issued'] },
-  'sales.documents.generate': Q,
-  'sales.documents.download': { resource: 'none', write: false, scoped: true },
-  'sales.quote.referral': Q,
-  'sales.quote.bind': Q,
-  'sales.quote.issue': Q,
-  'sales.policy.renewal': POLICY_VIEW,
-  'sales.policy.links': POLICY_VIEW,
-  'sales.policy.invoices': { ...POLICY_VIEW, list: 'schedule' },
-  'sales.policy.period-totals': POLICY_VIEW,
-  'sales.termination.premiums': POLICY_VIEW,
-  'sales.termination.terminate': { resource: 'policy', write: true, scoped: true },
-  'sales.schemes.get': { resource: 'none', write: false, rights: true },
-  'sales.customers.custom-view': { ...POLICY_VIEW, list: 'schedule' },
-  'sales.payments.insert': { resource: 'none', write: true },
-  'sales.payments.allocate': { resource: 'none', write: true, scoped: true },
-  'sales.invoice.credit': { resource: 'none', write: true, scoped: true },
-  'sales.policy.data-change': { resource: 'policy', write: true, scoped: true },
-  'sales.requests.get': { resource: 'none', write: false, scoped: true },
-  'webhooks.events.list': { resource: 'none', write: false },
-  'webhooks.subscription.create': { resource: 'none', write: true },
-  'webhooks.subscriptions.list': { resource: 'none', write: false, list: 'subscriptions', reread: SUBSCRIPTION_REREADS, scoped: true },
-  'webhooks.subscription.get': { resource: 'subscription', write: false, reread: SUBSCRIPTION_REREADS, scoped: true },
-  'webhooks.subscription.update': { resource: 'subscription', write: true, scoped: true },
-  'webhooks.subscription.delete': { resource: 'subscription', write: true, scoped: true },
+/** The exercise facts of each operation, derived from the operation catalogue (common/operation-facts.ts `exercise`). */
+export const EXERCISE_FACTS: Readonly<Record<OperationId, ExerciseFacts>> = Object.fromEntries(OPERATIONS.map((op) => [op.id, exerciseFactsOf(op.id)])) as Record<OperationId, ExerciseFacts>
+
+/** The exercise facts of an operation id (a string from a call: undefined when it is not a catalogue operation). */
+export function exerciseFacts(id: string): ExerciseFacts | undefined {
+  return isOperationId(id) ? EXERCISE_FACTS[id] : undefined
 }
 
 /** What the profile says that makes a cell applicable or not, and where the run stands (read-only, --thorough). */
@@ -143,8 +130,7 @@ export function exerciseCells(profile: ExerciseProfile): Cell[] {
     out.push({ id, operation, dimension, cls, write, ...(THOROUGH_ONLY.has(id) ? { thorough: true } : {}), ...(notApplicable ? { notApplicable } : {}) })
   }
   for (const op of OPERATIONS) {
-    const f = OPERATION_FACTS[op.id]
-    if (!f) continue
+    const f = EXERCISE_FACTS[op.id]
     const states = f.states ?? (f.resource === 'quote' ? QUOTE_STATES : f.resource === 'policy' ? POLICY_STATES : f.resource === 'subscription' ? SUBSCRIPTION_STATES : [])
     for (const s of states) add(op.id, 'state', s, f.write)
     for (const c of CALLERS) {

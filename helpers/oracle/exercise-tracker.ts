@@ -4,7 +4,7 @@ import type { CallInfo } from '../client/http/observer'
 import type { HttpResult } from '../client/http/types'
 import { salesSettings } from '../client/config/sales-settings'
 import { exerciseSettings, UNPAGED_PAGE_SIZE } from '../client/config/exercise-settings'
-import { cellId, OPERATION_FACTS, type CallerClass, type ExerciseProfile } from './exercise-model'
+import { cellId, exerciseFacts, type CallerClass, type ExerciseProfile } from './exercise-model'
 import type { WebhooksModel } from './webhooks-model'
 
 const ok = (res: HttpResult) => res.status >= 200 && res.status < 300
@@ -113,7 +113,7 @@ export class ExerciseTracker {
     if (call.service === 'identity') return this.identity(call, res)
     const op = call.operationId
     if (!op) return []
-    const f = OPERATION_FACTS[op]
+    const f = exerciseFacts(op)
     if (!f) return []
     const out: string[] = []
     const caller = this.callerOf(call, resourceTenant)

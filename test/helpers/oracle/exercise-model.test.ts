@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadTargetConfig } from '../../../helpers/client/config/target-config'
-import { exerciseCells, exerciseCoverage, exerciseLines, OPERATION_FACTS, type ExerciseProfile } from '../../../helpers/oracle/exercise-model'
+import { exerciseCells, exerciseCoverage, exerciseLines, EXERCISE_FACTS, type ExerciseProfile } from '../../../helpers/oracle/exercise-model'
 import { exerciseProfile } from '../../../helpers/oracle/exercise-tracker'
 import { ServiceModel } from '../../../helpers/oracle/service-model'
 import { tokenFingerprint } from '../../../helpers/client/http/client'
@@ -18,7 +18,7 @@ function call(m: ServiceModel, c: Partial<CallInfo> & Pick<CallInfo, 'operationI
 
 describe('the exercise model', () => {
   it('keys every operation of common/operations.json, and nothing else', () => {
-    expect(Object.keys(OPERATION_FACTS).sort()).toEqual(OPERATIONS.map((o) => o.id).sort())
+    expect(Object.keys(EXERCISE_FACTS).sort()).toEqual(OPERATIONS.map((o) => o.id).sort())
   })
 
   it('makes the restricted and other-tenant cells not applicable when the profile names no such user, with the field that would', () => {
