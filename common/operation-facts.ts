@@ -194,7 +194,9 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: true,
     quoteAction: null,
     requiredQuery: null,
-    exercise: stateless(true),
+    // the state of the policy whose invoices it allocates to (the exercise tracker knows an invoice's policy from its
+    // owner's reads): a live one, and a terminated one that still has an amount due (EX-TERM-004)
+    exercise: { stateOf: 'policy', states: ['issued', 'terminated'], scoped: true, rights: false },
   },
   'sales.invoice.credit': {
     resource: 'invoice',

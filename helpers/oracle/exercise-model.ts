@@ -93,6 +93,8 @@ export interface ExerciseProfile {
   refresh: boolean
   /** What the target does with the token a refresh replaced (profile auth.oldTokenAfterRefresh). */
   oldTokenAfterRefresh: 'accepted' | 'refused' | 'unspecified'
+  /** What the target does with a payment allocated to an invoice of a terminated policy (extensions.exercise.terminatedPolicyPayments). */
+  terminatedPolicyPayments?: 'accepted' | 'refused' | 'unspecified'
   /** The page size of the subscription list (profile extensions.exercise.listPage.size; unpaged: 50). */
   listPageSize: number
 }
@@ -120,6 +122,12 @@ const THOROUGH_ONLY = new Set<string>([
   cellId('sales.termination.terminate', 'state', 'changed'),
 ])
 
+/** State cells a profile can leave unspecified: why they do not apply then. */
+const NOT_APPLICABLE_STATE: Readonly<Record<string, (p: ExerciseProfile) => string | undefined>> = {
+  [cellId('sales.payments.allocate', 'state', 'terminated')]: (p) =>
+    p.terminatedPolicyPayments === 'unspecified' ? 'the profile leaves extensions.exercise.terminatedPolicyPayments unspecified' : undefined,
+}
+
 const CALLER_NEEDS: Partial<Record<CallerClass, string>> = { restricted: 'restricted', 'other-tenant': 'otherTenant' }
 
 /** Every cell of the model, with its applicability to a profile. */
@@ -132,7 +140,7 @@ export function exerciseCells(profile: ExerciseProfile): Cell[] {
   for (const op of OPERATIONS) {
     const f = EXERCISE_FACTS[op.id]
     const states = f.states ?? (f.resource === 'quote' ? QUOTE_STATES : f.resource === 'policy' ? POLICY_STATES : f.resource === 'subscription' ? SUBSCRIPTION_STATES : [])
-    for (const s of states) add(op.id, 'state', s, f.write)
+    for (const s of states) add(op.id, 'state', s, f.write, NOT_APPLICABLE_STATE[cellId(op.id, 'state', s)]?.(profile))
     for (const c of CALLERS) {
       // another tenant's caller matters where the operation addresses a tenant's resource; fewer rights where rights shape it
       if ((c === 'other-tenant' && !f.scoped) || (c === 'restricted' && !f.rights)) continue

@@ -3,6 +3,7 @@ import { getPointer } from '../client/data/json-pointer'
 import type { CallInfo } from '../client/http/observer'
 import type { HttpResult } from '../client/http/types'
 import { salesSettings } from '../client/config/sales-settings'
+import { policiesSettings } from '../client/config/policies-settings'
 import { exerciseSettings, UNPAGED_PAGE_SIZE } from '../client/config/exercise-settings'
 import { cellId, exerciseFacts, type CallerClass, type ExerciseProfile } from './exercise-model'
 import type { WebhooksModel } from './webhooks-model'
@@ -20,6 +21,7 @@ export function exerciseProfile(config: Pick<TargetConfig, 'users' | 'auth' | 'e
     tenants: Object.fromEntries(roles.map(([r, u]) => [r, u!.tenant])),
     refresh: typeof config.auth.refreshPath === 'string' && config.auth.refreshPath.length > 0,
     oldTokenAfterRefresh: settings.oldTokenAfterRefresh,
+    terminatedPolicyPayments: settings.terminatedPolicyPayments,
     listPageSize: settings.listPage?.size ?? UNPAGED_PAGE_SIZE,
   }
 }
@@ -63,9 +65,12 @@ export class ExerciseTracker {
   private readonly loginTokens = new Map<string, string>()
   private readonly refreshed = new Set<string>()
   private readonly replaced = new Set<string>()
+  /** Invoice number -> the policy it bills (learned from the owner's reads of a policy's invoices). */
+  private readonly invoicePolicy = new Map<string, string>()
   private seq = 0
   private readonly profile: ExerciseProfile
   private readonly quoteIdPointer: string
+  private readonly invoicesPointer: string
 
   constructor(
     private readonly config: TargetConfig,
@@ -74,6 +79,7 @@ export class ExerciseTracker {
   ) {
     this.profile = exerciseProfile(config)
     this.quoteIdPointer = salesSettings(config).quoteIdPointer
+    this.invoicesPointer = policiesSettings(config).invoices.listPointer
   }
 
   /** A policy the run issued (the sales model's issue success). */
@@ -130,10 +136,11 @@ export class ExerciseTracker {
       if (owner && s && (f.states ?? [s]).includes(s)) out.push(cellId(op, 'state', s))
       if (q !== undefined && owner && ok(res)) this.learnQuote(op, q)
     } else if (f.resource === 'policy') {
-      const id = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : (p['policyId'] ?? p['id'])
+      const id = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : op === 'sales.payments.allocate' ? this.allocatedPolicy(call.json) : (p['policyId'] ?? p['id'])
       const t = id !== undefined ? this.policies.get(id) : undefined
       if (owner && t) {
-        out.push(cellId(op, 'state', t.state))
+        if ((f.states ?? [t.state]).includes(t.state)) out.push(cellId(op, 'state', t.state))
+        if (op === 'sales.policy.invoices' && ok(res)) this.learnInvoices(id!, res.body)
         if (f.reread) {
           const last = t.readAt.get(op) ?? 0
           for (const [cls, at] of t.writes) if (at > last && f.reread.includes(cls)) out.push(cellId(op, 'reread', cls))
@@ -185,6 +192,27 @@ export class ExerciseTracker {
       } else if (n === 1 || n === 12) out.push(cellId(op, 'multiplicity', String(n)))
     }
     return out
+  }
+
+  /** The invoice numbers of a policy's invoices answer, each billing that policy. */
+  private learnInvoices(policyId: string, body: unknown): void {
+    const list = getPointer(body, this.invoicesPointer)
+    if (!Array.isArray(list)) return
+    for (const i of list) {
+      const n = isObj(i) ? idOf(i['invoicenumber']) : undefined
+      if (n !== undefined) this.invoicePolicy.set(n, policyId)
+    }
+  }
+
+  /** The policy an allocation's first known invoice bills (an allocation names invoices, not the policy). */
+  private allocatedPolicy(json: unknown): string | undefined {
+    const found: string[] = []
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk)
+      else if (isObj(v)) for (const [k, x] of Object.entries(v)) k === 'invoicenumber' && idOf(x) !== undefined ? found.push(idOf(x)!) : walk(x)
+    }
+    walk(json)
+    return found.map((n) => this.invoicePolicy.get(n)).find((p) => p !== undefined)
   }
 
   private learnQuote(op: string, q: string): void {

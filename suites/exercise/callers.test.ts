@@ -3,7 +3,7 @@ import { check } from '../../helpers/checks/check'
 import { expectJsonBody, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/checks/context'
 import { given, givenOnce } from '../../helpers/checks/setup'
-import { OPERATIONS, type Operation } from '../../common/operations'
+import { OPERATIONS, factsOf, type Operation } from '../../common/operations'
 import type { HttpResult } from '../../helpers/client/http/types'
 import { probesFor } from '../../helpers/checks/probes/requests'
 import { takeExpiredToken, msUntilExpired, expiryLeewaySeconds, type ExpiringToken } from '../../helpers/client/auth/expiring-token'
@@ -88,8 +88,8 @@ const mine = givenOnce('a quote and an issued, changed and terminated policy of 
   return { quoteId: q.quoteId, policyId: p.policyId }
 }, { product: t.config.product })
 
-/** The sales operations that address one quote or one policy of a tenant (the exercise model's facts). */
-const FOREIGN_OPS = OPERATIONS.filter((op) => op.service === 'sales' && (EXERCISE_FACTS[op.id].resource === 'quote' || EXERCISE_FACTS[op.id].resource === 'policy'))
+/** The sales operations that address one quote or one policy of a tenant (the exercise model's facts; an allocation names invoices, not the policy). */
+const FOREIGN_OPS = OPERATIONS.filter((op) => op.service === 'sales' && (EXERCISE_FACTS[op.id].resource === 'quote' || EXERCISE_FACTS[op.id].resource === 'policy') && factsOf(op.id).resource !== 'payment')
 
 describe("another tenant's caller reaches no quote or policy of this tenant (issue 40; sales-service.md §4, §5)", () => {
   check(

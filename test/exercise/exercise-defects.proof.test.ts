@@ -24,6 +24,8 @@ const CASES: { defect: DefectName; file: string; mustFail: string[]; only?: stri
   { defect: 'exercise-data-change-on-terminated-accepted', file: 'policy-states', mustFail: ['EX-TERM-002'] },
   // the policies area's own defect (test/policies/defects.proof.test.ts has its case there): a terminated policy quoted again
   { defect: 'policies-termination-repeatable', file: 'policy-states', mustFail: ['EX-TERM-003'] },
+  { defect: 'exercise-payment-on-terminated-refused', file: 'policy-states', mustFail: ['EX-TERM-004'] },
+  { defect: 'exercise-payment-on-terminated-not-counted', file: 'policy-states', mustFail: ['EX-TERM-004'] },
   { defect: 'exercise-login-any-tenant-path', file: 'identity', mustFail: ['EX-ID-001'] },
   { defect: 'exercise-refresh-not-jwt', file: 'identity', mustFail: ['EX-ID-002'] },
   { defect: 'exercise-refresh-drops-rights', file: 'identity', mustFail: ['EX-ID-003'] },

@@ -30,6 +30,22 @@ describe('the exercise model', () => {
     expect(exerciseCells({ ...profile, refresh: false }).find((c) => c.id === 'identity.refresh|identity=refresh')?.notApplicable).toMatch(/auth.refreshPath/)
   })
 
+  it('makes an allocation to a terminated policy not applicable when the profile leaves it unspecified', () => {
+    const profile: ExerciseProfile = { users: ['primary'], tenants: { primary: 'acme' }, refresh: true, oldTokenAfterRefresh: 'accepted', listPageSize: 25 }
+    const cell = (p: ExerciseProfile) => exerciseCells(p).find((c) => c.id === 'sales.payments.allocate|state=terminated')
+    expect(cell(profile)?.notApplicable).toBeUndefined()
+    expect(cell({ ...profile, terminatedPolicyPayments: 'unspecified' })?.notApplicable).toMatch(/terminatedPolicyPayments/)
+    expect(exerciseCells(profile).some((c) => c.id === 'sales.payments.allocate|state=changed')).toBe(false)
+  })
+
+  it("knows the policy an allocation is for from the invoices its owner read", () => {
+    const m = new ServiceModel(config)
+    m.exercise.policyIssued('P1')
+    call(m, { operationId: 'sales.policy.invoices', params: { policyId: 'P1' } }, 200, [{ invoicenumber: 'I1', premium: 10, adminfee: 0, payable: 10 }])
+    const cells = call(m, { operationId: 'sales.payments.allocate', method: 'POST', json: { paymentId: 'X', allocations: [{ invoicenumber: 'I1', amount: 1 }] } }, 200, { data: { events: [] } })
+    expect(cells).toContain('sales.payments.allocate|state=issued')
+  })
+
   it("reads the reference profile: three users of two tenants, lists paged by 25", () => {
     const p = exerciseProfile(config)
     expect([...p.users].sort()).toEqual(['otherTenant', 'primary', 'restricted'])
