@@ -29,7 +29,7 @@ import {
  * (helpers/oracle/exercise-tracker.ts), never declared by checks.
  */
 
-export type Dimension = 'state' | 'caller' | 'multiplicity' | 'reread' | 'identity'
+export type Dimension = 'state' | 'caller' | 'multiplicity' | 'reread' | 'identity' | 'fanout'
 
 export { QUOTE_STATES, POLICY_STATES, SUBSCRIPTION_STATES, POLICY_REREADS, SUBSCRIPTION_REREADS }
 export const CALLERS = ['owner', 'restricted', 'other-tenant', 'no-token', 'malformed-token', 'expired-token'] as const
@@ -41,6 +41,15 @@ export const SCHEDULE_SIZES = ['1', '12'] as const
 
 /** The identity service's operations (not in common/operations.json: the specs name login and refresh only in prose). */
 export const IDENTITY_OPERATIONS = ['identity.login', 'identity.refresh', 'identity.refreshed-token'] as const
+
+/**
+ * An event the webhook service notifies (webhook-subscriptions.md §6; made to happen by the profile's
+ * extensions.webhooks.delivery.trigger, not an operation of the catalogue), emitted while the caller holds several
+ * subscriptions for that event type, several at one url, or while one of its subscriptions is being updated or
+ * deleted (the write and the emission in flight together).
+ */
+export const NOTIFY_OPERATION = 'webhooks.notify'
+export const FANOUT_CLASSES = ['several-per-event', 'several-per-url', 'updated-while-emitting', 'deleted-while-emitting'] as const
 
 export type Resource = ExerciseDimensions['stateOf']
 
@@ -93,6 +102,8 @@ export interface ExerciseProfile {
   refresh: boolean
   /** What the target does with the token a refresh replaced (profile auth.oldTokenAfterRefresh). */
   oldTokenAfterRefresh: 'accepted' | 'refused' | 'unspecified'
+  /** The profile names a way to make the target emit an event (extensions.webhooks.delivery.trigger). */
+  emit?: boolean
   /** What the target does with a payment allocated to an invoice of a terminated policy (extensions.exercise.terminatedPolicyPayments). */
   terminatedPolicyPayments?: 'accepted' | 'refused' | 'unspecified'
   /** The page size of the subscription list (profile extensions.exercise.listPage.size; unpaged: 50). */
@@ -155,6 +166,9 @@ export function exerciseCells(profile: ExerciseProfile): Cell[] {
   for (const role of [...profile.users].sort()) {
     for (const t of tenants) add('identity.login', 'identity', `${role}@${t === profile.tenants[role] ? 'own' : t}`, false)
   }
+  // events emitted over several subscriptions, some being written meanwhile (webhook-subscriptions.md §6)
+  const noEmit = profile.emit === false ? 'the profile names no extensions.webhooks.delivery.trigger' : undefined
+  for (const cls of FANOUT_CLASSES) add(NOTIFY_OPERATION, 'fanout', cls, true, noEmit)
   const noRefresh = profile.refresh ? undefined : 'the profile names no auth.refreshPath'
   add('identity.refresh', 'identity', 'refresh', false, noRefresh)
   add('identity.refreshed-token', 'identity', 'refreshed-token-used', false, noRefresh)

@@ -5,7 +5,8 @@ import type { HttpResult } from '../client/http/types'
 import { salesSettings } from '../client/config/sales-settings'
 import { policiesSettings } from '../client/config/policies-settings'
 import { exerciseSettings, UNPAGED_PAGE_SIZE } from '../client/config/exercise-settings'
-import { cellId, exerciseFacts, type CallerClass, type ExerciseProfile } from './exercise-model'
+import { cellId, exerciseFacts, NOTIFY_OPERATION, type CallerClass, type ExerciseProfile } from './exercise-model'
+import type { Instant } from '../client/http/observer'
 import type { WebhooksModel } from './webhooks-model'
 
 const ok = (res: HttpResult) => res.status >= 200 && res.status < 300
@@ -22,6 +23,7 @@ export function exerciseProfile(config: Pick<TargetConfig, 'users' | 'auth' | 'e
     refresh: typeof config.auth.refreshPath === 'string' && config.auth.refreshPath.length > 0,
     oldTokenAfterRefresh: settings.oldTokenAfterRefresh,
     terminatedPolicyPayments: settings.terminatedPolicyPayments,
+    emit: triggerOf(config) !== undefined,
     listPageSize: settings.listPage?.size ?? UNPAGED_PAGE_SIZE,
   }
 }
@@ -65,6 +67,10 @@ export class ExerciseTracker {
   private readonly loginTokens = new Map<string, string>()
   private readonly refreshed = new Set<string>()
   private readonly replaced = new Set<string>()
+  /** Per caller: the intervals (ms, monotonic) of its event emissions and of its subscriptions' updates and deletes, answered. */
+  private readonly emissions = new Map<string, { from: number; to: number }[]>()
+  private readonly subWrites = new Map<string, { from: number; to: number; cls: 'updated-while-emitting' | 'deleted-while-emitting' }[]>()
+  private readonly trigger: { method: string; path: string } | undefined
   /** Invoice number -> the policy it bills (learned from the owner's reads of a policy's invoices). */
   private readonly invoicePolicy = new Map<string, string>()
   private seq = 0
@@ -80,6 +86,7 @@ export class ExerciseTracker {
     this.profile = exerciseProfile(config)
     this.quoteIdPointer = salesSettings(config).quoteIdPointer
     this.invoicesPointer = policiesSettings(config).invoices.listPointer
+    this.trigger = triggerOf(config)
   }
 
   /** A policy the run issued (the sales model's issue success). */
@@ -118,7 +125,7 @@ export class ExerciseTracker {
   observe(call: CallInfo, res: HttpResult, resourceTenant: string | undefined): string[] {
     if (call.service === 'identity') return this.identity(call, res)
     const op = call.operationId
-    if (!op) return []
+    if (!op) return this.emission(call, res)
     const f = exerciseFacts(op)
     if (!f) return []
     const out: string[] = []
@@ -152,6 +159,8 @@ export class ExerciseTracker {
     } else if (f.resource === 'subscription') {
       const id = p['id']
       const s = id !== undefined ? this.subscriptions.get(id) : undefined
+      // an update or delete by the subscription's own caller (any user): did it overlap an emission of that caller's events
+      if (s?.owner && op !== 'webhooks.subscription.get' && ownerKey(call) === s.owner) out.push(...this.subscriptionWrite(s.owner, call.invokedAt, op === 'webhooks.subscription.delete' ? 'deleted-while-emitting' : 'updated-while-emitting'))
       if (owner && s) {
         out.push(cellId(op, 'state', s.state))
         if (f.reread) for (const [cls, at] of s.writes) if (at > s.getAt) out.push(cellId(op, 'reread', cls))
@@ -192,6 +201,33 @@ export class ExerciseTracker {
       } else if (n === 1 || n === 12) out.push(cellId(op, 'multiplicity', String(n)))
     }
     return out
+  }
+
+  /**
+   * An event the caller made the target emit (the profile's trigger, answered 2xx): over several live subscriptions of
+   * that event type, several at one url, or overlapping an update or a delete of one of its subscriptions.
+   */
+  private emission(call: CallInfo, res: HttpResult): string[] {
+    const key = ownerKey(call)
+    if (!this.trigger || !key || call.service !== 'webhooks' || call.method.toUpperCase() !== this.trigger.method || !ok(res)) return []
+    if (!(call.path ?? '').endsWith(this.trigger.path)) return []
+    const out: string[] = []
+    const events = new Set(stringLeaves(call.json))
+    const live = [...this.webhooks.subscriptions.values()].filter((s) => s.owner === key && !s.deleted)
+    if (live.filter((s) => typeof s.event === 'string' && events.has(s.event)).length >= 2) out.push(cellId(NOTIFY_OPERATION, 'fanout', 'several-per-event'))
+    const urls = live.map((s) => s.url).filter((u): u is string => typeof u === 'string')
+    if (new Set(urls).size < urls.length) out.push(cellId(NOTIFY_OPERATION, 'fanout', 'several-per-url'))
+    const span = { from: call.invokedAt?.mono ?? performance.now(), to: performance.now() }
+    this.emissions.set(key, [...(this.emissions.get(key) ?? []), span])
+    for (const w of this.subWrites.get(key) ?? []) if (w.from < span.to && span.from < w.to) out.push(cellId(NOTIFY_OPERATION, 'fanout', w.cls))
+    return [...new Set(out)]
+  }
+
+  /** An update or delete of a subscription of `owner` answered: the emissions of that caller it overlapped. */
+  private subscriptionWrite(owner: string, invokedAt: Instant | undefined, cls: 'updated-while-emitting' | 'deleted-while-emitting'): string[] {
+    const span = { from: invokedAt?.mono ?? performance.now(), to: performance.now(), cls }
+    this.subWrites.set(owner, [...(this.subWrites.get(owner) ?? []), span])
+    return (this.emissions.get(owner) ?? []).some((e) => e.from < span.to && span.from < e.to) ? [cellId(NOTIFY_OPERATION, 'fanout', cls)] : []
   }
 
   /** The invoice numbers of a policy's invoices answer, each billing that policy. */
@@ -259,6 +295,20 @@ export class ExerciseTracker {
     }
     return undefined
   }
+}
+
+/** The profile's way to make the target emit an event (extensions.webhooks.delivery.trigger): method and path. */
+function triggerOf(config: Pick<TargetConfig, 'extensions'>): { method: string; path: string } | undefined {
+  const t = ((config.extensions['webhooks'] as { delivery?: { trigger?: { method?: unknown; path?: unknown } } } | undefined)?.delivery)?.trigger
+  return t && typeof t.path === 'string' ? { method: typeof t.method === 'string' ? t.method.toUpperCase() : 'POST', path: t.path } : undefined
+}
+
+/** Every string of a JSON value (the event type a trigger's body names, wherever its template puts it). */
+function stringLeaves(v: unknown): string[] {
+  if (typeof v === 'string') return [v]
+  if (Array.isArray(v)) return v.flatMap(stringLeaves)
+  if (isObj(v)) return Object.values(v).flatMap(stringLeaves)
+  return []
 }
 
 function ownerKey(call: CallInfo): string | undefined {

@@ -3,7 +3,7 @@ import { factsOf, operation } from '../../common/operations'
 import type { Resource } from '../../common/operation-facts'
 import type { OperationId } from '../../common/operation-ids'
 import type { TargetConfig, UserCredentials } from '../../helpers/client/config/types'
-import type { HttpResult } from '../../helpers/client/http/types'
+import type { HttpMethod, HttpResult } from '../../helpers/client/http/types'
 import { getPointer } from '../../helpers/client/data/json-pointer'
 import { exerciseSettings } from '../../helpers/client/config/exercise-settings'
 import { takeExpiredToken, expiryLeewaySeconds, msUntilExpired } from '../../helpers/client/auth/expiring-token'
@@ -65,6 +65,31 @@ async function exercise(w: World, op: string, dimension: Dimension, cls: string)
   if (dimension === 'state') return inState(w, id, cls)
   if (dimension === 'multiplicity') return ofSize(w, id, cls)
   if (dimension === 'reread') return reread(w, id, cls)
+  if (dimension === 'fanout') return fanout(w, cls)
+}
+
+/**
+ * Events emitted over several subscriptions of the sequence's caller: three of one event type, two of them at one url,
+ * and the event emitted while one of them is updated (updated-while-emitting) or deleted (deleted-while-emitting).
+ */
+async function fanout(w: World, cls: string): Promise<void> {
+  const trigger = (w.t.config.extensions['webhooks'] as { delivery?: { trigger?: { method?: HttpMethod; path?: string; body?: unknown } } } | undefined)?.delivery?.trigger
+  if (!trigger?.path) return
+  const url = w.subs.url(`cell-fan-${w.subIds.length}`)
+  const made: string[] = []
+  for (const at of [url, url, w.subs.url(`cell-fan-other-${w.subIds.length}`)]) {
+    const c = await w.subs.create('export', at)
+    if (c.id !== undefined) made.push(c.id)
+  }
+  w.subIds.push(...made)
+  const fill = (v: unknown): unknown => (typeof v === 'string' ? v.split('{event}').join('export') : Array.isArray(v) ? v.map(fill) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v)
+  const emit = () => w.t.webhooks.call({ method: trigger.method ?? 'POST', path: trigger.path!, json: fill(trigger.body ?? { event: '{event}' }) })
+  const id = made.at(-1)
+  if (id === undefined || cls === 'several-per-event' || cls === 'several-per-url') {
+    await emit()
+    return
+  }
+  await Promise.all([emit(), cls === 'deleted-while-emitting' ? w.t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id } }) : w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { event: 'extracted' } })])
 }
 
 /** The sequence's resource of a kind (made when it has none), or undefined when the sequence cannot make one here. */

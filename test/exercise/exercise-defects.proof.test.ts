@@ -37,6 +37,8 @@ const CASES: { defect: DefectName; file: string; mustFail: string[]; only?: stri
   { defect: 'exercise-restricted-create-hidden-accepted', file: 'callers', mustFail: ['EX-RIGHTS-001'] },
   { defect: 'exercise-list-pages-overlap', file: 'volume', mustFail: ['EX-VOL-001'] },
   { defect: 'exercise-invoices-capped-at-ten', file: 'volume', mustFail: ['EX-VOL-002'] },
+  { defect: 'exercise-fanout-one-per-url', file: 'fanout', mustFail: ['EX-FAN-001'] },
+  { defect: 'exercise-fanout-subscribers-cached', file: 'fanout', mustFail: ['EX-FAN-001'] },
 ]
 
 /** The check ids declared in suites/exercise: literal ids, and the classes of ids made per operation (EX-EXPIRED-<op>). */
