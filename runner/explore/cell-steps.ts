@@ -200,8 +200,18 @@ async function policyIn(w: World, state: string): Promise<string | undefined> {
   return policy
 }
 
-/** A payment of half the first invoice of the policy, allocated to it. */
+/** A payment of half the first invoice of the policy, allocated to it; the period totals read before and after (PL-INV-002). */
 async function allocateOn(w: World, policyId: string): Promise<void> {
+  const api = w.api
+  await api.totals(policyId)
+  try {
+    await allocateFirst(w, policyId)
+  } finally {
+    await api.totals(policyId)
+  }
+}
+
+async function allocateFirst(w: World, policyId: string): Promise<void> {
   const api = w.api
   const first = api.readInvoices(await api.invoices(policyId))?.[0]
   if (!first || first.amount === undefined || first.invoicenumber === '') return
