@@ -226,11 +226,12 @@ export function exerciseCoverage(cells: readonly Cell[], exercised: ReadonlySet<
 }
 
 /** The console lines of a run's coverage: the figure, then the cells not exercised by reason (a few named). */
-export function exerciseLines(cov: ExerciseCoverage): string[] {
+/** `rest`: where the cells the lines leave out are listed (null: nowhere else). */
+export function exerciseLines(cov: ExerciseCoverage, rest: string | null = 'checks.json exercise'): string[] {
   const dims = Object.entries(cov.byDimension).map(([d, v]) => `${d} ${v.exercised}/${v.applicable}`).join(', ')
   const out = [`exercise ${cov.exercised} of ${cov.applicable} applicable cells (${cov.percent} %): ${dims}; ${cov.notApplicable.length} not applicable to the profile (docs/exercise.md)`]
   const byWhy = new Map<string, string[]>()
   for (const n of cov.notExercised) byWhy.set(n.why, [...(byWhy.get(n.why) ?? []), n.cell])
-  for (const [why, list] of byWhy) out.push(`  not exercised (${why}): ${list.length}: ${list.slice(0, 6).join(', ')}${list.length > 6 ? `, and ${list.length - 6} more (checks.json exercise)` : ''}`)
+  for (const [why, list] of byWhy) out.push(`  not exercised (${why}): ${list.length}: ${list.slice(0, 6).join(', ')}${list.length > 6 ? `, and ${list.length - 6} more${rest ? ` (${rest})` : ''}` : ''}`)
   return out
 }

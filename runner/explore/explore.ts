@@ -158,7 +158,7 @@ export function formatExplore(r: ExploreResult, o: ExploreOptions): string {
   const lines = [
     `explore: seed ${r.seed}, ${r.stepsRun} steps in ${r.sequences} sequences, ${judged}/${INVARIANTS.length} invariants judged on ${answers} step answers, ${r.seconds.toFixed(1)} s${r.interrupted ? ' (time limit reached)' : ''}`,
     // the cells the exploration reached; an exploration is random, so what it did not reach is "not reached", never a verdict
-    ...(r.exercise ? exerciseLines(r.exercise) : []),
+    ...(r.exercise ? exerciseLines(r.exercise, null) : []),
   ]
   if (r.ok) {
     const v = exploreVerdict(r)
