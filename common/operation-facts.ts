@@ -36,23 +36,36 @@ export type QuoteAction = 'update' | 'calculate' | 'referral' | 'decline' | 'bin
 /** Query parameters the public documents mark required (helpers/checks/probes/requests.ts fills them in). */
 export type RequiredQuery = 'withNotifications' | 'customerIdentity'
 
-/** The exercise dimensions: which classes of resource state an operation is worth trying in. */
-export type StateClass = 'absent' | 'draft' | 'calculated' | 'bound' | 'issued' | 'declined' | 'terminated' | 'active' | 'deleted'
+/**
+ * The exercise model's classes (issue 40, docs/exercise.md; helpers/oracle/exercise-model.ts crosses them into cells):
+ * the states of the resource an operation addresses, and the writes after which a view is read again.
+ */
+export const QUOTE_STATES = ['draft', 'calculated', 'referred', 'bound', 'declined', 'issued'] as const
+export const POLICY_STATES = ['issued', 'changed', 'technically-changed', 'terminated'] as const
+export const SUBSCRIPTION_STATES = ['live', 'updated', 'deleted'] as const
+export const POLICY_REREADS = ['after-mta', 'after-technical-change', 'after-termination'] as const
+export const SUBSCRIPTION_REREADS = ['after-update', 'after-delete'] as const
+export type QuoteState = (typeof QUOTE_STATES)[number]
+export type PolicyState = (typeof POLICY_STATES)[number]
+export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number]
+export type RereadClass = (typeof POLICY_REREADS)[number] | (typeof SUBSCRIPTION_REREADS)[number]
 
-/** Which callers an operation is worth trying with. */
-export type CallerClass = 'owner' | 'other-tenant' | 'other-user' | 'anonymous' | 'expired-token'
-
-/** How many resources an operation answers about: one, or a list (paged, filtered). */
-export type Multiplicity = 'one' | 'list' | 'none'
-
-/** The dimensions the `exercise` helper crosses for an operation (data: the helper decides how). */
-export interface ExerciseDimensions {
-  states: readonly StateClass[]
-  callers: readonly CallerClass[]
-  multiplicity: Multiplicity
-  /** The reads that show what this write did (re-read after write); empty for a read. */
-  reread: readonly OperationId[]
-}
+/**
+ * How the exercise model crosses an operation (the one place its exercise decision is written; the model derives its
+ * cells from it, and a new operation does not compile without it):
+ * - `stateOf`: the resource whose state classes the owner's call is exercised in (`none`: no state dimension);
+ *   `states`: a subset of that resource's states (default: all);
+ * - `scoped`: it addresses one tenant's resource (or the caller's own list): another tenant's caller is a class;
+ * - `rights`: the caller's rights shape what it may send or read (sales §5): the restricted user is a class;
+ * - `list`: it answers a list the caller's data fills (subscriptions: 0, 1, several, over a page; a schedule: 1, 12);
+ * - `reread`: it is a view some write may change, read again after each such write.
+ * Every operation is tried with no, a malformed and an expired token, and by its owner. Whether it writes is `access`.
+ */
+export type ExerciseDimensions =
+  | { stateOf: 'quote'; states?: readonly QuoteState[]; scoped: boolean; rights: boolean; list?: 'schedule'; reread?: readonly RereadClass[] }
+  | { stateOf: 'policy'; states?: readonly PolicyState[]; scoped: boolean; rights: boolean; list?: 'schedule'; reread?: readonly RereadClass[] }
+  | { stateOf: 'subscription'; states?: readonly SubscriptionState[]; scoped: boolean; rights: boolean; reread?: readonly RereadClass[] }
+  | { stateOf: 'none'; scoped: boolean; rights: boolean; list?: 'subscriptions' | 'schedule'; reread?: readonly RereadClass[] }
 
 export interface OperationFacts {
   resource: Resource
@@ -71,14 +84,15 @@ export interface OperationFacts {
   exercise: ExerciseDimensions
 }
 
-const QUOTE_STATES: readonly StateClass[] = ['absent', 'draft', 'calculated', 'bound', 'issued', 'declined']
-const POLICY_STATES: readonly StateClass[] = ['absent', 'issued', 'terminated']
-const SUB_STATES: readonly StateClass[] = ['absent', 'active', 'deleted']
-const TENANT_CALLERS: readonly CallerClass[] = ['owner', 'other-tenant', 'anonymous', 'expired-token']
-const USER_CALLERS: readonly CallerClass[] = ['owner', 'other-user', 'anonymous', 'expired-token']
-const ANY_CALLER: readonly CallerClass[] = ['owner', 'anonymous', 'expired-token']
+/** The exercise dimensions of the common kinds of operation. */
+const ON_QUOTE = { stateOf: 'quote', scoped: true, rights: false } as const satisfies ExerciseDimensions
+const POLICY_VIEW = { stateOf: 'policy', scoped: true, rights: false, reread: POLICY_REREADS } as const satisfies ExerciseDimensions
+const ON_POLICY = { stateOf: 'policy', scoped: true, rights: false } as const satisfies ExerciseDimensions
+const ON_SUBSCRIPTION = { stateOf: 'subscription', scoped: true, rights: false } as const satisfies ExerciseDimensions
+/** No state of its own; `scoped`: it addresses a tenant's resource by id. */
+const stateless = (scoped: boolean, more: { rights?: boolean } = {}): ExerciseDimensions => ({ stateOf: 'none', scoped, rights: more.rights ?? false })
 
-const quoteWrite = (quoteAction: QuoteAction, changes: readonly View[], reread: readonly OperationId[], idParam = 'policyId', moneyMoving = false): OperationFacts => ({
+const quoteWrite = (quoteAction: QuoteAction, changes: readonly View[], idParam = 'policyId', moneyMoving = false, exercise: ExerciseDimensions = ON_QUOTE): OperationFacts => ({
   resource: 'quote',
   idParam,
   access: 'write',
@@ -87,7 +101,7 @@ const quoteWrite = (quoteAction: QuoteAction, changes: readonly View[], reread: 
   moneyMoving,
   quoteAction,
   requiredQuery: null,
-  exercise: { states: QUOTE_STATES, callers: TENANT_CALLERS, multiplicity: 'one', reread },
+  exercise,
 })
 
 const read = (resource: Resource, idParam: string | null, shows: readonly View[], exercise: ExerciseDimensions, requiredQuery: RequiredQuery | null = null): OperationFacts => ({
@@ -102,8 +116,6 @@ const read = (resource: Resource, idParam: string | null, shows: readonly View[]
   exercise,
 })
 
-const one = (states: readonly StateClass[], callers = TENANT_CALLERS): ExerciseDimensions => ({ states, callers, multiplicity: 'one', reread: [] })
-
 /** The facts of every operation (a row per id of common/operations.json; the compiler demands each). */
 export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
   'sales.quote.create': {
@@ -115,7 +127,7 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: false,
     quoteAction: null,
     requiredQuery: null,
-    exercise: { states: [], callers: TENANT_CALLERS, multiplicity: 'none', reread: ['sales.quote.get', 'sales.quote.actions'] },
+    exercise: stateless(false, { rights: true }),
   },
   'sales.quote.mta': {
     resource: 'quote',
@@ -126,29 +138,29 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: false,
     quoteAction: null,
     requiredQuery: null,
-    exercise: { states: POLICY_STATES, callers: TENANT_CALLERS, multiplicity: 'one', reread: ['sales.quote.get', 'sales.quote.actions'] },
+    exercise: ON_POLICY,
   },
-  'sales.quote.get': read('quote', 'policyId', ['quote'], one(QUOTE_STATES), 'withNotifications'),
-  'sales.quote.actions': read('quote', 'id', ['actions'], one(QUOTE_STATES)),
-  'sales.quote.installments': read('quote', 'policyId', ['quote'], one(QUOTE_STATES)),
-  'sales.quote.update': quoteWrite('update', ['quote', 'actions'], ['sales.quote.get', 'sales.quote.actions']),
-  'sales.quote.decline': quoteWrite('decline', ['actions'], ['sales.quote.actions']),
+  'sales.quote.get': read('quote', 'policyId', ['quote'], { ...ON_QUOTE, rights: true }, 'withNotifications'),
+  'sales.quote.actions': read('quote', 'id', ['actions'], ON_QUOTE),
+  'sales.quote.installments': read('quote', 'policyId', ['quote'], { ...ON_QUOTE, list: 'schedule', states: ['calculated', 'bound', 'issued'] }),
+  'sales.quote.update': quoteWrite('update', ['quote', 'actions'], 'policyId', false, { ...ON_QUOTE, rights: true }),
+  'sales.quote.decline': quoteWrite('decline', ['actions']),
   'sales.quote.calculate': {
-    ...quoteWrite('calculate', ['quote', 'actions'], ['sales.quote.calculation', 'sales.quote.actions'], 'id'),
+    ...quoteWrite('calculate', ['quote', 'actions'], 'id'),
     requiredQuery: 'withNotifications',
   },
-  'sales.quote.calculation': read('quote', 'id', ['quote'], one(QUOTE_STATES)),
-  'sales.documents.generate': quoteWrite('documents', ['documents', 'actions'], ['sales.policy.links', 'sales.quote.actions'], 'id'),
-  'sales.documents.download': read('document', 'id', ['document'], one(['absent', 'active'])),
-  'sales.quote.referral': quoteWrite('referral', ['actions'], ['sales.quote.actions']),
-  'sales.quote.bind': quoteWrite('bind', ['actions'], ['sales.quote.actions']),
-  'sales.quote.issue': quoteWrite('issue', ['actions', 'policy', 'invoices', 'money'], ['sales.requests.get', 'sales.quote.actions'], 'id', true),
-  'sales.policy.renewal': read('policy', 'policyId', ['policy'], one(POLICY_STATES)),
-  'sales.policy.links': read('policy', 'policyId', ['policy', 'money', 'documents'], one(POLICY_STATES)),
-  'sales.policy.invoices': read('policy', 'policyId', ['invoices'], one(POLICY_STATES)),
-  'sales.policy.period-totals': read('policy', 'id', ['invoices', 'money'], one(POLICY_STATES)),
+  'sales.quote.calculation': read('quote', 'id', ['quote'], { ...ON_QUOTE, states: ['draft', 'calculated', 'bound', 'issued'] }),
+  'sales.documents.generate': quoteWrite('documents', ['documents', 'actions'], 'id'),
+  'sales.documents.download': read('document', 'id', ['document'], stateless(true)),
+  'sales.quote.referral': quoteWrite('referral', ['actions']),
+  'sales.quote.bind': quoteWrite('bind', ['actions']),
+  'sales.quote.issue': quoteWrite('issue', ['actions', 'policy', 'invoices', 'money'], 'id', true),
+  'sales.policy.renewal': read('policy', 'policyId', ['policy'], POLICY_VIEW),
+  'sales.policy.links': read('policy', 'policyId', ['policy', 'money', 'documents'], POLICY_VIEW),
+  'sales.policy.invoices': read('policy', 'policyId', ['invoices'], { ...POLICY_VIEW, list: 'schedule' }),
+  'sales.policy.period-totals': read('policy', 'id', ['invoices', 'money'], POLICY_VIEW),
   // a POST that calculates and changes nothing (PL-INV-005)
-  'sales.termination.premiums': read('policy', 'policyId', [], one(POLICY_STATES)),
+  'sales.termination.premiums': read('policy', 'policyId', [], POLICY_VIEW),
   'sales.termination.terminate': {
     resource: 'policy',
     idParam: 'policyId',
@@ -158,10 +170,10 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: true,
     quoteAction: null,
     requiredQuery: null,
-    exercise: { states: POLICY_STATES, callers: TENANT_CALLERS, multiplicity: 'one', reread: ['sales.policy.links', 'sales.policy.invoices'] },
+    exercise: ON_POLICY,
   },
-  'sales.schemes.get': read('scheme', 'name', [], one(['absent', 'active'], ANY_CALLER)),
-  'sales.customers.custom-view': read('policy', 'policyId', ['invoices'], one(POLICY_STATES), 'customerIdentity'),
+  'sales.schemes.get': read('scheme', 'name', [], stateless(false, { rights: true })),
+  'sales.customers.custom-view': read('policy', 'policyId', ['invoices'], { ...POLICY_VIEW, list: 'schedule' }, 'customerIdentity'),
   'sales.payments.insert': {
     resource: 'payment',
     idParam: null,
@@ -171,7 +183,7 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: false,
     quoteAction: null,
     requiredQuery: null,
-    exercise: { states: [], callers: TENANT_CALLERS, multiplicity: 'none', reread: [] },
+    exercise: stateless(false),
   },
   'sales.payments.allocate': {
     resource: 'payment',
@@ -182,7 +194,9 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: true,
     quoteAction: null,
     requiredQuery: null,
-    exercise: { states: POLICY_STATES, callers: TENANT_CALLERS, multiplicity: 'one', reread: ['sales.policy.invoices', 'sales.policy.period-totals'] },
+    // the state of the policy whose invoices it allocates to (the exercise tracker knows an invoice's policy from its
+    // owner's reads): a live one, and a terminated one that still has an amount due (EX-TERM-004)
+    exercise: { stateOf: 'policy', states: ['issued', 'terminated'], scoped: true, rights: false },
   },
   'sales.invoice.credit': {
     resource: 'invoice',
@@ -193,7 +207,7 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: true,
     quoteAction: null,
     requiredQuery: null,
-    exercise: { states: POLICY_STATES, callers: TENANT_CALLERS, multiplicity: 'one', reread: ['sales.policy.invoices'] },
+    exercise: stateless(true),
   },
   'sales.policy.data-change': {
     resource: 'policy',
@@ -204,10 +218,10 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: false,
     quoteAction: null,
     requiredQuery: null,
-    exercise: { states: POLICY_STATES, callers: TENANT_CALLERS, multiplicity: 'one', reread: ['sales.policy.links'] },
+    exercise: ON_POLICY,
   },
-  'sales.requests.get': read('request', 'requestId', [], one(['absent', 'active'])),
-  'webhooks.events.list': read('event', null, [], { states: [], callers: ANY_CALLER, multiplicity: 'list', reread: [] }),
+  'sales.requests.get': read('request', 'requestId', [], stateless(true)),
+  'webhooks.events.list': read('event', null, [], stateless(false)),
   'webhooks.subscription.create': {
     resource: 'subscription',
     idParam: null,
@@ -217,10 +231,10 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: false,
     quoteAction: null,
     requiredQuery: null,
-    exercise: { states: [], callers: USER_CALLERS, multiplicity: 'none', reread: ['webhooks.subscription.get', 'webhooks.subscriptions.list'] },
+    exercise: stateless(false),
   },
-  'webhooks.subscriptions.list': read('subscription', null, ['subscriptions'], { states: [], callers: USER_CALLERS, multiplicity: 'list', reread: [] }),
-  'webhooks.subscription.get': read('subscription', 'id', ['subscriptions'], one(SUB_STATES, USER_CALLERS)),
+  'webhooks.subscriptions.list': read('subscription', null, ['subscriptions'], { stateOf: 'none', scoped: true, rights: false, list: 'subscriptions', reread: SUBSCRIPTION_REREADS }),
+  'webhooks.subscription.get': read('subscription', 'id', ['subscriptions'], { ...ON_SUBSCRIPTION, reread: SUBSCRIPTION_REREADS }),
   'webhooks.subscription.update': {
     resource: 'subscription',
     idParam: 'id',
@@ -230,7 +244,7 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: false,
     quoteAction: null,
     requiredQuery: null,
-    exercise: { states: SUB_STATES, callers: USER_CALLERS, multiplicity: 'one', reread: ['webhooks.subscription.get', 'webhooks.subscriptions.list'] },
+    exercise: ON_SUBSCRIPTION,
   },
   'webhooks.subscription.delete': {
     resource: 'subscription',
@@ -241,7 +255,7 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     moneyMoving: false,
     quoteAction: null,
     requiredQuery: null,
-    exercise: { states: SUB_STATES, callers: USER_CALLERS, multiplicity: 'one', reread: ['webhooks.subscription.get', 'webhooks.subscriptions.list'] },
+    exercise: ON_SUBSCRIPTION,
   },
 }
 

@@ -14,6 +14,8 @@ export interface ExerciseSettings {
   listPage?: ListPage
   oldTokenAfterRefresh: 'accepted' | 'refused' | 'unspecified'
   terminatedPolicyChanges: 'refused' | 'unspecified'
+  /** A payment allocated to an invoice of a terminated policy that still has an amount due (EX-TERM-004). */
+  terminatedPolicyPayments: 'accepted' | 'refused' | 'unspecified'
   subscriptionsForVolume: number
   /** JSON pointer -> value that makes a quote pay in 12 monthly installments. */
   monthlySet: Record<string, unknown>
@@ -21,7 +23,7 @@ export interface ExerciseSettings {
   annualSet: Record<string, unknown>
 }
 
-export const EXERCISE_DEFAULTS: ExerciseSettings = { oldTokenAfterRefresh: 'accepted', terminatedPolicyChanges: 'refused', subscriptionsForVolume: 60, monthlySet: { '/policy/paymentFrequency': 'monthly' }, annualSet: { '/policy/paymentFrequency': 'annual' } }
+export const EXERCISE_DEFAULTS: ExerciseSettings = { oldTokenAfterRefresh: 'accepted', terminatedPolicyChanges: 'refused', terminatedPolicyPayments: 'accepted', subscriptionsForVolume: 60, monthlySet: { '/policy/paymentFrequency': 'monthly' }, annualSet: { '/policy/paymentFrequency': 'annual' } }
 
 /** The page size the exercise model counts "more than a page" against when the list is not paged. */
 export const UNPAGED_PAGE_SIZE = 50
@@ -33,6 +35,7 @@ export function exerciseSettings(config: Pick<TargetConfig, 'extensions'>): Exer
     ...EXERCISE_DEFAULTS,
     ...(raw.oldTokenAfterRefresh ? { oldTokenAfterRefresh: raw.oldTokenAfterRefresh } : {}),
     ...(raw.terminatedPolicyChanges ? { terminatedPolicyChanges: raw.terminatedPolicyChanges } : {}),
+    ...(raw.terminatedPolicyPayments ? { terminatedPolicyPayments: raw.terminatedPolicyPayments } : {}),
     ...(typeof raw.subscriptionsForVolume === 'number' ? { subscriptionsForVolume: raw.subscriptionsForVolume } : {}),
     ...(raw.monthlySet && typeof raw.monthlySet === 'object' ? { monthlySet: raw.monthlySet } : {}),
     ...(raw.annualSet && typeof raw.annualSet === 'object' ? { annualSet: raw.annualSet } : {}),

@@ -1,4 +1,13 @@
-import { OPERATIONS } from '../../common/operations'
+import { OPERATIONS, factsOf, isOperationId } from '../../common/operations'
+import type { OperationId } from '../../common/operation-ids'
+import {
+  POLICY_REREADS,
+  POLICY_STATES,
+  QUOTE_STATES,
+  SUBSCRIPTION_REREADS,
+  SUBSCRIPTION_STATES,
+  type ExerciseDimensions,
+} from '../../common/operation-facts'
 
 /**
  * The exercise model (issue 40): what a client does with each operation, as cells a run exercises or not. A cell is one
@@ -14,34 +23,40 @@ import { OPERATIONS } from '../../common/operations'
  *   token after a refresh.
  *
  * Data-driven and keyed by the operation ids of common/operations.json (plus the identity service's two operations,
- * which the catalogue does not list): `OPERATION_FACTS` is the one table; the operation catalogue's "exercise
- * dimensions" can replace it without touching the rest. Cells are measured from the run's own traffic
+ * which the catalogue does not list): the dimensions of each operation are the operation catalogue's facts
+ * (common/operation-facts.ts `exercise`, a `Record<OperationId, …>`: a new operation does not compile without its
+ * exercise decision), from which `EXERCISE_FACTS` is derived. Cells are measured from the run's own traffic
  * (helpers/oracle/exercise-tracker.ts), never declared by checks.
  */
 
-export type Dimension = 'state' | 'caller' | 'multiplicity' | 'reread' | 'identity'
+export type Dimension = 'state' | 'caller' | 'multiplicity' | 'reread' | 'identity' | 'fanout'
 
-export const QUOTE_STATES = ['draft', 'calculated', 'referred', 'bound', 'declined', 'issued'] as const
-export const POLICY_STATES = ['issued', 'changed', 'technically-changed', 'terminated'] as const
-export const SUBSCRIPTION_STATES = ['live', 'updated', 'deleted'] as const
+export { QUOTE_STATES, POLICY_STATES, SUBSCRIPTION_STATES, POLICY_REREADS, SUBSCRIPTION_REREADS }
 export const CALLERS = ['owner', 'restricted', 'other-tenant', 'no-token', 'malformed-token', 'expired-token'] as const
 export type CallerClass = (typeof CALLERS)[number]
 /** Entries of a list answer: none, one, a few, more than a page (the profile's extensions.exercise.listPage.size; unpaged: 50). */
 export const LIST_SIZES = ['0', '1', 'several', 'over-page'] as const
 /** Entries of a schedule: one installment (annual), twelve (monthly). */
 export const SCHEDULE_SIZES = ['1', '12'] as const
-export const POLICY_REREADS = ['after-mta', 'after-technical-change', 'after-termination'] as const
-export const SUBSCRIPTION_REREADS = ['after-update', 'after-delete'] as const
 
 /** The identity service's operations (not in common/operations.json: the specs name login and refresh only in prose). */
 export const IDENTITY_OPERATIONS = ['identity.login', 'identity.refresh', 'identity.refreshed-token'] as const
 
-export type Resource = 'quote' | 'policy' | 'subscription' | 'none'
+/**
+ * An event the webhook service notifies (webhook-subscriptions.md §6; made to happen by the profile's
+ * extensions.webhooks.delivery.trigger, not an operation of the catalogue), emitted while the caller holds several
+ * subscriptions for that event type, several at one url, or while one of its subscriptions is being updated or
+ * deleted (the write and the emission in flight together).
+ */
+export const NOTIFY_OPERATION = 'webhooks.notify'
+export const FANOUT_CLASSES = ['several-per-event', 'several-per-url', 'updated-while-emitting', 'deleted-while-emitting'] as const
 
-/** What the model needs to know of one operation to say which cells it has. */
-export interface OperationFacts {
+export type Resource = ExerciseDimensions['stateOf']
+
+/** What the model needs to know of one operation to say which cells it has: the catalogue's exercise dimensions. */
+export interface ExerciseFacts {
   resource: Resource
-  /** It changes what the service holds (a read-only run never sends it). */
+  /** It changes what the service holds (a read-only run never sends it): the catalogue's access. */
   write: boolean
   /** It answers a list the caller's data fills: the multiplicity classes apply. */
   list?: 'subscriptions' | 'schedule'
@@ -50,50 +65,31 @@ export interface OperationFacts {
   /** State classes this operation is exercised in (default: every state of its resource). */
   states?: readonly string[]
   /** It addresses a resource of one tenant (or the caller's own list): another tenant's caller is a class of its own. */
-  scoped?: boolean
+  scoped: boolean
   /** The caller's rights shape what it may send or read (sales §5: schemas are filtered by rights): the restricted user is a class. */
-  rights?: boolean
+  rights: boolean
 }
 
-const Q: OperationFacts = { resource: 'quote', write: true, scoped: true }
-const QR: OperationFacts = { resource: 'quote', write: false, scoped: true }
-const POLICY_VIEW: OperationFacts = { resource: 'policy', write: false, reread: POLICY_REREADS, scoped: true }
+function exerciseFactsOf(id: OperationId): ExerciseFacts {
+  const f = factsOf(id)
+  const x = f.exercise
+  return {
+    resource: x.stateOf,
+    write: f.access === 'write',
+    scoped: x.scoped,
+    rights: x.rights,
+    ...('list' in x && x.list ? { list: x.list } : {}),
+    ...(x.reread ? { reread: x.reread } : {}),
+    ...('states' in x && x.states ? { states: x.states } : {}),
+  }
+}
 
-/** The facts of each operation, keyed by its id in common/operations.json (the operation catalogue's to give). */
-export const OPERATION_FACTS: Readonly<Record<string, OperationFacts>> = {
-  'sales.quote.create': { resource: 'none', write: true, rights: true },
-  'sales.quote.mta': { resource: 'policy', write: true, scoped: true },
-  'sales.quote.get': { ...QR, rights: true },
-  'sales.quote.actions': QR,
-  'sales.quote.installments': { ...QR, list: 'schedule', states: ['calculated', 'bound', 'issued'] },
-  'sales.quote.update': { ...Q, rights: true },
-  'sales.quote.decline': Q,
-  'sales.quote.calculate': Q,
-  'sales.quote.calculation': { ...QR, states: ['draft', 'calculated', 'bound', 'issued'] },
-  'sales.documents.generate': Q,
-  'sales.documents.download': { resource: 'none', write: false, scoped: true },
-  'sales.quote.referral': Q,
-  'sales.quote.bind': Q,
-  'sales.quote.issue': Q,
-  'sales.policy.renewal': POLICY_VIEW,
-  'sales.policy.links': POLICY_VIEW,
-  'sales.policy.invoices': { ...POLICY_VIEW, list: 'schedule' },
-  'sales.policy.period-totals': POLICY_VIEW,
-  'sales.termination.premiums': POLICY_VIEW,
-  'sales.termination.terminate': { resource: 'policy', write: true, scoped: true },
-  'sales.schemes.get': { resource: 'none', write: false, rights: true },
-  'sales.customers.custom-view': { ...POLICY_VIEW, list: 'schedule' },
-  'sales.payments.insert': { resource: 'none', write: true },
-  'sales.payments.allocate': { resource: 'none', write: true, scoped: true },
-  'sales.invoice.credit': { resource: 'none', write: true, scoped: true },
-  'sales.policy.data-change': { resource: 'policy', write: true, scoped: true },
-  'sales.requests.get': { resource: 'none', write: false, scoped: true },
-  'webhooks.events.list': { resource: 'none', write: false },
-  'webhooks.subscription.create': { resource: 'none', write: true },
-  'webhooks.subscriptions.list': { resource: 'none', write: false, list: 'subscriptions', reread: SUBSCRIPTION_REREADS, scoped: true },
-  'webhooks.subscription.get': { resource: 'subscription', write: false, reread: SUBSCRIPTION_REREADS, scoped: true },
-  'webhooks.subscription.update': { resource: 'subscription', write: true, scoped: true },
-  'webhooks.subscription.delete': { resource: 'subscription', write: true, scoped: true },
+/** The exercise facts of each operation, derived from the operation catalogue (common/operation-facts.ts `exercise`). */
+export const EXERCISE_FACTS: Readonly<Record<OperationId, ExerciseFacts>> = Object.fromEntries(OPERATIONS.map((op) => [op.id, exerciseFactsOf(op.id)])) as Record<OperationId, ExerciseFacts>
+
+/** The exercise facts of an operation id (a string from a call: undefined when it is not a catalogue operation). */
+export function exerciseFacts(id: string): ExerciseFacts | undefined {
+  return isOperationId(id) ? EXERCISE_FACTS[id] : undefined
 }
 
 /** What the profile says that makes a cell applicable or not, and where the run stands (read-only, --thorough). */
@@ -106,6 +102,10 @@ export interface ExerciseProfile {
   refresh: boolean
   /** What the target does with the token a refresh replaced (profile auth.oldTokenAfterRefresh). */
   oldTokenAfterRefresh: 'accepted' | 'refused' | 'unspecified'
+  /** The profile names a way to make the target emit an event (extensions.webhooks.delivery.trigger). */
+  emit?: boolean
+  /** What the target does with a payment allocated to an invoice of a terminated policy (extensions.exercise.terminatedPolicyPayments). */
+  terminatedPolicyPayments?: 'accepted' | 'refused' | 'unspecified'
   /** The page size of the subscription list (profile extensions.exercise.listPage.size; unpaged: 50). */
   listPageSize: number
 }
@@ -133,6 +133,12 @@ const THOROUGH_ONLY = new Set<string>([
   cellId('sales.termination.terminate', 'state', 'changed'),
 ])
 
+/** State cells a profile can leave unspecified: why they do not apply then. */
+const NOT_APPLICABLE_STATE: Readonly<Record<string, (p: ExerciseProfile) => string | undefined>> = {
+  [cellId('sales.payments.allocate', 'state', 'terminated')]: (p) =>
+    p.terminatedPolicyPayments === 'unspecified' ? 'the profile leaves extensions.exercise.terminatedPolicyPayments unspecified' : undefined,
+}
+
 const CALLER_NEEDS: Partial<Record<CallerClass, string>> = { restricted: 'restricted', 'other-tenant': 'otherTenant' }
 
 /** Every cell of the model, with its applicability to a profile. */
@@ -143,10 +149,9 @@ export function exerciseCells(profile: ExerciseProfile): Cell[] {
     out.push({ id, operation, dimension, cls, write, ...(THOROUGH_ONLY.has(id) ? { thorough: true } : {}), ...(notApplicable ? { notApplicable } : {}) })
   }
   for (const op of OPERATIONS) {
-    const f = OPERATION_FACTS[op.id]
-    if (!f) continue
+    const f = EXERCISE_FACTS[op.id]
     const states = f.states ?? (f.resource === 'quote' ? QUOTE_STATES : f.resource === 'policy' ? POLICY_STATES : f.resource === 'subscription' ? SUBSCRIPTION_STATES : [])
-    for (const s of states) add(op.id, 'state', s, f.write)
+    for (const s of states) add(op.id, 'state', s, f.write, NOT_APPLICABLE_STATE[cellId(op.id, 'state', s)]?.(profile))
     for (const c of CALLERS) {
       // another tenant's caller matters where the operation addresses a tenant's resource; fewer rights where rights shape it
       if ((c === 'other-tenant' && !f.scoped) || (c === 'restricted' && !f.rights)) continue
@@ -161,6 +166,9 @@ export function exerciseCells(profile: ExerciseProfile): Cell[] {
   for (const role of [...profile.users].sort()) {
     for (const t of tenants) add('identity.login', 'identity', `${role}@${t === profile.tenants[role] ? 'own' : t}`, false)
   }
+  // events emitted over several subscriptions, some being written meanwhile (webhook-subscriptions.md §6)
+  const noEmit = profile.emit === false ? 'the profile names no extensions.webhooks.delivery.trigger' : undefined
+  for (const cls of FANOUT_CLASSES) add(NOTIFY_OPERATION, 'fanout', cls, true, noEmit)
   const noRefresh = profile.refresh ? undefined : 'the profile names no auth.refreshPath'
   add('identity.refresh', 'identity', 'refresh', false, noRefresh)
   add('identity.refreshed-token', 'identity', 'refreshed-token-used', false, noRefresh)
@@ -218,11 +226,12 @@ export function exerciseCoverage(cells: readonly Cell[], exercised: ReadonlySet<
 }
 
 /** The console lines of a run's coverage: the figure, then the cells not exercised by reason (a few named). */
-export function exerciseLines(cov: ExerciseCoverage): string[] {
+/** `rest`: where the cells the lines leave out are listed (null: nowhere else). */
+export function exerciseLines(cov: ExerciseCoverage, rest: string | null = 'checks.json exercise'): string[] {
   const dims = Object.entries(cov.byDimension).map(([d, v]) => `${d} ${v.exercised}/${v.applicable}`).join(', ')
   const out = [`exercise ${cov.exercised} of ${cov.applicable} applicable cells (${cov.percent} %): ${dims}; ${cov.notApplicable.length} not applicable to the profile (docs/exercise.md)`]
   const byWhy = new Map<string, string[]>()
   for (const n of cov.notExercised) byWhy.set(n.why, [...(byWhy.get(n.why) ?? []), n.cell])
-  for (const [why, list] of byWhy) out.push(`  not exercised (${why}): ${list.length}: ${list.slice(0, 6).join(', ')}${list.length > 6 ? `, and ${list.length - 6} more (checks.json exercise)` : ''}`)
+  for (const [why, list] of byWhy) out.push(`  not exercised (${why}): ${list.length}: ${list.slice(0, 6).join(', ')}${list.length > 6 ? `, and ${list.length - 6} more${rest ? ` (${rest})` : ''}` : ''}`)
   return out
 }

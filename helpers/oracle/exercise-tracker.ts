@@ -3,8 +3,10 @@ import { getPointer } from '../client/data/json-pointer'
 import type { CallInfo } from '../client/http/observer'
 import type { HttpResult } from '../client/http/types'
 import { salesSettings } from '../../common/config/sales-settings'
+import { policiesSettings } from '../../common/config/policies-settings'
 import { exerciseSettings, UNPAGED_PAGE_SIZE } from '../../common/config/exercise-settings'
-import { cellId, OPERATION_FACTS, type CallerClass, type ExerciseProfile } from './exercise-model'
+import { cellId, exerciseFacts, NOTIFY_OPERATION, type CallerClass, type ExerciseProfile } from './exercise-model'
+import type { Instant } from '../client/http/observer'
 import type { WebhooksModel } from './webhooks-model'
 
 const ok = (res: HttpResult) => res.status >= 200 && res.status < 300
@@ -20,6 +22,8 @@ export function exerciseProfile(config: Pick<TargetConfig, 'users' | 'auth' | 'e
     tenants: Object.fromEntries(roles.map(([r, u]) => [r, u!.tenant])),
     refresh: typeof config.auth.refreshPath === 'string' && config.auth.refreshPath.length > 0,
     oldTokenAfterRefresh: settings.oldTokenAfterRefresh,
+    terminatedPolicyPayments: settings.terminatedPolicyPayments,
+    emit: triggerOf(config) !== undefined,
     listPageSize: settings.listPage?.size ?? UNPAGED_PAGE_SIZE,
   }
 }
@@ -63,9 +67,16 @@ export class ExerciseTracker {
   private readonly loginTokens = new Map<string, string>()
   private readonly refreshed = new Set<string>()
   private readonly replaced = new Set<string>()
+  /** Per caller: the intervals (ms, monotonic) of its event emissions and of its subscriptions' updates and deletes, answered. */
+  private readonly emissions = new Map<string, { from: number; to: number }[]>()
+  private readonly subWrites = new Map<string, { from: number; to: number; cls: 'updated-while-emitting' | 'deleted-while-emitting' }[]>()
+  private readonly trigger: { method: string; path: string } | undefined
+  /** Invoice number -> the policy it bills (learned from the owner's reads of a policy's invoices). */
+  private readonly invoicePolicy = new Map<string, string>()
   private seq = 0
   private readonly profile: ExerciseProfile
   private readonly quoteIdPointer: string
+  private readonly invoicesPointer: string
 
   constructor(
     private readonly config: TargetConfig,
@@ -74,6 +85,8 @@ export class ExerciseTracker {
   ) {
     this.profile = exerciseProfile(config)
     this.quoteIdPointer = salesSettings(config).quoteIdPointer
+    this.invoicesPointer = policiesSettings(config).invoices.listPointer
+    this.trigger = triggerOf(config)
   }
 
   /** A policy the run issued (the sales model's issue success). */
@@ -112,8 +125,8 @@ export class ExerciseTracker {
   observe(call: CallInfo, res: HttpResult, resourceTenant: string | undefined): string[] {
     if (call.service === 'identity') return this.identity(call, res)
     const op = call.operationId
-    if (!op) return []
-    const f = OPERATION_FACTS[op]
+    if (!op) return this.emission(call, res)
+    const f = exerciseFacts(op)
     if (!f) return []
     const out: string[] = []
     const caller = this.callerOf(call, resourceTenant)
@@ -130,10 +143,11 @@ export class ExerciseTracker {
       if (owner && s && (f.states ?? [s]).includes(s)) out.push(cellId(op, 'state', s))
       if (q !== undefined && owner && ok(res)) this.learnQuote(op, q)
     } else if (f.resource === 'policy') {
-      const id = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : (p['policyId'] ?? p['id'])
+      const id = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : op === 'sales.payments.allocate' ? this.allocatedPolicy(call.json) : (p['policyId'] ?? p['id'])
       const t = id !== undefined ? this.policies.get(id) : undefined
       if (owner && t) {
-        out.push(cellId(op, 'state', t.state))
+        if ((f.states ?? [t.state]).includes(t.state)) out.push(cellId(op, 'state', t.state))
+        if (op === 'sales.policy.invoices' && ok(res)) this.learnInvoices(id!, res.body)
         if (f.reread) {
           const last = t.readAt.get(op) ?? 0
           for (const [cls, at] of t.writes) if (at > last && f.reread.includes(cls)) out.push(cellId(op, 'reread', cls))
@@ -145,6 +159,8 @@ export class ExerciseTracker {
     } else if (f.resource === 'subscription') {
       const id = p['id']
       const s = id !== undefined ? this.subscriptions.get(id) : undefined
+      // an update or delete by the subscription's own caller (any user): did it overlap an emission of that caller's events
+      if (s?.owner && op !== 'webhooks.subscription.get' && ownerKey(call) === s.owner) out.push(...this.subscriptionWrite(s.owner, call.invokedAt, op === 'webhooks.subscription.delete' ? 'deleted-while-emitting' : 'updated-while-emitting'))
       if (owner && s) {
         out.push(cellId(op, 'state', s.state))
         if (f.reread) for (const [cls, at] of s.writes) if (at > s.getAt) out.push(cellId(op, 'reread', cls))
@@ -185,6 +201,54 @@ export class ExerciseTracker {
       } else if (n === 1 || n === 12) out.push(cellId(op, 'multiplicity', String(n)))
     }
     return out
+  }
+
+  /**
+   * An event the caller made the target emit (the profile's trigger, answered 2xx): over several live subscriptions of
+   * that event type, several at one url, or overlapping an update or a delete of one of its subscriptions.
+   */
+  private emission(call: CallInfo, res: HttpResult): string[] {
+    const key = ownerKey(call)
+    if (!this.trigger || !key || call.service !== 'webhooks' || call.method.toUpperCase() !== this.trigger.method || !ok(res)) return []
+    if (!(call.path ?? '').endsWith(this.trigger.path)) return []
+    const out: string[] = []
+    const events = new Set(stringLeaves(call.json))
+    const live = [...this.webhooks.subscriptions.values()].filter((s) => s.owner === key && !s.deleted)
+    if (live.filter((s) => typeof s.event === 'string' && events.has(s.event)).length >= 2) out.push(cellId(NOTIFY_OPERATION, 'fanout', 'several-per-event'))
+    const urls = live.map((s) => s.url).filter((u): u is string => typeof u === 'string')
+    if (new Set(urls).size < urls.length) out.push(cellId(NOTIFY_OPERATION, 'fanout', 'several-per-url'))
+    const span = { from: call.invokedAt?.mono ?? performance.now(), to: performance.now() }
+    this.emissions.set(key, [...(this.emissions.get(key) ?? []), span])
+    for (const w of this.subWrites.get(key) ?? []) if (w.from < span.to && span.from < w.to) out.push(cellId(NOTIFY_OPERATION, 'fanout', w.cls))
+    return [...new Set(out)]
+  }
+
+  /** An update or delete of a subscription of `owner` answered: the emissions of that caller it overlapped. */
+  private subscriptionWrite(owner: string, invokedAt: Instant | undefined, cls: 'updated-while-emitting' | 'deleted-while-emitting'): string[] {
+    const span = { from: invokedAt?.mono ?? performance.now(), to: performance.now(), cls }
+    this.subWrites.set(owner, [...(this.subWrites.get(owner) ?? []), span])
+    return (this.emissions.get(owner) ?? []).some((e) => e.from < span.to && span.from < e.to) ? [cellId(NOTIFY_OPERATION, 'fanout', cls)] : []
+  }
+
+  /** The invoice numbers of a policy's invoices answer, each billing that policy. */
+  private learnInvoices(policyId: string, body: unknown): void {
+    const list = getPointer(body, this.invoicesPointer)
+    if (!Array.isArray(list)) return
+    for (const i of list) {
+      const n = isObj(i) ? idOf(i['invoicenumber']) : undefined
+      if (n !== undefined) this.invoicePolicy.set(n, policyId)
+    }
+  }
+
+  /** The policy an allocation's first known invoice bills (an allocation names invoices, not the policy). */
+  private allocatedPolicy(json: unknown): string | undefined {
+    const found: string[] = []
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk)
+      else if (isObj(v)) for (const [k, x] of Object.entries(v)) k === 'invoicenumber' && idOf(x) !== undefined ? found.push(idOf(x)!) : walk(x)
+    }
+    walk(json)
+    return found.map((n) => this.invoicePolicy.get(n)).find((p) => p !== undefined)
   }
 
   private learnQuote(op: string, q: string): void {
@@ -231,6 +295,20 @@ export class ExerciseTracker {
     }
     return undefined
   }
+}
+
+/** The profile's way to make the target emit an event (extensions.webhooks.delivery.trigger): method and path. */
+function triggerOf(config: Pick<TargetConfig, 'extensions'>): { method: string; path: string } | undefined {
+  const t = ((config.extensions['webhooks'] as { delivery?: { trigger?: { method?: unknown; path?: unknown } } } | undefined)?.delivery)?.trigger
+  return t && typeof t.path === 'string' ? { method: typeof t.method === 'string' ? t.method.toUpperCase() : 'POST', path: t.path } : undefined
+}
+
+/** Every string of a JSON value (the event type a trigger's body names, wherever its template puts it). */
+function stringLeaves(v: unknown): string[] {
+  if (typeof v === 'string') return [v]
+  if (Array.isArray(v)) return v.flatMap(stringLeaves)
+  if (isObj(v)) return Object.values(v).flatMap(stringLeaves)
+  return []
 }
 
 function ownerKey(call: CallInfo): string | undefined {

@@ -22,4 +22,8 @@ export const EXERCISE_DEFECTS = {
   'exercise-expired-accepted-on-payments': d('The broker payment routes accept an expired token (their guard checks the signature, not exp).', 'sales-service.md §5'),
   'exercise-calculate-other-tenant': d("A caller of another tenant can calculate this tenant's quote (the route looks the quote up in every tenant).", 'sales-service.md §4, §5'),
   'exercise-restricted-create-hidden-accepted': d("A restricted user's create with a field its schema hides is accepted (create validates with the full schema; update does not).", 'sales-service.md §5'),
+  'exercise-payment-on-terminated-refused': d('A payment allocated to an invoice of a terminated policy is refused (422), although the premium billed up to the termination is still owed.', 'sales-service.md §1, §4'),
+  'exercise-payment-on-terminated-not-counted': d("A payment allocated to an invoice of a terminated policy is answered 2xx but never booked: the policy's paid and balance do not move.", 'sales-service.md §1, §4'),
+  'exercise-fanout-one-per-url': d('An event is notified once per url: of two subscriptions of that event type at one url, one is never notified.', 'webhook-subscriptions.md §6'),
+  'exercise-fanout-subscribers-cached': d("The subscribers of each event type are cached at a caller's first emission and rebuilt only when it creates a subscription: one deleted since is still notified, one whose event type an update changed is notified of its old type only.", 'webhook-subscriptions.md §6'),
 } as const satisfies Record<string, DefectInfo>

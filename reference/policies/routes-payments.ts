@@ -77,6 +77,10 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
       const invoices = wanted.map((w) => store.invoice(tenant, w.invoicenumber))
       const missing = wanted.filter((_w, i) => !invoices[i]).map((w) => w.invoicenumber)
       if (missing.length > 0) return reply.code(404).send(errorBody('invoice not found', { invoices: missing }))
+      const terminated = (i: (typeof invoices)[number]) => i !== undefined && store.ledger.policies.get(i.policyId)?.status === 'terminated'
+      if (store.ctx.defects.has('exercise-payment-on-terminated-refused') && invoices.some(terminated)) {
+        return invalid(reply, { allocations: ['the policy is terminated: its invoices take no more payments'] })
+      }
       if (!store.ctx.defects.has('policies-over-allocation-accepted')) {
         const total = cents(wanted.reduce((s, w) => s + w.amount, 0))
         if (total > store.unallocated(payment)) return invalid(reply, { allocations: [`${total} is more than the unallocated ${store.unallocated(payment)} of the payment`] })
@@ -92,7 +96,8 @@ export function registerPaymentRoutes(app: FastifyInstance, store: PoliciesStore
       const events = wanted.map((w, i) => {
         const on = booked ?? i
         const a: AllocationRecord = { eventId: store.ledger.id(), tenant, paymentId: payment.id, invoicenumber: wanted[on]!.invoicenumber, policyId: invoices[on]!.policyId, amount: w.amount, createdAt: new Date().toISOString() }
-        store.allocations.set(a.eventId, a)
+        // exercise-payment-on-terminated-not-counted: answered, but never booked on a terminated policy's invoice
+        if (!(store.ctx.defects.has('exercise-payment-on-terminated-not-counted') && terminated(invoices[on]))) store.allocations.set(a.eventId, a)
         return { ...eventView(store, a), invoicenumber: w.invoicenumber }
       })
       return { data: { paymentId: store.ctx.ids.wire(payment.id), events, unallocated: store.unallocated(payment) } }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorBody, principalOf, type AreaPlugin, type ReferenceContext } from '../context'
 import { Deliverer, STALE_REPLICA_MS, STALE_REPLICA_WINDOW_MS } from './delivery'
-import { eventInfos, examplePayload, isEventType } from './events'
+import { eventInfos, examplePayload, isEventType, type EventType } from './events'
 import { ownerOf, SubscriptionStore, type StoredSubscription } from './store'
 import { toWire } from './wire'
 import { raceWindow } from '../defects/concurrency'
@@ -160,6 +160,20 @@ function routes(app: FastifyInstance, ctx: ReferenceContext, store: Subscription
 
 function emitRoute(app: FastifyInstance, ctx: ReferenceContext, store: SubscriptionStore, deliverer: Deliverer): void {
   const d = ctx.defects
+  /** exercise-fanout-subscribers-cached: per caller, the subscribers of every event type as its first emission found them, rebuilt only when it creates one. */
+  const cached = new Map<string, { created: number; byEvent: Map<string, StoredSubscription[]> }>()
+  const subscribersOf = (owner: string, event: EventType): StoredSubscription[] => {
+    const fresh = () => store.subscribers(owner, event, d.has('webhooks-wrong-event-delivered'), d.has('webhooks-notifications-follow-old-event'))
+    if (!d.has('exercise-fanout-subscribers-cached')) return fresh()
+    const created = store.list(owner).length + store.deleted.filter((s) => s.owner === owner).length
+    let c = cached.get(owner)
+    if (!c || c.created !== created) {
+      c = { created, byEvent: new Map() }
+      for (const s of store.list(owner)) c.byEvent.set(s.event, [...(c.byEvent.get(s.event) ?? []), s])
+      cached.set(owner, c)
+    }
+    return [...(c.byEvent.get(event) ?? [])]
+  }
   app.post(EMIT_PATH, async (req, reply) => {
     const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')
     const verified = m ? await ctx.tokens.verify(m[1]!) : undefined
@@ -167,7 +181,9 @@ function emitRoute(app: FastifyInstance, ctx: ReferenceContext, store: Subscript
     const body = req.body
     if (!isObject(body) || !isEventType(body.event)) return reply.code(400).send(errorBody('body: {"event": "extracted" | "export" | "validation-success", "data"?: {...}}'))
     const owner = ownerOf(verified.principal)
-    const subs = store.subscribers(owner, body.event, d.has('webhooks-wrong-event-delivered'), d.has('webhooks-notifications-follow-old-event'))
+    let subs = subscribersOf(owner, body.event)
+    // exercise-fanout-one-per-url: one notification per url and event, whatever the subscriptions at that url
+    if (d.has('exercise-fanout-one-per-url')) subs = subs.filter((s, i) => subs.findIndex((o) => o.url === s.url) === i)
     if (d.has('webhooks-delivered-after-delete')) subs.push(...store.deleted.filter((s) => s.owner === owner && s.event === body.event))
     const data = notificationData(ctx, isObject(body.data) ? body.data : examplePayload(body.event))
     const ids = d.has('webhooks-no-delivery') ? subs.map(() => 'not-sent') : deliverer.notify(subs, body.event, data)

@@ -7,7 +7,7 @@ import { getPointer, valuesAt } from '../../helpers/client/data/json-pointer'
 import type { HttpResult } from '../../helpers/client/http/types'
 import { PoliciesApi } from '../../helpers/checks/policies/api'
 import { addDays, daysBetween } from '../../helpers/checks/policies/dates'
-import { roundMoney } from '../../helpers/checks/policies/money'
+import { moneyEqual, roundMoney } from '../../helpers/checks/policies/money'
 import { issuePolicy, type PolicyUnderTest } from '../../helpers/checks/policies/scenario'
 import { deepMerge, fillTemplate } from '../../helpers/checks/policies/template'
 import { setPointer } from '../../helpers/checks/sales/json-set'
@@ -191,6 +191,47 @@ lifecycle('a policy through its states, every view re-read after each write (iss
     async (c) => {
       if (x.terminatedPolicyChanges !== 'refused') return c.notApplicable('the profile leaves extensions.exercise.terminatedPolicyChanges unspecified')
       expectStatus(await api.terminationPremiums(st.p!.policyId, { type: 'pro-rata', date: st.date! }), '4xx')
+    },
+  )
+
+  step(
+    {
+      id: 'EX-TERM-004',
+      spec: 'sales',
+      section: '§1, §4',
+      requirement: "A payment allocated to an invoice of a terminated policy that still has an amount due is accepted and moves the policy's paid and balance by its amount (profile extensions.exercise.terminatedPolicyPayments, default accepted: the premium billed up to the termination is still owed), or refused with a 4xx when the profile says refused.",
+    },
+    async (c) => {
+      if (x.terminatedPolicyPayments === 'unspecified') return c.notApplicable('the profile leaves extensions.exercise.terminatedPolicyPayments unspecified')
+      const p = st.p!
+      const { invoice, before, paymentId } = await given('an invoice of the terminated policy with an amount due, its totals, and a payment of 1.00', async () => {
+        const inv = await api.invoices(p.policyId)
+        expectStatus(inv, 200)
+        const invoice = (api.readInvoices(inv) ?? []).find((i) => i.invoicenumber !== '' && (i.amount ?? 0) >= 1)
+        expectThat(invoice !== undefined, { expected: 'an invoice of at least 1.00 on the terminated policy', actual: inv.body, res: inv })
+        const totals = await api.totals(p.policyId)
+        expectStatus(totals, 200)
+        const pay = await api.insertPayment(1, new Date().toISOString().slice(0, 10))
+        expectStatus(pay, '2xx', { owner: 'PL-PAY-001' })
+        const paymentId = api.paymentIdOf(pay)
+        expectThat(paymentId !== undefined, { expected: `the payment id at ${s.payments.paymentIdPointer}`, actual: pay.body, res: pay })
+        return { invoice: invoice!.invoicenumber, before: api.readTotals(totals), paymentId: paymentId! }
+      }, { product: t.config.product })
+      const res = await api.allocate(paymentId, [{ invoicenumber: invoice, amount: 1 }])
+      const events = res.status >= 200 && res.status < 300 ? (api.eventIdsOf(res) ?? []) : []
+      try {
+        if (x.terminatedPolicyPayments === 'refused') return expectStatus(res, '4xx')
+        expectStatus(res, '2xx')
+        const after = await api.totals(p.policyId)
+        expectStatus(after, 200)
+        const now = api.readTotals(after)
+        const want = { paid: roundMoney((before.paid ?? 0) + 1), balance: roundMoney((before.balance ?? 0) - 1) }
+        const moved = now.paid !== undefined && now.balance !== undefined && moneyEqual(now.paid, want.paid, s.moneyTolerance) && moneyEqual(now.balance, want.balance, s.moneyTolerance)
+        expectThat(moved, { expected: `paid ${want.paid} and balance ${want.balance} (1.00 allocated to invoice ${invoice}; before: paid ${before.paid}, balance ${before.balance})`, actual: { paid: now.paid, balance: now.balance }, res: after })
+      } finally {
+        // the allocation credited again: the policy's money as the termination left it (best effort)
+        for (const e of events) await api.credit(e).catch(() => undefined)
+      }
     },
   )
 })

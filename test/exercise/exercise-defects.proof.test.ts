@@ -24,6 +24,8 @@ const CASES: { defect: DefectName; file: string; mustFail: string[]; only?: stri
   { defect: 'exercise-data-change-on-terminated-accepted', file: 'policy-states', mustFail: ['EX-TERM-002'] },
   // the policies area's own defect (test/policies/defects.proof.test.ts has its case there): a terminated policy quoted again
   { defect: 'policies-termination-repeatable', file: 'policy-states', mustFail: ['EX-TERM-003'] },
+  { defect: 'exercise-payment-on-terminated-refused', file: 'policy-states', mustFail: ['EX-TERM-004'] },
+  { defect: 'exercise-payment-on-terminated-not-counted', file: 'policy-states', mustFail: ['EX-TERM-004'] },
   { defect: 'exercise-login-any-tenant-path', file: 'identity', mustFail: ['EX-ID-001'] },
   { defect: 'exercise-refresh-not-jwt', file: 'identity', mustFail: ['EX-ID-002'] },
   { defect: 'exercise-refresh-drops-rights', file: 'identity', mustFail: ['EX-ID-003'] },
@@ -35,6 +37,8 @@ const CASES: { defect: DefectName; file: string; mustFail: string[]; only?: stri
   { defect: 'exercise-restricted-create-hidden-accepted', file: 'callers', mustFail: ['EX-RIGHTS-001'] },
   { defect: 'exercise-list-pages-overlap', file: 'volume', mustFail: ['EX-VOL-001'] },
   { defect: 'exercise-invoices-capped-at-ten', file: 'volume', mustFail: ['EX-VOL-002'] },
+  { defect: 'exercise-fanout-one-per-url', file: 'fanout', mustFail: ['EX-FAN-001'] },
+  { defect: 'exercise-fanout-subscribers-cached', file: 'fanout', mustFail: ['EX-FAN-001'] },
 ]
 
 /** The check ids declared in suites/exercise: literal ids, and the classes of ids made per operation (EX-EXPIRED-<op>). */

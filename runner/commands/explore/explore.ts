@@ -9,6 +9,9 @@ import { EXIT, exitCodeOf, type ExitCode, type Verdict } from '../../run/verdict
 import { InvariantBroken, stepArbitraries, type StepPacing } from './steps'
 import { World, type ExploreModel, type StepLog } from './world'
 import { discardAllureOutsideTests } from './quiet-allure'
+import { cellArbitrary } from './cell-steps'
+import { exerciseCells, exerciseCoverage, exerciseLines, type ExerciseCoverage } from '../../../helpers/oracle/exercise-model'
+import { exerciseProfile } from '../../../helpers/oracle/exercise-tracker'
 
 export interface ExploreOptions {
   seed: number
@@ -46,6 +49,8 @@ export interface ExploreResult {
   replay?: { path: string; steps: StepLog[]; alone: boolean; reproduced: boolean; replayBroken: string[] }
   /** A failure that is not an invariant (a tool error). */
   error?: string
+  /** The exercise model's cells the exploration's answers reached, as a run reports them (docs/exercise.md). */
+  exercise?: ExerciseCoverage
 }
 
 /** A fresh suite context (and so a fresh model of the services' state) per generated sequence; its exchanges logged per step. */
@@ -75,7 +80,10 @@ export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?
     counters.sequences += 1
     if (w.log.slice(1).some((s) => s.exchanges.some((x) => x.status !== undefined && x.status >= 200 && x.status < 300))) counters.pastFirst += 1
     for (const s of w.log) for (const id of s.evaluated) evaluated[id] = (evaluated[id] ?? 0) + 1
+    for (const s of w.log) for (const c of s.exercised ?? []) exercised.add(c)
   }
+  const exercised = new Set<string>()
+  const coverage = () => ({ exercise: exerciseCoverage(exerciseCells(exerciseProfile(config)), exercised, { thorough: true, readOnly: false, partial: false }) })
   const state: { failed: boolean; stepsToFailure?: number } = { failed: false }
   const runSequence = async (cmds: Iterable<fc.AsyncCommand<ExploreModel, World>>, keep?: (w: World) => void, target: TargetConfig = config) => {
     const world = newWorld(target)
@@ -94,13 +102,13 @@ export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?
     }
   }
   // sequences are generated until the step budget is spent; once one failed, fast-check's shrinking runs are never cut
-  const property = fc.asyncProperty(fc.commands(stepArbitraries(pacing), { maxCommands: o.maxSequence, size: 'max' }), async (cmds) => {
+  const property = fc.asyncProperty(fc.commands(stepArbitraries(pacing, cellArbitrary(config)), { maxCommands: o.maxSequence, size: 'max' }), async (cmds) => {
     if (!state.failed && counters.steps >= o.steps) return
     await runSequence(cmds)
   })
   const numRuns = o.steps
   const details = await fc.check(property, { seed: o.seed, numRuns, interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false, endOnFailure: false })
-  const base = { seed: o.seed, sequences: counters.sequences, evaluated, sequencesPastFirstStep: counters.pastFirst, interrupted: details.interrupted }
+  const base = { seed: o.seed, sequences: counters.sequences, evaluated, sequencesPastFirstStep: counters.pastFirst, interrupted: details.interrupted, ...coverage() }
   if (!details.failed) return { ok: true, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000 }
   const error = details.errorInstance
   if (!(error instanceof InvariantBroken)) {
@@ -149,6 +157,8 @@ export function formatExplore(r: ExploreResult, o: ExploreOptions): string {
   const answers = Object.values(r.evaluated).reduce((a, b) => a + b, 0)
   const lines = [
     `explore: seed ${r.seed}, ${r.stepsRun} steps in ${r.sequences} sequences, ${judged}/${INVARIANTS.length} invariants judged on ${answers} step answers, ${r.seconds.toFixed(1)} s${r.interrupted ? ' (time limit reached)' : ''}`,
+    // the cells the exploration reached; an exploration is random, so what it did not reach is "not reached", never a verdict
+    ...(r.exercise ? exerciseLines(r.exercise, null) : []),
   ]
   if (r.ok) {
     const v = exploreVerdict(r)

@@ -11,7 +11,10 @@ import { deepMerge, fillTemplate } from '../../../helpers/checks/policies/templa
 import { setPointer } from '../../../helpers/checks/sales/json-set'
 import { resolveDateToken } from '../../../helpers/checks/sales/date-tokens'
 import { schemaAt } from '../../../helpers/oracle/real-world'
-import { pick, type ExploreModel, type World } from './world'
+import { pick, type ExploreAction, type ExploreModel, type World } from './world'
+
+/** How often a step is drawn from the exercise model's cells, against the 35 of the other families together. */
+const CELL_WEIGHT = 6
 
 const EVENTS = ['extracted', 'export', 'validation-success'] as const
 
@@ -58,7 +61,7 @@ abstract class Step implements fc.AsyncCommand<ExploreModel, World> {
       }
       return { ...runningInvariants()!, error }
     })
-    w.log.push({ step: name + (tally.error ? ` (flow stopped: ${w.t.redactor.text(tally.error).slice(0, 200)})` : ''), exchanges: w.current, evaluated: Object.keys(tally.evaluated), violations: tally.violations })
+    w.log.push({ step: name + (tally.error ? ` (flow stopped: ${w.t.redactor.text(tally.error).slice(0, 200)})` : ''), exchanges: w.current, evaluated: Object.keys(tally.evaluated), violations: tally.violations, exercised: Object.keys(tally.exercised ?? {}) })
     this.update(m, w)
     if (tally.violations.length > 0) throw new InvariantBroken(name, [...new Set(tally.violations.map((v) => v.invariant))])
   }
@@ -213,13 +216,13 @@ class ExpiredProbe extends Step {
 }
 
 /** Policy #k of the sequence; when the sequence has none yet, one is issued first. */
-async function policyOrNew(w: World, k: number): Promise<World['policies'][number] | undefined> {
+export async function policyOrNew(w: World, k: number): Promise<World['policies'][number] | undefined> {
   if (w.policies.length === 0) await newQuote(w, 'issued')
   return pick(w.policies, k)
 }
 
 /** Issues new policies until the sequence has n; false when an issue made none. */
-async function policiesAtLeast(w: World, n: number): Promise<boolean> {
+export async function policiesAtLeast(w: World, n: number): Promise<boolean> {
   while (w.policies.length < n) {
     const before = w.policies.length
     await newQuote(w, 'issued')
@@ -229,7 +232,7 @@ async function policiesAtLeast(w: World, n: number): Promise<boolean> {
 }
 
 /** Brings a new quote to a state (create, then calculate, referral, bind, issue as needed) and records what it made. */
-async function newQuote(w: World, state: QuoteStateName): Promise<string> {
+export async function newQuote(w: World, state: QuoteStateName): Promise<string> {
   const q = await reachState(w.flow, w.t.config.product, state, `explore-${w.quoteIds.length}`)
   w.quoteIds.push(q.quoteId)
   w.payloads.set(q.quoteId, q.payload)
@@ -689,6 +692,22 @@ class Recalculate extends Step {
   }
 }
 
+/** A step drawn from the exercise model's cells (runner/commands/explore/cell-steps.ts): what it does is the action's. */
+class ActionStep extends Step {
+  constructor(p: StepPacing, private readonly action: ExploreAction) {
+    super(p)
+  }
+  toString() {
+    return this.action.name
+  }
+  async act(w: World) {
+    await this.action.act(w)
+  }
+  override update(m: ExploreModel, w: World) {
+    Object.assign(m, counts(w), { subs: w.subIds.length })
+  }
+}
+
 /**
  * The generated operations: webhooks subscriptions (each write followed by a read, a list, an update or nothing),
  * quotes (any operation in any state the API reaches, or on a quote an earlier step made), reads of quotes, requests,
@@ -696,8 +715,9 @@ class Recalculate extends Step {
  * view of a policy around a read or a change, a recalculation of a changed quote (then issued in half the draws),
  * probes from another tenant and with an expired token. Quotes carry the suites' generated payloads (real-world data
  * included, helpers/checks/sales/payload.ts). The quote operations weigh most (42 operation x state pairs; one operation in every state covers 6 at once).
+ * `cells`: the exercise model's cells as actions (runner/commands/explore/cell-steps.ts), drawn beside the others (issue 40).
  */
-export function stepArbitraries(pacing: StepPacing): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
+export function stepArbitraries(pacing: StepPacing, cells?: fc.Arbitrary<ExploreAction>): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
   const k = fc.nat({ max: 99 })
   const then = fc.constantFrom(...FOLLOW_UPS)
   const change = fc.oneof(fc.constantFrom('url', 'invalid'), fc.constantFrom(...EVENTS))
@@ -721,6 +741,7 @@ export function stepArbitraries(pacing: StepPacing): fc.Arbitrary<fc.AsyncComman
       w(k.map((i) => new ExpiredProbe(pacing, i)), 1),
       w(fc.tuple(k, fc.constantFrom('delete', 'update' as const)).map(([i, x]) => new ParallelSubWrites(pacing, i, x)), 1),
       w(k.map((i) => new ParallelQuoteUpdates(pacing, i)), 1),
+      ...(cells ? [w(cells.map((a) => new ActionStep(pacing, a)), CELL_WEIGHT)] : []),
     ),
   ]
 }

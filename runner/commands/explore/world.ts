@@ -13,6 +13,14 @@ export interface StepLog {
   exchanges: Exchange[]
   evaluated: string[]
   violations: Violation[]
+  /** The exercise model's cells its answers exercised (helpers/oracle/exercise-tracker.ts). */
+  exercised?: string[]
+}
+
+/** One thing a step does, with its name (a step drawn from the exercise model's cells: runner/commands/explore/cell-steps.ts). */
+export interface ExploreAction {
+  name: string
+  act(w: World): Promise<void>
 }
 
 /** The abstract state fast-check's commands are generated against (what exists, not what it holds). */

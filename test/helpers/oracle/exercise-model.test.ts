@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadTargetConfig } from '../../../common/config/target-config'
-import { exerciseCells, exerciseCoverage, exerciseLines, OPERATION_FACTS, type ExerciseProfile } from '../../../helpers/oracle/exercise-model'
+import { exerciseCells, exerciseCoverage, exerciseLines, EXERCISE_FACTS, type ExerciseProfile } from '../../../helpers/oracle/exercise-model'
 import { exerciseProfile } from '../../../helpers/oracle/exercise-tracker'
 import { ServiceModel } from '../../../helpers/oracle/service-model'
 import { tokenFingerprint } from '../../../helpers/client/http/client'
@@ -18,7 +18,7 @@ function call(m: ServiceModel, c: Partial<CallInfo> & Pick<CallInfo, 'operationI
 
 describe('the exercise model', () => {
   it('keys every operation of common/operations.json, and nothing else', () => {
-    expect(Object.keys(OPERATION_FACTS).sort()).toEqual(OPERATIONS.map((o) => o.id).sort())
+    expect(Object.keys(EXERCISE_FACTS).sort()).toEqual(OPERATIONS.map((o) => o.id).sort())
   })
 
   it('makes the restricted and other-tenant cells not applicable when the profile names no such user, with the field that would', () => {
@@ -28,6 +28,22 @@ describe('the exercise model', () => {
     expect(cells.find((c) => c.id === 'sales.quote.bind|caller=other-tenant')?.notApplicable).toBe('the profile names no users.otherTenant')
     expect(cells.some((c) => c.id === 'webhooks.events.list|caller=other-tenant')).toBe(false)
     expect(exerciseCells({ ...profile, refresh: false }).find((c) => c.id === 'identity.refresh|identity=refresh')?.notApplicable).toMatch(/auth.refreshPath/)
+  })
+
+  it('makes an allocation to a terminated policy not applicable when the profile leaves it unspecified', () => {
+    const profile: ExerciseProfile = { users: ['primary'], tenants: { primary: 'acme' }, refresh: true, oldTokenAfterRefresh: 'accepted', listPageSize: 25 }
+    const cell = (p: ExerciseProfile) => exerciseCells(p).find((c) => c.id === 'sales.payments.allocate|state=terminated')
+    expect(cell(profile)?.notApplicable).toBeUndefined()
+    expect(cell({ ...profile, terminatedPolicyPayments: 'unspecified' })?.notApplicable).toMatch(/terminatedPolicyPayments/)
+    expect(exerciseCells(profile).some((c) => c.id === 'sales.payments.allocate|state=changed')).toBe(false)
+  })
+
+  it("knows the policy an allocation is for from the invoices its owner read", () => {
+    const m = new ServiceModel(config)
+    m.exercise.policyIssued('P1')
+    call(m, { operationId: 'sales.policy.invoices', params: { policyId: 'P1' } }, 200, [{ invoicenumber: 'I1', premium: 10, adminfee: 0, payable: 10 }])
+    const cells = call(m, { operationId: 'sales.payments.allocate', method: 'POST', json: { paymentId: 'X', allocations: [{ invoicenumber: 'I1', amount: 1 }] } }, 200, { data: { events: [] } })
+    expect(cells).toContain('sales.payments.allocate|state=issued')
   })
 
   it("reads the reference profile: three users of two tenants, lists paged by 25", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { exploreVerdict, formatExplore, INVARIANT_FAMILIES, type ExploreResult } from '../../../../runner/commands/explore/explore'
 import { EXIT } from '../../../../runner/run/verdict'
+import { exerciseCoverage, type Cell } from '../../../../helpers/oracle/exercise-model'
 
 const OPTIONS = { seed: 1, steps: 10, maxSequence: 5, timeLimitMs: 1000, stepsPerSecond: 10 }
 const ALL = { 'WH-INV-001': 3, 'SL-INV-002': 4, 'PL-INV-001': 1 }
@@ -32,5 +33,18 @@ describe('exploreVerdict: the exit-code rules of a conformance run', () => {
   it('a broken invariant does not conform (1); a tool error is INCONCLUSIVE (3)', () => {
     expect(exploreVerdict(result({ ok: false, broken: ['SL-INV-002'] })).exit).toBe(EXIT.doesNotConform)
     expect(exploreVerdict(result({ ok: false, error: 'boom' })).exit).toBe(EXIT.inconclusive)
+  })
+})
+
+describe('formatExplore: the exercise cells the exploration reached', () => {
+  it('prints the figure in the format of a run, and the cells not reached', () => {
+    const cells: Cell[] = [
+      { id: 'webhooks.subscriptions.list|multiplicity=1', operation: 'webhooks.subscriptions.list', dimension: 'multiplicity', cls: '1', write: false },
+      { id: 'identity.refresh|identity=refresh', operation: 'identity.refresh', dimension: 'identity', cls: 'refresh', write: false },
+    ]
+    const exercise = exerciseCoverage(cells, new Set(['identity.refresh|identity=refresh']), { thorough: true, readOnly: false, partial: false })
+    const text = formatExplore(result({ exercise }), OPTIONS)
+    expect(text).toContain('exercise 1 of 2 applicable cells (50 %): multiplicity 0/1, identity 1/1')
+    expect(text).toContain('not exercised (not reached): 1: webhooks.subscriptions.list|multiplicity=1')
   })
 })
