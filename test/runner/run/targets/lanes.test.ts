@@ -28,7 +28,7 @@ describe('lanes: the suites of a single-target run in one entry file', () => {
     const text = readFileSync(join(root, include[0]!), 'utf8')
     expect(text).toContain('runSuitesSideBySide()')
     expect(suitesOfLane(join(root, include[0]!))).toEqual(['suites/auth/login.test.ts', 'suites/sales/lifecycle.test.ts', 'suites/sales/negatives.test.ts'])
-    expect(text).toContain("suiteBlock('suites/sales/lifecycle.test.ts', () => import('../../../../suites/sales/lifecycle.test.ts'))")
+    expect(text).toContain("suiteBlock('suites/sales/lifecycle.test.ts', () => import('../../../suites/sales/lifecycle.test.ts'))")
   })
 
   it("selects the suites vitest's file filters select, under a path vitest keeps for the first filter", () => {
