@@ -1,3 +1,4 @@
+import { mediaTypeOf } from '../client/content/document'
 import { getPointer } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
 
@@ -18,7 +19,7 @@ export function documentIdOf(res: HttpResult, from: string): string | undefined 
 
 /** The media type of a response without parameters, lower case. */
 export function mediaType(res: HttpResult): string {
-  return (res.contentType ?? '').split(';')[0]!.trim().toLowerCase()
+  return mediaTypeOf(res.contentType)
 }
 
 /** Installments that sum to the premium within a cent and have ordered due dates; the problems found. */

@@ -32,6 +32,11 @@ export interface OpenedDocument {
   unjudgedBecause?: string
 }
 
+/** The media type of a Content-Type header, without parameters, lower case ('' when there is none). */
+export function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase()
+}
+
 /** The media types the suite parses. */
 export const PARSED_MEDIA_TYPES = ['application/pdf'] as const
 

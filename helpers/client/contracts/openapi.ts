@@ -1,3 +1,4 @@
+import { mediaTypeOf } from '../content/document'
 import OpenAPIBackend, { type Operation } from 'openapi-backend'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
@@ -204,7 +205,7 @@ export class OpenApiContracts {
           for (const h of headerFindings(doc, headersPointer, declaredResponse.headers, ex.responseHeaders ?? {})) finding('response-headers', h.pointer, h.expected, h.message)
           const media = Object.keys(declaredResponse.content ?? {})
           const hasBody = ex.responseBody !== undefined && ex.responseBody !== ''
-          const type = (ex.contentType ?? '').split(';')[0]!.trim().toLowerCase()
+          const type = mediaTypeOf(ex.contentType)
           if (hasBody && media.length > 0 && !media.some((m) => mediaMatches(m, type))) {
             finding('media-type', `${base}/responses/${escapePointer(key)}/content`, `a media type the document declares: ${media.join(', ')}`, `response Content-Type ${JSON.stringify(type || '(none)')} is not declared (${media.join(', ')})`)
           } else if (hasBody && isJson(ex.contentType) && media.some((m) => isJson(m) || m === '*/*')) {

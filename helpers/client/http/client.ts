@@ -9,7 +9,7 @@ import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
 import { currentInFlight } from './in-flight'
 import { limitsOf } from './limits'
 import { send } from './send'
-import { documentKind, openDocument } from '../content/document'
+import { documentKind, mediaTypeOf, openDocument } from '../content/document'
 import { createHash } from 'node:crypto'
 import { TransportError, type HttpMethod, type HttpResult } from './types'
 
@@ -86,7 +86,7 @@ function bearerActor(bearer: string): Actor {
  */
 async function openAnswerDocument(res: HttpResult): Promise<void> {
   if (res.status < 200 || res.status >= 300 || res.raw.length === 0 || res.overBudget !== undefined) return
-  const type = (res.contentType ?? '').split(';')[0]!.trim().toLowerCase()
+  const type = mediaTypeOf(res.contentType)
   if (documentKind(res.raw, type) === undefined && res.body !== undefined) return
   res.document = await openDocument(res.raw, type)
 }
