@@ -13,6 +13,8 @@ export interface StepLog {
   exchanges: Exchange[]
   evaluated: string[]
   violations: Violation[]
+  /** A parallel step: operations on one resource sent at once (runner/explore/parallel-steps.ts). */
+  parallel?: true
 }
 
 /** The abstract state fast-check's commands are generated against (what exists, not what it holds). */
