@@ -10,7 +10,8 @@ import { leavesOf } from './leaves'
 import { checkOperations, type Budget, type Model, type Operation } from './linearizability/checker'
 import { issueModel, moneyModel, paymentModel, quoteDataModel, subscriptionModel } from './linearizability/models'
 import { pointerOf } from './money-model'
-import { timelineText } from './linearizability/timeline'
+import { renderTimelineText, timelineRecord } from './linearizability/timeline'
+import { shrinkHistory } from './linearizability/shrink'
 
 /**
  * The run's history per resource (every exchange of every check, and of explore), judged for linearizability by the
@@ -168,13 +169,17 @@ export class RunHistory {
     out.evaluated.push(t.invariant)
     const res = t.answers.at(-1)!
     const first = t.answers[0]
+    // the history shrunk to the fewest operations that still fail (helpers/oracle/linearizability/shrink.ts)
+    const shrunk = shrinkHistory(t.model, t.ops, outcome)
+    const record = timelineRecord({ resource: t.resource, model: t.model, ops: shrunk.ops, outcome: shrunk.outcome }, { total: t.ops.length, ...(shrunk.dropped ? { dropped: shrunk.dropped } : {}) })
     out.violations.push({
       invariant: t.invariant,
       expected: `an order of the ${t.ops.length} operations on ${t.resource}, respecting real time, that explains every answer (linearizability)`,
       actual: 'no order explains the answers: see the timeline',
       res,
       ...(first && first !== res ? { setBy: first } : {}),
-      note: `timeline:\n${timelineText({ resource: t.resource, model: t.model, ops: t.ops, outcome })}`,
+      note: `timeline:\n${renderTimelineText(record)}`,
+      timeline: [record],
     })
   }
 

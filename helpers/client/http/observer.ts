@@ -1,4 +1,5 @@
 import type { OperationId } from '../../../common/operations'
+import type { TimelineRecord } from './timeline-record'
 import type { HttpResult } from './types'
 import type { SourceLocation } from '../../../common/source-location'
 
@@ -62,6 +63,8 @@ export interface Violation<Id extends InvariantRef = InvariantRef> {
   /** The earlier answer the expectation comes from. */
   setBy?: HttpResult
   note?: string
+  /** A linearizability finding's timelines as data (helpers/client/http/timeline-record.ts). */
+  timeline?: TimelineRecord[]
   /** The rule of the model that judged it (file and line; stamped by helpers/oracle/judged-at.ts). */
   at?: SourceLocation
 }
