@@ -94,23 +94,37 @@ export class ParallelQuoteUpdates extends ParallelStep {
     super(p, s)
   }
   override check(m: Readonly<ExploreModel>) {
-    return m.quotes > 0
+    return this.fields === 'same' ? m.quotes < 12 : m.quotes > 0
   }
   what() {
-    return `two updates of quote #${this.k} at once (${this.fields === 'same' ? 'the same fields' : 'different fields'}), then its actions and data`
+    return this.fields === 'same'
+      ? 'two updates of the same fields of a new quote (created unlike the update) at once, then its actions and data'
+      : `two updates of quote #${this.k} at once (different fields), then its actions and data`
   }
   async act(w: World) {
-    const id = pick(w.quoteIds, this.k)!
     const fields = updateOf(w)
-    await w.flow.waitActions(id)
+    let id: string
     let patches: Record<string, unknown>[]
     if (this.fields === 'same') {
+      // a new quote whose values differ from the update's: one writer the update, the other the values it holds now
+      const q = await w.flow.createQuote(w.t.config.product, { label: `explore-${w.quoteIds.length}`, unlike: Object.fromEntries(fields) })
+      w.quoteIds.push(q.quoteId)
+      w.payloads.set(q.quoteId, q.payload)
+      id = q.quoteId
+      await w.flow.waitActions(id)
       const now = await w.flow.getQuote(id)
       patches = [patchOf(fields), patchOf(fields.map(([p]) => [p, getPointer(now.body, `/data${p}`) ?? null]))]
-    } else patches = fields.length > 1 ? [patchOf(fields.slice(0, 1)), patchOf(fields.slice(1))] : [patchOf(fields), patchOf(fields)]
+    } else {
+      id = pick(w.quoteIds, this.k)!
+      await w.flow.waitActions(id)
+      patches = fields.length > 1 ? [patchOf(fields.slice(0, 1)), patchOf(fields.slice(1))] : [patchOf(fields), patchOf(fields)]
+    }
     await sendTogether(this.s, patches.map((json) => () => w.flow.update(id, json)))
     await w.flow.waitActions(id)
     await w.flow.getQuote(id)
+  }
+  override update(m: ExploreModel, w: World) {
+    m.quotes = w.quoteIds.length
   }
 }
 
