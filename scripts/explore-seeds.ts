@@ -135,7 +135,7 @@ function seedsTable(rows: Row[]): string {
     const result = kind === 'defect'
       ? (list.some((r) => r.ok) ? `found on seed ${list.filter((r) => r.ok).map((r) => r.seed).join(', ')} (${[...new Set(list.flatMap((r) => r.broken))].join(', ')})` : '**not found**')
       : (list.every((r) => r.ok) ? `green on all ${list.length}` : `**${list.filter((r) => !r.ok).length} not green**: seed ${list.filter((r) => !r.ok).map((r) => `${r.seed} (${r.broken.join(', ') || r.error || r.verdict})`).join(', ')}`)
-    out.push(`| ${kind === 'faithful' ? 'faithful' : `${kind} \`${name}\``} | ${seeds.length === 1 ? seeds[0] : `${Math.min(...seeds)}-${Math.max(...seeds)} (${seeds.length})`} | ${result} | ${list.reduce((s, r) => s + r.steps, 0)} | ${list.reduce((s, r) => s + r.parallel, 0)} | ${list.reduce((s, r) => s + r.seconds, 0).toFixed(0)} |`)
+    out.push(`| ${kind === 'faithful' ? 'faithful' : `${kind} \`${name}\``} | ${seeds.length <= 5 ? seeds.join(', ') : `${Math.min(...seeds)}-${Math.max(...seeds)} (${seeds.length})`} | ${result} | ${list.reduce((s, r) => s + r.steps, 0)} | ${list.reduce((s, r) => s + r.parallel, 0)} | ${list.reduce((s, r) => s + r.seconds, 0).toFixed(0)} |`)
   }
   return out.join('\n')
 }
