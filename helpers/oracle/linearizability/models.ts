@@ -66,6 +66,13 @@ function readLeaves(known: Leaves, data: unknown): Leaves | undefined {
  * or the fields a check writes as a first read showed them); only known leaves are judged.
  */
 export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataState, QuoteInput, QuoteOutput> {
+  // the text of each leaves map once (states are immutable, and a read keeps the map it was given): the cache key
+  const texts = new WeakMap<Leaves, string>()
+  const leavesText = (l: Leaves) => {
+    let t = texts.get(l)
+    if (t === undefined) texts.set(l, (t = leavesKey(l)))
+    return t
+  }
   return {
     name: 'quote data',
     init: () => ({ leaves: initial, priced: new Map() }),
@@ -80,14 +87,14 @@ export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataStat
       }
       let priced = s.priced
       if (input.kind === 'calculate' && output.premium !== undefined) {
-        const key = leavesKey(leaves)
+        const key = leavesText(leaves)
         const before = priced.get(key)
         if (before !== undefined && before !== output.premium) return undefined
         if (before === undefined) priced = new Map([...priced, [key, output.premium]])
       }
       return { leaves, priced }
     },
-    key: (s) => `${leavesKey(s.leaves)}#${JSON.stringify([...s.priced].sort())}`,
+    key: (s) => `${leavesText(s.leaves)}#${s.priced.size > 0 ? JSON.stringify([...s.priced].sort()) : ''}`,
     describeOperation(input, output) {
       const what = input.kind === 'update' ? `update ${show(input.patch)}` : input.kind
       if (output.status === 'refused') return `${what} -> refused`
@@ -109,7 +116,7 @@ export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataStat
         }
       }
       if (input.kind === 'calculate' && output.premium !== undefined) {
-        const before = s.priced.get(leavesKey(leaves))
+        const before = s.priced.get(leavesText(leaves))
         if (before !== undefined && before !== output.premium) return `premium ${output.premium}, the same data was calculated at ${before}`
       }
       return undefined
