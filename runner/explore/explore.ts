@@ -111,7 +111,9 @@ export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?
   }
   // replay the minimal sequence once more, keeping its log: alone on a fresh target when one is given
   const holder: { steps?: StepLog[] } = {}
-  const [cmds] = details.counterexample!
+  const [found] = details.counterexample!
+  // a fresh copy: each parallel step's scheduler then releases its calls in the order it drew (runner/explore/parallel-steps.ts)
+  const cmds = fc.hasCloneMethod(found) ? found[fc.cloneMethod]() : found
   const fresh = replayOn ? await replayOn() : undefined
   let replayBroken: string[] = []
   try {
