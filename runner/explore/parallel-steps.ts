@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { getPointer } from '../../helpers/client/data/json-pointer'
 import type { HttpResult } from '../../helpers/client/http/types'
+import { asClient } from '../../helpers/client/http/running-check'
 import { roundMoney } from '../../helpers/checks/policies/money'
 import { resolveDateToken } from '../../helpers/checks/sales/date-tokens'
 import { setPointer } from '../../helpers/checks/sales/json-set'
@@ -23,7 +24,8 @@ import { Step, type StepPacing } from './step'
 /** Sends the calls in the scheduler's order, all before any answer is awaited; resolves to their answers in call order. */
 export async function sendTogether(s: fc.Scheduler, calls: readonly (() => Promise<HttpResult>)[]): Promise<HttpResult[]> {
   const started: Promise<HttpResult>[] = new Array(calls.length)
-  const releases = calls.map((send, i) => s.schedule(Promise.resolve(i)).then(() => void (started[i] = send())))
+  // each call as a client of its own: its own lane in the history's timeline
+  const releases = calls.map((send, i) => s.schedule(Promise.resolve(i)).then(() => void (started[i] = asClient(`client ${i + 1}`, send))))
   await s.waitNext(calls.length)
   await Promise.all(releases)
   return Promise.all(started)

@@ -1,5 +1,6 @@
 import { attachEvidence } from '../../client/evidence/evidence'
 import type { HttpResult } from '../../client/http/types'
+import { asClient } from '../../client/http/running-check'
 import { checkPartitions, DEFAULT_BUDGET, type Budget, type Model, type Operation } from '../../oracle/linearizability/checker'
 import { renderTimelineHtml, renderTimelineText, timelineRecord } from '../../oracle/linearizability/timeline'
 import { shrinkHistory } from '../../oracle/linearizability/shrink'
@@ -21,7 +22,8 @@ export class CheckHistory<I, O> {
    */
   async run(caller: string, input: I, send: () => Promise<HttpResult>, outputOf: (res: HttpResult) => O | undefined): Promise<HttpResult> {
     const call = performance.now()
-    const res = await send()
+    // the caller's calls are its own in the run's history too (a lane of its own in that timeline)
+    const res = await asClient(caller, send)
     const ret = performance.now()
     const output = outputOf(res)
     if (output !== undefined) this.ops.push({ id: this.ops.length, caller, input, output, call, ret })
