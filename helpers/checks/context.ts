@@ -1,3 +1,5 @@
+import { appendFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, expect, inject } from 'vitest'
 import { AuthSession, profileAuthOptions } from '../client/auth/session'
 import type { TargetConfig, UserCredentials, UserRole } from '../../common/config/types'
@@ -127,6 +129,8 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     tag: (label) => `lc-${config.runId}-${label}`,
     close: async () => {
       traffic?.close()
+      // the linearizability checker's own cost in this context (docs/concurrency.md "The bound"), one line per context
+      if (traffic && model.history.cost.judgements > 0) appendFileSync(join(trafficDir(), `history-cost-${process.pid}.cost`), `${JSON.stringify(model.history.cost)}\n`)
       await dispatchers.close()
     },
   }

@@ -7,6 +7,7 @@ import { matchOperation } from '../../common/operations'
 import { citation, type CheckMeta } from '../../common/spec'
 import { invariantOf } from '../oracle/invariants'
 import type { Violation } from '../client/http/observer'
+import type { TimelineRecord } from '../client/http/timeline-record'
 
 /**
  * What a failed assertion expected, as data (helpers/checks/expect.ts and co.): the reporters compare and render it
@@ -46,6 +47,8 @@ export interface FailureRecord {
   expected?: string
   actual?: string
   note?: string
+  /** A linearizability finding's timelines as data (issue 41): conformance.html draws them as lanes. */
+  timeline?: TimelineRecord[]
   /** The tool's or the helper's error, for a check that could not finish or a flow step that failed. */
   error?: string
   /** The catalogue operation of the request the failure examined (common/operations.json). */
@@ -70,7 +73,7 @@ export interface FailureRecord {
 }
 
 /** A broken invariant's evidence as data (the first violation of it in a check): what checks.json's `failure` says of it. */
-export type ViolationRecord = Pick<FailureRecord, 'expected' | 'actual' | 'note' | 'request' | 'response' | 'reproduce'>
+export type ViolationRecord = Pick<FailureRecord, 'expected' | 'actual' | 'note' | 'timeline' | 'request' | 'response' | 'reproduce'>
 
 /** What an assertion helper says it expected, as data (Expectation without the key the record computes). */
 export type ExpectationInput =
@@ -84,6 +87,8 @@ export type ExpectationInput =
 export interface FailureDetail {
   expected: string
   actual: string
+  /** A linearizability finding's timelines as data (helpers/oracle/linearizability/timeline.ts timelineRecord). */
+  timeline?: TimelineRecord[]
   /** What was expected, as data; a condition (expectThat) when not given. */
   expectation?: ExpectationInput
   /** The exchange that produced the evidence. */
@@ -216,6 +221,7 @@ export function failureOf(meta: CheckMeta, error: unknown, kind?: FailureRecord[
       expected: safeText(d.expected),
       actual: safeText(d.actual),
       ...(d.note ? { note: safeText(d.note) } : {}),
+      ...(d.timeline ? { timeline: d.timeline.map(safeTimeline) } : {}),
       ...(d.res ? { status: d.res.status, ...operationOf(d.res) } : {}),
       ...(x ? { answer: answerKey(x) } : {}),
       ...(d.owner ? { owner: d.owner } : {}),
@@ -257,10 +263,21 @@ export function operationOfRequest(method: string, url: string): string | undefi
   return undefined
 }
 
+/** A timeline with every text in it through the run's redactor (callers, operations, states, reasons). */
+export function safeTimeline(t: TimelineRecord): TimelineRecord {
+  return {
+    ...t,
+    resource: safeText(t.resource),
+    ...(t.shrunk ? { shrunk: safeText(t.shrunk) } : {}),
+    ops: t.ops.map((o) => ({ ...o, caller: safeText(o.caller), what: safeText(o.what) })),
+    orders: t.orders.map((o) => ({ ...o, state: safeText(o.state), stuck: o.stuck.map((x) => ({ ...x, why: safeText(x.why) })) })),
+  }
+}
+
 /** A broken invariant's evidence as data: what checks.json's `failure` of the invariant says. */
 export function violationRecord(v: Violation): ViolationRecord {
   const ev = evidenceOf(v.res)
-  return { expected: safeText(v.expected), actual: safeText(v.actual), ...(v.note ? { note: safeText(v.note) } : {}), ...(ev.request !== undefined ? { request: ev.request } : {}), ...(ev.response !== undefined ? { response: ev.response } : {}), reproduce: ev.reproduce }
+  return { expected: safeText(v.expected), actual: safeText(v.actual), ...(v.note ? { note: safeText(v.note) } : {}), ...(v.timeline ? { timeline: v.timeline.map(safeTimeline) } : {}), ...(ev.request !== undefined ? { request: ev.request } : {}), ...(ev.response !== undefined ? { response: ev.response } : {}), reproduce: ev.reproduce }
 }
 
 /** The message of broken invariants: per invariant its id, clause and requirement, the model's expectation, the answer, and the earlier exchange that set the expectation. */

@@ -37,7 +37,7 @@ export interface PolicyMoney {
 
 
 /** Where a template holds a placeholder, e.g. the termination sum in the terminate body. */
-function pointerOf(template: unknown, placeholder: string, at = ''): string | undefined {
+export function pointerOf(template: unknown, placeholder: string, at = ''): string | undefined {
   if (template === placeholder) return at
   if (template !== null && typeof template === 'object') {
     for (const [k, v] of Object.entries(template)) {

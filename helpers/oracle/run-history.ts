@@ -1,4 +1,5 @@
 import type { SalesSettings } from '../../common/config/sales-settings'
+import { POLICIES_DEFAULTS, type PoliciesSettings } from '../../common/config/policies-settings'
 import type { StatusSpellings } from '../../common/config/types'
 import { getPointer } from '../client/data/json-pointer'
 import { actorKey, instant, type CallInfo, type Instant } from '../client/http/observer'
@@ -7,13 +8,16 @@ import type { InvariantId, Violation } from './invariants'
 import { violationList } from './judged-at'
 import { leavesOf } from './leaves'
 import { checkOperations, type Budget, type Model, type Operation } from './linearizability/checker'
-import { issueModel, quoteDataModel, subscriptionModel } from './linearizability/models'
-import { timelineText } from './linearizability/timeline'
+import { issueModel, moneyModel, paymentModel, quoteDataModel, subscriptionModel } from './linearizability/models'
+import { pointerOf } from './money-model'
+import { renderTimelineText, timelineRecord } from './linearizability/timeline'
+import { shrinkHistory } from './linearizability/shrink'
 
 /**
  * The run's history per resource (every exchange of every check, and of explore), judged for linearizability by the
  * checker whenever a resource falls quiet (no call on it in flight) after new operations: the model's invariants
- * SL-INV-050 (a quote's data), SL-INV-051 (a bound quote's issue) and WH-INV-050 (a subscription). A history is judged
+ * SL-INV-050 (a quote's data), SL-INV-051 (a bound quote's issue), PL-INV-050 (a policy's paid), PL-INV-051 (a
+ * payment's allocations) and WH-INV-050 (a subscription). A history is judged
  * whole each time (histories per resource are short); a resource whose history broke, or whose call lost its answer
  * (a write that may or may not have happened), is no longer followed. A history the checker cannot decide within its
  * budget is not judged (undecided), never given a verdict.
@@ -65,18 +69,37 @@ const ok = (res: HttpResult) => res.status >= 200 && res.status < 300
 const refused = (res: HttpResult) => res.status >= 400 && res.status < 500
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
 
+const cents = (n: number) => Math.round(n * 100)
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** What the checker cost: judgements made and the time spent in them (docs/concurrency.md, "The bound"). */
+export interface HistoryCost {
+  judgements: number
+  ms: number
+  steps: number
+}
+
 export class RunHistory {
   private readonly tracks = new Map<string, Track>()
   /** Issue requests -> the quote they issue. */
   private readonly requests = new Map<string, string>()
+  /** Invoice number -> its policy (from the invoices the run read), per tenant. */
+  private readonly invoices = new Map<string, string>()
+  /** Allocation event -> its policy, payment and amount (from the allocations answered). */
+  private readonly events = new Map<string, { policy?: string; payment?: string; cents: number }>()
+  /** Money writes (allocations, credits) in flight per tenant: a policy's money history does not start under one. */
+  private readonly moneyInFlight = new Map<string, number>()
   private seq = 0
   /** Histories left undecided (the checker's budget spent), for the run's notes. */
   readonly undecided: string[] = []
+  /** The checker's own cost over the run. */
+  readonly cost: HistoryCost = { judgements: 0, ms: 0, steps: 0 }
 
   constructor(
     private readonly settings: Pick<SalesSettings, 'quoteIdPointer' | 'requestIdPointer' | 'policyIdPointer'>,
     private readonly statuses: StatusSpellings,
     private readonly budget: Budget = RUN_HISTORY_BUDGET,
+    private readonly money: Pick<PoliciesSettings, 'payments' | 'totals' | 'invoices'> = POLICIES_DEFAULTS,
   ) {}
 
   /** A call begins: the tracks it belongs to, and how to record it when it ends. */
@@ -84,11 +107,14 @@ export class RunHistory {
     const invokedAt = call.invokedAt ?? instant()
     const parts = this.partsOf(call)
     const birth = this.birthOf(call)
-    if (parts.length === 0 && !birth) return undefined
+    const moneyWrite = call.operationId === 'sales.payments.allocate' || call.operationId === 'sales.invoice.credit' ? ownerOf(call) ?? '' : undefined
+    if (parts.length === 0 && !birth && moneyWrite === undefined) return undefined
     for (const p of parts) this.tracks.get(p.key)!.inFlight += 1
+    if (moneyWrite !== undefined) this.moneyInFlight.set(moneyWrite, (this.moneyInFlight.get(moneyWrite) ?? 0) + 1)
     return (res, completedAt = instant()) => {
       const out: HistoryVerdict = { evaluated: [], violations: violationList(), undecided: [] }
-      if (res && birth) birth(res)
+      if (moneyWrite !== undefined) this.moneyInFlight.set(moneyWrite, (this.moneyInFlight.get(moneyWrite) ?? 1) - 1)
+      if (birth) birth(res)
       for (const p of parts) {
         const t = this.tracks.get(p.key)!
         t.inFlight -= 1
@@ -124,7 +150,11 @@ export class RunHistory {
 
   private judge(t: Track, out: HistoryVerdict): void {
     t.judged = t.ops.length
+    const started = performance.now()
     const outcome = checkOperations(t.model, t.ops, this.budget)
+    this.cost.judgements += 1
+    this.cost.steps += outcome.steps
+    this.cost.ms += performance.now() - started
     if (outcome.result === 'ok') {
       out.evaluated.push(t.invariant)
       return
@@ -139,22 +169,32 @@ export class RunHistory {
     out.evaluated.push(t.invariant)
     const res = t.answers.at(-1)!
     const first = t.answers[0]
+    // the history shrunk to the fewest operations that still fail (helpers/oracle/linearizability/shrink.ts)
+    const shrunk = shrinkHistory(t.model, t.ops, outcome)
+    const record = timelineRecord({ resource: t.resource, model: t.model, ops: shrunk.ops, outcome: shrunk.outcome }, { total: t.ops.length, ...(shrunk.dropped ? { dropped: shrunk.dropped } : {}) })
     out.violations.push({
       invariant: t.invariant,
       expected: `an order of the ${t.ops.length} operations on ${t.resource}, respecting real time, that explains every answer (linearizability)`,
       actual: 'no order explains the answers: see the timeline',
       res,
       ...(first && first !== res ? { setBy: first } : {}),
-      note: `timeline:\n${timelineText({ resource: t.resource, model: t.model, ops: t.ops, outcome })}`,
+      note: `timeline:\n${renderTimelineText(record)}`,
+      timeline: [record],
     })
   }
 
-  /** A call that makes a resource: its track starts from what the answer says. */
-  private birthOf(call: CallInfo): ((res: HttpResult) => void) | undefined {
+  /**
+   * A call that makes a resource (its track starts from what the answer says) or that tells the model what later calls
+   * refer to (the invoices of a policy, the events of an allocation); given no answer when the call lost it.
+   */
+  private birthOf(call: CallInfo): ((res: HttpResult | undefined) => void) | undefined {
     const op = call.operationId
     const owner = ownerOf(call)
+    const money = this.moneyBirthOf(call)
+    if (money) return money
     if (op === 'sales.quote.create' && owner !== undefined) {
       return (res) => {
+        if (!res) return
         const id = idOf(getPointer(res.body, this.settings.quoteIdPointer))
         if (!ok(res) || id === undefined || this.tracks.has(`quote:${id}`)) return
         this.tracks.set(`quote:${id}`, this.track('SL-INV-050', `quote ${id}`, quoteDataModel(leavesOf(call.json)), owner))
@@ -162,6 +202,7 @@ export class RunHistory {
     }
     if (op === 'webhooks.subscription.create' && owner !== undefined) {
       return (res) => {
+        if (!res) return
         const b = (res.body ?? {}) as { id?: unknown; event?: unknown; url?: unknown }
         const id = idOf(b.id)
         if (!ok(res) || id === undefined || typeof b.event !== 'string' || typeof b.url !== 'string') return
@@ -169,6 +210,132 @@ export class RunHistory {
       }
     }
     return undefined
+  }
+
+  /** The money calls: a payment's track starts at its insert; invoices and allocation events are remembered. */
+  private moneyBirthOf(call: CallInfo): ((res: HttpResult | undefined) => void) | undefined {
+    const op = call.operationId
+    const owner = ownerOf(call)
+    if (owner === undefined) return undefined
+    const m = this.money
+    if (op === 'sales.payments.insert') {
+      const at = pointerOf(m.payments.insertBody, '{{amount}}')
+      const amount = at !== undefined ? getPointer(call.json, at) : undefined
+      return (res) => {
+        const id = res && ok(res) ? idOf(getPointer(res.body, m.payments.paymentIdPointer)) : undefined
+        if (id === undefined || typeof amount !== 'number' || this.tracks.has(`payment:${id}`)) return
+        this.tracks.set(`payment:${id}`, this.track('PL-INV-051', `payment ${id}`, paymentModel(cents(amount)), owner))
+      }
+    }
+    if (op === 'sales.policy.invoices') {
+      const policyId = call.params['policyId']
+      return (res) => {
+        const list = res?.status === 200 ? getPointer(res.body, m.invoices.listPointer) : undefined
+        if (policyId === undefined || !Array.isArray(list)) return
+        for (const inv of list) {
+          const n = isObj(inv) ? idOf(inv['invoicenumber']) : undefined
+          if (n !== undefined) this.invoices.set(`${owner}|${n}`, policyId)
+        }
+      }
+    }
+    if (op === 'sales.payments.allocate') {
+      const body = this.allocationOf(call)
+      const unattributed = body === undefined || body.lines.some((l) => l.policy === undefined)
+      return (res) => {
+        // an allocation the history cannot attribute to policies (an invoice it never saw listed) ends them all
+        if (unattributed && (res === undefined || ok(res))) this.endMoney(owner, 'money:')
+        if (body === undefined && (res === undefined || ok(res))) this.endMoney(owner, 'payment:')
+        if (!res || !ok(res)) return
+        const events = getPointer(res.body, m.payments.eventsPointer)
+        if (!Array.isArray(events)) return
+        for (const e of events) {
+          const id = isObj(e) ? idOf(e[m.payments.eventIdField]) : undefined
+          const invoice = isObj(e) ? idOf(e['invoicenumber']) : undefined
+          const amount = isObj(e) ? e['amount'] : undefined
+          if (id === undefined || typeof amount !== 'number') continue
+          const policy = invoice !== undefined ? this.invoices.get(`${owner}|${invoice}`) : undefined
+          this.events.set(`${owner}|${id}`, { ...(policy !== undefined ? { policy } : {}), ...(body?.payment !== undefined ? { payment: body.payment } : {}), cents: cents(amount) })
+        }
+      }
+    }
+    if (op === 'sales.invoice.credit') {
+      const e = this.events.get(`${owner}|${call.params['eventId']}`)
+      // a credit of an event the history never saw allocated may give back any policy's or payment's money
+      return (res) => {
+        if ((e === undefined || e.policy === undefined) && (res === undefined || ok(res))) this.endMoney(owner, 'money:')
+        if ((e === undefined || e.payment === undefined) && (res === undefined || ok(res))) this.endMoney(owner, 'payment:')
+      }
+    }
+    return undefined
+  }
+
+  /** An allocation's payment and lines (each invoice's policy when the history knows it), from the request. */
+  private allocationOf(call: CallInfo): { payment?: string; lines: { policy?: string; cents: number }[] } | undefined {
+    const owner = ownerOf(call)
+    const m = this.money
+    const paymentAt = pointerOf(m.payments.allocateBody, '{{paymentId}}')
+    const linesAt = pointerOf(m.payments.allocateBody, '{{allocations}}')
+    const payment = paymentAt !== undefined ? idOf(getPointer(call.json, paymentAt)) : undefined
+    const list = linesAt !== undefined ? getPointer(call.json, linesAt) : undefined
+    if (!Array.isArray(list)) return undefined
+    const lines: { policy?: string; cents: number }[] = []
+    for (const a of list) {
+      if (!isObj(a) || typeof a['amount'] !== 'number') return undefined
+      const policy = this.invoices.get(`${owner}|${idOf(a['invoicenumber'])}`)
+      lines.push({ ...(policy !== undefined ? { policy } : {}), cents: cents(a['amount']) })
+    }
+    return { ...(payment !== undefined ? { payment } : {}), lines }
+  }
+
+  /** Ends the tenant's money histories of one kind (a move the history cannot attribute). */
+  private endMoney(owner: string, prefix: 'money:' | 'payment:'): void {
+    for (const [key, t] of this.tracks) if (key.startsWith(prefix) && t.owner === owner && !t.ended) t.ended = 'lost'
+  }
+
+  /** The money calls' parts: a policy's paid (PL-INV-050), a payment's allocations (PL-INV-051). */
+  private moneyPartsOf(call: CallInfo, own: (key: string) => { t: Track; mine: boolean } | undefined, write: (res: HttpResult) => unknown): Part[] {
+    const op = call.operationId
+    const owner = ownerOf(call)
+    if (op === 'sales.policy.period-totals') {
+      const policyId = call.params['id'] ?? ''
+      const key = `money:${policyId}`
+      // a policy's money history starts at a read of its totals with none of the tenant's money writes in flight
+      if (!this.tracks.has(key) && owner !== undefined && (this.moneyInFlight.get(owner) ?? 0) === 0) this.tracks.set(key, this.track('PL-INV-050', `the money of policy ${policyId}`, moneyModel, owner))
+      const o = own(key)
+      if (!o?.mine) return []
+      return [{ key, input: { kind: 'totals' }, output: (res) => {
+        if (res.status !== 200) return 'skip'
+        const paid = getPointer(res.body, this.money.totals.paid)
+        return typeof paid === 'number' ? { status: 'ok', paidCents: cents(paid) } : 'skip'
+      } }]
+    }
+    const foreign = (o: { mine: boolean }) => (o.mine ? {} : { foreign: true })
+    if (op === 'sales.payments.allocate') {
+      const body = this.allocationOf(call)
+      if (!body) return []
+      const parts: Part[] = []
+      const byPolicy = new Map<string, number>()
+      for (const l of body.lines) if (l.policy !== undefined) byPolicy.set(l.policy, (byPolicy.get(l.policy) ?? 0) + l.cents)
+      for (const [policy, c] of byPolicy) {
+        const o = own(`money:${policy}`)
+        if (o) parts.push({ key: `money:${policy}`, input: { kind: 'allocate', cents: c }, output: write, ...foreign(o) })
+      }
+      const o = body.payment !== undefined ? own(`payment:${body.payment}`) : undefined
+      if (o) parts.push({ key: `payment:${body.payment}`, input: { kind: 'allocate', cents: body.lines.reduce((sum, l) => sum + l.cents, 0) }, output: write, ...foreign(o) })
+      return parts
+    }
+    if (op === 'sales.invoice.credit') {
+      const event = call.params['eventId'] ?? ''
+      const e = this.events.get(`${owner}|${event}`)
+      if (!e) return []
+      const parts: Part[] = []
+      for (const key of [e.policy !== undefined ? `money:${e.policy}` : undefined, e.payment !== undefined ? `payment:${e.payment}` : undefined]) {
+        const o = key !== undefined ? own(key) : undefined
+        if (o) parts.push({ key: key!, input: { kind: 'credit', cents: e.cents, event }, output: write, ...foreign(o) })
+      }
+      return parts
+    }
+    return []
   }
 
   private track(invariant: InvariantId, resource: string, model: Model<any, any, any>, owner: string): Track {
@@ -184,9 +351,21 @@ export class RunHistory {
       return t !== undefined && !t.ended ? { t, mine: owner !== undefined && owner === t.owner } : undefined
     }
     const write = (res: HttpResult) => (ok(res) ? { status: 'ok' } : refused(res) ? { status: 'refused' } : undefined)
+    const money = this.moneyPartsOf(call, own, write)
+    if (money.length > 0) return money
     if (op === 'sales.quote.actions') {
       const key = `quote:${p['id']}`
       return own(key)?.mine ? [{ key, input: undefined, output: () => 'skip', settling: true }] : []
+    }
+    if (op === 'sales.quote.calculate') {
+      // a calculation answers the quote's data at its moment (not its premium here: SL-CONC-004 judges that)
+      const key = `quote:${p['id']}`
+      const o = own(key)
+      if (!o?.mine) return []
+      return [{ key, input: { kind: 'calculate' }, output: (res) => {
+        const data = ok(res) ? getPointer(res.body, '/data') : undefined
+        return isObj(data) ? { status: 'ok', data } : 'skip'
+      } }]
     }
     if (op === 'sales.quote.update' || op === 'sales.quote.get') {
       const key = `quote:${p['policyId']}`

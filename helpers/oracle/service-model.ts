@@ -55,7 +55,7 @@ export class ServiceModel implements ExchangeObserver {
   /** Every field of every answer against its source (helpers/oracle/answer-sources.ts; issue 39). */
   readonly answers: AnswerModel
   private readonly flights = new Flights()
-  /** Every call's operation per resource, with its caller and interval, judged for linearizability (SL-INV-050, 051, WH-INV-050). */
+  /** Every call's operation per resource, with its caller and interval, judged for linearizability (SL-INV-050, 051, PL-INV-050, 051, WH-INV-050). */
   readonly history: RunHistory
   private readonly leewayMs: number
   /** The exercise model's cells each answer exercises (helpers/oracle/exercise-model.ts). */
@@ -78,7 +78,7 @@ export class ServiceModel implements ExchangeObserver {
         if (success && done) this.exercise.mtaIssued(policyId)
       },
     })
-    this.history = new RunHistory(salesSettings(config), config.statuses)
+    this.history = new RunHistory(salesSettings(config), config.statuses, undefined, policiesSettings(config))
     const configured = (config.auth as { expiryLeewaySeconds?: unknown }).expiryLeewaySeconds
     this.leewayMs = 1000 * (options.expiryLeewaySeconds ?? (typeof configured === 'number' ? configured : 0))
   }

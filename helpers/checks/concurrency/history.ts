@@ -1,7 +1,9 @@
 import { attachEvidence } from '../../client/evidence/evidence'
 import type { HttpResult } from '../../client/http/types'
+import { asClient } from '../../client/http/running-check'
 import { checkPartitions, DEFAULT_BUDGET, type Budget, type Model, type Operation } from '../../oracle/linearizability/checker'
-import { timelineHtml, timelineText } from '../../oracle/linearizability/timeline'
+import { renderTimelineHtml, renderTimelineText, timelineRecord } from '../../oracle/linearizability/timeline'
+import { shrinkHistory } from '../../oracle/linearizability/shrink'
 import { ConformanceFailure } from '../failure'
 import type { CheckContext } from '../check'
 
@@ -20,7 +22,8 @@ export class CheckHistory<I, O> {
    */
   async run(caller: string, input: I, send: () => Promise<HttpResult>, outputOf: (res: HttpResult) => O | undefined): Promise<HttpResult> {
     const call = performance.now()
-    const res = await send()
+    // the caller's calls are its own in the run's history too (a lane of its own in that timeline)
+    const res = await asClient(caller, send)
     const ret = performance.now()
     const output = outputOf(res)
     if (output !== undefined) this.ops.push({ id: this.ops.length, caller, input, output, call, ret })
@@ -57,14 +60,19 @@ export async function expectLinearizable(histories: Judged<any, any, any>[], o: 
   const r = checkPartitions(parts, o.budget ?? DEFAULT_BUDGET)
   if (r.result === 'ok') return
   const shown = r.partitions.filter((p) => p.outcome.result !== 'ok')
-  const input = (p: (typeof shown)[number]) => ({ resource: p.partition.key, model: p.partition.model, ops: p.partition.ops, outcome: p.outcome })
-  const text = shown.map((p) => timelineText(input(p))).join('\n')
-  await attachEvidence('timeline (linearizability)', shown.map((p) => timelineHtml(input(p))).join('\n'), 'text/html')
+  // each failing resource's history shrunk to the fewest operations that still fail (oracle/linearizability/shrink.ts)
+  const records = shown.map((p) => {
+    const s = shrinkHistory(p.partition.model, p.partition.ops, p.outcome)
+    return timelineRecord({ resource: p.partition.key, model: p.partition.model, ops: s.ops, outcome: s.outcome }, { total: p.partition.ops.length, ...(s.dropped ? { dropped: s.dropped } : {}) })
+  })
+  const text = records.map(renderTimelineText).join('\n')
+  await attachEvidence('timeline (linearizability)', records.map(renderTimelineHtml).join('\n'), 'text/html')
   if (r.result === 'unknown') throw new LinearizabilityUndecided(`the history could not be decided within the checker's budget: INCONCLUSIVE\n${text}`)
   throw new ConformanceFailure({
     expected: `${o.requirement}: an order of the operations, respecting real time, that explains every answer (linearizability)`,
     actual: 'no order explains the answers: see the timeline',
     note: `timeline:\n${text}`,
+    timeline: records,
     ...(o.res ? { res: o.res } : {}),
   })
 }

@@ -4,7 +4,7 @@ import type { RequestLimiter } from './limiter'
 import { fillPath, operation, type OperationId } from '../../../common/operations'
 import type { Recorder } from './recorder'
 import { instant, type Actor, type ExchangeObserver, type Verdict } from './observer'
-import { runningChain, runningCheck } from './running-check'
+import { runningChain, runningCheck, runningClient } from './running-check'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry'
 import { currentInFlight } from './in-flight'
 import { limitsOf } from './limits'
@@ -61,12 +61,17 @@ export function tokenFingerprint(token: string): string {
   return createHash('sha256').update(token).digest('hex').slice(0, 24)
 }
 
-/** The caller of a call: the running check, and its dependent chain when it is not the check itself (none outside a check). */
+/**
+ * The caller of a call: the running check (with the client it plays, when it plays several at once), and its dependent
+ * chain when it is not the check itself (none outside a check).
+ */
 function callerNow(): { caller?: string } {
   const check = runningCheck()
   if (check === undefined) return {}
   const chain = runningChain()
-  return { caller: chain !== undefined && chain !== check ? `${check} [${chain}]` : check }
+  const client = runningClient()
+  const who = client !== undefined ? `${check} > ${client}` : check
+  return { caller: chain !== undefined && chain !== check ? `${who} [${chain}]` : who }
 }
 
 /** The exp claim of a bearer given as is, when it decodes, and its fingerprint (never the token). */

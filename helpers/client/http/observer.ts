@@ -1,4 +1,5 @@
 import type { OperationId } from '../../../common/operations'
+import type { TimelineRecord } from './timeline-record'
 import type { HttpResult, Instant } from './types'
 
 // the moment type lives with the client's vocabulary (types.ts), so that the recorded exchange can name it there
@@ -52,6 +53,8 @@ export interface Violation<Id extends InvariantRef = InvariantRef> {
   /** The earlier answer the expectation comes from. */
   setBy?: HttpResult
   note?: string
+  /** A linearizability finding's timelines as data (helpers/client/http/timeline-record.ts). */
+  timeline?: TimelineRecord[]
   /** The rule of the model that judged it (file and line; stamped by helpers/oracle/judged-at.ts). */
   at?: SourceLocation
 }

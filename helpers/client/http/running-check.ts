@@ -46,6 +46,8 @@ interface RunningCheck {
   chain: string
   /** The check runs concurrently with its siblings: nothing waits for its requests (helpers/client/http/limiter.ts). */
   independent: boolean
+  /** One of the clients a check plays at once (a concurrent check's writer): its own lane in a history's timeline. */
+  client?: string
 }
 
 /**
@@ -101,6 +103,20 @@ export function runningContract(): ContractNote[] | undefined {
 /** The invariants evaluated and broken so far by the running check. */
 export function runningInvariants(): InvariantTally | undefined {
   return running.getStore()?.invariants
+}
+
+/**
+ * Runs `body` as one of the clients the running check plays at once ("writer 1"): the calls it makes are that
+ * client's in the run's history (one lane of the timeline). Same check, chain and tally.
+ */
+export function asClient<T>(name: string, body: () => T): T {
+  const store = running.getStore()
+  return store ? running.run({ ...store, client: name }, body) : body()
+}
+
+/** The client the running check plays here, if it plays several (asClient). */
+export function runningClient(): string | undefined {
+  return running.getStore()?.client
 }
 
 /** The dependent chain of the check running here, if any. */

@@ -37,6 +37,11 @@ export interface Model<S, I, O> {
   describeState(state: S): string
   /** Why the model refuses an output in a state (for the timeline), when it can say. */
   explain?(state: S, input: I, output: O): string | undefined
+  /**
+   * The operation changes no state (a read, a refusal): a history without it allows at least the orders the history
+   * with it allows, so a history shrunk by dropping it and still not linearizable shows a real failure (shrink.ts).
+   */
+  preserves?(input: I, output: O): boolean
 }
 
 export interface Budget {

@@ -66,6 +66,13 @@ function readLeaves(known: Leaves, data: unknown): Leaves | undefined {
  * or the fields a check writes as a first read showed them); only known leaves are judged.
  */
 export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataState, QuoteInput, QuoteOutput> {
+  // the text of each leaves map once (states are immutable, and a read keeps the map it was given): the cache key
+  const texts = new WeakMap<Leaves, string>()
+  const leavesText = (l: Leaves) => {
+    let t = texts.get(l)
+    if (t === undefined) texts.set(l, (t = leavesKey(l)))
+    return t
+  }
   return {
     name: 'quote data',
     init: () => ({ leaves: initial, priced: new Map() }),
@@ -80,14 +87,14 @@ export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataStat
       }
       let priced = s.priced
       if (input.kind === 'calculate' && output.premium !== undefined) {
-        const key = leavesKey(leaves)
+        const key = leavesText(leaves)
         const before = priced.get(key)
         if (before !== undefined && before !== output.premium) return undefined
         if (before === undefined) priced = new Map([...priced, [key, output.premium]])
       }
       return { leaves, priced }
     },
-    key: (s) => `${leavesKey(s.leaves)}#${JSON.stringify([...s.priced].sort())}`,
+    key: (s) => `${leavesText(s.leaves)}#${s.priced.size > 0 ? JSON.stringify([...s.priced].sort()) : ''}`,
     describeOperation(input, output) {
       const what = input.kind === 'update' ? `update ${show(input.patch)}` : input.kind
       if (output.status === 'refused') return `${what} -> refused`
@@ -109,11 +116,12 @@ export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataStat
         }
       }
       if (input.kind === 'calculate' && output.premium !== undefined) {
-        const before = s.priced.get(leavesKey(leaves))
+        const before = s.priced.get(leavesText(leaves))
         if (before !== undefined && before !== output.premium) return `premium ${output.premium}, the same data was calculated at ${before}`
       }
       return undefined
     },
+    preserves: (input, output) => output.status === 'refused' || input.kind !== 'update',
   }
 }
 
@@ -162,16 +170,24 @@ export const issueModel: Model<IssueState, IssueInput, IssueOutput> = {
     if (output.status === 'success' && s.policy !== undefined && s.policy !== output.policy) return `a second policy ${output.policy}: the quote already made policy ${s.policy}`
     return undefined
   },
+  preserves: (input, output) => input.kind === 'outcome' || output.status === 'refused',
 }
 
 // ---------------------------------------------------------------- a policy's money (sales §1, §4)
 
-export type MoneyInput = { kind: 'allocate'; cents: number } | { kind: 'credit'; cents: number } | { kind: 'totals' }
+/** A credit names its allocation event when known: a second credit of one event moves nothing. */
+export type MoneyInput = { kind: 'allocate'; cents: number } | { kind: 'credit'; cents: number; event?: string } | { kind: 'totals' }
 export type MoneyOutput = { status: 'ok'; paidCents?: number } | { status: 'refused' }
 export interface MoneyState {
   /** paid, in cents, once known. */
   paid?: number
+  /** The allocation events credited so far (sorted). */
+  credited?: readonly string[]
 }
+
+/** Whether a credit of this event was already counted (a credit answered 2xx twice moves money once at most). */
+const creditedBefore = (s: { credited?: readonly string[] }, input: { event?: string }) => input.event !== undefined && (s.credited ?? []).includes(input.event)
+const withCredited = (s: { credited?: readonly string[] }, input: { event?: string }) => (input.event === undefined ? s.credited : [...(s.credited ?? []), input.event].sort())
 
 /** A policy's paid amount: an allocation adds its amount, a credit takes its event's amount back, a read shows the sum. */
 export const moneyModel: Model<MoneyState, MoneyInput, MoneyOutput> = {
@@ -182,14 +198,18 @@ export const moneyModel: Model<MoneyState, MoneyInput, MoneyOutput> = {
     if (input.kind === 'totals') {
       if (output.paidCents === undefined) return s
       if (s.paid !== undefined && Math.abs(s.paid - output.paidCents) > 1) return undefined
-      return { paid: output.paidCents }
+      return { ...s, paid: output.paidCents }
     }
-    if (s.paid === undefined) return s
-    return { paid: s.paid + (input.kind === 'allocate' ? input.cents : -input.cents) }
+    if (input.kind === 'credit') {
+      if (creditedBefore(s, input)) return s
+      const credited = withCredited(s, input)
+      return { ...(s.paid !== undefined ? { paid: s.paid - input.cents } : {}), ...(credited ? { credited } : {}) }
+    }
+    return s.paid === undefined ? s : { ...s, paid: s.paid + input.cents }
   },
-  key: (s) => String(s.paid ?? '?'),
+  key: (s) => `${s.paid ?? '?'}|${(s.credited ?? []).join(',')}`,
   describeOperation(input, output) {
-    const what = input.kind === 'totals' ? 'totals' : `${input.kind} ${(input.cents / 100).toFixed(2)}`
+    const what = input.kind === 'totals' ? 'totals' : `${input.kind}${input.kind === 'credit' && input.event !== undefined ? ` of ${input.event}` : ''} ${(input.cents / 100).toFixed(2)}`
     if (output.status === 'refused') return `${what} -> refused`
     return input.kind === 'totals' ? `${what} -> paid ${output.paidCents === undefined ? '?' : (output.paidCents / 100).toFixed(2)}` : `${what} -> ok`
   },
@@ -198,6 +218,44 @@ export const moneyModel: Model<MoneyState, MoneyInput, MoneyOutput> = {
     if (input.kind === 'totals' && output.status === 'ok' && output.paidCents !== undefined && s.paid !== undefined) return `paid ${(output.paidCents / 100).toFixed(2)}, the order says ${(s.paid / 100).toFixed(2)}`
     return undefined
   },
+  preserves: (input, output) => output.status === 'refused' || input.kind === 'totals',
+}
+
+// ---------------------------------------------------------------- a payment (sales §1)
+
+export type PaymentInput = { kind: 'allocate'; cents: number } | { kind: 'credit'; cents: number; event: string }
+export type PaymentOutput = { status: 'ok' } | { status: 'refused' }
+export interface PaymentState {
+  /** The payment's amount not allocated, in cents. */
+  unallocated: number
+  credited: readonly string[]
+}
+
+/**
+ * A payment: its allocations take from its amount and a credit of one of its allocation events gives that amount
+ * back; an allocation answered 2xx never takes more than is left (sales §1: a payment is allocated up to its amount),
+ * whatever order the overlapping ones took. A refusal changes nothing.
+ */
+export function paymentModel(amountCents: number): Model<PaymentState, PaymentInput, PaymentOutput> {
+  return {
+    name: 'payment',
+    init: () => ({ unallocated: amountCents, credited: [] }),
+    step(s, input, output) {
+      if (output.status === 'refused') return s
+      if (input.kind === 'credit') return creditedBefore(s, input) ? s : { unallocated: s.unallocated + input.cents, credited: withCredited(s, input)! }
+      return s.unallocated - input.cents < 0 ? undefined : { ...s, unallocated: s.unallocated - input.cents }
+    },
+    key: (s) => `${s.unallocated}|${s.credited.join(',')}`,
+    describeOperation(input, output) {
+      return `${input.kind}${input.kind === 'credit' ? ` of ${input.event}` : ''} ${(input.cents / 100).toFixed(2)} -> ${output.status}`
+    },
+    describeState: (s) => `${(s.unallocated / 100).toFixed(2)} unallocated`,
+    explain(s, input, output) {
+      if (output.status === 'ok' && input.kind === 'allocate' && s.unallocated - input.cents < 0) return `allocated ${(input.cents / 100).toFixed(2)} with ${(s.unallocated / 100).toFixed(2)} left of the payment in this order`
+      return undefined
+    },
+    preserves: (_input, output) => output.status === 'refused',
+  }
 }
 
 // ---------------------------------------------------------------- a webhook subscription (webhooks §2, §4)
@@ -236,5 +294,6 @@ export function subscriptionModel(initial: { event: string; url: string }): Mode
       if (input.kind === 'get' && output.status === 'ok') return `read ${show({ event: output.event, url: output.url })}, the order says ${show({ event: s.event, url: s.url })}`
       return undefined
     },
+    preserves: (input, output) => input.kind === 'get' || output.status !== 'ok',
   }
 }

@@ -35,6 +35,8 @@ export interface ExploreResult {
   evaluated: Record<string, number>
   /** Sequences with a 2xx answer after their first step (a flow that got past its first step). */
   sequencesPastFirstStep: number
+  /** Parallel steps run (operations on one resource sent at once: runner/commands/explore/parallel-steps.ts), shrinking's reruns included. */
+  parallelSteps?: number
   seconds: number
   interrupted: boolean
   /** Steps run when the first sequence broke an invariant (before shrinking), when one did. */
@@ -74,9 +76,10 @@ export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?
   const started = Date.now()
   const pacing: StepPacing = { minIntervalMs: 1000 / o.stepsPerSecond, last: { at: 0 } }
   const evaluated: Record<string, number> = {}
-  const counters = { steps: 0, sequences: 0, pastFirst: 0 }
+  const counters = { steps: 0, sequences: 0, pastFirst: 0, parallel: 0 }
   const count = (w: World) => {
     counters.steps += w.log.length
+    counters.parallel += w.log.filter((s) => s.parallel).length
     counters.sequences += 1
     if (w.log.slice(1).some((s) => s.exchanges.some((x) => x.status !== undefined && x.status >= 200 && x.status < 300))) counters.pastFirst += 1
     for (const s of w.log) for (const id of s.evaluated) evaluated[id] = (evaluated[id] ?? 0) + 1
@@ -108,7 +111,7 @@ export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?
   })
   const numRuns = o.steps
   const details = await fc.check(property, { seed: o.seed, numRuns, interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false, endOnFailure: false })
-  const base = { seed: o.seed, sequences: counters.sequences, evaluated, sequencesPastFirstStep: counters.pastFirst, interrupted: details.interrupted, ...coverage() }
+  const base = { seed: o.seed, sequences: counters.sequences, evaluated, sequencesPastFirstStep: counters.pastFirst, parallelSteps: counters.parallel, interrupted: details.interrupted, ...coverage() }
   if (!details.failed) return { ok: true, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000 }
   const error = details.errorInstance
   if (!(error instanceof InvariantBroken)) {
@@ -116,7 +119,9 @@ export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?
   }
   // replay the minimal sequence once more, keeping its log: alone on a fresh target when one is given
   const holder: { steps?: StepLog[] } = {}
-  const [cmds] = details.counterexample!
+  const [found] = details.counterexample!
+  // a fresh copy: each parallel step's scheduler then releases its calls in the order it drew (runner/commands/explore/parallel-steps.ts)
+  const cmds = fc.hasCloneMethod(found) ? found[fc.cloneMethod]() : found
   const fresh = replayOn ? await replayOn() : undefined
   let replayBroken: string[] = []
   try {
@@ -156,7 +161,7 @@ export function formatExplore(r: ExploreResult, o: ExploreOptions): string {
   const judged = Object.keys(r.evaluated).length
   const answers = Object.values(r.evaluated).reduce((a, b) => a + b, 0)
   const lines = [
-    `explore: seed ${r.seed}, ${r.stepsRun} steps in ${r.sequences} sequences, ${judged}/${INVARIANTS.length} invariants judged on ${answers} step answers, ${r.seconds.toFixed(1)} s${r.interrupted ? ' (time limit reached)' : ''}`,
+    `explore: seed ${r.seed}, ${r.stepsRun} steps (${r.parallelSteps ?? 0} parallel) in ${r.sequences} sequences, ${judged}/${INVARIANTS.length} invariants judged on ${answers} step answers, ${r.seconds.toFixed(1)} s${r.interrupted ? ' (time limit reached)' : ''}`,
     // the cells the exploration reached; an exploration is random, so what it did not reach is "not reached", never a verdict
     ...(r.exercise ? exerciseLines(r.exercise, null) : []),
   ]

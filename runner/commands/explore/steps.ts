@@ -1,5 +1,4 @@
 import fc from 'fast-check'
-import { runningInvariants, withRunningCheck } from '../../../helpers/client/http/running-check'
 import { getPointer } from '../../../helpers/client/data/json-pointer'
 import { documentIdOf } from '../../../helpers/oracle/documents'
 import { perform, QUOTE_STATES, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation } from '../../../helpers/checks/sales/state-table'
@@ -12,60 +11,15 @@ import { setPointer } from '../../../helpers/checks/sales/json-set'
 import { resolveDateToken } from '../../../helpers/checks/sales/date-tokens'
 import { schemaAt } from '../../../helpers/oracle/real-world'
 import { pick, type ExploreAction, type ExploreModel, type World } from './world'
-
-/** How often a step is drawn from the exercise model's cells, against the 35 of the other families together. */
-const CELL_WEIGHT = 6
+import { parallelStepArbitraries } from './parallel-steps'
+import { Step, type StepPacing } from './step'
 
 const EVENTS = ['extracted', 'export', 'validation-success'] as const
 
-/** A step's invariants were broken: fast-check shrinks the sequence that led here. */
-export class InvariantBroken extends Error {
-  constructor(readonly step: string, readonly ids: string[]) {
-    super(`${step}: broke ${ids.join(', ')}`)
-    this.name = 'InvariantBroken'
-  }
-}
+export { InvariantBroken, Step, type StepPacing } from './step'
 
-/** Options every step shares: the pacing (at most so many steps per second). */
-export interface StepPacing {
-  minIntervalMs: number
-  last: { at: number }
-}
-
-/**
- * One generated operation on the target. run() sends it through the suite context (the model judges every answer),
- * logs it, and throws InvariantBroken when an answer broke an invariant. A step whose own flow fails (a lock never
- * released, a refused create) is logged and ends without judging more: the invariants are the only oracle here.
- */
-abstract class Step implements fc.AsyncCommand<ExploreModel, World> {
-  constructor(protected readonly pacing: StepPacing) {}
-  abstract toString(): string
-  abstract act(w: World): Promise<void>
-  check(_m: Readonly<ExploreModel>): boolean {
-    return true
-  }
-  update(_m: ExploreModel, _w: World): void {}
-
-  async run(m: ExploreModel, w: World): Promise<void> {
-    const wait = this.pacing.last.at + this.pacing.minIntervalMs - Date.now()
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait))
-    this.pacing.last.at = Date.now()
-    w.current = []
-    const name = this.toString()
-    const tally = await withRunningCheck(`explore > ${name}`, async () => {
-      let error: string | undefined
-      try {
-        await this.act(w)
-      } catch (e) {
-        error = (e as Error).message
-      }
-      return { ...runningInvariants()!, error }
-    })
-    w.log.push({ step: name + (tally.error ? ` (flow stopped: ${w.t.redactor.text(tally.error).slice(0, 200)})` : ''), exchanges: w.current, evaluated: Object.keys(tally.evaluated), violations: tally.violations, exercised: Object.keys(tally.exercised ?? {}) })
-    this.update(m, w)
-    if (tally.violations.length > 0) throw new InvariantBroken(name, [...new Set(tally.violations.map((v) => v.invariant))])
-  }
-}
+/** How often a step is drawn from the exercise model's cells, against the 35 of the other families together. */
+const CELL_WEIGHT = 6
 
 /**
  * What a step does right after its write, on the same subscription and as the same caller: nothing; read it back (the
@@ -361,57 +315,6 @@ class QuoteOp extends Step {
   }
   override update(m: ExploreModel, w: World) {
     Object.assign(m, counts(w))
-  }
-}
-
-/**
- * Parallel steps (issue 41): two writes on one resource sent at once, then read back. What each answer may be is the
- * run history's to judge (helpers/oracle/run-history.ts: SL-INV-050, WH-INV-050): some order of the two must explain
- * every answer and the read after them.
- */
-class ParallelSubWrites extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly with_: 'delete' | 'update') {
-    super(p)
-  }
-  override check(m: Readonly<ExploreModel>) {
-    return m.subs > 0
-  }
-  toString() {
-    return `update subscription #${this.k} and ${this.with_ === 'delete' ? 'delete it' : 'update its event'} at once, then read it`
-  }
-  async act(w: World) {
-    const id = pick(w.subIds, this.k)!
-    await Promise.all([
-      w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { url: w.subs.url(`par${this.k}`) } }),
-      this.with_ === 'delete' ? w.t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id } }) : w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { event: 'validation-success' } }),
-    ])
-    await w.t.webhooks.call({ op: 'webhooks.subscription.get', params: { id } })
-  }
-}
-
-class ParallelQuoteUpdates extends Step {
-  constructor(p: StepPacing, private readonly k: number) {
-    super(p)
-  }
-  override check(m: Readonly<ExploreModel>) {
-    return m.quotes > 0
-  }
-  toString() {
-    return `two updates of quote #${this.k} at once, then its actions and data`
-  }
-  async act(w: World) {
-    const id = pick(w.quoteIds, this.k)!
-    const fields = Object.entries(w.flow.payloadOverrides(w.t.config.product).update ?? { '/policy/paymentFrequency': 'annual' })
-    const patch = (entries: [string, unknown][]) => {
-      const json: Record<string, unknown> = {}
-      for (const [pointer, value] of entries) setPointer(json, pointer, resolveDateToken(value, new Date()))
-      return json
-    }
-    const halves = fields.length > 1 ? [fields.slice(0, 1), fields.slice(1)] : [fields, fields]
-    await w.flow.waitActions(id)
-    await Promise.all(halves.map((h) => w.flow.update(id, patch(h))))
-    await w.flow.waitActions(id)
-    await w.flow.getQuote(id)
   }
 }
 
@@ -739,8 +642,7 @@ export function stepArbitraries(pacing: StepPacing, cells?: fc.Arbitrary<Explore
       w(fc.boolean().map((issue) => new Recalculate(pacing, issue)), 1),
       w(k.map((i) => new ForeignProbe(pacing, i)), 2),
       w(k.map((i) => new ExpiredProbe(pacing, i)), 1),
-      w(fc.tuple(k, fc.constantFrom('delete', 'update' as const)).map(([i, x]) => new ParallelSubWrites(pacing, i, x)), 1),
-      w(k.map((i) => new ParallelQuoteUpdates(pacing, i)), 1),
+      ...parallelStepArbitraries(pacing),
       ...(cells ? [w(cells.map((a) => new ActionStep(pacing, a)), CELL_WEIGHT)] : []),
     ),
   ]

@@ -15,6 +15,8 @@ export interface StepLog {
   violations: Violation[]
   /** The exercise model's cells its answers exercised (helpers/oracle/exercise-tracker.ts). */
   exercised?: string[]
+  /** A parallel step: operations on one resource sent at once (runner/commands/explore/parallel-steps.ts). */
+  parallel?: true
 }
 
 /** One thing a step does, with its name (a step drawn from the exercise model's cells: runner/commands/explore/cell-steps.ts). */

@@ -1,4 +1,5 @@
 import type { FailureRecord, ViolationRecord } from '../../../helpers/checks/task-meta'
+import type { TimelineRecord } from '../../../helpers/client/http/timeline-record'
 
 /** A failed (or errored) check's failure as fields of checks.json: what a reader or a tool needs without parsing. */
 export interface FailureFields {
@@ -15,9 +16,11 @@ export interface FailureFields {
   response?: string
   /** curl commands that send the failing requests again; secrets as shell variables (helpers/client/http/reproduce.ts). */
   reproduce: string[]
+  /** A linearizability finding's timelines as data (helpers/client/http/timeline-record.ts): conformance.html draws them. */
+  timeline?: TimelineRecord[]
 }
 
-type Evidence = Partial<Pick<FailureRecord, 'expected' | 'actual' | 'error' | 'request' | 'response'>> & Pick<FailureRecord, 'reproduce'>
+type Evidence = Partial<Pick<FailureRecord, 'expected' | 'actual' | 'error' | 'request' | 'response' | 'timeline'>> & Pick<FailureRecord, 'reproduce'>
 
 /**
  * checks.json's `failure` of a check, an invariant or a contract check: the fields of its record as they are, never read
@@ -29,5 +32,6 @@ export function failureFields(clause: string, requirement: string, r: Evidence |
   if (!r) return out
   const e = r as Evidence
   for (const k of ['expected', 'actual', 'error', 'request', 'response'] as const) if (e[k] !== undefined) out[k] = e[k]
+  if (e.timeline !== undefined && e.timeline.length > 0) out.timeline = e.timeline
   return out
 }

@@ -1,6 +1,8 @@
 import { realWorldLine } from './invariants'
 import { safeHtml } from '../../../helpers/client/evidence/neutralise'
 import { totalsLine } from './totals-line'
+import type { FailureFields } from './failure-fields'
+import { renderTimelineHtml } from '../../../helpers/oracle/linearizability/timeline'
 import { checkCounts, OUTCOME_LABEL, statusList, type ConformanceMatrix, type OperationOutcome } from './matrix'
 
 /** HTML text or attribute: the one rule (helpers/client/evidence/neutralise.ts). */
@@ -30,9 +32,15 @@ function failuresSection(m: ConformanceMatrix): string {
     const reproduce = f && f.reproduce.length > 0
       ? `<details class="reproduce"><summary>Reproduce with curl (${f.reproduce.length})</summary>${f.reproduce.map((x) => `<pre>${esc(x)}</pre>`).join('')}<p>Set the shell variables it names first ($AUTH_TOKEN: a token of the run's user; $AUTH_PASSWORD: its password).</p></details>`
       : ''
-    return `<section class="failure" id="f-${esc(c.id)}"><h3><span class="c failed">${esc(c.id)}</span> ${esc(c.section)}</h3><dl>${row('requirement', c.requirement)}${row('expected', f?.expected)}${row('actual', f?.actual)}${row('error', f?.error)}${row('request', f?.request)}${row('response', f?.response)}</dl>${reproduce}</section>`
+    return `<section class="failure" id="f-${esc(c.id)}"><h3><span class="c failed">${esc(c.id)}</span> ${esc(c.section)}</h3><dl>${row('requirement', c.requirement)}${row('expected', f?.expected)}${row('actual', f?.actual)}${row('error', f?.error)}${row('request', f?.request)}${row('response', f?.response)}</dl>${timelines(f?.timeline)}${reproduce}</section>`
   }
   return `<h2 id="failures">Failed requirements (${m.failedChecks.length})</h2>\n${m.failedChecks.map(item).join('\n')}`
+}
+
+/** A linearizability finding's timelines, drawn from their data as Porcupine draws one (one lane per caller). */
+function timelines(list: FailureFields['timeline']): string {
+  if (!list || list.length === 0) return ''
+  return `<details class="timelines" open><summary>Timeline (${list.length === 1 ? 'the resource no order explains' : `${list.length} resources`})</summary>${list.map(renderTimelineHtml).join('')}</details>`
 }
 
 /** What the colours and chips mean. */
@@ -118,6 +126,7 @@ th{background:#f5f5f5} td.n{text-align:right} .o{color:#fff;border-radius:3px;pa
 .c{display:inline-block;font:12px monospace;padding:0 3px;margin:1px;border-radius:2px;background:#e8f5e9}
 .c.failed{background:#ffcdd2;font-weight:bold} .c.failed-elsewhere{background:#fce4ec} .c.errored{background:#ffe0b2} .c.blocked{background:#fff9c4} .c.skipped,.c.not-applicable{background:#eee;color:#616161}
 .ids{max-width:40rem} .failure{border-left:4px solid #c62828;padding:2px 10px;margin:8px 0;background:#fff8f8} .failure h3{font-size:1rem;margin:4px 0}
+.timeline{margin:6px 0;overflow-x:auto} .timeline figcaption{font-size:12px} .timeline .orders-tried,.timeline .overlapping{font:12px monospace}
 .failure dd{margin:0;white-space:pre-wrap;word-break:break-word;font:12px monospace} pre{white-space:pre-wrap;word-break:break-all;background:#f5f5f5;padding:4px} dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:0} dt{color:#616161}
 </style></head><body>
 <h1>Conformance matrix — <span class="verdict" id="verdict">${esc(m.verdict)}</span></h1>

@@ -61,7 +61,7 @@ describe('the linearizability checker (Wing-Gong / Lowe, as Porcupine)', () => {
     expect(text).toMatch(/overlapping: #0~#1/)
     expect(text).toMatch(/then #2 cannot follow: got 3, the register held [12]/)
     const html = timelineHtml({ resource: 'r1', model: register, ops: h, outcome: r })
-    expect(html).toMatch(/^<div class="linearizability">/)
+    expect(html).toMatch(/^<figure class="timeline"/)
     expect(html).toContain('orders-tried')
     expect(html).toContain('get -&gt; 3')
   })

@@ -84,3 +84,58 @@ describe('a history the checker cannot decide within its budget', () => {
     expect(h.begin(call('sales.quote.get', { policyId: 'q1' }, undefined, 4))).toBeUndefined()
   })
 })
+
+describe("the run's money histories (PL-INV-050 a policy's paid, PL-INV-051 a payment's allocations)", () => {
+  const pay = (h: RunHistory, amount: number, mono: number) => h.begin(call('sales.payments.insert', {}, { amount, paymentDate: '2026-01-01', reference: 'r' }, mono))!(answer(201, { data: { id: 'p1' } }), at(mono + 1))
+  const invoices = (h: RunHistory, mono: number) => h.begin(call('sales.policy.invoices', { policyId: 'P' }, undefined, mono))!(answer(200, [{ invoicenumber: 'I1', premium: 100 }]), at(mono + 1))
+  const totals = (h: RunHistory, paid: number, mono: number) => h.begin(call('sales.policy.period-totals', { id: 'P' }, undefined, mono, 'reader'))!(answer(200, { data: { paid } }), at(mono + 1))
+  const allocate = (h: RunHistory, amount: number, mono: number) => h.begin(call('sales.payments.allocate', {}, { paymentId: 'p1', allocations: [{ invoicenumber: 'I1', amount }] }, mono, 'allocator'))
+  const credit = (h: RunHistory, event: string, mono: number) => h.begin(call('sales.invoice.credit', { eventId: event }, { reason: 'x' }, mono, 'creditor'))
+
+  it('an allocation and an overlapping credit: paid read after must be the order\'s sum; a credit undone breaks PL-INV-050', () => {
+    const h = new RunHistory(settings, statuses)
+    pay(h, 50, 0)
+    invoices(h, 2)
+    totals(h, 0, 4)
+    allocate(h, 20, 6)!(answer(200, { data: { events: [{ eventId: 'e1', invoicenumber: 'I1', amount: 20 }] } }), at(7))
+    expect(totals(h, 20, 8).evaluated).toContain('PL-INV-050')
+    const a = allocate(h, 10, 10)!
+    const c = credit(h, 'e1', 10.5)!
+    c(answer(200, { data: {} }), at(11))
+    a(answer(200, { data: { events: [{ eventId: 'e2', invoicenumber: 'I1', amount: 10 }] } }), at(12))
+    // the credit of e1 undone by the allocation: paid 30 instead of 10
+    const v = totals(h, 30, 13)
+    expect(v.violations.map((x) => x.invariant)).toEqual(['PL-INV-050'])
+    expect(v.violations[0]!.note).toMatch(/paid 30.00, the order says 10.00/)
+  })
+
+  it('two overlapping allocations of one payment both answered 2xx beyond its amount break PL-INV-051; within it they do not', () => {
+    const h = new RunHistory(settings, statuses)
+    pay(h, 50, 0)
+    invoices(h, 2)
+    const a = allocate(h, 30, 4)!
+    const b = allocate(h, 30, 4.5)!
+    a(answer(200, { data: { events: [{ eventId: 'e1', invoicenumber: 'I1', amount: 30 }] } }), at(5))
+    const v = b(answer(200, { data: { events: [{ eventId: 'e2', invoicenumber: 'I1', amount: 30 }] } }), at(6))
+    expect(v.violations.map((x) => x.invariant)).toEqual(['PL-INV-051'])
+    const ok = new RunHistory(settings, statuses)
+    pay(ok, 50, 0)
+    invoices(ok, 2)
+    const c = allocate(ok, 30, 4)!
+    const d = allocate(ok, 30, 4.5)!
+    c(answer(200, { data: { events: [{ eventId: 'e1', invoicenumber: 'I1', amount: 30 }] } }), at(5))
+    const w = d(answer(422, {}), at(6))
+    expect(w.evaluated).toEqual(['PL-INV-051'])
+    expect(w.violations.length).toBe(0)
+  })
+
+  it('an allocation to an invoice the history never saw listed ends the tenant\'s policy money histories (no verdict)', () => {
+    const h = new RunHistory(settings, statuses)
+    pay(h, 50, 0)
+    invoices(h, 2)
+    totals(h, 0, 4)
+    h.begin(call('sales.payments.allocate', {}, { paymentId: 'p1', allocations: [{ invoicenumber: 'X9', amount: 5 }] }, 6))!(answer(200, { data: { events: [] } }), at(7))
+    // no longer followed: the read is no part of any history
+    expect(h.begin(call('sales.policy.period-totals', { id: 'P' }, undefined, 8))).toBeUndefined()
+  })
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { awaitedByOthers, noteVerdict, runningChain, runningCheck, runningIndependently, runningInvariants, withRunningCheck } from '../../../../helpers/client/http/running-check'
+import { asClient, awaitedByOthers, noteVerdict, runningChain, runningCheck, runningClient, runningIndependently, runningInvariants, withRunningCheck } from '../../../../helpers/client/http/running-check'
 import { RequestLimiter } from '../../../../helpers/client/http/limiter'
 
 describe('awaitedByOthers', () => {
@@ -33,5 +33,21 @@ describe('awaitedByOthers', () => {
     await first
     await Promise.all(jobs)
     expect(order).toEqual(['shared quote', 'probe'])
+  })
+})
+
+describe('asClient: one of the clients a check plays at once (a lane of its own in a history timeline)', () => {
+  it('names the client inside, shares the check, its chain and its tally, and is nothing outside a check', () => {
+    withRunningCheck('block > concurrent check', () => {
+      const outer = runningInvariants()
+      asClient('writer 1', () => {
+        expect(runningClient()).toBe('writer 1')
+        expect(runningCheck()).toBe('block > concurrent check')
+        expect(runningChain()).toBe('block > concurrent check')
+        expect(runningInvariants()).toBe(outer)
+      })
+      expect(runningClient()).toBeUndefined()
+    })
+    expect(asClient('writer 2', () => runningClient())).toBeUndefined()
   })
 })
