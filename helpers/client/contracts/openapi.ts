@@ -3,6 +3,7 @@ import OpenAPIBackend, { type Operation } from 'openapi-backend'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import OpenAPISchemaValidator from 'openapi-schema-validator'
+import { createRequire } from 'node:module'
 import { OpenApiDocumentError, readDocuments } from './openapi-documents'
 import { repairDocument, type DocumentWarning } from './openapi-repair'
 import { createAjv } from '../../../common/ajv'
@@ -100,9 +101,21 @@ interface LoadedDocument {
   source: string
   api: OpenAPIBackend
   /** The document's operations with a compiled path pattern, most specific first (openapi-backend's own matching costs ms per call). */
-  routes: { method: string; pattern: RegExp; names: string[]; op: Operation }[]
+  routes: Route[]
   /** The response headers' compiled schemas, by pointer (compiled on first use, once per document). */
   headerValidators: Map<string, ValidateFunction | undefined>
+}
+
+/** One operation of a document, with what its validation needs compiled once. */
+interface Route {
+  method: string
+  pattern: RegExp
+  names: string[]
+  op: Operation
+  /** openapi-backend's own path-parameter parser of the template (bath), built once instead of at every request. */
+  pathParams?: (path: string) => Record<string, string> | null
+  /** The operation's first query parameter of each name (what openapi-backend's `_.find` returns). */
+  queryParams?: Map<string, Record<string, unknown>>
 }
 
 /** Compiles every operation's path template once: {param} matches one segment; more literal segments first. */
@@ -177,19 +190,16 @@ export class OpenApiContracts {
     const request = { method: ex.method.toLowerCase(), path: url.pathname, query, headers: lowerKeys(ex.requestHeaders), body: parseBody(ex.requestBody) }
     for (const doc of this.documents) {
       const { source, api, routes } = doc
-      let groups: Record<string, string> | undefined
-      const route = routes.find((r) => r.method === request.method && (groups = r.pattern.exec(request.path)?.groups ?? (r.pattern.test(request.path) ? {} : undefined)) !== undefined)
+      const route = routes.find((r) => r.method === request.method && r.pattern.test(request.path))
       if (!route) continue
       const op = route.op
-      // the path parameters as matched here (openapi-backend's own parsing misses a template's trailing slash)
-      const params = Object.fromEntries(route.names.map((n, i) => [n, safeDecode(groups?.[`p${i}`] ?? '')]))
       const operation = ex.operationId ?? op.operationId ?? `${op.method.toUpperCase()} ${op.path}`
       const base = `${source}#/paths/${escapePointer(op.path)}/${op.method}`
       const out: ContractFinding[] = []
       const finding = (kind: ContractFindingKind, pointer: string, expected: string, message: string) =>
         out.push({ operation, kind, side: kind === 'request' ? 'request' : 'response', document: source, pointer, expected, message })
       if (options.request !== false) {
-        const req = tryValidate(() => api.validateRequest({ ...request, params } as never, op))
+        const req = tryValidate(() => validateRequest(api, route, request))
         for (const e of describe(req.errors)) finding('request', `${base} (${e.schemaPath})`, `the request as the operation declares it (${e.schemaPath})`, `request ${e.message}`)
       }
       if (ex.status !== undefined) {
@@ -218,6 +228,87 @@ export class OpenApiContracts {
     }
     return undefined
   }
+}
+
+/** openapi-backend's own dependencies (its path-template parser and its cookie parser), as it loads them. */
+const fromBackend = createRequire(createRequire(import.meta.url).resolve('openapi-backend'))
+const bath = fromBackend('bath-es5') as { default: (template: string) => { params: (path: string) => Record<string, string> | null } }
+const cookie = fromBackend('cookie') as { parse: (text: string) => Record<string, string | undefined> }
+
+/**
+ * The request's validation, as openapi-backend's `validateRequest(req, operation)` (5.x, validation.js) does it, with
+ * its compiled validators, but without its per-call `parseRequest` (router.js), which builds the template's path
+ * parser, deep-copies the query and copies the request several times at every call: the path parser and the query
+ * parameters by name are kept per operation (Route). Same parameters object, same validators, same order, so the same
+ * errors (test/helpers/client/contracts/openapi.test.ts compares the two).
+ */
+function validateRequest(api: OpenAPIBackend, route: Route, request: { method: string; path: string; query: Record<string, string>; headers: Record<string, string>; body: unknown }): { errors: ErrorObject[] | null } {
+  const op = route.op as unknown as { operationId?: string; path: string; parameters?: Record<string, unknown>[]; requestBody?: { content?: Record<string, unknown> } }
+  if (!op.operationId) throw new Error('Unknown operation')
+  const validators = (api.validator.getRequestValidatorsForOperation(op.operationId) ?? []) as ValidateFunction[]
+  const errors: ErrorObject[] = []
+  // parseRequest: the body parsed as JSON where it is a text, the headers by lower-case name, the cookies, a copy of the query
+  let requestBody = request.body
+  if (request.body && typeof request.body !== 'object') {
+    try {
+      requestBody = JSON.parse(String(request.body))
+    } catch {
+      // openapi-backend too keeps the text; a JSON-only operation reports it below
+    }
+  }
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(request.headers)) headers[k.toLowerCase()] = v
+  const cookieHeader = headers.cookie
+  const cookies = cookie.parse(cookieHeader === undefined ? '' : String(cookieHeader))
+  const query: Record<string, unknown> = { ...request.query }
+  route.pathParams ??= bath.default(op.path).params
+  const params = route.pathParams(api.router.normalizePath(request.path)) || {}
+  for (const name in query) {
+    if (!query[name]) continue
+    const parameter = (op.parameters ?? []).find((p) => !('$ref' in p) && p?.in === 'query' && p?.name === name)
+    if (!parameter) continue
+    const content = parameter.content as Record<string, unknown> | undefined
+    if (content?.['application/json']) {
+      const raw = query[name]
+      if (typeof raw === 'string') query[name] = JSON.parse(raw)
+    } else if (parameter.explode === false) {
+      const raw = query[name]
+      if (Array.isArray(raw) && raw.length > 1) continue
+      const value = Array.isArray(raw) ? raw[0] : raw
+      if (typeof value !== 'string') continue
+      let decoded = value.replace(/%2C/g, ',')
+      if (parameter.style === 'spaceDelimited') decoded = decoded.replace(/ /g, ',').replace(/%20/g, ',')
+      if (parameter.style === 'pipeDelimited') decoded = decoded.replace(/\|/g, ',').replace(/%7C/g, ',')
+      query[name] = decoded.split(',')
+    }
+  }
+  // validateRequest: a singular query value becomes an array where the operation's parameter is an array
+  if (!route.queryParams) {
+    route.queryParams = new Map()
+    for (const p of op.parameters ?? []) if (p && p.in === 'query' && typeof p.name === 'string' && !route.queryParams.has(p.name)) route.queryParams.set(p.name, p)
+  }
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value !== 'string') continue
+    const schema = route.queryParams.get(name)?.schema as Record<string, unknown> | undefined
+    if (schema && schema.type === 'array') query[name] = [value]
+  }
+  const parameters: Record<string, unknown> = { path: params, query, header: headers, cookie: cookies }
+  if (typeof request.body !== 'object' && request.body !== undefined) {
+    const formats = Object.keys(op.requestBody?.content ?? {})
+    if (formats.length === 1 && formats[0] === 'application/json') {
+      try {
+        JSON.parse(`${String(request.body)}`)
+      } catch (e) {
+        if (e instanceof Error) errors.push({ keyword: 'parse', instancePath: '', schemaPath: '#/requestBody', params: [] as never, message: e.message })
+      }
+    }
+  }
+  if (typeof requestBody === 'object' || headers['content-type'] === 'application/json') parameters.requestBody = requestBody
+  for (const validate of validators) {
+    validate(parameters)
+    if (validate.errors) errors.push(...validate.errors)
+  }
+  return { errors: errors.length === 0 ? null : errors }
 }
 
 /** A response header as the document declares it (after dereferencing). */
@@ -370,14 +461,6 @@ function tryValidate(run: () => { errors?: ErrorObject[] | null }): { errors?: E
     return run()
   } catch {
     return { errors: [] }
-  }
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s)
-  } catch {
-    return s
   }
 }
 

@@ -369,7 +369,10 @@ export class Redactor {
     return true
   }
 
-  /** How many secrets are known (tests). */
+  /**
+   * How many secrets are known. The set only grows, so an unchanged size means a text masked earlier by this redactor
+   * is masked with every secret it knows now (recorder.ts `redactedWith`).
+   */
   get size(): number {
     return this.secrets.size
   }

@@ -3,7 +3,8 @@ import { threadId } from 'node:worker_threads'
 import * as allure from 'allure-js-commons'
 import { FileRecycler } from '../../../common/fs/recycled-files'
 import { runningCheck } from './running-check'
-import type { Exchange } from './recorder'
+import { redactedWith, type Exchange } from './recorder'
+import { Redactor, runRedactor } from '../evidence/redact'
 import { safeJson, safeText } from '../evidence/neutralise'
 import { ALLURE_RESULTS_ENV } from '../../../common/report-paths'
 
@@ -21,13 +22,23 @@ export async function allureExchangeSink(x: Exchange): Promise<void> {
   await allure.step(safeText(name), async (step) => {
     await step.parameter('url', safeText(x.url))
     await step.parameter('durationMs', String(x.durationMs))
-    const request = { method: x.method, url: x.url, headers: x.request.headers, body: readable(x.request.body) }
+    const request = { method: safeText(x.method), url: x.url, headers: x.request.headers, body: readable(x.request.body) }
     const response = x.response ? { status: x.status, headers: x.response.headers, body: readable(x.response.body) } : { error: x.error ?? 'no response' }
     // header names and values, bodies, URL: the recorder redacted them; here every string is neutralised once more
-    // (C1 and bidi controls in a JSON body stay raw through JSON.stringify)
-    await attachExchange(safeJson({ request, response }))
+    // (C1 and bidi controls in a JSON body stay raw through JSON.stringify), and masked again only when the run's
+    // redactor learned a secret since the recorder began masking this exchange (its own answer may have taught it one)
+    await attachExchange(safeJson({ request, response }, { redactor: maskedAlready(x) ? NOTHING_MORE : runRedactor() }))
     if (x.error) throw new Error(safeText(x.error))
   }).then(undefined, () => undefined)
+}
+
+/** A redactor that knows no secret: what it still masks (any JWT) the recorder masked already. */
+const NOTHING_MORE = new Redactor()
+
+/** True when the run's redactor masked this exchange's texts and has learned no secret since it began. */
+function maskedAlready(x: Exchange): boolean {
+  const by = redactedWith(x)
+  return by !== undefined && by.redactor === runRedactor() && by.redactor.size === by.known
 }
 
 /**

@@ -51,6 +51,19 @@ function truncate(text: string): string {
 }
 
 /** Redacts each exchange once and hands it to every sink (Allure steps, traffic file, memory). */
+/**
+ * Which redactor masked each exchange described here, and how many secrets it knew before it began: a writer that
+ * would mask the exchange's texts again (the Allure attachment) need not when that redactor has learned nothing
+ * since (its set of secrets only grows; masking is idempotent). An exchange whose own answer taught it a secret is
+ * masked again, since its texts masked before that secret was learned may hold it.
+ */
+const redactedBy = new WeakMap<Exchange, { redactor: Redactor; known: number }>()
+
+/** The redactor that masked this exchange and how many secrets it knew then (undefined: not described here). */
+export function redactedWith(exchange: Exchange): { redactor: Redactor; known: number } | undefined {
+  return redactedBy.get(exchange)
+}
+
 export class Recorder {
   constructor(private readonly options: RecorderOptions) {}
 
@@ -74,6 +87,7 @@ export class Recorder {
 
   describe(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number, times?: { invokedAt: Instant; completedAt: Instant }): Exchange {
     const r = this.options.redactor
+    const known = r.size
     const url = new URL(req.url)
     const op = matchOperation(req.method, url.pathname)
     const budget = res && this.options.answerBudget ? this.options.answerBudget.bytes(op?.id) : undefined
@@ -90,7 +104,7 @@ export class Recorder {
     }
     const test = this.options.currentTest?.()
     const chain = test === undefined ? undefined : this.options.currentChain?.()
-    return {
+    const exchange: Exchange = {
       at: new Date().toISOString(),
       runId: this.options.runId,
       ...(test ? { test } : {}),
@@ -119,6 +133,8 @@ export class Recorder {
       ...(error ? { error: r.text(error.message) } : {}),
       ...(times ? { invokedAt: round(times.invokedAt), completedAt: round(times.completedAt) } : {}),
     }
+    redactedBy.set(exchange, { redactor: r, known })
+    return exchange
   }
 
   async record(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number, times?: { invokedAt: Instant; completedAt: Instant }): Promise<Exchange> {

@@ -237,3 +237,58 @@ describe('published-contract checks (openapi-backend)', () => {
     expect(resolveSource('docs/a.json', vars)).toBe('/p/docs/a.json')
   })
 })
+
+describe('request validation without openapi-backend parsing each request (docs/performance.md)', () => {
+  /** Path, query (array, non-exploded, JSON content), header, cookie and a JSON-only body: what parseRequest prepares. */
+  const SHAPES = {
+    openapi: '3.0.3',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/api/v1/things/{id}': {
+        post: {
+          operationId: 'post-thing',
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+            { name: 'tags', in: 'query', schema: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } },
+            { name: 'ids', in: 'query', explode: false, schema: { type: 'array', items: { type: 'integer' } } },
+            { name: 'filter', in: 'query', content: { 'application/json': { schema: { type: 'object', required: ['x'] } } } },
+            { name: 'X-Trace', in: 'header', required: true, schema: { type: 'string', minLength: 3 } },
+            { name: 'session', in: 'cookie', schema: { type: 'string', pattern: '^s-' } },
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } } },
+          responses: { '200': { description: 'ok' } },
+        },
+      },
+    },
+  }
+  const requests: { url: string; headers: Record<string, string>; body?: string }[] = [
+    { url: 'http://t.test/api/v1/things/7?tags=a&ids=1,2&filter=%7B%22x%22%3A1%7D', headers: { 'X-Trace': 'abcd', Cookie: 'session=s-1', 'Content-Type': 'application/json' }, body: '{"n":1}' },
+    { url: 'http://t.test/api/v1/things/seven?tags=c&ids=1,z&filter=%7B%7D', headers: { 'x-trace': 'a', cookie: 'session=x', 'content-type': 'application/json' }, body: '{"n":"1"}' },
+    { url: 'http://t.test/api/v1/things/7/', headers: { 'content-type': 'application/json' }, body: '{not json' },
+    { url: 'http://t.test/api/v1/things/7', headers: {}, body: '"5"' },
+    { url: 'http://t.test/api/v1/things/7', headers: { 'content-type': 'text/plain' } },
+  ]
+
+  it('gives the same request findings as openapi-backend validateRequest for each shape of request', async () => {
+    const source = write('shapes.json', SHAPES)
+    const contracts = await OpenApiContracts.load([source])
+    const { default: Backend } = (await import('openapi-backend')) as unknown as { default: new (o: object) => { init(): Promise<unknown>; validateRequest(r: object, op: string): { errors?: { instancePath: string; message?: string; keyword: string }[] | null } } }
+    const api = new Backend({ definition: structuredClone(SHAPES), strict: false, validate: true, quick: true, ignoreTrailingSlashes: false, ajvOpts: { strict: false, logger: false, validateSchema: false } })
+    await api.init()
+    let compared = 0
+    for (const r of requests) {
+      const url = new URL(r.url)
+      let body: unknown = r.body
+      try {
+        body = r.body === undefined ? undefined : JSON.parse(r.body)
+      } catch {}
+      const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.toLowerCase(), v]))
+      const expected = (api.validateRequest({ method: 'post', path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body }, 'post-thing').errors ?? []).map((e) => `request ${e.instancePath || '/'} ${e.message ?? e.keyword}`)
+      const got = (contracts.check({ method: 'POST', url: r.url, requestHeaders: r.headers, requestBody: r.body }) ?? []).filter((f) => f.kind === 'request').map((f) => f.message.replace(/ \([^)]*\)$/, ''))
+      expect(got).toEqual(expected.map((m) => m.replace(/ \([^)]*\)$/, '')))
+      compared += expected.length
+    }
+    // the shapes do produce findings (a comparison of empty lists proves nothing)
+    expect(compared).toBeGreaterThan(5)
+  })
+})

@@ -121,6 +121,27 @@ describe('one rule for every text that leaves the run', () => {
   })
 })
 
+describe('Allure exchange attachments masked once (docs/performance.md)', () => {
+  it('masks again an exchange whose own answer taught the redactor a secret its earlier texts hold', async () => {
+    const results = join(dir, 'allure-learned')
+    mkdirSync(results, { recursive: true })
+    process.env[ALLURE_RESULTS_ENV] = results
+    const recorder = new Recorder({ runId: 'r', redactor: runRedactor(), sinks: [allureExchangeSink] })
+    const fresh = `Learned${Date.now()}xq9`
+    // `link` is masked before `token` teaches the redactor the value: the recorded body still holds it there
+    const body = { link: `http://x/?t=${fresh}`, token: fresh }
+    const req = { method: 'POST' as const, url: 'http://x/login', headers: {} }
+    const res: HttpResult = { status: 200, headers: {}, body, raw: Buffer.from(JSON.stringify(body)), text: JSON.stringify(body), contentType: 'application/json', durationMs: 1, request: req }
+    const exchange = await withRunningCheck('learned > exchange', () => recorder.record(req, res))
+    expect(exchange.response?.body, 'the recorder alone leaves it in the link (the test can fail)').toContain(fresh)
+    // a later exchange that holds it, recorded once the redactor knows it: masked by the recorder itself
+    await withRunningCheck('learned > later', () => recorder.record({ ...req, url: `http://x/next?t=${fresh}` }, { ...res, body: { again: fresh } }))
+    const written = filesOf(results).filter((f) => f.endsWith('-attachment.json'))
+    expect(written.length).toBe(2)
+    for (const f of written) expect(readFileSync(f, 'utf8')).not.toContain(fresh)
+  })
+})
+
 describe('safeValue keys', () => {
   it('keeps __proto__ and constructor as plain own keys, in order, without touching any prototype', () => {
     const parsed = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"x": 1}}, "a": 1}') as object
