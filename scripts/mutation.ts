@@ -53,6 +53,7 @@ async function fieldMode(args: MutationArgs): Promise<number> {
         parallel: args.parallel,
         timeoutMs: args.timeoutMs,
         failOnMiss: f.failOnMiss,
+        quick: !f.full,
         ...(args.files ? { files: args.files } : {}),
         ...(f.free ? { free: f.free } : {}),
         ...(f.operations ? { operations: f.operations } : {}),

@@ -150,7 +150,7 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/links/invoices': rule('the path of /policies/{id}/invoices for this policy', 'PL-INV-021'),
     '/links/periodTotals': rule('the path of /policies/{id}/period-totals for this policy', 'PL-INV-021'),
     '/links/renewal': rule('the path of /policies/{id}/renewal for this policy', 'PL-INV-021'),
-    '/links/quotes/*': state("the policy's quotes (PL-INV-005)", 'PL-INV-005'),
+    '/links/quotes/*': state("the policy's quotes, among them the quote it was issued from (PL-INV-005)", 'PL-INV-021'),
     '/links/quotes': state("the policy's quotes (PL-INV-005)", 'PL-INV-005'),
     '/links/documents/*': state("the policy's documents (PL-INV-005)", 'PL-INV-005'),
     '/links/documents': state("the policy's documents (PL-INV-005)", 'PL-INV-005'),
@@ -196,12 +196,12 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/data/schema/name': echo('the product of the policy (PL-REN-002: valid for its schema)', 'PL-REN-002'),
     '/data/policy/dateInception': rule('the day after the expiry (PL-REN-003)', 'PL-REN-003'),
     '/data/policy/dateExpiry': rule('as long a period after the renewal inception (PL-REN-003)', 'PL-REN-003'),
-    '/data/customer/**': agreement("the policy's current customer (PL-REN-004)", 'PL-REN-004'),
-    '/data/objects/**': agreement("the policy's current insured objects (PL-REN-004)", 'PL-REN-004'),
-    '/meta/policyNo': agreement('the number the policy view shows', '(not judged)'),
-    '/meta/renewalOf': echo('the policy id asked for', '(not judged)'),
+    '/data/customer/**': agreement("the policy's current customer, as its view last showed it (PL-REN-004)", 'PL-INV-023'),
+    '/data/objects/**': agreement("the policy's current insured objects, as its view last showed them (PL-REN-004)", 'PL-INV-023'),
+    '/meta/policyNo': agreement('the number the policy view shows', 'PL-INV-023'),
+    '/meta/renewalOf': echo('the policy id asked for', 'PL-INV-020'),
     '/meta/schemaPath': free('sales §4: the schema path names the product\'s schema; its spelling is the service\'s'),
-    '/data/**': agreement("the policy's data as it is now", '(not judged)'),
+    '/data/**': agreement("the policy's product fields as its view last showed them (currency, payment frequency, commission, channel, reference)", 'PL-INV-023'),
   },
   'sales.payments.insert 201': {
     '/data/id': state('a new payment id', 'PL-INV-021'),
@@ -282,6 +282,18 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
   },
   'webhooks.subscription.delete 200': {
     '/success': rule('true: the subscription is gone (WH-INV-002)', 'WH-INV-020'),
+  },
+  // a notification's body (the reference's: id, event, subscriptionId, occurredAt, data); the profile says where its event type and data are
+  'webhooks.notification sent': {
+    '/event': agreement('the event type of the subscription it went to, one the events list publishes (extensions.webhooks.eventPointer)', 'WH-DLV-011'),
+    '/data/**': free('webhooks §3 gives an example payload per event type, a structure (WH-DLV-011 judges the structure); §6 leaves payload bodies open, so the values are the event\'s'),
+    '/id': free('webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data are, nothing else of the body'),
+    '/subscriptionId': free('webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data are, nothing else of the body'),
+    '/occurredAt': free('webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data are, nothing else of the body'),
+  },
+  // every error answer, whatever its operation (status 4xx; the table has no entry for a 5xx either)
+  '* 4xx': {
+    '/**': free('sales §7 and webhooks §7: error bodies are not shown; the suite judges an error by its status (docs/sales.md: a wrong state is any 4xx)'),
   },
 }
 
