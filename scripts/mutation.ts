@@ -54,6 +54,7 @@ async function fieldMode(args: MutationArgs): Promise<number> {
         timeoutMs: args.timeoutMs,
         failOnMiss: f.failOnMiss,
         quick: !f.full,
+        ...(f.bar !== undefined ? { bar: f.bar } : {}),
         ...(args.files ? { files: args.files } : {}),
         ...(f.free ? { free: f.free } : {}),
         ...(f.operations ? { operations: f.operations } : {}),

@@ -43,13 +43,15 @@ export interface FieldModeArgs {
   operations?: string[]
   /** --fields-full: every field on all its files, without the quick pass (the slow way; docs/mutation.md). */
   full: boolean
+  /** --bar N with a field mode (the nightly's): exit 1 when the sensitivity is under N % or a field of a write's answer is not caught. */
+  bar?: number
 }
 
 /** Perturbed references per run in field mode when --batch is not given (plus the control). */
 export const FIELD_BATCH_DEFAULT = 4
 
 export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--scope suite|area] [--timeout-s 600] [--batch 1] [--out DIR] [--docs docs/mutation.md]
-       npm run mutation -- --fields | --fields-sample N [--fields-seed 1] [--fail-on-miss] [--fields-full] [--free FILE] [--operations a,b] [--files ...] [--batch ${FIELD_BATCH_DEFAULT}] [--parallel 2] [--timeout-s 600] [--out DIR]`
+       npm run mutation -- --fields | --fields-sample N [--fields-seed 1] [--fail-on-miss] [--bar 95] [--fields-full] [--free FILE] [--operations a,b] [--files ...] [--batch ${FIELD_BATCH_DEFAULT}] [--parallel 2] [--timeout-s 600] [--out DIR]`
 
 function list(v: string[] | undefined): string[] | undefined {
   return v === undefined ? undefined : v.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
@@ -101,6 +103,7 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
         sampleSeed: int('fields-seed', v['fields-seed'], 1, 0, 1_000_000),
         failOnMiss: v['fail-on-miss'] ?? false,
         full: v['fields-full'] ?? false,
+        ...(v.bar !== undefined ? { bar: int('bar', v.bar, 100, 0, 100) / 100 } : {}),
         ...(v.free ? { free: v.free } : {}),
         ...(list(v.operations) ? { operations: list(v.operations)! } : {}),
       }

@@ -40,6 +40,8 @@ export interface FieldArgs {
   failOnMiss: boolean
   /** false: every field on all its files (the slow way); default: the quick pass first (PerturbOptions.quick). */
   quick?: boolean
+  /** The bar (0..1, the nightly's): the run fails when the sensitivity is under it or a field of a write's answer is not caught. */
+  bar?: number
 }
 
 type Checks = ChecksReport['checks']
@@ -301,6 +303,8 @@ export async function runFieldSensitivity(args: FieldArgs, log: (line: string) =
   })
   const overall = sensitivity(results)
   const caughtAll = allCaught(results)
+  const writes = ofClass(results, 'write')
+  const underBar = args.bar !== undefined && (overall.ratio < args.bar || writes.caught < writes.scored)
   return {
     startedAt,
     wallMs: Math.round(performance.now() - t0),
@@ -312,7 +316,7 @@ export async function runFieldSensitivity(args: FieldArgs, log: (line: string) =
     quick: args.quick !== false,
     freeSource: free.source,
     overall,
-    writes: ofClass(results, 'write'),
+    writes,
     reads: ofClass(results, 'read'),
     notifications: ofClass(results, 'notification'),
     perOperation: perOperation(results),
@@ -320,6 +324,7 @@ export async function runFieldSensitivity(args: FieldArgs, log: (line: string) =
     results,
     map: record.entries,
     allCaught: caughtAll,
-    passed: record.failed.length === 0 && controlFailures.length === 0 && overall.freeCaught === 0 && (!args.failOnMiss || caughtAll),
+    ...(args.bar !== undefined ? { bar: args.bar } : {}),
+    passed: record.failed.length === 0 && controlFailures.length === 0 && overall.freeCaught === 0 && (!args.failOnMiss || caughtAll) && !underBar,
   }
 }

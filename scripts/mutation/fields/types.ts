@@ -81,6 +81,8 @@ export interface FieldSensitivityReport {
   selection: { mode: 'all' } | { mode: 'sample'; size: number; of: number; seed: number }
   batch: number
   parallel: number
+  /** The bar of the run (--bar): the sensitivity at least this, and every field of a write's answer caught. */
+  bar?: number
   /** The quick pass ran first (each field on one of its files, quickFile; the rest again on all their files). */
   quick?: boolean
   /** Where the free fields came from. */
