@@ -265,7 +265,7 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/*/updatedAt': agreement('the updatedAt of the last write (WH-INV-001)', 'WH-INV-001'),
   },
   'sales.schemes.get 200': {
-    '/**': state('the product schema: a valid JSON Schema the payloads satisfy, restricted per rights (the SL-SCH and SL-PAY checks judge it whole)', 'SL-SCH-001'),
+    '/**': state('the product schema: a valid JSON Schema the payloads satisfy, restricted per rights, whose bounds the service enforces (the SL-SCH and SL-PAY checks judge it whole)', 'SL-SCH-001'),
   },
   'webhooks.events.list 200': {
     '/*/eventType': state('the event types of webhooks §3 (the WH-EVT checks)', 'WH-EVT-001'),
