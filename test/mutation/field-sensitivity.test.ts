@@ -335,6 +335,9 @@ describe('field sensitivity: reports and options', () => {
   it('parses --fields, --fields-sample N, --fail-on-miss, --free and --operations; refuses them without a field mode', () => {
     expect(parseMutationArgs(['--fields']).fields).toEqual({ mode: 'all', sampleSeed: 1, failOnMiss: false, full: false })
     expect(parseMutationArgs(['--fields', '--fields-full']).fields?.full).toBe(true)
+    // --bar in a field mode: the nightly's bar (95 % and every write's answer field)
+    expect(parseMutationArgs(['--fields', '--bar', '95']).fields?.bar).toBe(0.95)
+    expect(parseMutationArgs(['--fields']).fields?.bar).toBeUndefined()
     expect(() => parseMutationArgs(['--fields-full'])).toThrow(/go with --fields/)
     const a = parseMutationArgs(['--fields-sample', '40', '--fail-on-miss', '--free', 'f.json', '--operations', 'a,b', '--fields-seed', '3'])
     expect(a.fields).toEqual({ mode: 'sample', sampleSize: 40, sampleSeed: 3, failOnMiss: true, full: false, free: 'f.json', operations: ['a', 'b'] })
