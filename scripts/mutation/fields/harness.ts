@@ -174,6 +174,8 @@ export interface PerturbOptions {
   answers?: Readonly<Record<string, Readonly<Record<string, number>>>>
   /** Fields per run of the quick pass (default 2 × batch: one file is short). */
   quickBatch?: number
+  /** Each field's result as soon as its run is judged (a quick pass's result may be followed by the full pass's). */
+  onResult?: (r: FieldResult) => void
 }
 
 /**
@@ -248,6 +250,7 @@ export async function perturbFields(entries: readonly FieldEntry[], o: PerturbOp
         for (const id of idsWith(control?.checks, ['failed', 'errored'])) if (!o.baselineFailed.has(id)) controlFailures.add(id)
         unit.entries.forEach((e, i) => results.set(e.key, judge(e, r.perturbers[i]!, mine[i]?.checks, control?.checks, mine[i] ? undefined : stopMessage(r.output), r.wallMs, unit.files, pass)))
       }
+      for (const e of unit.entries) o.onResult?.(results.get(e.key)!)
       done += unit.entries.length
       const outcomes = unit.entries.map((e) => results.get(e.key)!.outcome)
       const count = (x: FieldOutcome) => outcomes.filter((y) => y === x).length
