@@ -398,6 +398,8 @@ export class AnswerModel {
       case 'webhooks.subscription.update':
         this.subscription(call, body as Json, '', res, checks)
         if (call.op !== 'webhooks.subscription.create' && call.params['id'] !== undefined) expected.set('/id', { value: call.params['id'], ids: true })
+        // an update answers the event and url it was sent (webhooks §4: the updated subscription)
+        if (call.op === 'webhooks.subscription.update' && isObj(call.json) && !call.overlapped) for (const f of ['event', 'url'] as const) if (typeof call.json[f] === 'string') expected.set(`/${f}`, { value: call.json[f] })
         break
       case 'webhooks.subscriptions.list':
         if (Array.isArray(body)) body.forEach((item, i) => isObj(item) && this.subscription(call, item, `/${i}`, res, checks))

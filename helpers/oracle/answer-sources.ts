@@ -247,8 +247,8 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
   },
   'webhooks.subscription.update 200': {
     '/id': echo('the id asked for', 'WH-INV-020'),
-    '/event': echo('the event sent, else the one before (WH-INV-005)', 'WH-INV-005'),
-    '/url': echo('the url sent, else the one before (WH-INV-005)', 'WH-INV-005'),
+    '/event': echo('the event sent, else the one before (WH-INV-005)', 'WH-INV-020'),
+    '/url': echo('the url sent, else the one before (WH-INV-005)', 'WH-INV-020'),
     '/secret': agreement('the secret the create answer gave (an update does not name it)', 'WH-INV-021'),
     '/secret/**': agreement('the secret the create answer gave (an update does not name it)', 'WH-INV-021'),
     '/createdAt': agreement('the createdAt of the create answer (WH-INV-003)', 'WH-INV-003'),
