@@ -77,6 +77,22 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
       f['brokerComm'] = round2((f['periodPremium'] * (f['brokerCommPct'] as number)) / 100)
     },
   },
+  {
+    defect: 'oracle-renewal-other-commission',
+    answer: 'sales.policy.renewal 200',
+    change: (b) => {
+      const p = isObj(b['data']) && isObj(b['data']['policy']) ? b['data']['policy'] : undefined
+      if (p && typeof p['brokerCommissionPct'] === 'number') p['brokerCommissionPct'] = round2(p['brokerCommissionPct'] + 0.01)
+    },
+  },
+  {
+    defect: 'oracle-links-quotes-other',
+    answer: 'sales.policy.links 200',
+    change: (b) => {
+      const l = isObj(b['links']) ? b['links'] : undefined
+      if (l && Array.isArray(l['quotes'])) l['quotes'] = l['quotes'].map(otherId)
+    },
+  },
   { defect: 'oracle-get-subscription-other-id', answer: 'webhooks.subscription.get 200', change: (b) => 'id' in b && (b['id'] = otherId(b['id'])) },
   {
     defect: 'oracle-links-status-disagrees',

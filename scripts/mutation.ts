@@ -53,6 +53,8 @@ async function fieldMode(args: MutationArgs): Promise<number> {
         parallel: args.parallel,
         timeoutMs: args.timeoutMs,
         failOnMiss: f.failOnMiss,
+        quick: !f.full,
+        ...(f.bar !== undefined ? { bar: f.bar } : {}),
         ...(args.files ? { files: args.files } : {}),
         ...(f.free ? { free: f.free } : {}),
         ...(f.operations ? { operations: f.operations } : {}),

@@ -320,6 +320,9 @@ export class AnswerModel {
         if (isObj(call.json)) Object.keys(call.json).forEach((k, i) => expected.set(`/data/changed/${i}`, { value: k }))
         break
       }
+      case 'sales.policy.renewal':
+        this.renewal(call, body as Json, expected)
+        break
       case 'sales.termination.terminate':
         this.fresh(getIn(body, '/event_id'), '/event_id', 'event', 'PL-INV-021', checks, call.overlapped)
         break
@@ -395,6 +398,8 @@ export class AnswerModel {
       case 'webhooks.subscription.update':
         this.subscription(call, body as Json, '', res, checks)
         if (call.op !== 'webhooks.subscription.create' && call.params['id'] !== undefined) expected.set('/id', { value: call.params['id'], ids: true })
+        // an update answers the event and url it was sent (webhooks §4: the updated subscription)
+        if (call.op === 'webhooks.subscription.update' && isObj(call.json) && !call.overlapped) for (const f of ['event', 'url'] as const) if (typeof call.json[f] === 'string') expected.set(`/${f}`, { value: call.json[f] })
         break
       case 'webhooks.subscriptions.list':
         if (Array.isArray(body)) body.forEach((item, i) => isObj(item) && this.subscription(call, item, `/${i}`, res, checks))
@@ -563,6 +568,10 @@ export class AnswerModel {
     // the broker is the user who made the policy's quote
     const owner = call.policyQuote !== undefined ? this.owners.get(call.policyQuote) : undefined
     if (owner !== undefined && getIn(body, '/data/agent/broker') !== undefined) expected.set('/data/agent/broker', { value: owner })
+    // the quote the policy was issued from is one of its quotes (PL-INV-005 keeps them)
+    const quotes = getIn(body, '/links/quotes')
+    const issuing = call.policyQuote
+    if (issuing !== undefined && Array.isArray(quotes) && quotes.length > 0) expected.set('/links/quotes/0', { test: () => quotes.some((q) => typeof q === 'string' && (q === issuing || namesId(q, issuing))), says: `the policy's quotes, among them ${issuing}, the quote it was issued from` })
     if (call.overlapped) return
     const p = this.policy(id)
     const data = getIn(body, '/data')
@@ -585,6 +594,24 @@ export class AnswerModel {
       p.stable = stable
     }
     if (isObj(data) && !p.moving) p.view = { writes: p.writes, data, res }
+  }
+
+  /**
+   * A renewal's data: the policy's customer, objects and product fields as its view last showed them (no write of the
+   * policy since), its product, and the policy it renews; the new period is PL-REN-003's.
+   */
+  private renewal(call: AnswerCall, body: Json, expected: Map<string, Expectation>): void {
+    const id = call.params['policyId'] ?? call.params['id']
+    if (id === undefined) return
+    if (getIn(body, '/meta/renewalOf') !== undefined) expected.set('/meta/renewalOf', { value: id, ids: true })
+    const p = this.policies.get(id)
+    if (!p?.view || p.view.writes !== p.writes || p.moving || call.overlapped) return
+    const view = p.view.data
+    if (getIn(body, '/meta/policyNo') !== undefined && getIn(view, '/policy/policyNo') !== undefined) expected.set('/meta/policyNo', { value: getIn(view, '/policy/policyNo') })
+    for (const block of ['customer', 'objects'] as const) if (isObj(view[block])) for (const l of leavesWithPatterns(view[block], `/data/${block}`)) expected.set(l.pointer, { value: l.value })
+    const policy = isObj(view['policy']) ? view['policy'] : {}
+    const renewed = getIn(body, '/data/policy')
+    if (isObj(renewed)) for (const [k, v] of Object.entries(policy)) if (!VIEW_ONLY.has(k) && k !== 'dateInception' && k !== 'dateExpiry' && (v === null || typeof v !== 'object') && k in renewed) expected.set(`/data/policy/${esc(k)}`, { value: v })
   }
 
   /** A termination quote: the premium is the totals', the return premium its rule (pro-rata, short-rate) over the policy's period. */
@@ -729,6 +756,8 @@ function evaluatedBy(op: string): InvariantId[] {
     case 'sales.termination.premiums':
     case 'sales.policy.data-change':
       return ['PL-INV-020']
+    case 'sales.policy.renewal':
+      return ['PL-INV-020', 'PL-INV-023']
     case 'sales.payments.insert':
     case 'sales.payments.allocate':
     case 'sales.invoice.credit':

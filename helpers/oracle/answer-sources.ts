@@ -72,8 +72,8 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/data/**': echo('the quote data last written', 'SL-INV-020'),
     '/meta/status': agreement("the quote's status in its next read", 'SL-INV-023'),
     '/meta/schemaPath': agreement("the quote's schemaPath in its reads", 'SL-INV-023'),
-    '/meta/warnings': free('anchors: "meta": {"warnings": [{code,title,status?}], "errors": [...]} — informative notices, their content is the service\'s'),
-    '/meta/errors': free('anchors: "meta": {"warnings": [...], "errors": [...]} — informative notices, their content is the service\'s'),
+    '/meta/warnings': free('anchors README (the quote read): meta carries warnings and errors, notices for a person; their content is the service\'s'),
+    '/meta/errors': free('anchors README (the quote read): meta carries warnings and errors, notices for a person; their content is the service\'s'),
   },
   'sales.quote.get 200': {
     '/data/schema/type': echo('the product of the quote', 'SL-INV-020'),
@@ -85,17 +85,17 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/meta/status': agreement('the status the calculate answer and the other reads show, until the next write', 'SL-INV-023'),
     '/meta/version': agreement('the version the previous read showed, until the next write', 'SL-INV-023'),
     '/meta/schemaPath': agreement("the quote's schemaPath in its other answers", 'SL-INV-023'),
-    '/meta/warnings': free('anchors: meta.warnings [{code,title,status?}] — informative notices'),
-    '/meta/warnings/*/code': free('anchors: meta.warnings [{code,title,status?}] — informative notices'),
-    '/meta/warnings/*/title': free('anchors: meta.warnings [{code,title,status?}] — informative notices'),
-    '/meta/errors': free('anchors: meta.errors — informative notices'),
+    '/meta/warnings': free('anchors README (the quote read): meta.warnings, notices for a person; their content is the service\'s'),
+    '/meta/warnings/*/code': free('anchors README (the quote read): meta.warnings, notices for a person; their content is the service\'s'),
+    '/meta/warnings/*/title': free('anchors README (the quote read): meta.warnings, notices for a person; their content is the service\'s'),
+    '/meta/errors': free('anchors README (the quote read): meta.errors, notices for a person; their content is the service\'s'),
   },
   'sales.quote.calculation 200': {
     ...financials('/data', 'SL-INV-022', 'the calculate answer'),
     '/installments/*/dueDate': agreement('the installments schedule (PL-INV-004)', 'PL-INV-004'),
     '/installments/*/premium': agreement('the installments schedule; they sum to periodPremium (PL-INV-004)', 'PL-INV-004'),
-    '/fields/*/name': free('anchors: "fields": [{"name","title"}] — which fields a display lists is the service\'s'),
-    '/fields/*/title': free('anchors: "fields": [{"name","title"}] — display titles'),
+    '/fields/*/name': free('anchors README (the calculation read): a list of fields with display titles; which fields it lists is the service\'s'),
+    '/fields/*/title': free('anchors README (the calculation read): display titles of the fields listed'),
   },
   'sales.quote.installments 200': {
     '/instalments/*/dueDate': agreement("the calculation's installments (PL-INV-004)", 'PL-INV-004'),
@@ -150,7 +150,7 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/links/invoices': rule('the path of /policies/{id}/invoices for this policy', 'PL-INV-021'),
     '/links/periodTotals': rule('the path of /policies/{id}/period-totals for this policy', 'PL-INV-021'),
     '/links/renewal': rule('the path of /policies/{id}/renewal for this policy', 'PL-INV-021'),
-    '/links/quotes/*': state("the policy's quotes (PL-INV-005)", 'PL-INV-005'),
+    '/links/quotes/*': state("the policy's quotes, among them the quote it was issued from (PL-INV-005)", 'PL-INV-021'),
     '/links/quotes': state("the policy's quotes (PL-INV-005)", 'PL-INV-005'),
     '/links/documents/*': state("the policy's documents (PL-INV-005)", 'PL-INV-005'),
     '/links/documents': state("the policy's documents (PL-INV-005)", 'PL-INV-005'),
@@ -172,9 +172,9 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/*/duedate': agreement("the schedule's due dates (PL-INV-006)", 'PL-INV-006'),
     '/*/premium': agreement("sum to the period totals' premium (PL-INV-006)", 'PL-INV-006'),
     '/*/payable': rule('premium + adminfee - what the allocations (less their credits) paid on it, to the cent', 'PL-INV-022'),
-    '/*/adminfee': free('the project\'s shape (anchors: invoices' + " fields named, their split of the fee not defined)"),
-    '/*/brokercomm': free('anchors: an invoice lists brokercomm; how a commission is split over installments is not defined'),
-    '/*/mgacomm': free('anchors: an invoice lists mgacomm; how a commission is split over installments is not defined'),
+    '/*/adminfee': free('anchors README (invoices): the fields are named, how the fee is split over the installments is not defined'),
+    '/*/brokercomm': free('anchors README (invoices): the commission is named per invoice, its split over the installments is not defined'),
+    '/*/mgacomm': free('anchors README (invoices): the commission is named per invoice, its split over the installments is not defined'),
   },
   'sales.termination.premiums 200': {
     '/data/policyId': echo('the policy id asked for', 'PL-INV-020'),
@@ -196,12 +196,12 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/data/schema/name': echo('the product of the policy (PL-REN-002: valid for its schema)', 'PL-REN-002'),
     '/data/policy/dateInception': rule('the day after the expiry (PL-REN-003)', 'PL-REN-003'),
     '/data/policy/dateExpiry': rule('as long a period after the renewal inception (PL-REN-003)', 'PL-REN-003'),
-    '/data/customer/**': agreement("the policy's current customer (PL-REN-004)", 'PL-REN-004'),
-    '/data/objects/**': agreement("the policy's current insured objects (PL-REN-004)", 'PL-REN-004'),
-    '/meta/policyNo': agreement('the number the policy view shows', '(not judged)'),
-    '/meta/renewalOf': echo('the policy id asked for', '(not judged)'),
+    '/data/customer/**': agreement("the policy's current customer, as its view last showed it (PL-REN-004)", 'PL-INV-023'),
+    '/data/objects/**': agreement("the policy's current insured objects, as its view last showed them (PL-REN-004)", 'PL-INV-023'),
+    '/meta/policyNo': agreement('the number the policy view shows', 'PL-INV-023'),
+    '/meta/renewalOf': echo('the policy id asked for', 'PL-INV-020'),
     '/meta/schemaPath': free('sales §4: the schema path names the product\'s schema; its spelling is the service\'s'),
-    '/data/**': agreement("the policy's data as it is now", '(not judged)'),
+    '/data/**': agreement("the policy's product fields as its view last showed them (currency, payment frequency, commission, channel, reference)", 'PL-INV-023'),
   },
   'sales.payments.insert 201': {
     '/data/id': state('a new payment id', 'PL-INV-021'),
@@ -225,7 +225,7 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/data/invoicenumber': state('the invoice of that allocation event', 'PL-INV-021'),
     '/data/amount': state('the amount of that allocation event', 'PL-INV-021'),
     '/data/credited': rule('the amount of the allocation event (a credit reverses it whole)', 'PL-INV-022'),
-    '/data/creditedAt': free('the project\'s shape (anchors: "Not in the public document ... POST /broker-payments/{eventId}/credit"): when it was credited, by the service\'s clock'),
+    '/data/creditedAt': free('anchors README: the credit operation is not in the public document (the project\'s shape); when it was credited, by the service\'s clock'),
   },
   'webhooks.subscription.create 201': {
     '/id': state('a new subscription id', 'WH-INV-020'),
@@ -247,8 +247,8 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
   },
   'webhooks.subscription.update 200': {
     '/id': echo('the id asked for', 'WH-INV-020'),
-    '/event': echo('the event sent, else the one before (WH-INV-005)', 'WH-INV-005'),
-    '/url': echo('the url sent, else the one before (WH-INV-005)', 'WH-INV-005'),
+    '/event': echo('the event sent, else the one before (WH-INV-005)', 'WH-INV-020'),
+    '/url': echo('the url sent, else the one before (WH-INV-005)', 'WH-INV-020'),
     '/secret': agreement('the secret the create answer gave (an update does not name it)', 'WH-INV-021'),
     '/secret/**': agreement('the secret the create answer gave (an update does not name it)', 'WH-INV-021'),
     '/createdAt': agreement('the createdAt of the create answer (WH-INV-003)', 'WH-INV-003'),
@@ -265,7 +265,7 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/*/updatedAt': agreement('the updatedAt of the last write (WH-INV-001)', 'WH-INV-001'),
   },
   'sales.schemes.get 200': {
-    '/**': state('the product schema: a valid JSON Schema the payloads satisfy, restricted per rights (the SL-SCH and SL-PAY checks judge it whole)', 'SL-SCH-001'),
+    '/**': state('the product schema: a valid JSON Schema the payloads satisfy, restricted per rights, whose bounds the service enforces (the SL-SCH and SL-PAY checks judge it whole)', 'SL-SCH-001'),
   },
   'webhooks.events.list 200': {
     '/*/eventType': state('the event types of webhooks §3 (the WH-EVT checks)', 'WH-EVT-001'),
@@ -282,6 +282,18 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
   },
   'webhooks.subscription.delete 200': {
     '/success': rule('true: the subscription is gone (WH-INV-002)', 'WH-INV-020'),
+  },
+  // a notification's body (the reference's: id, event, subscriptionId, occurredAt, data); the profile says where its event type and data are
+  'webhooks.notification sent': {
+    '/event': agreement('the event type of the subscription it went to, one the events list publishes (extensions.webhooks.eventPointer)', 'WH-DLV-011'),
+    '/data/**': free('webhooks §3 gives an example payload per event type, a structure (WH-DLV-011 judges the structure); §6 leaves payload bodies open, so the values are the event\'s'),
+    '/id': free('webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data are, nothing else of the body'),
+    '/subscriptionId': free('webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data are, nothing else of the body'),
+    '/occurredAt': free('webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data are, nothing else of the body'),
+  },
+  // every error answer, whatever its operation (status 4xx; the table has no entry for a 5xx either)
+  '* 4xx': {
+    '/**': free('sales §7 and webhooks §7: error bodies are not shown; the suite judges an error by its status (docs/sales.md: a wrong state is any 4xx)'),
   },
 }
 

@@ -30,4 +30,7 @@ export const ORACLE_DEFECTS = {
   'oracle-links-status-disagrees': d('policies', S('§4'), "The policy view's data.policy.status says lapsed while its meta.status says active."),
   'oracle-list-other-secret': d('webhooks', 'webhook-subscriptions.md §2', 'The subscriptions list shows another secret for a subscription than it was created with.'),
   'oracle-update-other-secret': d('webhooks', 'webhook-subscriptions.md §2', "The subscription update answer shows another secret than the subscription's."),
+  'oracle-renewal-other-commission': d('policies', S('§4'), "The renewal data carries another policy.brokerCommissionPct (a cent more) than the policy holds."),
+  // state, reads (the quotes a policy view links)
+  'oracle-links-quotes-other': d('policies', S('§4'), "The policy view's links.quotes name other quote ids (each one more) than the policy's quotes."),
 } as const satisfies Record<string, DefectInfo>

@@ -26,6 +26,8 @@ export const SALES_DEFECTS = {
   'sales-get-no-schema-path': d('§4', 'Get quote answers without meta.schemaPath.'),
   'sales-schema-2020-12-tuple-items': d('§4', 'The product schema declares JSON Schema 2020-12 but keeps the draft-07 tuple form of items (an array), which is not valid 2020-12 (prefixItems replaced it).'),
   'sales-schema-unsatisfiable': d('§4', 'The product schema cannot be satisfied (a required field with minLength above maxLength).'),
+  'sales-schema-looser-max-items': d('§4', 'The product schema publishes each insured-object list with a maxItems one above the bound the service enforces on create.'),
+  'sales-schema-open-items': d('§4', "The product schema publishes the insured objects' items with additionalProperties: true, while the service refuses a key they do not list."),
   'sales-actions-bad-shape': d('§4', 'The actions of an unlocked quote come as an object instead of a list of action names.'),
   'sales-actions-ignore-state': d('§3', 'The actions list ignores the quote state (always the list of a calculated quote).'),
   'sales-error-not-json': d('§7', 'An unknown quote is answered with a plain-text error body.'),

@@ -28,6 +28,18 @@ export function registerSchemeRoutes(app: FastifyInstance, ctx: ReferenceContext
       schema['required'] = 'policy'
       ;(schema['properties'] as Record<string, Record<string, unknown>>)['policy']!['type'] = 'record'
     }
+    if (ctx.defects.has('sales-schema-looser-max-items')) {
+      // the schema says one more insured object than the service accepts (it validates against its own bounds)
+      const objects = (schema['properties'] as Record<string, { properties?: Record<string, Record<string, unknown>> }>)['objects']
+      for (const list of Object.values(objects?.properties ?? {})) if (typeof list['maxItems'] === 'number') list['maxItems'] = list['maxItems'] + 1
+    }
+    if (ctx.defects.has('sales-schema-open-items')) {
+      const objects = (schema['properties'] as Record<string, { properties?: Record<string, Record<string, unknown>> }>)['objects']
+      for (const list of Object.values(objects?.properties ?? {})) {
+        const items = list['items'] as Record<string, unknown> | undefined
+        if (items && items['additionalProperties'] === false) list['items'] = { ...items, additionalProperties: true }
+      }
+    }
     if (ctx.defects.has('sales-schema-unsatisfiable')) {
       const customer = (schema['properties'] as Record<string, { properties: Record<string, Record<string, unknown>> }>)['customer']!
       customer.properties['name'] = { type: 'string', minLength: 10, maxLength: 2 }

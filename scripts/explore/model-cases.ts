@@ -134,6 +134,8 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'oracle-update-other-secret', area: 'oracle', file: W('state'), mustFail: ['WH-INV-021'], explore: false },
   { defect: 'oracle-get-subscription-other-id', area: 'oracle', file: W('state'), mustFail: ['WH-INV-020'], explore: false },
   { defect: 'oracle-links-status-disagrees', area: 'oracle', file: P('views'), mustFail: ['PL-INV-023'], explore: false },
+  { defect: 'oracle-renewal-other-commission', area: 'oracle', file: P('renewal'), mustFail: ['PL-INV-023'], explore: false },
+  { defect: 'oracle-links-quotes-other', area: 'oracle', file: P('views'), mustFail: ['PL-INV-021'], explore: false },
   // issue 41: the run's histories judged for linearizability (helpers/oracle/run-history.ts); explore's parallel steps
   // build these situations too (runner/commands/explore/parallel-steps.ts; npm run explore:seeds finds each race)
   { defect: 'concurrency-lost-update', area: 'concurrency', file: 'suites/concurrency/concurrent-writes.test.ts', mustFail: ['SL-INV-050'] },

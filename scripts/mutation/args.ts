@@ -41,13 +41,17 @@ export interface FieldModeArgs {
   free?: string
   /** Only the fields of these operations. */
   operations?: string[]
+  /** --fields-full: every field on all its files, without the quick pass (the slow way; docs/mutation.md). */
+  full: boolean
+  /** --bar N with a field mode (the nightly's): exit 1 when the sensitivity is under N % or a field of a write's answer is not caught. */
+  bar?: number
 }
 
 /** Perturbed references per run in field mode when --batch is not given (plus the control). */
 export const FIELD_BATCH_DEFAULT = 4
 
 export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--scope suite|area] [--timeout-s 600] [--batch 1] [--out DIR] [--docs docs/mutation.md]
-       npm run mutation -- --fields | --fields-sample N [--fields-seed 1] [--fail-on-miss] [--free FILE] [--operations a,b] [--files ...] [--batch ${FIELD_BATCH_DEFAULT}] [--parallel 2] [--timeout-s 600] [--out DIR]`
+       npm run mutation -- --fields | --fields-sample N [--fields-seed 1] [--fail-on-miss] [--bar 95] [--fields-full] [--free FILE] [--operations a,b] [--files ...] [--batch ${FIELD_BATCH_DEFAULT}] [--parallel 2] [--timeout-s 600] [--out DIR]`
 
 function list(v: string[] | undefined): string[] | undefined {
   return v === undefined ? undefined : v.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
@@ -76,6 +80,7 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
       'fail-on-miss': { type: 'boolean' },
       free: { type: 'string' },
       operations: { type: 'string', multiple: true },
+      'fields-full': { type: 'boolean' },
     },
   })
   const int = (name: string, s: string | undefined, fallback: number, min: number, max: number): number => {
@@ -89,7 +94,7 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
   const files = list(v.files)
   if (v.scope !== undefined && v.scope !== 'suite' && v.scope !== 'area') throw new Error(`--scope: expected suite or area, got '${v.scope}'\n${MUTATION_USAGE}`)
   const fieldMode = v.fields || v['fields-sample'] !== undefined
-  if (!fieldMode && (v['fail-on-miss'] || v.free !== undefined || v.operations !== undefined || v['fields-seed'] !== undefined)) throw new Error(`--fail-on-miss, --free, --operations and --fields-seed go with --fields or --fields-sample N\n${MUTATION_USAGE}`)
+  if (!fieldMode && (v['fail-on-miss'] || v.free !== undefined || v.operations !== undefined || v['fields-seed'] !== undefined || v['fields-full'])) throw new Error(`--fail-on-miss, --free, --operations, --fields-seed and --fields-full go with --fields or --fields-sample N\n${MUTATION_USAGE}`)
   if (v.fields && v['fields-sample'] !== undefined) throw new Error(`--fields (the whole map) or --fields-sample N, not both\n${MUTATION_USAGE}`)
   const fields: FieldModeArgs | undefined = fieldMode
     ? {
@@ -97,6 +102,8 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
         ...(v['fields-sample'] !== undefined ? { sampleSize: int('fields-sample', v['fields-sample'], 40, 1, 100_000) } : {}),
         sampleSeed: int('fields-seed', v['fields-seed'], 1, 0, 1_000_000),
         failOnMiss: v['fail-on-miss'] ?? false,
+        full: v['fields-full'] ?? false,
+        ...(v.bar !== undefined ? { bar: int('bar', v.bar, 100, 0, 100) / 100 } : {}),
         ...(v.free ? { free: v.free } : {}),
         ...(list(v.operations) ? { operations: list(v.operations)! } : {}),
       }

@@ -1,15 +1,50 @@
 import { describe } from 'vitest'
 import * as allure from 'allure-js-commons'
 import { check } from '../../helpers/checks/check'
-import { expectEqual, expectThat } from '../../helpers/checks/expect'
+import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/checks/context'
 import { attachEvidence } from '../../helpers/client/evidence/evidence'
 import { given } from '../../helpers/checks/setup'
-import { SalesFlow } from '../../helpers/checks/sales/lifecycle'
+import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 import { generatePayload } from '../../helpers/checks/sales/payload'
+import { getPointer } from '../../helpers/client/data/json-pointer'
 
 const t = useTarget()
-const flow = new SalesFlow(t, 'payloads')
+const flow = useSalesFlow(t, 'payloads')
+
+type Json = Record<string, unknown>
+const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** The insured-object lists of a product schema with a bound: `/objects/<type>` and its maxItems (at most 20). */
+function boundedLists(schema: Json): { type: string; max: number }[] {
+  const objects = getPointer(schema, '/properties/objects/properties')
+  if (!isObj(objects)) return []
+  return Object.entries(objects).flatMap(([type, s]) => (isObj(s) && Number.isInteger(s['maxItems']) && (s['maxItems'] as number) >= 1 && (s['maxItems'] as number) <= 20 ? [{ type, max: s['maxItems'] as number }] : []))
+}
+
+/** A key no product schema names: added where the schema explicitly allows keys it does not list. */
+const EXTRA_KEY = 'x-conformance-extra'
+
+/**
+ * Adds EXTRA_KEY to every object of the payload whose schema says `additionalProperties: true` (following properties
+ * and array items); returns the JSON pointers it added.
+ */
+function addExtraKeys(schema: unknown, doc: unknown, at = ''): string[] {
+  if (!isObj(schema)) return []
+  const added: string[] = []
+  if (Array.isArray(doc)) {
+    if (isObj(schema['items'])) doc.forEach((item, i) => added.push(...addExtraKeys(schema['items'], item, `${at}/${i}`)))
+    return added
+  }
+  if (!isObj(doc)) return added
+  const props = isObj(schema['properties']) ? schema['properties'] : {}
+  for (const [k, sub] of Object.entries(props)) if (k in doc) added.push(...addExtraKeys(sub, doc[k], `${at}/${k}`))
+  if (schema['additionalProperties'] === true && !(EXTRA_KEY in props)) {
+    doc[EXTRA_KEY] = 'extra'
+    added.push(`${at}/${EXTRA_KEY}`)
+  }
+  return added
+}
 
 describe('sales: payloads generated from the product schema (sales-service.md §4)', () => {
   for (const product of t.config.products) {
@@ -24,6 +59,33 @@ describe('sales: payloads generated from the product schema (sales-service.md §
         const again = generatePayload(schema, { seed: built.seed, set: { '/schema': built.payload['schema'] }, compile: (s) => t.schemas.compile(s), limits: t.config.schemaLimits })
         const first = generatePayload(schema, { seed: built.seed, set: { '/schema': built.payload['schema'] }, compile: (s) => t.schemas.compile(s), limits: t.config.schemaLimits })
         expectEqual(again.payload, first.payload, 'the payload generated again from the same seed')
+      },
+    )
+    check(
+      { id: `SL-PAY-002-${product}`, spec: 'sales', product, section: '§4', requirement: `A ${product} quote that uses what the published schema allows follows the schema, so the service accepts it: its insured-object lists at their maxItems, and a key the schema does not list in every object whose schema says additionalProperties: true. The rules the schema publishes are the ones the service enforces.` },
+      async (c) => {
+        const schema = await given(`the ${product} schema`, () => flow.schema(product), { product })
+        const lists = boundedLists(schema)
+        const built = await given(`a valid ${product} payload`, () => flow.validPayload(product, { label: 'max-items' }), { product })
+        const payload = structuredClone(built.payload)
+        const filled: string[] = []
+        for (const { type, max } of lists) {
+          const list = getPointer(payload, `/objects/${type}`)
+          // the generated items, repeated up to the bound (a list the payload leaves out is not sent)
+          if (!Array.isArray(list) || list.length === 0 || !isObj(payload['objects'])) continue
+          payload['objects'][type] = Array.from({ length: max }, (_, i) => structuredClone(list[i % list.length]))
+          filled.push(`${type}: ${max}`)
+        }
+        const extra = addExtraKeys(schema, payload)
+        if (filled.length === 0 && extra.length === 0) return c.notApplicable(`the generated ${product} payload holds no bounded insured-object list and no object whose schema allows other keys`)
+        const validate = t.schemas.compile(schema)
+        // repeated items a schema forbids (uniqueItems) or bounds the generator cannot meet: nothing to send
+        if (!validate(payload)) return c.notApplicable(`a payload with the lists at their bound (${filled.join(', ')}) does not follow the ${product} schema (repeated items)`)
+        await attachEvidence(`${product} payload using what the schema allows (lists at their bound: ${filled.join(', ') || 'none'}; keys the schema does not list: ${extra.join(', ') || 'none'})`, payload)
+        const res = await t.sales.call({ op: 'sales.quote.create', json: payload })
+        expectStatus(res, '2xx', { owner: `SL-PAY-002-${product}` })
+        const id = getPointer(res.body, flow.settings.quoteIdPointer)
+        if (typeof id === 'string' || typeof id === 'number') flow.created.set(String(id), { product, final: false })
       },
     )
   }

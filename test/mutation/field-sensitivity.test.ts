@@ -5,7 +5,7 @@ import { NOTIFICATION_OPERATION } from '../../reference/variations/field-probe'
 import { parseMutationArgs } from '../../scripts/mutation/args'
 import { fieldConsoleReport, fieldMarkdownReport, notCaught, sensitivityLine } from '../../scripts/mutation/fields/format'
 import { freeEntriesOf, freeFieldOf, loadFreeFields, matchesFree, normalisePath, parseFreeFile } from '../../scripts/mutation/fields/free-fields'
-import { assertFieldOperations, classifyField, plannedBatches, selectFields } from '../../scripts/mutation/fields/harness'
+import { assertFieldOperations, classifyField, plannedBatches, quickBatches, quickFile, selectFields } from '../../scripts/mutation/fields/harness'
 import { FieldPerturber, maskedUrl, shownValue } from '../../scripts/mutation/fields/perturber'
 import { compareKeys, EMIT_TEMPLATE, fieldClass, fileOfTest, filesByOperation, FieldRecorder } from '../../scripts/mutation/fields/record'
 import { allCaught, perOperation, rank, sensitivity, stratifiedSample } from '../../scripts/mutation/fields/sensitivity'
@@ -132,6 +132,11 @@ describe('free fields', () => {
     expect(matchesFree({ operation: 'sales.quote.create', path: '/errors/**' }, k)).toBe(false)
     expect(matchesFree({ operation: 'sales.quote.get', path: '/errors/*' }, k)).toBe(false)
     expect(matchesFree({ operation: '*', path: '/**/message' }, { operation: 'x', status: 401, path: '/message' })).toBe(true)
+    // a status class: every error answer of every operation, never a 2xx or a notification
+    expect(matchesFree({ operation: '*', status: '4xx', path: '/**' }, { operation: 'x.y', status: 409, path: '/code' })).toBe(true)
+    expect(matchesFree({ operation: '*', status: '4xx', path: '/**' }, { operation: 'x.y', status: 200, path: '/code' })).toBe(false)
+    expect(matchesFree({ operation: '*', status: '4xx', path: '/**' }, { operation: 'x.y', status: 'sent', path: '/code' })).toBe(false)
+    expect(freeEntriesOf({ T: { '* 4xx': { '/**': { kind: 'free', what: 'error bodies are open' } } } })).toEqual([{ operation: '*', status: '4xx', path: '/**' }])
     expect(freeFieldOf([{ operation: 'x', path: '/a', reason: 'r' }], { operation: 'x', status: 200, path: '/a' })?.reason).toBe('r')
   })
 
@@ -251,6 +256,28 @@ describe('field sensitivity: the arithmetic', () => {
   })
 })
 
+describe('field sensitivity: the quick pass', () => {
+  const cost = { 'suites/big.test.ts': 100, 'suites/small.test.ts': 10, 'suites/topic.test.ts': 40 }
+
+  it("runs a field on the file where its operation's answers are the largest share of the traffic; a field of one file has no quick pass", () => {
+    const e = entry('x.op', '/a', ['suites/big.test.ts', 'suites/small.test.ts', 'suites/topic.test.ts'])
+    // shares: big 30/100, small 1/10, topic 20/40
+    expect(quickFile(e, cost, { 'x.op 200': { 'suites/big.test.ts': 30, 'suites/small.test.ts': 1, 'suites/topic.test.ts': 20 } })).toBe('suites/topic.test.ts')
+    // no answers known: the cheapest file
+    expect(quickFile(e, cost)).toBe('suites/small.test.ts')
+    expect(quickFile(entry('x.op', '/b', ['suites/big.test.ts']), cost)).toBeUndefined()
+  })
+
+  it('groups the fields of one quick file into runs of at most `batch`, and leaves out the fields of one file', () => {
+    const files = ['suites/big.test.ts', 'suites/small.test.ts']
+    const batches = quickBatches([entry('x', '/1', files), entry('x', '/2', files), entry('x', '/3', files), entry('x', '/4', ['suites/big.test.ts'])], cost, 2)
+    expect(batches.map((b) => [b.files, b.entries.map((e) => e.path)])).toEqual([
+      [['suites/small.test.ts'], ['/1', '/2']],
+      [['suites/small.test.ts'], ['/3']],
+    ])
+  })
+})
+
 describe('field sensitivity: judging a perturbed run', () => {
   type Check = { id: string; status: string; error?: string }
   const checks = (...c: Check[]) => c as unknown as Parameters<typeof classifyField>[0]['checks']
@@ -306,9 +333,14 @@ describe('field sensitivity: reports and options', () => {
   })
 
   it('parses --fields, --fields-sample N, --fail-on-miss, --free and --operations; refuses them without a field mode', () => {
-    expect(parseMutationArgs(['--fields']).fields).toEqual({ mode: 'all', sampleSeed: 1, failOnMiss: false })
+    expect(parseMutationArgs(['--fields']).fields).toEqual({ mode: 'all', sampleSeed: 1, failOnMiss: false, full: false })
+    expect(parseMutationArgs(['--fields', '--fields-full']).fields?.full).toBe(true)
+    // --bar in a field mode: the nightly's bar (95 % and every write's answer field)
+    expect(parseMutationArgs(['--fields', '--bar', '95']).fields?.bar).toBe(0.95)
+    expect(parseMutationArgs(['--fields']).fields?.bar).toBeUndefined()
+    expect(() => parseMutationArgs(['--fields-full'])).toThrow(/go with --fields/)
     const a = parseMutationArgs(['--fields-sample', '40', '--fail-on-miss', '--free', 'f.json', '--operations', 'a,b', '--fields-seed', '3'])
-    expect(a.fields).toEqual({ mode: 'sample', sampleSize: 40, sampleSeed: 3, failOnMiss: true, free: 'f.json', operations: ['a', 'b'] })
+    expect(a.fields).toEqual({ mode: 'sample', sampleSize: 40, sampleSeed: 3, failOnMiss: true, full: false, free: 'f.json', operations: ['a', 'b'] })
     expect(a.batch).toBe(4)
     expect(parseMutationArgs([]).batch).toBe(1)
     expect(parseMutationArgs([]).fields).toBeUndefined()

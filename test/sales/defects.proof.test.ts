@@ -18,6 +18,9 @@ const CASES: { defect: keyof typeof SALES_DEFECTS; file: string; mustFail: strin
   { defect: 'sales-restricted-write-hidden-applied', file: S('schemes'), mustFail: 'SL-SCH-004-home' },
   { defect: 'sales-restricted-refused-write-applied', file: S('schemes'), mustFail: 'SL-SCH-004-home' },
   { defect: 'sales-schema-unsatisfiable', file: S('payloads'), mustFail: 'SL-PAY-001-home' },
+  // issue 39: the bounds the schema publishes are the ones the service enforces
+  { defect: 'sales-schema-looser-max-items', file: S('payloads'), mustFail: ['SL-PAY-002-home', 'SL-PAY-002-travel'] },
+  { defect: 'sales-schema-open-items', file: S('payloads'), mustFail: ['SL-PAY-002-home', 'SL-PAY-002-travel'] },
   // fails at the polling deadline with the poll trace, not by the test timeout
   { defect: 'sales-actions-never-unlock', file: S('lifecycle'), mustFail: 'SL-LIFE-002-home', output: /SL-LIFE-002-home[\s\S]*timeout after \d+ attempt\(s\)/ },
   { defect: 'sales-request-stuck-pending', file: S('lifecycle'), mustFail: 'SL-LIFE-010-home', output: /SL-LIFE-010-home[\s\S]*timeout after \d+ attempt\(s\)/ },

@@ -13,7 +13,7 @@ export function sensitivityLine(s: Sensitivity): string {
 
 function selectionLine(r: FieldSensitivityReport): string {
   const sel = r.selection.mode === 'all' ? `the whole map (${r.results.length} fields)` : `a sample of ${r.selection.size} of ${r.selection.of} non-free fields (stratified by operation, seed ${r.selection.seed})`
-  return `field sensitivity over ${sel}; map of the clean run: ${r.record.entries} fields of ${r.record.operations} operations (record ${seconds(r.record.wallMs)}, ${r.record.checksRun} checks, ${r.record.failed.length} failed); batch ${r.batch}, parallel ${r.parallel}; wall time ${seconds(r.wallMs)}`
+  return `field sensitivity over ${sel}; map of the clean run: ${r.record.entries} fields of ${r.record.operations} operations (record ${seconds(r.record.wallMs)}, ${r.record.checksRun} checks, ${r.record.failed.length} failed); ${r.quick === false ? 'every field on all its files' : 'quick pass first'}; batch ${r.batch}, parallel ${r.parallel}; wall time ${seconds(r.wallMs)}`
 }
 
 /** The headline: selection, the four figures, the free fields' source, pass or fail. */
@@ -27,6 +27,7 @@ export function fieldHeadline(r: FieldSensitivityReport): string {
     `free fields: ${r.freeSource}`,
     ...(r.controlFailures.length > 0 ? [`batch controls (faithful reference) failed: ${r.controlFailures.join(', ')} (the harness fails)`] : []),
     ...(r.record.failed.length > 0 ? [`the clean run failed: ${r.record.failed.join(', ')} (the harness fails)`] : []),
+    ...(r.bar !== undefined ? [`bar: ${percent(r.bar)} of the non-free fields, and every field of a write's answer`] : []),
     `field sensitivity: ${r.passed ? 'PASSED' : 'FAILED'}${r.allCaught ? '' : ' (not every non-free field was caught)'}`,
   ].join('\n')
 }

@@ -11,7 +11,7 @@ import { parseJsonc } from '../../../common/config/jsonc'
 import { pathSegments } from '../../../reference/variations/field-paths'
 import type { FieldKey } from './types'
 
-/** One free field (or pattern): `*` in operation or status matches any; in a path `*` one segment, `**` any number. */
+/** One free field (or pattern): `*` in operation or status matches any, `4xx` a status class; in a path `*` one segment, `**` any number. */
 export interface FreeField {
   operation: string
   status?: number | string
@@ -48,7 +48,7 @@ function segmentsMatch(pattern: string[], path: string[]): boolean {
 /** Whether a free field (pattern) covers a field of the map. */
 export function matchesFree(f: FreeField, k: FieldKey): boolean {
   if (f.operation !== '*' && f.operation !== k.operation) return false
-  if (f.status !== undefined && f.status !== '*' && String(f.status) !== String(k.status)) return false
+  if (f.status !== undefined && f.status !== '*' && String(f.status) !== String(k.status) && !(/^[1-5]xx$/.test(String(f.status)) && String(k.status)[0] === String(f.status)[0] && /^\d{3}$/.test(String(k.status)))) return false
   return segmentsMatch(pathSegments(normalisePath(f.path)), pathSegments(k.path))
 }
 
@@ -61,7 +61,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
-const OP_KEY = /^([a-z][\w-]*(?:\.[\w-]+)+)(?:\s+(\d{3}|\*|sent))?$/
+const OP_KEY = /^(\*|[a-z][\w-]*(?:\.[\w-]+)+)(?:\s+(\d{3}|[1-5]xx|\*|sent))?$/
 
 /**
  * The free entries of a table of answer sources, whatever its nesting: any object with a path (`path`, `pointer` or

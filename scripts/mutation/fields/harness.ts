@@ -14,8 +14,8 @@ import { mapPool } from '../pool'
 import { isPreflightStop, stopMessage } from '../summarize'
 import { freeFieldOf, loadFreeFields, type FreeField } from './free-fields'
 import { FieldPerturber } from './perturber'
-import { FieldRecorder, filesByOperation, readTraffic } from './record'
-import { allCaught, ofClass, perOperation, sensitivity, stratifiedSample } from './sensitivity'
+import { EMIT_TEMPLATE, FieldRecorder, fileOfTest, filesByOperation, readTraffic } from './record'
+import { allCaught, isCaughtOutcome, ofClass, perOperation, sensitivity, stratifiedSample } from './sensitivity'
 import type { FieldEntry, FieldOutcome, FieldResult, FieldSensitivityReport } from './types'
 
 /** The data seed of every run of the harness (CONFORMANCE_SEED): the record and the perturbed runs send the same data. */
@@ -38,6 +38,10 @@ export interface FieldArgs {
   /** Only the fields of these operations (ids of common/operations.json, or webhooks.notification). */
   operations?: string[]
   failOnMiss: boolean
+  /** false: every field on all its files (the slow way); default: the quick pass first (PerturbOptions.quick). */
+  quick?: boolean
+  /** The bar (0..1, the nightly's): the run fails when the sensitivity is under it or a field of a write's answer is not caught. */
+  bar?: number
 }
 
 type Checks = ChecksReport['checks']
@@ -50,6 +54,10 @@ export interface RecordedMap {
   checksRun: number
   /** Checks failed or errored in the clean run (the harness requires none). */
   failed: string[]
+  /** Exchanges of each suite file in the clean run: what a file costs to run. */
+  fileCost: Record<string, number>
+  /** `<operation> <status>` -> suite file -> its answers of that operation and status in the clean run (a notification: the events it had emitted). */
+  answers: Record<string, Record<string, number>>
 }
 
 /** The clean run with a recording probe: the map, and which files exercise each operation. */
@@ -66,8 +74,20 @@ export async function recordFieldMap(o: { files?: string[]; timeoutMs: number; s
     const traffic = readTraffic(b.run.reportsDir)
     const checks = b.reports[0]?.checks
     const entries = recorder.entries(filesByOperation(traffic))
+    const fileCost: Record<string, number> = {}
+    const answers: Record<string, Record<string, number>> = {}
+    for (const t of traffic) {
+      const f = fileOfTest(t.test)
+      if (!f) continue
+      fileCost[f] = (fileCost[f] ?? 0) + 1
+      const op = t.operationId ?? (t.template === EMIT_TEMPLATE ? NOTIFICATION_OPERATION : undefined)
+      if (!op) continue
+      const k = op === NOTIFICATION_OPERATION ? `${op} sent` : `${op} ${t.status}`
+      const m = (answers[k] ??= {})
+      m[f] = (m[f] ?? 0) + 1
+    }
     if (!checks) throw new Error(`the record run (clean reference) produced no report (exit ${b.run.exitCode}): ${stopMessage(b.run.output) ?? b.run.output.slice(-400)}`)
-    return { entries, wallMs: Math.round(performance.now() - t0), checksRun: checks.length, failed: [...idsWith(checks, ['failed', 'errored'])].sort() }
+    return { entries, wallMs: Math.round(performance.now() - t0), checksRun: checks.length, failed: [...idsWith(checks, ['failed', 'errored'])].sort(), fileCost, answers }
   } finally {
     rmSync(b.run.reportsDir, { recursive: true, force: true })
   }
@@ -143,12 +163,49 @@ export interface PerturbOptions {
   free?: readonly FreeField[]
   seed?: number
   log?: (line: string) => void
+  /**
+   * The quick pass first (default true; false: every field on all its files, the slow way): each field of more than one
+   * file runs on one of them alone (quickFile: the file where its operation is the largest share of the traffic), and only
+   * the fields that pass is not caught on run again on all their files. docs/mutation.md "The quick pass".
+   */
+  quick?: boolean
+  /** What each suite file costs (its exchanges in the clean run) and which answers each had (RecordedMap): the quick pass's file. */
+  fileCost?: Readonly<Record<string, number>>
+  answers?: Readonly<Record<string, Readonly<Record<string, number>>>>
+  /** Fields per run of the quick pass (default 2 × batch: one file is short). */
+  quickBatch?: number
+  /** Each field's result as soon as its run is judged (a quick pass's result may be followed by the full pass's). */
+  onResult?: (r: FieldResult) => void
+}
+
+/**
+ * The quick pass's file of a field (undefined when it has at most one file): the file where its operation's answers are
+ * the largest share of the traffic (answers of that operation and status / the file's exchanges, in the clean run), so
+ * a file about that operation, as cheap as such a file is; ties to the cheaper file, then by name.
+ */
+export function quickFile(e: FieldEntry, fileCost: Readonly<Record<string, number>>, answers: Readonly<Record<string, Readonly<Record<string, number>>>> = {}): string | undefined {
+  if (e.files.length <= 1) return undefined
+  const mine = answers[`${e.operation} ${e.status}`] ?? {}
+  const cost = (f: string) => fileCost[f] ?? Number.POSITIVE_INFINITY
+  const share = (f: string) => (mine[f] ?? 0) / cost(f)
+  return [...e.files].sort((a, b) => share(b) - share(a) || cost(a) - cost(b) || (a < b ? -1 : 1))[0]
+}
+
+/** The quick pass's runs: the fields with the same quick file together, up to `batch` a run. */
+export function quickBatches(entries: readonly FieldEntry[], fileCost: Readonly<Record<string, number>>, batch: number, answers: Readonly<Record<string, Readonly<Record<string, number>>>> = {}): Batch[] {
+  const groups = new Map<string, FieldEntry[]>()
+  for (const e of entries) {
+    const f = quickFile(e, fileCost, answers)
+    if (f) groups.set(f, [...(groups.get(f) ?? []), e])
+  }
+  const out: Batch[] = []
+  for (const [f, members] of [...groups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) for (let i = 0; i < members.length; i += batch) out.push({ files: [f], entries: members.slice(i, i + batch) })
+  return out
 }
 
 /** Runs each field's perturbation alone (in batches with a faithful control) and classifies it. */
 export async function perturbFields(entries: readonly FieldEntry[], o: PerturbOptions): Promise<{ results: FieldResult[]; controlFailures: string[] }> {
   const log = o.log ?? (() => {})
-  const batches = plannedBatches(entries, Math.max(1, o.batch))
   const results = new Map<string, FieldResult>()
   const controlFailures = new Set<string>()
   let done = 0
@@ -161,7 +218,7 @@ export async function perturbFields(entries: readonly FieldEntry[], o: PerturbOp
     const b = await runAgainstReferences(targets, { keepReports: false, timeoutMs: o.timeoutMs, env, ...(filesOfRun ? { files: filesOfRun } : {}) })
     return { perturbers, reports: b.reports, output: b.run.output, wallMs: Math.round(performance.now() - t0) }
   }
-  const judge = (e: FieldEntry, p: FieldPerturber, checks: Checks | undefined, control: Checks | undefined, stop: string | undefined, wallMs: number): FieldResult => {
+  const judge = (e: FieldEntry, p: FieldPerturber, checks: Checks | undefined, control: Checks | undefined, stop: string | undefined, wallMs: number, files: string[], pass: 'quick' | 'full'): FieldResult => {
     const freeField = o.free ? freeFieldOf(o.free, e) : undefined
     const c = classifyField({ checks, control, baselineFailed: o.baselineFailed, applied: p.applied, ...(stop ? { stop } : {}) })
     return {
@@ -172,29 +229,47 @@ export async function perturbFields(entries: readonly FieldEntry[], o: PerturbOp
       applied: p.applied,
       ...(p.example ? { example: { exchange: p.example.exchange, before: p.example.before, after: p.example.after } } : {}),
       wallMs,
+      pass,
+      ranFiles: files.length > 0 ? files.length : (o.defaultFiles?.length ?? 0),
     }
   }
-  await mapPool(batches, o.parallel, async (unit) => {
-    let r = await runBatch(unit.files, unit.entries)
-    const stopped = r.reports.every((x) => x === undefined)
-    if (stopped && unit.entries.length > 1) {
-      // a multi-target run stops when one target fails its preflight: each field alone (with its own control)
-      for (const e of unit.entries) {
-        r = await runBatch(unit.files, [e])
-        const [control, mine] = r.reports
-        results.set(e.key, judge(e, r.perturbers[0]!, mine?.checks, control?.checks, mine ? undefined : stopMessage(r.output), r.wallMs))
+  const runPass = async (batches: Batch[], pass: 'quick' | 'full', total: number) => {
+    await mapPool(batches, o.parallel, async (unit) => {
+      let r = await runBatch(unit.files, unit.entries)
+      const stopped = r.reports.every((x) => x === undefined)
+      if (stopped && unit.entries.length > 1) {
+        // a multi-target run stops when one target fails its preflight: each field alone (with its own control)
+        for (const e of unit.entries) {
+          r = await runBatch(unit.files, [e])
+          const [control, mine] = r.reports
+          results.set(e.key, judge(e, r.perturbers[0]!, mine?.checks, control?.checks, mine ? undefined : stopMessage(r.output), r.wallMs, unit.files, pass))
+        }
+      } else {
+        const [control, ...mine] = r.reports
+        if (!control && mine.some((m) => m !== undefined)) controlFailures.add('(the control target did not run)')
+        for (const id of idsWith(control?.checks, ['failed', 'errored'])) if (!o.baselineFailed.has(id)) controlFailures.add(id)
+        unit.entries.forEach((e, i) => results.set(e.key, judge(e, r.perturbers[i]!, mine[i]?.checks, control?.checks, mine[i] ? undefined : stopMessage(r.output), r.wallMs, unit.files, pass)))
       }
-    } else {
-      const [control, ...mine] = r.reports
-      if (!control && mine.some((m) => m !== undefined)) controlFailures.add('(the control target did not run)')
-      for (const id of idsWith(control?.checks, ['failed', 'errored'])) if (!o.baselineFailed.has(id)) controlFailures.add(id)
-      unit.entries.forEach((e, i) => results.set(e.key, judge(e, r.perturbers[i]!, mine[i]?.checks, control?.checks, mine[i] ? undefined : stopMessage(r.output), r.wallMs)))
-    }
-    done += unit.entries.length
-    const outcomes = unit.entries.map((e) => results.get(e.key)!.outcome)
-    const count = (x: FieldOutcome) => outcomes.filter((y) => y === x).length
-    log(`[${done}/${entries.length}] ${unit.entries.length} field(s) on ${unit.files.length > 0 ? `${unit.files.length} file(s)` : 'the whole suite'}: ${count('caught') + count('stopped')} caught, ${count('missed')} missed, ${count('inconclusive')} inconclusive, ${count('not-exercised')} not exercised, ${count('error')} error (${(r.wallMs / 1000).toFixed(1)} s)`)
-  })
+      for (const e of unit.entries) o.onResult?.(results.get(e.key)!)
+      done += unit.entries.length
+      const outcomes = unit.entries.map((e) => results.get(e.key)!.outcome)
+      const count = (x: FieldOutcome) => outcomes.filter((y) => y === x).length
+      log(`[${pass} ${done}/${total}] ${unit.entries.length} field(s) on ${unit.files.length > 0 ? `${unit.files.length} file(s)` : 'the whole suite'}: ${count('caught') + count('stopped')} caught, ${count('missed')} missed, ${count('inconclusive')} inconclusive, ${count('not-exercised')} not exercised, ${count('error')} error (${(r.wallMs / 1000).toFixed(1)} s)`)
+    })
+  }
+  let rest: readonly FieldEntry[] = entries
+  if (o.quick !== false && o.fileCost) {
+    const quick = quickBatches(entries, o.fileCost, o.quickBatch ?? 2 * Math.max(1, o.batch), o.answers)
+    const n = quick.reduce((k, b) => k + b.entries.length, 0)
+    await runPass(quick, 'quick', n)
+    // caught on its quick file: a check failed that passes against the same file's control; anything else runs again on all its files
+    rest = entries.filter((e) => {
+      const r = results.get(e.key)
+      return !r || !isCaughtOutcome(r.outcome)
+    })
+    done = 0
+  }
+  await runPass(plannedBatches(rest, Math.max(1, o.batch)), 'full', rest.length)
   return { results: entries.map((e) => results.get(e.key)!), controlFailures: [...controlFailures].sort() }
 }
 
@@ -224,10 +299,15 @@ export async function runFieldSensitivity(args: FieldArgs, log: (line: string) =
     baselineFailed: new Set(record.failed),
     free: free.fields,
     log,
+    quick: args.quick !== false,
+    fileCost: record.fileCost,
+    answers: record.answers,
     ...(args.files ? { defaultFiles: args.files } : {}),
   })
   const overall = sensitivity(results)
   const caughtAll = allCaught(results)
+  const writes = ofClass(results, 'write')
+  const underBar = args.bar !== undefined && (overall.ratio < args.bar || writes.caught < writes.scored)
   return {
     startedAt,
     wallMs: Math.round(performance.now() - t0),
@@ -236,9 +316,10 @@ export async function runFieldSensitivity(args: FieldArgs, log: (line: string) =
     selection,
     batch: args.batch,
     parallel: args.parallel,
+    quick: args.quick !== false,
     freeSource: free.source,
     overall,
-    writes: ofClass(results, 'write'),
+    writes,
     reads: ofClass(results, 'read'),
     notifications: ofClass(results, 'notification'),
     perOperation: perOperation(results),
@@ -246,6 +327,7 @@ export async function runFieldSensitivity(args: FieldArgs, log: (line: string) =
     results,
     map: record.entries,
     allCaught: caughtAll,
-    passed: record.failed.length === 0 && controlFailures.length === 0 && overall.freeCaught === 0 && (!args.failOnMiss || caughtAll),
+    ...(args.bar !== undefined ? { bar: args.bar } : {}),
+    passed: record.failed.length === 0 && controlFailures.length === 0 && overall.freeCaught === 0 && (!args.failOnMiss || caughtAll) && !underBar,
   }
 }

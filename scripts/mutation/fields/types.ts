@@ -46,6 +46,10 @@ export interface FieldResult extends FieldEntry {
   newOther?: string[]
   stopMessage?: string
   wallMs: number
+  /** Which pass judged it: quick (one of its files alone: quickFile) or full (all its files). */
+  pass?: 'quick' | 'full'
+  /** How many suite files its judging run ran. */
+  ranFiles?: number
 }
 
 /** Sensitivity over a set of fields. */
@@ -77,6 +81,10 @@ export interface FieldSensitivityReport {
   selection: { mode: 'all' } | { mode: 'sample'; size: number; of: number; seed: number }
   batch: number
   parallel: number
+  /** The bar of the run (--bar): the sensitivity at least this, and every field of a write's answer caught. */
+  bar?: number
+  /** The quick pass ran first (each field on one of its files, quickFile; the rest again on all their files). */
+  quick?: boolean
   /** Where the free fields came from. */
   freeSource: string
   overall: Sensitivity

@@ -82,6 +82,18 @@ describe('the answer model judges the answers of writes', () => {
     expect(JSON.stringify(list.out[0]!.expected) + JSON.stringify(list.out[0]!.actual)).not.toMatch(/abc12/)
   })
 
+  it('an update answers the event and url it was sent (WH-INV-020), and the renewal the policy it renews', () => {
+    const m = new AnswerModel()
+    const sub = { id: 's1', event: 'export', url: 'http://x.test/a', secret: { algorithm: 'sha256', key: 'abc123' }, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }
+    judge(m, { op: 'webhooks.subscription.create' }, 201, sub)
+    const json = { event: 'extracted', url: 'http://x.test/b' }
+    expect(judge(m, { op: 'webhooks.subscription.update', params: { id: 's1' }, json }, 200, { ...sub, ...json }).out).toEqual([])
+    const wrong = judge(m, { op: 'webhooks.subscription.update', params: { id: 's1' }, json }, 200, { ...sub, ...json, event: 'export' })
+    expect(wrong.out).toMatchObject([{ invariant: 'WH-INV-020', expected: '/event (echo) = "extracted"' }])
+    const renewal = judge(m, { op: 'sales.policy.renewal', params: { id: '7' } }, 200, { data: {}, meta: { renewalOf: 8 } })
+    expect(renewal.out).toMatchObject([{ invariant: 'PL-INV-020', expected: '/meta/renewalOf (echo) = "7"' }])
+  })
+
   it('a field the table does not know is returned once as unjudged; free fields are not judged', () => {
     const m = new AnswerModel()
     const body = { data: { paymentId: 1, events: [], unallocated: 0 }, x_vendor_trace: 'x' }
