@@ -22,7 +22,8 @@ process.env.CONFORMANCE_RUN_ID ??= newRunId()
 /**
  * What vitest runs, and how many workers:
  * - TARGET_PROFILES: every suite once per target, in this one process (docs/targets.md), 6 workers;
- * - one target: one generated lane (runner/run/targets/lanes.ts) holding the selected suites side by side, in ONE worker
+ * - one target: one generated lane (runner/run/targets/lanes.ts) holding the selected suites side by side, in ONE
+ *   worker
  *   (docs/reliability.md#speed); one file per suite when the run is sharded or merged (vitest splits by file).
  */
 function plan(): { include: string[]; lane: boolean } {
@@ -30,11 +31,17 @@ function plan(): { include: string[]; lane: boolean } {
   try {
     targets = targetProfilesFrom(process.env)
   } catch {
-    return { include: ['suites/**/*.test.ts'], lane: false } // the global setup reports the configuration error before any request
+    // the global setup reports the configuration error before any request
+    return { include: ['suites/**/*.test.ts'], lane: false }
   }
   if (targets) return { include: writeTargetEntries(PROJECT_ROOT, targets.keys), lane: false }
   // installed, the package writes nothing inside node_modules (a lane is a file under the project): one file per suite
-  const perFile = INSTALLED || process.argv.some((a) => a === '--shard' || a.startsWith('--shard=') || a === '--merge-reports' || a.startsWith('--merge-reports=')) || process.env.CONFORMANCE_LANES === '0'
+  const perFile =
+    INSTALLED ||
+    process.argv.some(
+      (a) => a === '--shard' || a.startsWith('--shard=') || a === '--merge-reports' || a.startsWith('--merge-reports='),
+    ) ||
+    process.env.CONFORMANCE_LANES === '0'
   const lane = perFile ? undefined : writeLane(PROJECT_ROOT, cliFileFilters(process.argv))
   return lane ? { include: lane, lane: true } : { include: ['suites/**/*.test.ts'], lane: false }
 }
@@ -55,14 +62,23 @@ export default defineConfig({
     // The checks wait on the network, not the CPU. One target: its suites run side by side in one worker (a lane),
     // which imports and compiles the modules once; the target's limit (http.maxInFlight) bounds the requests, not
     // vitest. Several targets: 6 workers with modules shared between the files of a worker (isolate: false), and the
-    // targets' blocks side by side in a file (helpers/checks/targets/for-target.ts). docs/reliability.md, npm run bench.
+    // targets' blocks side by side in a file (helpers/checks/targets/for-target.ts). docs/reliability.md, npm run
+    // bench.
     maxWorkers: run.lane ? 1 : 6,
     isolate: false,
     maxConcurrency: run.lane ? 1000 : 32,
     // transformed modules are kept on disk between runs (node_modules/.experimental-vitest-cache; keyed by
     // content, id and config; default in vitest 5): a warm run, and each target's copy of a suite, skip the transform
     // (one folder per state of the dependencies: common/module-cache.ts)
-    experimental: { fsModuleCache: true, fsModuleCachePath: moduleCachePath(INSTALLED ? resolve(userCacheDir(), 'modules') : resolve(PROJECT_ROOT, 'node_modules', '.experimental-vitest-cache'), PROJECT_ROOT) },
+    experimental: {
+      fsModuleCache: true,
+      fsModuleCachePath: moduleCachePath(
+        INSTALLED
+          ? resolve(userCacheDir(), 'modules')
+          : resolve(PROJECT_ROOT, 'node_modules', '.experimental-vitest-cache'),
+        PROJECT_ROOT,
+      ),
+    },
     reporters: [
       // first: what the others print or write has been redacted (runner/vitest/redacting-reporter.ts)
       './runner/vitest/redacting-reporter.ts',
@@ -72,7 +88,9 @@ export default defineConfig({
       ['./runner/vitest/allure-reporter.ts', { resultsDir: `${reports}/allure-results` }],
       './runner/vitest/summary-reporter.ts',
       // run --shard i/n: the shard's blob too (after the redacting reporter), which ledger-conformance merge reads
-      ...(plannedShardBlob() ? [['blob', { outputFile: plannedShardBlob()! }] as ['blob', { outputFile: string }]] : []),
+      ...(plannedShardBlob()
+        ? [['blob', { outputFile: plannedShardBlob()! }] as ['blob', { outputFile: string }]]
+        : []),
     ],
   },
 })

@@ -24,7 +24,8 @@ export default defineConfig({
     include: ['test/**/*.proof.test.ts'],
     testTimeout: 300_000,
     // two proof files at a time: much of a proof's time is waiting (tokens to expire, notifications, npm and docker,
-    // the browser), and the defect proofs keep at most two conformance runs of their own at a time (test/support/limiter.ts)
+    // the browser), and the defect proofs keep at most two conformance runs of their own at a time
+    // (test/support/limiter.ts)
     maxWorkers: 2,
     sequence: { sequencer: LongestFirst },
     hookTimeout: 300_000,

@@ -5,8 +5,9 @@ import addFormatsImport from 'ajv-formats'
 import { linearRegExp } from './linear-regexp'
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ??
-  addFormatsImport) as unknown as (ajv: Ajv) => Ajv
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as unknown as (
+  ajv: Ajv,
+) => Ajv
 
 /** Adds ajv-formats' formats (uuid, date-time, email, uri, ...) to an ajv made elsewhere (openapi-backend's). */
 export function withFormats(ajv: Ajv): Ajv {

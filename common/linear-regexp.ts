@@ -12,7 +12,11 @@ export class RefusedPattern extends Error {
     readonly pattern: string,
     detail: string,
   ) {
-    super(`pattern ${JSON.stringify(pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern)} refused: it cannot run on the linear-time engine (${detail}); a construct that needs backtracking could take forever on a hostile input`)
+    super(
+      `pattern ${JSON.stringify(pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern)} refused: it cannot ` +
+        `run on the linear-time engine (${detail}); a construct that needs backtracking could take forever on a ` +
+        `hostile input`,
+    )
     this.name = 'RefusedPattern'
   }
 }

@@ -3,7 +3,17 @@ import { readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
 /** The lock files vitest's module cache checks, each relative to a folder (vitest 4, getLockfileHash). */
-const LOCKFILES = ['node_modules/.package-lock.json', 'node_modules/.yarn-state.yml', '.pnp.cjs', '.pnp.js', 'node_modules/.yarn-integrity', 'node_modules/.pnpm/lock.yaml', '.rush/temp/shrinkwrap-deps.json', 'bun.lock', 'bun.lockb']
+const LOCKFILES = [
+  'node_modules/.package-lock.json',
+  'node_modules/.yarn-state.yml',
+  '.pnp.cjs',
+  '.pnp.js',
+  'node_modules/.yarn-integrity',
+  'node_modules/.pnpm/lock.yaml',
+  '.rush/temp/shrinkwrap-deps.json',
+  'bun.lock',
+  'bun.lockb',
+]
 /** Patch folders whose change vitest counts as a lock file's. */
 const PATCHES = ['patches', '.yarn/patches']
 

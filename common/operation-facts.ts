@@ -8,7 +8,16 @@
 import type { OperationId } from './operation-ids'
 
 /** What an operation addresses (the resource its id parameter names, or would name). */
-export type Resource = 'quote' | 'policy' | 'request' | 'document' | 'scheme' | 'payment' | 'invoice' | 'subscription' | 'event'
+export type Resource =
+  | 'quote'
+  | 'policy'
+  | 'request'
+  | 'document'
+  | 'scheme'
+  | 'payment'
+  | 'invoice'
+  | 'subscription'
+  | 'event'
 
 /**
  * The views of the services an operation reads or a write may change (the model's vocabulary):
@@ -62,10 +71,36 @@ export type RereadClass = (typeof POLICY_REREADS)[number] | (typeof SUBSCRIPTION
  * Every operation is tried with no, a malformed and an expired token, and by its owner. Whether it writes is `access`.
  */
 export type ExerciseDimensions =
-  | { stateOf: 'quote'; states?: readonly QuoteState[]; scoped: boolean; rights: boolean; list?: 'schedule'; reread?: readonly RereadClass[] }
-  | { stateOf: 'policy'; states?: readonly PolicyState[]; scoped: boolean; rights: boolean; list?: 'schedule'; reread?: readonly RereadClass[] }
-  | { stateOf: 'subscription'; states?: readonly SubscriptionState[]; scoped: boolean; rights: boolean; reread?: readonly RereadClass[] }
-  | { stateOf: 'none'; scoped: boolean; rights: boolean; list?: 'subscriptions' | 'schedule'; reread?: readonly RereadClass[] }
+  | {
+      stateOf: 'quote'
+      states?: readonly QuoteState[]
+      scoped: boolean
+      rights: boolean
+      list?: 'schedule'
+      reread?: readonly RereadClass[]
+    }
+  | {
+      stateOf: 'policy'
+      states?: readonly PolicyState[]
+      scoped: boolean
+      rights: boolean
+      list?: 'schedule'
+      reread?: readonly RereadClass[]
+    }
+  | {
+      stateOf: 'subscription'
+      states?: readonly SubscriptionState[]
+      scoped: boolean
+      rights: boolean
+      reread?: readonly RereadClass[]
+    }
+  | {
+      stateOf: 'none'
+      scoped: boolean
+      rights: boolean
+      list?: 'subscriptions' | 'schedule'
+      reread?: readonly RereadClass[]
+    }
 
 export interface OperationFacts {
   resource: Resource
@@ -86,13 +121,28 @@ export interface OperationFacts {
 
 /** The exercise dimensions of the common kinds of operation. */
 const ON_QUOTE = { stateOf: 'quote', scoped: true, rights: false } as const satisfies ExerciseDimensions
-const POLICY_VIEW = { stateOf: 'policy', scoped: true, rights: false, reread: POLICY_REREADS } as const satisfies ExerciseDimensions
+const POLICY_VIEW = {
+  stateOf: 'policy',
+  scoped: true,
+  rights: false,
+  reread: POLICY_REREADS,
+} as const satisfies ExerciseDimensions
 const ON_POLICY = { stateOf: 'policy', scoped: true, rights: false } as const satisfies ExerciseDimensions
 const ON_SUBSCRIPTION = { stateOf: 'subscription', scoped: true, rights: false } as const satisfies ExerciseDimensions
 /** No state of its own; `scoped`: it addresses a tenant's resource by id. */
-const stateless = (scoped: boolean, more: { rights?: boolean } = {}): ExerciseDimensions => ({ stateOf: 'none', scoped, rights: more.rights ?? false })
+const stateless = (scoped: boolean, more: { rights?: boolean } = {}): ExerciseDimensions => ({
+  stateOf: 'none',
+  scoped,
+  rights: more.rights ?? false,
+})
 
-const quoteWrite = (quoteAction: QuoteAction, changes: readonly View[], idParam = 'policyId', moneyMoving = false, exercise: ExerciseDimensions = ON_QUOTE): OperationFacts => ({
+const quoteWrite = (
+  quoteAction: QuoteAction,
+  changes: readonly View[],
+  idParam = 'policyId',
+  moneyMoving = false,
+  exercise: ExerciseDimensions = ON_QUOTE,
+): OperationFacts => ({
   resource: 'quote',
   idParam,
   access: 'write',
@@ -104,7 +154,13 @@ const quoteWrite = (quoteAction: QuoteAction, changes: readonly View[], idParam 
   exercise,
 })
 
-const read = (resource: Resource, idParam: string | null, shows: readonly View[], exercise: ExerciseDimensions, requiredQuery: RequiredQuery | null = null): OperationFacts => ({
+const read = (
+  resource: Resource,
+  idParam: string | null,
+  shows: readonly View[],
+  exercise: ExerciseDimensions,
+  requiredQuery: RequiredQuery | null = null,
+): OperationFacts => ({
   resource,
   idParam,
   access: 'read',
@@ -142,14 +198,21 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
   },
   'sales.quote.get': read('quote', 'policyId', ['quote'], { ...ON_QUOTE, rights: true }, 'withNotifications'),
   'sales.quote.actions': read('quote', 'id', ['actions'], ON_QUOTE),
-  'sales.quote.installments': read('quote', 'policyId', ['quote'], { ...ON_QUOTE, list: 'schedule', states: ['calculated', 'bound', 'issued'] }),
+  'sales.quote.installments': read('quote', 'policyId', ['quote'], {
+    ...ON_QUOTE,
+    list: 'schedule',
+    states: ['calculated', 'bound', 'issued'],
+  }),
   'sales.quote.update': quoteWrite('update', ['quote', 'actions'], 'policyId', false, { ...ON_QUOTE, rights: true }),
   'sales.quote.decline': quoteWrite('decline', ['actions']),
   'sales.quote.calculate': {
     ...quoteWrite('calculate', ['quote', 'actions'], 'id'),
     requiredQuery: 'withNotifications',
   },
-  'sales.quote.calculation': read('quote', 'id', ['quote'], { ...ON_QUOTE, states: ['draft', 'calculated', 'bound', 'issued'] }),
+  'sales.quote.calculation': read('quote', 'id', ['quote'], {
+    ...ON_QUOTE,
+    states: ['draft', 'calculated', 'bound', 'issued'],
+  }),
   'sales.documents.generate': quoteWrite('documents', ['documents', 'actions'], 'id'),
   'sales.documents.download': read('document', 'id', ['document'], stateless(true)),
   'sales.quote.referral': quoteWrite('referral', ['actions']),
@@ -173,7 +236,13 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     exercise: ON_POLICY,
   },
   'sales.schemes.get': read('scheme', 'name', [], stateless(false, { rights: true })),
-  'sales.customers.custom-view': read('policy', 'policyId', ['invoices'], { ...POLICY_VIEW, list: 'schedule' }, 'customerIdentity'),
+  'sales.customers.custom-view': read(
+    'policy',
+    'policyId',
+    ['invoices'],
+    { ...POLICY_VIEW, list: 'schedule' },
+    'customerIdentity',
+  ),
   'sales.payments.insert': {
     resource: 'payment',
     idParam: null,
@@ -233,8 +302,17 @@ export const OPERATION_FACTS: Record<OperationId, OperationFacts> = {
     requiredQuery: null,
     exercise: stateless(false),
   },
-  'webhooks.subscriptions.list': read('subscription', null, ['subscriptions'], { stateOf: 'none', scoped: true, rights: false, list: 'subscriptions', reread: SUBSCRIPTION_REREADS }),
-  'webhooks.subscription.get': read('subscription', 'id', ['subscriptions'], { ...ON_SUBSCRIPTION, reread: SUBSCRIPTION_REREADS }),
+  'webhooks.subscriptions.list': read('subscription', null, ['subscriptions'], {
+    stateOf: 'none',
+    scoped: true,
+    rights: false,
+    list: 'subscriptions',
+    reread: SUBSCRIPTION_REREADS,
+  }),
+  'webhooks.subscription.get': read('subscription', 'id', ['subscriptions'], {
+    ...ON_SUBSCRIPTION,
+    reread: SUBSCRIPTION_REREADS,
+  }),
   'webhooks.subscription.update': {
     resource: 'subscription',
     idParam: 'id',
@@ -263,8 +341,12 @@ export function factsOf(id: OperationId): OperationFacts {
   return OPERATION_FACTS[id]
 }
 
-/** A write that may change a view of an existing resource (the flight tracker serialises on it; a lost answer makes the model forget). */
+/**
+ * A write that may change a view of an existing resource (the flight tracker serialises on it; a lost answer makes the
+ * model forget).
+ */
 export const changesExisting = (id: OperationId): boolean => OPERATION_FACTS[id].changes.length > 0
 
 /** Whether the operation writes or shows the view. */
-export const touches = (id: OperationId, view: View): boolean => OPERATION_FACTS[id].changes.includes(view) || OPERATION_FACTS[id].shows.includes(view)
+export const touches = (id: OperationId, view: View): boolean =>
+  OPERATION_FACTS[id].changes.includes(view) || OPERATION_FACTS[id].shows.includes(view)

@@ -32,12 +32,17 @@ function compile(op: Operation): CompiledOperation {
   const source = segments
     .map((s) => (/^\{[^}]+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/')
-  return { ...op, pattern: new RegExp(`^${source}$`), literalSegments: segments.filter((s) => s && !s.startsWith('{')).length }
+  return {
+    ...op,
+    pattern: new RegExp(`^${source}$`),
+    literalSegments: segments.filter((s) => s && !s.startsWith('{')).length,
+  }
 }
 
 /** The 33 operations of both specs (common/operations.json), read once and frozen. */
 export const OPERATIONS: readonly Operation[] = Object.freeze(
-  (JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'common/operations.json'), 'utf8')) as { operations: Operation[] }).operations,
+  (JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'common/operations.json'), 'utf8')) as { operations: Operation[] })
+    .operations,
 )
 const COMPILED: readonly CompiledOperation[] = Object.freeze(OPERATIONS.map(compile))
 

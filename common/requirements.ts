@@ -11,7 +11,9 @@ export interface Requirement {
   /** "§4" */
   section: string
   paraphrase: string
-  /** Check id prefixes; a check covers the requirement when its id starts with one and it cites document and section. */
+  /**
+   * Check id prefixes; a check covers the requirement when its id starts with one and it cites document and section.
+   */
   checks: string[]
 }
 
@@ -41,11 +43,18 @@ export function readRequirements(file: string = REQUIREMENTS_FILE): Requirements
 
 /** The sections a check cites ("§3, §4" -> ["§3", "§4"]). */
 export function citedSections(section: string): string[] {
-  return section.split(',').map((s) => s.trim()).filter(Boolean)
+  return section
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 }
 
 export function covers(r: Requirement, c: CitingCheck): boolean {
-  return c.document === r.document && citedSections(c.section).includes(r.section) && r.checks.some((p) => c.id.startsWith(p))
+  return (
+    c.document === r.document &&
+    citedSections(c.section).includes(r.section) &&
+    r.checks.some((p) => c.id.startsWith(p))
+  )
 }
 
 /** For each requirement, the ids of the checks that cover it (in the checks' order). */

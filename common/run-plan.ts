@@ -32,7 +32,10 @@ export interface PlannedSelection {
 export interface RunPlan {
   version: 1
   runId: string
-  /** CONFORMANCE_SEED as the user gave it, a shard's seed, or the one the CLI's resolution of the target drew; undefined: the profile loader draws one. */
+  /**
+   * CONFORMANCE_SEED as the user gave it, a shard's seed, or the one the CLI's resolution of the target drew;
+   * undefined: the profile loader draws one.
+   */
   seed?: string
   /** Absolute. */
   reportsDir: string
@@ -90,7 +93,11 @@ const KEY_MARK = '#key='
  * The targets with their secrets sealed: what the plan holds, the sealed secrets, and the key (base64url) that
  * opens them, which goes only into the variable (never into a file).
  */
-export function sealTargets(targets: readonly PlannedTarget[]): { targets: PlannedTarget[]; sealed: SealedSecrets; key: string } {
+export function sealTargets(targets: readonly PlannedTarget[]): {
+  targets: PlannedTarget[]
+  sealed: SealedSecrets
+  key: string
+} {
   const secrets: TargetSecrets[] = []
   const open = targets.map((t) => {
     const passwords: Record<string, string> = {}
@@ -110,7 +117,11 @@ export function sealTargets(targets: readonly PlannedTarget[]): { targets: Plann
   const iv = randomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', key, iv)
   const data = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final()])
-  return { targets: open, sealed: { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') }, key: key.toString('base64url') }
+  return {
+    targets: open,
+    sealed: { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') },
+    key: key.toString('base64url'),
+  }
 }
 
 /** The value of LEDGER_RUN_PLAN: the plan's file, and the key of its sealed secrets when it has some. */
@@ -140,7 +151,8 @@ export function runPlan(env: NodeJS.ProcessEnv = process.env): RunPlan | undefin
   const { file } = planFileOf(value)
   if (cached?.file !== file) {
     const plan = JSON.parse(readFileSync(file, 'utf8')) as RunPlan
-    if (plan.version !== 1 || typeof plan.runId !== 'string' || typeof plan.reportsDir !== 'string') throw new Error(`${RUN_PLAN_ENV}=${file}: not a run plan of this version`)
+    if (plan.version !== 1 || typeof plan.runId !== 'string' || typeof plan.reportsDir !== 'string')
+      throw new Error(`${RUN_PLAN_ENV}=${file}: not a run plan of this version`)
     cached = { file, plan }
   }
   return cached.plan
@@ -159,17 +171,29 @@ export function plannedTargets(env: NodeJS.ProcessEnv = process.env): PlannedTar
   if (!plan.sealed || !key) return undefined
   let secrets: TargetSecrets[]
   try {
-    const decipher = createDecipheriv('aes-256-gcm', Buffer.from(key, 'base64url'), Buffer.from(plan.sealed.iv, 'base64'))
+    const decipher = createDecipheriv(
+      'aes-256-gcm',
+      Buffer.from(key, 'base64url'),
+      Buffer.from(plan.sealed.iv, 'base64'),
+    )
     decipher.setAuthTag(Buffer.from(plan.sealed.tag, 'base64'))
-    secrets = JSON.parse(Buffer.concat([decipher.update(Buffer.from(plan.sealed.data, 'base64')), decipher.final()]).toString('utf8')) as TargetSecrets[]
+    secrets = JSON.parse(
+      Buffer.concat([decipher.update(Buffer.from(plan.sealed.data, 'base64')), decipher.final()]).toString('utf8'),
+    ) as TargetSecrets[]
   } catch {
     return undefined
   }
   if (secrets.length !== plan.targets.length) return undefined
   return plan.targets.map((t, i) => {
     const s = secrets[i]!
-    const users = Object.fromEntries(Object.entries(t.config.users).map(([role, u]) => [role, u && { ...u, password: s.passwords[role] ?? '' }]))
-    const config: TargetConfig = { ...t.config, users: users as TargetConfig['users'], headers: { ...t.config.headers, extra: { ...s.headers } } }
+    const users = Object.fromEntries(
+      Object.entries(t.config.users).map(([role, u]) => [role, u && { ...u, password: s.passwords[role] ?? '' }]),
+    )
+    const config: TargetConfig = {
+      ...t.config,
+      users: users as TargetConfig['users'],
+      headers: { ...t.config.headers, extra: { ...s.headers } },
+    }
     return { ...(t.key !== undefined ? { key: t.key } : {}), config }
   })
 }
@@ -206,7 +230,12 @@ export function plannedSelectedChecks(env: NodeJS.ProcessEnv = process.env): Rea
   if (plan) return plan.selectedChecks ? new Set(plan.selectedChecks) : undefined
   const raw = env[SELECTED_CHECKS_ENV]
   if (raw === undefined || raw === '') return undefined
-  return new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))
+  return new Set(
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
 }
 
 /** The selection's label and counts, when the run has one. */

@@ -7,7 +7,9 @@ import { plannedSelectedChecks } from './run-plan'
  */
 export const SELECTED_CHECKS_ENV = 'LEDGER_SELECTED_CHECKS'
 
-/** The selected ids, or undefined when every check is selected: the run plan's (common/run-plan.ts), else the variable. */
+/**
+ * The selected ids, or undefined when every check is selected: the run plan's (common/run-plan.ts), else the variable.
+ */
 export function selectedChecks(env: NodeJS.ProcessEnv = process.env): ReadonlySet<string> | undefined {
   return plannedSelectedChecks(env)
 }

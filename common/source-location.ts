@@ -37,7 +37,10 @@ function frameOf(l: string, root: string): SourceLocation | undefined {
 
 /** The frames of a stack trace inside the project, as project-relative locations. */
 export function stackLocations(stack: string, root: string = PROJECT_ROOT): SourceLocation[] {
-  return stack.split('\n').map((l) => frameOf(l, root)).filter((f): f is SourceLocation => f !== undefined)
+  return stack
+    .split('\n')
+    .map((l) => frameOf(l, root))
+    .filter((f): f is SourceLocation => f !== undefined)
 }
 
 /**
@@ -45,7 +48,10 @@ export function stackLocations(stack: string, root: string = PROJECT_ROOT): Sour
  * and outside node_modules: the caller a declaration or a judgement is attributed to. Undefined when the stack has
  * none. Reads the frames one by one and stops at the first that qualifies (it runs once per check declared).
  */
-export function callerOutside(skip: readonly string[], stack: string = new Error().stack ?? ''): SourceLocation | undefined {
+export function callerOutside(
+  skip: readonly string[],
+  stack: string = new Error().stack ?? '',
+): SourceLocation | undefined {
   const outside = [THIS_MODULE, ...skip]
   for (const l of stack.split('\n')) {
     if (l.includes('node_modules')) continue

@@ -17,7 +17,9 @@ export function registerAuthGuard(app: FastifyInstance, ctx: ReferenceContext): 
     if (!sales && !webhooks) return
     const header = req.headers.authorization
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null
-    const skip = (sales && ctx.defects.has('auth-token-not-required')) || (webhooks && ctx.defects.has('auth-webhook-token-not-required'))
+    const skip =
+      (sales && ctx.defects.has('auth-token-not-required')) ||
+      (webhooks && ctx.defects.has('auth-webhook-token-not-required'))
     if (!match) {
       if (skip) {
         req.principal = anonymous(req)
@@ -26,23 +28,33 @@ export function registerAuthGuard(app: FastifyInstance, ctx: ReferenceContext): 
       return reply.code(401).header('www-authenticate', 'Bearer').send(errorBody('a bearer token is required'))
     }
     // defect exercise-expired-accepted-on-payments: the broker payment routes check the signature, not exp
-    const payments = sales && path.startsWith(`${SALES_PREFIX}/brokerpayments`) && ctx.defects.has('exercise-expired-accepted-on-payments')
+    const payments =
+      sales &&
+      path.startsWith(`${SALES_PREFIX}/brokerpayments`) &&
+      ctx.defects.has('exercise-expired-accepted-on-payments')
     const verified = await ctx.tokens.verify(match[1]!, payments ? 10 * 365 * 24 * 3600 : expiryLeeway(ctx, sales))
     if (!verified.ok && match[1]!.split('.').length !== 3 && ctx.defects.has('auth-malformed-token-accepted')) {
       req.principal = anonymous(req)
       return
     }
     if (webhooks && verified.ok && ctx.defects.has('auth-webhooks-login-token-refused')) {
-      return reply.code(401).header('www-authenticate', `Bearer error="invalid_token"`).send(errorBody('invalid token (audience)'))
+      return reply
+        .code(401)
+        .header('www-authenticate', `Bearer error="invalid_token"`)
+        .send(errorBody('invalid token (audience)'))
     }
     if (!verified.ok) {
-      return reply.code(401).header('www-authenticate', `Bearer error="invalid_token"`).send(errorBody(`invalid token (${verified.reason})`))
+      return reply
+        .code(401)
+        .header('www-authenticate', `Bearer error="invalid_token"`)
+        .send(errorBody(`invalid token (${verified.reason})`))
     }
     req.principal = verified.principal
     if (sales) {
       const tenant = req.headers[TENANT_HEADER]
       if ((typeof tenant !== 'string' || tenant === '') && ctx.defects.has('auth-tenant-header-optional')) return
-      if (typeof tenant !== 'string' || tenant === '') return reply.code(400).send(errorBody('the X-TENANT-ID header is required'))
+      if (typeof tenant !== 'string' || tenant === '')
+        return reply.code(400).send(errorBody('the X-TENANT-ID header is required'))
       if (tenant !== verified.principal.tenant) {
         if (ctx.defects.has('auth-tenant-header-trusted')) req.principal = { ...verified.principal, tenant }
         else return reply.code(403).send(errorBody('the token does not belong to this tenant'))
@@ -53,7 +65,11 @@ export function registerAuthGuard(app: FastifyInstance, ctx: ReferenceContext): 
 
 /** Who a request is served as when a defect lets it in without a usable token: anyone, in the tenant it names. */
 function anonymous(req: FastifyRequest): NonNullable<FastifyRequest['principal']> {
-  return { tenant: String(req.headers[TENANT_HEADER] ?? 'acme'), username: 'anonymous', rights: ['schemes:full', 'sales:write', 'webhooks:write'] }
+  return {
+    tenant: String(req.headers[TENANT_HEADER] ?? 'acme'),
+    username: 'anonymous',
+    rights: ['schemes:full', 'sales:write', 'webhooks:write'],
+  }
 }
 
 /** A service's clock tolerance for exp: the option (expiry-leeway variation), or a one-service expiry defect. */

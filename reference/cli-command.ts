@@ -23,7 +23,10 @@ import { startReference } from './server'
 import { VARIATIONS, variationOptions } from './variations/catalogue'
 import { formatChaos, parseChaos, type ChaosOptions } from './chaos/spec'
 
-const USAGE = `Usage: ledger-conformance reference [--port 4010] [--host 127.0.0.1] [--defect NAME]... [--variation NAME]... [--lock-ms N] [--issue-ms N] [--referral-ms N] [--chaos SPEC] [--log] [--list-defects] [--list-variations]     (in a clone: npm run reference -- [options])`
+const USAGE =
+  `Usage: ledger-conformance reference [--port 4010] [--host 127.0.0.1] [--defect NAME]... [--variation ` +
+  `NAME]... [--lock-ms N] [--issue-ms N] [--referral-ms N] [--chaos SPEC] [--log] [--list-defects] ` +
+  `[--list-variations]     (in a clone: npm run reference -- [options])`
 
 /** A usage error, its message printed: exit 2. */
 class UsageError extends Error {}
@@ -65,7 +68,8 @@ async function serve(argv: string[]): Promise<number> {
     return 0
   }
   if (v['list-defects']) {
-    for (const [name, d] of Object.entries(DEFECTS)) console.log(`${name.padEnd(44)} ${d.clause.padEnd(30)} ${d.description}`)
+    for (const [name, d] of Object.entries(DEFECTS))
+      console.log(`${name.padEnd(44)} ${d.clause.padEnd(30)} ${d.description}`)
     return 0
   }
   if (v['list-variations']) {
@@ -77,7 +81,10 @@ async function serve(argv: string[]): Promise<number> {
   try {
     chaos = v.chaos === undefined ? undefined : parseChaos(v.chaos)
   } catch (e) {
-    console.error(`--chaos: ${(e as Error).message}\n${USAGE}\n  e.g. --chaos "503=0.05,latency=0-200,seed=7" (see docs/reliability.md)`)
+    console.error(
+      `--chaos: ${(e as Error).message}\n${USAGE}\n  e.g. --chaos "503=0.05,latency=0-200,seed=7" (see ` +
+        `docs/reliability.md)`,
+    )
     return 2
   }
   let variation
@@ -92,7 +99,11 @@ async function serve(argv: string[]): Promise<number> {
   const unknown = defects.filter((d) => !isDefectName(d))
   if (unknown.length > 0) {
     const names = Object.keys(DEFECTS)
-    console.error(`--defect: unknown defect(s): ${unknown.map((d) => `${d}${nearest(d, names) ? ` (did you mean ${nearest(d, names)}?)` : ''}`).join(', ')}; ledger-conformance reference --list-defects lists them`)
+    console.error(
+      `--defect: unknown defect(s): ${unknown
+        .map((d) => `${d}${nearest(d, names) ? ` (did you mean ${nearest(d, names)}?)` : ''}`)
+        .join(', ')}; ledger-conformance reference --list-defects lists them`,
+    )
     return 2
   }
   let ref
@@ -120,12 +131,25 @@ async function serve(argv: string[]): Promise<number> {
   console.log(`  webhooks:        ${ref.url}/api/webhook`)
   console.log(`  health:          ${ref.url}/health`)
   console.log(`Demo credentials (public demo data):`)
-  for (const u of acme.users) console.log(`  tenant ${acme.tag}: ${u.username} / ${u.password}${u.challenge ? '  (answers with an MFA challenge)' : ''}${u.tokenTtlSeconds ? `  (tokens live ${u.tokenTtlSeconds}s)` : ''}`)
-  console.log(`  other tenants: ${DEMO_TENANTS.slice(1).map((t) => `${t.tag} (broker@${t.tag}.test)`).join(', ')}, same password`)
+  for (const u of acme.users)
+    console.log(
+      `  tenant ${acme.tag}: ${u.username} / ${u.password}${
+        u.challenge ? '  (answers with an MFA challenge)' : ''
+      }${u.tokenTtlSeconds ? `  (tokens live ${u.tokenTtlSeconds}s)` : ''}`,
+    )
+  console.log(
+    `  other tenants: ${DEMO_TENANTS.slice(1)
+      .map((t) => `${t.tag} (broker@${t.tag}.test)`)
+      .join(', ')}, same password`,
+  )
   if (defects.length > 0) console.log(`Defects ON: ${defects.join(', ')}`)
   if (chaos) console.log(`Chaos ON: ${formatChaos(chaos)}`)
   if (variationNames.length > 0) console.log(`Variations ON: ${variationNames.join(', ')}`)
-  console.log(`Run the suite against it:\n  SALES_BASE_URL=${ref.url} AUTH_URL=${ref.url}/api/v1/identifier WEBHOOK_BASE_URL=${ref.url} TENANT=acme AUTH_USERNAME=broker@acme.test AUTH_PASSWORD=... ${suggestedCommand('run', 'npm run conformance')}`)
+  console.log(
+    `Run the suite against it:\n  SALES_BASE_URL=${ref.url} AUTH_URL=${ref.url}/api/v1/identifier ` +
+      `WEBHOOK_BASE_URL=${ref.url} TENANT=acme AUTH_USERNAME=broker@acme.test ` +
+      `AUTH_PASSWORD=... ${suggestedCommand('run', 'npm run conformance')}`,
+  )
   const signal = await new Promise<string>((done) => {
     const on = (s: NodeJS.Signals) => {
       process.off('SIGINT', on)

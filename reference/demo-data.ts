@@ -34,7 +34,11 @@ export const DEMO_TENANTS: readonly DemoTenant[] = [
     features: { customer_identity: ['code', 'documentCountry'] },
     users: [
       broker('acme'),
-      { username: 'viewer@acme.test', password: DEMO_PASSWORD, rights: ['schemes:restricted', 'sales:write', 'webhooks:write'] },
+      {
+        username: 'viewer@acme.test',
+        password: DEMO_PASSWORD,
+        rights: ['schemes:restricted', 'sales:write', 'webhooks:write'],
+      },
       { username: 'mfa@acme.test', password: DEMO_PASSWORD, rights: FULL, challenge: 'SOFTWARE_TOKEN_MFA' },
       { username: 'shortlived@acme.test', password: DEMO_PASSWORD, rights: FULL, tokenTtlSeconds: 1 },
       // tokens already expired when issued, by more than any expiry leeway a client allows and the 120 s ceiling
@@ -42,9 +46,24 @@ export const DEMO_TENANTS: readonly DemoTenant[] = [
       { username: 'expired@acme.test', password: DEMO_PASSWORD, rights: FULL, tokenTtlSeconds: -240 },
     ],
   },
-  { tag: 'globex', name: 'Globex Cover', features: { customer_identity: ['code', 'documentCountry'] }, users: [broker('globex')] },
-  { tag: 'initech', name: 'Initech Mutual', features: { customer_identity: ['code', 'documentCountry'] }, users: [broker('initech')] },
-  { tag: 'umbrella', name: 'Umbrella Underwriting', features: { customer_identity: ['code', 'documentCountry'] }, users: [broker('umbrella')] },
+  {
+    tag: 'globex',
+    name: 'Globex Cover',
+    features: { customer_identity: ['code', 'documentCountry'] },
+    users: [broker('globex')],
+  },
+  {
+    tag: 'initech',
+    name: 'Initech Mutual',
+    features: { customer_identity: ['code', 'documentCountry'] },
+    users: [broker('initech')],
+  },
+  {
+    tag: 'umbrella',
+    name: 'Umbrella Underwriting',
+    features: { customer_identity: ['code', 'documentCountry'] },
+    users: [broker('umbrella')],
+  },
 ]
 
 export function findTenant(tag: string): DemoTenant | undefined {

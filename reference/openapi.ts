@@ -13,7 +13,8 @@ type Schema = Record<string, unknown>
 /** The schema of one id path parameter in this instance's id style (path parameters are strings, sales §4). */
 function idSchema(family: 'sales' | 'requests' | 'webhooks', style: IdStyle): Schema {
   if (family === 'requests') return { type: 'string', format: 'uuid' }
-  if (family === 'webhooks') return style === 'numeric' ? { type: 'string', pattern: '^[0-9]+$' } : { type: 'string', format: 'uuid' }
+  if (family === 'webhooks')
+    return style === 'numeric' ? { type: 'string', pattern: '^[0-9]+$' } : { type: 'string', format: 'uuid' }
   return style === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', pattern: '^[1-9][0-9]*$' }
 }
 
@@ -33,11 +34,17 @@ const FLAG = { type: 'string', enum: ['true', 'false', '1', '0'] }
 
 /** The query parameters each operation reads (none is required: the reference answers without them). */
 function queryOf(opId: string): Schema | undefined {
-  if (opId === 'sales.quote.get' || opId === 'sales.quote.calculate') return { type: 'object', properties: { withNotifications: FLAG } }
-  if (opId === 'sales.quote.actions' || opId === 'sales.requests.get') return { type: 'object', properties: { longPolling: FLAG } }
+  if (opId === 'sales.quote.get' || opId === 'sales.quote.calculate')
+    return { type: 'object', properties: { withNotifications: FLAG } }
+  if (opId === 'sales.quote.actions' || opId === 'sales.requests.get')
+    return { type: 'object', properties: { longPolling: FLAG } }
   if (opId === 'sales.policy.links') return { type: 'object', properties: { forceCoverageDateFormat: FLAG } }
   // pages of the subscription list (issue 40): ?page=N&pageSize=M, N from 1; without them every entry in one answer
-  if (opId === 'webhooks.subscriptions.list') return { type: 'object', properties: { page: { type: 'string', pattern: '^[0-9]+$' }, pageSize: { type: 'string', pattern: '^[0-9]+$' } } }
+  if (opId === 'webhooks.subscriptions.list')
+    return {
+      type: 'object',
+      properties: { page: { type: 'string', pattern: '^[0-9]+$' }, pageSize: { type: 'string', pattern: '^[0-9]+$' } },
+    }
   if (opId === 'sales.customers.custom-view') {
     // the union of the demo tenants' customer_identity features (reference/demo-data.ts)
     const names = [...new Set(DEMO_TENANTS.flatMap((t) => t.features.customer_identity))]
@@ -54,7 +61,9 @@ const ANY_ANSWER = 'Any answer: statuses and bodies as the specs say (sales-serv
  * document (docs/contracts.md: the response Content-Type is judged) is not told a media type the routes never promised.
  */
 function withoutDefaultMediaTypes(doc: Schema): Schema {
-  const copy = structuredClone(doc) as { paths?: Record<string, Record<string, { responses?: Record<string, { description?: string; content?: unknown }> }>> }
+  const copy = structuredClone(doc) as {
+    paths?: Record<string, Record<string, { responses?: Record<string, { description?: string; content?: unknown }> }>>
+  }
   for (const item of Object.values(copy.paths ?? {})) {
     for (const op of Object.values(item)) {
       const any = op?.responses?.default
@@ -70,11 +79,19 @@ function withoutDefaultMediaTypes(doc: Schema): Schema {
  * operation id, its path parameters (the route's params schema, or one derived from its URL in this instance's
  * id style), its tenant header and the bearer scheme; everything else (identity, health, test hooks) is hidden.
  */
-export async function registerOpenApi(app: FastifyInstance, ctx: ReferenceContext, tenantHeader = 'X-TENANT-ID'): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  ctx: ReferenceContext,
+  tenantHeader = 'X-TENANT-ID',
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'ledger-conformance reference service', version: '1.0', description: `The embedded reference of the sales and webhook specs; ids in the ${ctx.options.idStyle} style.` },
+      info: {
+        title: 'ledger-conformance reference service',
+        version: '1.0',
+        description: `The embedded reference of the sales and webhook specs; ids in the ${ctx.options.idStyle} style.`,
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: ({ schema, url, route }) => {
@@ -84,7 +101,15 @@ export async function registerOpenApi(app: FastifyInstance, ctx: ReferenceContex
       if (!op) return { schema: { ...own, hide: true }, url }
       const params = own['params'] ?? paramsOf(url, op.service, ctx.options.idStyle)
       const querystring = own['querystring'] ?? queryOf(op.id)
-      const headers = own['headers'] ?? (op.tenantHeader ? { type: 'object', required: [tenantHeader], properties: { [tenantHeader]: { type: 'string', minLength: 1 } } } : undefined)
+      const headers =
+        own['headers'] ??
+        (op.tenantHeader
+          ? {
+              type: 'object',
+              required: [tenantHeader],
+              properties: { [tenantHeader]: { type: 'string', minLength: 1 } },
+            }
+          : undefined)
       return {
         schema: {
           ...own,
@@ -102,5 +127,7 @@ export async function registerOpenApi(app: FastifyInstance, ctx: ReferenceContex
       }
     },
   })
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => withoutDefaultMediaTypes(app.swagger() as unknown as Schema))
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () =>
+    withoutDefaultMediaTypes(app.swagger() as unknown as Schema),
+  )
 }

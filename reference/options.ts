@@ -24,25 +24,36 @@ export interface ReferenceOptions {
   logRequests: boolean
   /** How request statuses are spelled on the wire (a target may spell them differently). */
   statusSpelling: { pending: string; success: string; failure: string }
-  /** How ids are written (reference/ids.ts): JSON integers as the public documents type them (default), numeric strings, or UUIDs. */
+  /**
+   * How ids are written (reference/ids.ts): JSON integers as the public documents type them (default), numeric strings,
+   * or UUIDs.
+   */
   idStyle: IdStyle
   /** Text of quote data stored normalised to this Unicode form (the unicode-nfc variation). Default: as sent. */
   unicodeNormalisation?: 'NFC'
   /** Order of a policy's invoices list (the invoices-newest-first variation). Default: as created (oldest first). */
   invoiceOrder?: 'newest-first'
-  /** Who writes the generated documents (the pdf-other-producer variation): another PDF layout. Default: the reference's. */
+  /**
+   * Who writes the generated documents (the pdf-other-producer variation): another PDF layout. Default: the
+   * reference's.
+   */
   documentProducer?: 'other'
   /** Fault injection (reference/chaos): latency, transient 503s, resets, slow and garbage bodies. Off when absent. */
   chaos?: ChaosOptions
   /** Benign variations switched on (reference/variations): wire rewrites a conforming service may show. */
   variations: string[]
-  /** Webhooks area: secret sent as a plain string (the webhook-secret-type deviation), subscriptions pre-seeded per caller. */
+  /**
+   * Webhooks area: secret sent as a plain string (the webhook-secret-type deviation), subscriptions pre-seeded per
+   * caller.
+   */
   webhooks?: {
     secretFormat?: 'object' | 'string'
     preexistingSubscriptions?: number
     /** Every notification is sent once, this long after the event (the late-single-notifications variation). */
     notificationDelayMs?: number
-    /** Notification data carries keys its example does not have, at every level (the notification-extra-keys variation). */
+    /**
+     * Notification data carries keys its example does not have, at every level (the notification-extra-keys variation).
+     */
     notificationExtraKeys?: boolean
     /** Order of the subscription list (the subscriptions-newest-first variation). Default: as created. */
     listOrder?: 'newest-first'
@@ -68,7 +79,9 @@ export const DEFAULT_OPTIONS: Omit<ReferenceOptions, 'defects'> = {
   variations: [],
 }
 
-export function referenceOptions(partial: Partial<Omit<ReferenceOptions, 'defects'>> & { defects?: Iterable<string> } = {}): ReferenceOptions {
+export function referenceOptions(
+  partial: Partial<Omit<ReferenceOptions, 'defects'>> & { defects?: Iterable<string> } = {},
+): ReferenceOptions {
   const { defects, ...rest } = partial
   return { ...DEFAULT_OPTIONS, ...rest, defects: new DefectSet(defects ?? []) }
 }

@@ -29,25 +29,56 @@ function otherSecret(secret: unknown): unknown {
 
 /** Operation id and status -> the change each oracle defect makes to that answer (a deep copy). */
 const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => void }[] = [
-  { defect: 'oracle-create-echoes-other-name', answer: 'sales.quote.create 200', change: (b) => isObj(b['customer']) && typeof b['customer']['name'] === 'string' && (b['customer']['name'] = `${b['customer']['name']} Jr`) },
+  {
+    defect: 'oracle-create-echoes-other-name',
+    answer: 'sales.quote.create 200',
+    change: (b) =>
+      isObj(b['customer']) &&
+      typeof b['customer']['name'] === 'string' &&
+      (b['customer']['name'] = `${b['customer']['name']} Jr`),
+  },
   {
     defect: 'oracle-calculate-other-sales-channel',
     answer: 'sales.quote.calculate 200',
     change: (b) => {
       const p = isObj(b['data']) && isObj(b['data']['policy']) ? b['data']['policy'] : undefined
-      if (p && typeof p['salesChannel'] === 'string') p['salesChannel'] = p['salesChannel'] === 'broker' ? 'direct' : 'broker'
+      if (p && typeof p['salesChannel'] === 'string')
+        p['salesChannel'] = p['salesChannel'] === 'broker' ? 'direct' : 'broker'
     },
   },
-  { defect: 'oracle-payment-other-reference', answer: 'sales.payments.insert 201', change: (b) => isObj(b['data']) && (b['data']['reference'] = `${String(b['data']['reference'] ?? '')}-2`) },
-  { defect: 'oracle-allocate-other-payment', answer: 'sales.payments.allocate 200', change: (b) => isObj(b['data']) && (b['data']['paymentId'] = otherId(b['data']['paymentId'])) },
-  { defect: 'oracle-termination-quote-other-date', answer: 'sales.termination.premiums 200', change: (b) => isObj(b['data']) && (b['data']['terminationDate'] = nextDay(b['data']['terminationDate'])) },
-  { defect: 'oracle-update-answers-other-id', answer: 'sales.quote.update 200', change: (b) => isObj(b['policy']) && (b['policy']['id'] = otherId(b['policy']['id'])) },
-  { defect: 'oracle-credit-other-payment', answer: 'sales.invoice.credit 200', change: (b) => isObj(b['data']) && (b['data']['paymentId'] = otherId(b['data']['paymentId'])) },
+  {
+    defect: 'oracle-payment-other-reference',
+    answer: 'sales.payments.insert 201',
+    change: (b) => isObj(b['data']) && (b['data']['reference'] = `${String(b['data']['reference'] ?? '')}-2`),
+  },
+  {
+    defect: 'oracle-allocate-other-payment',
+    answer: 'sales.payments.allocate 200',
+    change: (b) => isObj(b['data']) && (b['data']['paymentId'] = otherId(b['data']['paymentId'])),
+  },
+  {
+    defect: 'oracle-termination-quote-other-date',
+    answer: 'sales.termination.premiums 200',
+    change: (b) => isObj(b['data']) && (b['data']['terminationDate'] = nextDay(b['data']['terminationDate'])),
+  },
+  {
+    defect: 'oracle-update-answers-other-id',
+    answer: 'sales.quote.update 200',
+    change: (b) => isObj(b['policy']) && (b['policy']['id'] = otherId(b['policy']['id'])),
+  },
+  {
+    defect: 'oracle-credit-other-payment',
+    answer: 'sales.invoice.credit 200',
+    change: (b) => isObj(b['data']) && (b['data']['paymentId'] = otherId(b['data']['paymentId'])),
+  },
   {
     defect: 'oracle-quote-broker-comm-off',
     answer: 'sales.quote.get 200',
     change: (b) => {
-      const f = isObj(b['data']) && isObj(b['data']['policy']) && isObj(b['data']['policy']['financials']) ? b['data']['policy']['financials'] : undefined
+      const f =
+        isObj(b['data']) && isObj(b['data']['policy']) && isObj(b['data']['policy']['financials'])
+          ? b['data']['policy']['financials']
+          : undefined
       if (f && typeof f['brokerComm'] === 'number') f['brokerComm'] = round2(f['brokerComm'] + 0.01)
     },
   },
@@ -55,7 +86,10 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     defect: 'oracle-links-broker-comm-off',
     answer: 'sales.policy.links 200',
     change: (b) => {
-      const f = isObj(b['data']) && isObj(b['data']['policy']) && isObj(b['data']['policy']['financials']) ? b['data']['policy']['financials'] : undefined
+      const f =
+        isObj(b['data']) && isObj(b['data']['policy']) && isObj(b['data']['policy']['financials'])
+          ? b['data']['policy']['financials']
+          : undefined
       if (f && typeof f['brokerComm'] === 'number') f['brokerComm'] = round2(f['brokerComm'] + 0.01)
     },
   },
@@ -63,7 +97,10 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     defect: 'oracle-calculate-total-off',
     answer: 'sales.quote.calculate 200',
     change: (b) => {
-      const f = isObj(b['data']) && isObj(b['data']['policy']) && isObj(b['data']['policy']['financials']) ? b['data']['policy']['financials'] : undefined
+      const f =
+        isObj(b['data']) && isObj(b['data']['policy']) && isObj(b['data']['policy']['financials'])
+          ? b['data']['policy']['financials']
+          : undefined
       if (f && typeof f['total'] === 'number') f['total'] = round2(f['total'] + 1)
     },
   },
@@ -82,7 +119,8 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     answer: 'sales.policy.renewal 200',
     change: (b) => {
       const p = isObj(b['data']) && isObj(b['data']['policy']) ? b['data']['policy'] : undefined
-      if (p && typeof p['brokerCommissionPct'] === 'number') p['brokerCommissionPct'] = round2(p['brokerCommissionPct'] + 0.01)
+      if (p && typeof p['brokerCommissionPct'] === 'number')
+        p['brokerCommissionPct'] = round2(p['brokerCommissionPct'] + 0.01)
     },
   },
   {
@@ -93,7 +131,11 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
       if (l && Array.isArray(l['quotes'])) l['quotes'] = l['quotes'].map(otherId)
     },
   },
-  { defect: 'oracle-get-subscription-other-id', answer: 'webhooks.subscription.get 200', change: (b) => 'id' in b && (b['id'] = otherId(b['id'])) },
+  {
+    defect: 'oracle-get-subscription-other-id',
+    answer: 'webhooks.subscription.get 200',
+    change: (b) => 'id' in b && (b['id'] = otherId(b['id'])),
+  },
   {
     defect: 'oracle-links-status-disagrees',
     answer: 'sales.policy.links 200',
@@ -102,12 +144,20 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
       if (p && p['status'] === 'active') p['status'] = 'lapsed'
     },
   },
-  { defect: 'oracle-update-other-secret', answer: 'webhooks.subscription.update 200', change: (b) => 'secret' in b && (b['secret'] = otherSecret(b['secret'])) },
+  {
+    defect: 'oracle-update-other-secret',
+    answer: 'webhooks.subscription.update 200',
+    change: (b) => 'secret' in b && (b['secret'] = otherSecret(b['secret'])),
+  },
 ]
 
 /** List answers (a top-level array) and the change to each of their items. */
 const ITEM_CHANGES: { defect: DefectName; answer: string; change: (item: Json) => void }[] = [
-  { defect: 'oracle-list-other-secret', answer: 'webhooks.subscriptions.list 200', change: (s) => 'secret' in s && (s['secret'] = otherSecret(s['secret'])) },
+  {
+    defect: 'oracle-list-other-secret',
+    answer: 'webhooks.subscriptions.list 200',
+    change: (s) => 'secret' in s && (s['secret'] = otherSecret(s['secret'])),
+  },
 ]
 
 /**

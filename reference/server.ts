@@ -28,16 +28,26 @@ export function routePath(template: string): string {
 }
 
 /** Builds the reference service (identity, sales and webhooks on one origin). Not listening yet. */
-export async function createReferenceApp(options: ReferenceOptions): Promise<{ app: FastifyInstance; context: ReferenceContext }> {
+export async function createReferenceApp(
+  options: ReferenceOptions,
+): Promise<{ app: FastifyInstance; context: ReferenceContext }> {
   const app = Fastify({ logger: options.logRequests ? { level: 'info' } : false, bodyLimit: 1_048_576 })
-  const context: ReferenceContext = { options, defects: options.defects, tokens: await TokenService.create(options.defects), ids: new IdFactory(options.idStyle), onClose: [] }
+  const context: ReferenceContext = {
+    options,
+    defects: options.defects,
+    tokens: await TokenService.create(options.defects),
+    ids: new IdFactory(options.idStyle),
+    onClose: [],
+  }
   app.addHook('onClose', async () => {
     for (const fn of context.onClose) await fn()
   })
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
     if (status === 500) app.log.error(err)
-    return reply.code(status).send(errorBody(status === 500 ? 'internal server error' : err.message, err.code ? { code: err.code } : {}))
+    return reply
+      .code(status)
+      .send(errorBody(status === 500 ? 'internal server error' : err.message, err.code ? { code: err.code } : {}))
   })
   const monkey = options.chaos ? new ChaosMonkey(options.chaos) : undefined
   new TrafficStats(monkey).register(app)
@@ -55,7 +65,8 @@ export async function createReferenceApp(options: ReferenceOptions): Promise<{ a
       app.route({
         method: op.method as 'GET',
         url,
-        handler: async (_req, reply) => reply.code(501).send(errorBody(`${op.id} is not implemented by the reference service`)),
+        handler: async (_req, reply) =>
+          reply.code(501).send(errorBody(`${op.id} is not implemented by the reference service`)),
       })
     }
   }

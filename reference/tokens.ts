@@ -13,7 +13,9 @@ export interface Principal {
   rights: Right[]
 }
 
-export type VerifyResult = { ok: true; principal: Principal } | { ok: false; reason: 'malformed' | 'expired' | 'signature' | 'claims' }
+export type VerifyResult =
+  | { ok: true; principal: Principal }
+  | { ok: false; reason: 'malformed' | 'expired' | 'signature' | 'claims' }
 
 /** Signs and verifies the service's JWTs; keeps refresh tokens. One per reference instance. */
 export class TokenService {
@@ -38,7 +40,10 @@ export class TokenService {
     return new TokenService(privateKey, publicKey, defects)
   }
 
-  async issue(p: Principal, ttlSeconds: number): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
+  async issue(
+    p: Principal,
+    ttlSeconds: number,
+  ): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
     const access_token = await new SignJWT({ tenant: p.tenant, rights: p.rights })
       .setProtectedHeader({ alg: ALG, typ: 'JWT' })
       .setSubject(p.username)
@@ -79,12 +84,26 @@ export class TokenService {
     const known = this.verified.get(token)
     if (known) {
       // jose's rule: expired when exp <= now (whole seconds)
-      if (!expiredAccepted && typeof known.exp === 'number' && known.exp + leewaySeconds <= Math.floor(Date.now() / 1000)) return { ok: false, reason: 'expired' }
+      if (
+        !expiredAccepted &&
+        typeof known.exp === 'number' &&
+        known.exp + leewaySeconds <= Math.floor(Date.now() / 1000)
+      )
+        return { ok: false, reason: 'expired' }
       return toPrincipal(known)
     }
     try {
-      const options = { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALG], ...(leewaySeconds > 0 ? { clockTolerance: leewaySeconds } : {}) }
-      const { payload } = await jwtVerify(token, this.publicKey, expiredAccepted ? { ...options, currentDate: new Date(0) } : options)
+      const options = {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: [ALG],
+        ...(leewaySeconds > 0 ? { clockTolerance: leewaySeconds } : {}),
+      }
+      const { payload } = await jwtVerify(
+        token,
+        this.publicKey,
+        expiredAccepted ? { ...options, currentDate: new Date(0) } : options,
+      )
       if (this.verified.size >= 10_000) this.verified.clear()
       this.verified.set(token, payload)
       return toPrincipal(payload)
@@ -100,6 +119,7 @@ export class TokenService {
 function toPrincipal(payload: JWTPayload): VerifyResult {
   const tenant = payload.tenant
   const rights = payload.rights
-  if (typeof payload.sub !== 'string' || typeof tenant !== 'string' || !Array.isArray(rights)) return { ok: false, reason: 'claims' }
+  if (typeof payload.sub !== 'string' || typeof tenant !== 'string' || !Array.isArray(rights))
+    return { ok: false, reason: 'claims' }
   return { ok: true, principal: { tenant, username: payload.sub, rights: rights as Right[] } }
 }

@@ -23,7 +23,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { loadTargetConfig, PROJECT_ROOT } from '../common/config/target-config'
-import { clearRunReports, readTargetReports, readTraffic, sumTotals, type ChecksReport } from '../runner/run/results/results'
+import {
+  clearRunReports,
+  readTargetReports,
+  readTraffic,
+  sumTotals,
+  type ChecksReport,
+} from '../runner/run/results/results'
 import type { TrafficLine } from '../helpers/client/http/traffic-file'
 import type { TimelineEntry } from '../reference/chaos/stats'
 import { startReference, type RunningReference } from '../reference/server'
@@ -65,7 +71,12 @@ function peakRss(pid: number): number {
 
 /** The reports of several targets as one: totals and checks added up. */
 function sumReports(reports: ChecksReport[]): ChecksReport {
-  return { run: reports[0]!.run, totals: sumTotals(reports), checks: reports.flatMap((r) => r.checks), operations: reports[0]!.operations }
+  return {
+    run: reports[0]!.run,
+    totals: sumTotals(reports),
+    checks: reports.flatMap((r) => r.checks),
+    operations: reports[0]!.operations,
+  }
 }
 
 /**
@@ -88,16 +99,35 @@ const USAGE_PROBE = resolve(PROJECT_ROOT, 'scripts/bench/usage-probe.cjs')
  * the checkout of the project to run (default this one). `how: 'cli'` runs it as users do, `ledger-conformance run`
  * (npm run conformance), which starts vitest as its own child: wall time only (getrusage sees one process).
  */
-async function runSuite(env: Record<string, string> = {}, reportsDir: string = newReportsDir(), root: string = PROJECT_ROOT, files: string[] = [], how: 'vitest' | 'cli' = 'vitest'): Promise<SuiteRun> {
+async function runSuite(
+  env: Record<string, string> = {},
+  reportsDir: string = newReportsDir(),
+  root: string = PROJECT_ROOT,
+  files: string[] = [],
+  how: 'vitest' | 'cli' = 'vitest',
+): Promise<SuiteRun> {
   clearRunReports(reportsDir)
   const childEnv: NodeJS.ProcessEnv = { ...process.env }
   for (const k of TARGET_VARS) delete childEnv[k]
   const usageFile = join(reportsDir, '.usage.json')
   rmSync(usageFile, { force: true })
-  Object.assign(childEnv, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1' }, how === 'vitest' ? { LC_BENCH_USAGE_FILE: usageFile, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${USAGE_PROBE}`.trim() } : {}, env)
+  Object.assign(
+    childEnv,
+    { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1' },
+    how === 'vitest'
+      ? {
+          LC_BENCH_USAGE_FILE: usageFile,
+          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${USAGE_PROBE}`.trim(),
+        }
+      : {},
+    env,
+  )
   const started = performance.now()
   const startedAt = Date.now()
-  const command = how === 'cli' ? [resolve(root, 'bin/ledger-conformance.mjs'), 'run', ...files] : [resolve(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts', ...files]
+  const command =
+    how === 'cli'
+      ? [resolve(root, 'bin/ledger-conformance.mjs'), 'run', ...files]
+      : [resolve(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts', ...files]
   const child = spawn(process.execPath, command, { cwd: root, env: childEnv, stdio: 'ignore' })
   let peak = 0
   const sampler = setInterval(() => (peak = Math.max(peak, child.pid ? peakRss(child.pid) : 0)), 100)
@@ -107,7 +137,11 @@ async function runSuite(env: Record<string, string> = {}, reportsDir: string = n
   const endedAt = Date.now()
   const file = join(reportsDir, 'checks.json')
   const perTarget = Object.values(readTargetReports(join(reportsDir, 'targets')))
-  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport) : perTarget.length > 0 ? sumReports(perTarget) : undefined
+  const report = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as ChecksReport)
+    : perTarget.length > 0
+      ? sumReports(perTarget)
+      : undefined
   const traffic = readTraffic(join(reportsDir, 'traffic'), perTarget.length > 0 ? undefined : report?.run?.runId)
   let usage: { cpuS: number; maxRssMb: number } | undefined
   try {
@@ -116,37 +150,70 @@ async function runSuite(env: Record<string, string> = {}, reportsDir: string = n
   } catch {
     usage = undefined
   }
-  return { exitCode, wallMs, startedAt, endedAt, peakRssMb: Math.max(peak, usage?.maxRssMb ?? 0), ...(usage ?? {}), ...(report ? { report } : {}), traffic }
+  return {
+    exitCode,
+    wallMs,
+    startedAt,
+    endedAt,
+    peakRssMb: Math.max(peak, usage?.maxRssMb ?? 0),
+    ...(usage ?? {}),
+    ...(report ? { report } : {}),
+    traffic,
+  }
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
-const totals = (r: SuiteRun) => (r.report ? `${r.report.totals.passed} passed, ${r.report.totals.failed} failed, ${r.report.totals['not-applicable'] + r.report.totals.skipped} skipped` : `exit ${r.exitCode}, no report`)
+const totals = (r: SuiteRun) =>
+  r.report
+    ? `${r.report.totals.passed} passed, ${r.report.totals.failed} ` +
+      `failed, ${r.report.totals['not-applicable'] + r.report.totals.skipped} skipped`
+    : `exit ${r.exitCode}, no report`
 
 /** The shipped profile of a demo tenant (fixtures/targets/tenants/). */
 const tenantProfile = (tenant: string) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${tenant}.json`)
 
-const external = (ref: Pick<RunningReference, 'url'>, extra: Record<string, string> = {}) => ({ SALES_BASE_URL: ref.url, AUTH_URL: `${ref.url}/api/v1/identifier`, WEBHOOK_BASE_URL: ref.url, ...extra })
+const external = (ref: Pick<RunningReference, 'url'>, extra: Record<string, string> = {}) => ({
+  SALES_BASE_URL: ref.url,
+  AUTH_URL: `${ref.url}/api/v1/identifier`,
+  WEBHOOK_BASE_URL: ref.url,
+  ...extra,
+})
 
 /** Twice the default request limit, for the latency part's second 100 ms run. */
 const WIDER_LIMIT = 32
 
-/** The shipped reference profile with another request limit (a profile that extends it), in a folder removed at the end. */
+/**
+ * The shipped reference profile with another request limit (a profile that extends it), in a folder removed at the end.
+ */
 function widerLimitProfile(limit: number): string {
   const file = join(newReportsDir(), 'profile.json')
-  writeFileSync(file, JSON.stringify({ extends: resolve(PROJECT_ROOT, 'fixtures/targets/reference.json'), http: { maxInFlight: limit } }))
+  writeFileSync(
+    file,
+    JSON.stringify({ extends: resolve(PROJECT_ROOT, 'fixtures/targets/reference.json'), http: { maxInFlight: limit } }),
+  )
   return file
 }
 
 const PARTS = ['full', 'polling', 'tenants', 'latency', 'cpu', 'hostile'] as const
 
 function options(): { parts: Set<string>; baseline?: string; runs: number } {
-  const { values } = parseArgs({ options: { parts: { type: 'string' }, baseline: { type: 'string' }, runs: { type: 'string' } } })
-  const parts = new Set((values.parts ?? PARTS.join(',')).split(',').map((p) => p.trim()).filter(Boolean))
-  for (const p of parts) if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--parts: unknown part '${p}' (known: ${PARTS.join(', ')})`)
+  const { values } = parseArgs({
+    options: { parts: { type: 'string' }, baseline: { type: 'string' }, runs: { type: 'string' } },
+  })
+  const parts = new Set(
+    (values.parts ?? PARTS.join(','))
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
+  for (const p of parts)
+    if (!(PARTS as readonly string[]).includes(p))
+      throw new Error(`--parts: unknown part '${p}' (known: ${PARTS.join(', ')})`)
   const runs = Number(values.runs ?? '3')
   if (!Number.isInteger(runs) || runs < 1 || runs > 20) throw new Error('--runs: expected an integer from 1 to 20')
   const baseline = values.baseline === undefined ? undefined : resolve(values.baseline)
-  if (baseline !== undefined && !existsSync(join(baseline, 'node_modules/vitest/vitest.mjs'))) throw new Error(`--baseline: ${baseline} is not a checkout of the project with its node_modules`)
+  if (baseline !== undefined && !existsSync(join(baseline, 'node_modules/vitest/vitest.mjs')))
+    throw new Error(`--baseline: ${baseline} is not a checkout of the project with its node_modules`)
   return { parts, runs, ...(baseline ? { baseline } : {}) }
 }
 
@@ -160,8 +227,15 @@ async function main(): Promise<void> {
     console.log(line)
   }
   const os = await import('node:os')
-  const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' / ')
-  print(`ledger-conformance benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} CPU(s), load average ${load()} (1/5/15 min)`)
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')
+  print(
+    `ledger-conformance benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} ` +
+      `CPU(s), load average ${load()} (1/5/15 min)`,
+  )
 
   if (opts.parts.has('full')) {
     // 1. Full run, cold and warm (embedded reference, default delays).
@@ -171,8 +245,14 @@ async function main(): Promise<void> {
     const warm = await runSuite()
     print('')
     print('full run (npm run conformance, embedded reference)         target: < 20 s')
-    print(`  cold (vitest caches cleared)  ${s(cold.wallMs).padStart(8)}   peak memory ${cold.peakRssMb.toFixed(0)} MB   ${totals(cold)}`)
-    print(`  warm                         ${s(warm.wallMs).padStart(8)}   peak memory ${warm.peakRssMb.toFixed(0)} MB   ${totals(warm)}`)
+    print(
+      `  cold (vitest caches cleared)  ${s(cold.wallMs).padStart(8)}   peak memory ${cold.peakRssMb.toFixed(0)} MB  ` +
+        ` ${totals(cold)}`,
+    )
+    print(
+      `  warm                         ${s(warm.wallMs).padStart(8)}   peak memory ${warm.peakRssMb.toFixed(0)} MB  ` +
+        ` ${totals(warm)}`,
+    )
   }
 
   const reference = loadTargetConfig({}).reference
@@ -184,10 +264,14 @@ async function main(): Promise<void> {
     const refSampler = setInterval(() => (refPeak = Math.max(refPeak, process.memoryUsage().rss)), 100)
     const single = await runSuite(external(ref))
     clearInterval(refSampler)
-    const timeline = ((await (await fetch(`${ref.url}/__reference/timeline`)).json()) as { entries: TimelineEntry[] }).entries
+    const timeline = ((await (await fetch(`${ref.url}/__reference/timeline`)).json()) as { entries: TimelineEntry[] })
+      .entries
     await ref.close()
     print('')
-    print(`requests per scenario (suite file), one run: ${single.traffic.length} requests in ${s(single.wallMs)} (${totals(single)})`)
+    print(
+      `requests per scenario (suite file), one run: ${single.traffic.length} requests in ${s(single.wallMs)} ` +
+        `(${totals(single)})`,
+    )
     for (const [file, n] of requestsPerFile(single.report, single.traffic)) print(`  ${String(n).padStart(6)}  ${file}`)
     const retries = single.traffic.filter((t) => (t.attempt ?? 1) > 1).length
     print(`  retries: ${retries}`)
@@ -196,10 +280,24 @@ async function main(): Promise<void> {
     const held = poll.samples.filter((x) => x.kind === 'held').length
     print('')
     print('polling (locks and asynchronous requests), measured at the service and in the traffic')
-    print(`  resources polled ${poll.resources}; waits measured ${poll.samples.length} (${held} long polls released at completion, ${poll.samples.length - held} completed between polls: upper bound); already complete at the first poll ${poll.completeAtFirstPoll}`)
-    print(`  lag completion -> suite notices   median ${percentile(lags, 50).toFixed(1)} ms   p95 ${percentile(lags, 95).toFixed(1)} ms   max ${lags.length ? Math.max(...lags).toFixed(1) : 'n/a'} ms   target p95 < 100 ms`)
-    print(`  polls of one resource             max ${poll.maxPollsPerSecond} in any 1 s window                       target <= 10/s`)
-    print(`  reference service (in this process) peak memory ${(refPeak / 1048576).toFixed(0)} MB; suite process peak ${single.peakRssMb.toFixed(0)} MB`)
+    print(
+      `  resources polled ${poll.resources}; waits measured ${poll.samples.length} (${held} long polls released at ` +
+        `completion, ${poll.samples.length - held} completed between polls: upper bound); already complete at the ` +
+        `first poll ${poll.completeAtFirstPoll}`,
+    )
+    print(
+      `  lag completion -> suite notices   median ${percentile(lags, 50).toFixed(1)} ms   ` +
+        `p95 ${percentile(lags, 95).toFixed(1)} ms   max ${lags.length ? Math.max(...lags).toFixed(1) : 'n/a'} ms  ` +
+        ` target p95 < 100 ms`,
+    )
+    print(
+      `  polls of one resource             max ${poll.maxPollsPerSecond} in any 1 s window                       ` +
+        `target <= 10/s`,
+    )
+    print(
+      `  reference service (in this process) peak memory ${(refPeak / 1048576).toFixed(0)} MB; suite process ` +
+        `peak ${single.peakRssMb.toFixed(0)} MB`,
+    )
   }
 
   if (opts.parts.has('tenants')) {
@@ -236,9 +334,19 @@ async function main(): Promise<void> {
     await ref4.close()
     print('')
     print('tenants against one reference service                      target: 4 at once < 1.5 x 1')
-    print(`  1 tenant (acme), median of 3          ${s(one.wallMs).padStart(8)}   (${each(ones)} s)   peak memory ${one.peakRssMb.toFixed(0)} MB   ${totals(one)}`)
-    print(`  4 tenants, one run (TARGET_PROFILES)   ${s(multi.wallMs).padStart(8)}   ${(multi.wallMs / one.wallMs).toFixed(2)} x   (${each(multis)} s)   peak memory ${multi.peakRssMb.toFixed(0)} MB   ${totals(multi)}`)
-    print(`  4 tenants, 4 separate runs at once     ${s(fourMs).padStart(8)}   ${(fourMs / one.wallMs).toFixed(2)} x   peak memory ${four.map((r) => `${r.peakRssMb.toFixed(0)}`).join(' + ')} MB`)
+    print(
+      `  1 tenant (acme), median of 3          ${s(one.wallMs).padStart(8)}   (${each(ones)} s)   peak ` +
+        `memory ${one.peakRssMb.toFixed(0)} MB   ${totals(one)}`,
+    )
+    print(
+      `  4 tenants, one run (TARGET_PROFILES)   ${s(multi.wallMs).padStart(8)}  ` +
+        ` ${(multi.wallMs / one.wallMs).toFixed(2)} x   (${each(multis)} s)   peak ` +
+        `memory ${multi.peakRssMb.toFixed(0)} MB   ${totals(multi)}`,
+    )
+    print(
+      `  4 tenants, 4 separate runs at once     ${s(fourMs).padStart(8)}   ${(fourMs / one.wallMs).toFixed(2)} x   ` +
+        `peak memory ${four.map((r) => `${r.peakRssMb.toFixed(0)}`).join(' + ')} MB`,
+    )
   }
 
   // 4. What users feel: one tenant against a standalone reference, directly (0 ms) and through a proxy that holds
@@ -259,39 +367,83 @@ async function main(): Promise<void> {
     const wider = await runSuite(external(proxy, { TARGET_PROFILE: widerLimitProfile(WIDER_LIMIT) }))
     // the same 100 ms run as users start it: npm run conformance (the CLI, then vitest)
     const viaCli = await runSuite(external(proxy), newReportsDir(), PROJECT_ROOT, [], 'cli')
-    const timeline = ((await (await fetch(`${ref.url}/__reference/timeline`)).json()) as { entries: TimelineEntry[] }).entries
+    const timeline = ((await (await fetch(`${ref.url}/__reference/timeline`)).json()) as { entries: TimelineEntry[] })
+      .entries
     await proxy.close()
     await ref.close()
     const chains = chainFigures(at100.traffic)
     const longest = chains.longest
     const from = trafficSpan(at100.traffic)?.first ?? Infinity
-    const poll = pollingFigures(timeline.filter((e) => e.receivedAt >= from - 1000), at100.traffic)
+    const poll = pollingFigures(
+      timeline.filter((e) => e.receivedAt >= from - 1000),
+      at100.traffic,
+    )
     const cpu = (r: SuiteRun) => (r.cpuS === undefined ? 'n/a' : `${r.cpuS.toFixed(1)} CPU s`)
     print('')
     print('latency: one tenant against a standalone reference, directly and through a proxy adding 100 ms per answer')
-    print(`  0 ms     wall ${s(at0.wallMs).padStart(7)}   ${cpu(at0)}   peak memory ${at0.peakRssMb.toFixed(0)} MB   ${totals(at0)}`)
-    print(`  100 ms   wall ${s(at100.wallMs).padStart(7)}   ${cpu(at100)}   peak memory ${at100.peakRssMb.toFixed(0)} MB   ${totals(at100)}`)
-    print(`           requests ${at100.traffic.length}, from the first request to the last answer ${s(chains.trafficSpanMs)}`)
-    if (base100) print(`  baseline ${opts.baseline} at 100 ms: wall ${s(base100.wallMs)}, requests ${base100.traffic.length}   ${totals(base100)}; this checkout / baseline ${(at100.wallMs / base100.wallMs).toFixed(2)} x`)
+    print(
+      `  0 ms     wall ${s(at0.wallMs).padStart(7)}   ${cpu(at0)}   peak memory ${at0.peakRssMb.toFixed(0)} MB  ` +
+        ` ${totals(at0)}`,
+    )
+    print(
+      `  100 ms   wall ${s(at100.wallMs).padStart(7)}   ${cpu(at100)}   peak memory ${at100.peakRssMb.toFixed(0)} MB ` +
+        `  ${totals(at100)}`,
+    )
+    print(
+      `           requests ${at100.traffic.length}, from the first request to the last ` +
+        `answer ${s(chains.trafficSpanMs)}`,
+    )
+    if (base100)
+      print(
+        `  baseline ${opts.baseline} at 100 ms: wall ${s(base100.wallMs)}, requests ${base100.traffic.length}  ` +
+          ` ${totals(base100)}; this checkout / baseline ${(at100.wallMs / base100.wallMs).toFixed(2)} x`,
+      )
     if (longest) {
-      print(`  longest dependent chain at 100 ms: ${s(longest.ms)} (${longest.exchanges} exchanges, ${s(longest.requestMs)} of them requests): ${longest.chain}`)
+      print(
+        `  longest dependent chain at 100 ms: ${s(longest.ms)} (${longest.exchanges} ` +
+          `exchanges, ${s(longest.requestMs)} of them requests): ${longest.chain}`,
+      )
       for (const c of chains.next) print(`    next: ${s(c.ms)} (${c.exchanges}, ${s(c.requestMs)} requests) ${c.chain}`)
-      print(`  wall at 100 ms / longest chain     ${(at100.wallMs / longest.ms).toFixed(2)} x   (requests only: ${(chains.trafficSpanMs / longest.ms).toFixed(2)} x)   target <= 1.3 x`)
-      print(`  as users start it (npm run conformance: the CLI, then vitest) at 100 ms: wall ${s(viaCli.wallMs)} = ${(viaCli.wallMs / longest.ms).toFixed(2)} x the chain   ${totals(viaCli)}`)
+      print(
+        `  wall at 100 ms / longest chain     ${(at100.wallMs / longest.ms).toFixed(2)} x   (requests ` +
+          `only: ${(chains.trafficSpanMs / longest.ms).toFixed(2)} x)   target <= 1.3 x`,
+      )
+      print(
+        `  as users start it (npm run conformance: the CLI, then vitest) at 100 ms: wall ${s(viaCli.wallMs)} ` +
+          `= ${(viaCli.wallMs / longest.ms).toFixed(2)} x the chain   ${totals(viaCli)}`,
+      )
       const p0 = runPhases(at0.traffic, at0.startedAt, at0.endedAt)
       const p100 = runPhases(at100.traffic, at100.startedAt, at100.endedAt)
-      for (const [label, p] of [['0 ms', p0], ['100 ms', p100]] as const) {
-        if (p) print(`  phases at ${label.padEnd(6)}  start to the first request ${s(p.startMs)}, requests ${s(p.requestsMs)}, last answer to exit ${s(p.endMs)}`)
+      for (const [label, p] of [
+        ['0 ms', p0],
+        ['100 ms', p100],
+      ] as const) {
+        if (p)
+          print(
+            `  phases at ${label.padEnd(6)}  start to the first request ${s(p.startMs)}, ` +
+              `requests ${s(p.requestsMs)}, last answer to exit ${s(p.endMs)}`,
+          )
       }
       if (p100) {
         const floor = p100.startMs + longest.ms + p100.endMs
-        print(`  floor at 100 ms: start + longest chain + end = ${s(floor)} = ${(floor / longest.ms).toFixed(2)} x the chain (no scheduling of the requests goes below it)`)
+        print(
+          `  floor at 100 ms: start + longest chain + end = ${s(floor)} = ${(floor / longest.ms).toFixed(2)} x the ` +
+            `chain (no scheduling of the requests goes below it)`,
+        )
       }
       const limit = loadTargetConfig({}).http.maxInFlight
       const bound = limitBoundMs(at100.traffic, limit)
-      print(`  request limit: ${at100.traffic.length} requests of ${bound.meanMs.toFixed(0)} ms on average at ${limit} in flight (http.maxInFlight) need at least ${s(bound.boundMs)}`)
+      print(
+        `  request limit: ${at100.traffic.length} requests of ${bound.meanMs.toFixed(0)} ms on average at ${limit} ` +
+          `in flight (http.maxInFlight) need at least ${s(bound.boundMs)}`,
+      )
       const w = chainFigures(wider.traffic)
-      if (w.longest) print(`  http.maxInFlight ${WIDER_LIMIT} at 100 ms: wall ${s(wider.wallMs)}, requests ${s(w.trafficSpanMs)}, longest chain ${s(w.longest.ms)}: ${(wider.wallMs / w.longest.ms).toFixed(2)} x (requests only: ${(w.trafficSpanMs / w.longest.ms).toFixed(2)} x)   ${totals(wider)}`)
+      if (w.longest)
+        print(
+          `  http.maxInFlight ${WIDER_LIMIT} at 100 ms: wall ${s(wider.wallMs)}, requests ${s(w.trafficSpanMs)}, ` +
+            `longest chain ${s(w.longest.ms)}: ${(wider.wallMs / w.longest.ms).toFixed(2)} x (requests ` +
+            `only: ${(w.trafficSpanMs / w.longest.ms).toFixed(2)} x)   ${totals(wider)}`,
+        )
     }
     print(`  ${chains.chains} chains; ${chains.outside} exchanges outside any check (set-up hooks) count in no chain`)
     print(`  polls of one resource at 100 ms  max ${poll.maxPollsPerSecond} in any 1 s window   target <= 10/s`)
@@ -309,31 +461,55 @@ async function main(): Promise<void> {
     ]
     const runs = new Map<string, SuiteRun[]>(sides.map((x) => [x.name, []]))
     for (const side of sides) await runSuite(side.env, newReportsDir(), side.root)
-    for (let i = 0; i < opts.runs; i++) for (const side of sides) runs.get(side.name)!.push(await runSuite(side.env, newReportsDir(), side.root))
+    for (let i = 0; i < opts.runs; i++)
+      for (const side of sides) runs.get(side.name)!.push(await runSuite(side.env, newReportsDir(), side.root))
     print('')
-    print(`CPU of a full run (embedded reference: suite and reference in one process), median of ${opts.runs}, runs alternated`)
+    print(
+      `CPU of a full run (embedded reference: suite and reference in one process), median of ${opts.runs}, runs ` +
+        `alternated`,
+    )
     const med = new Map<string, number>()
     for (const side of sides) {
       // a run that checked nothing (it crashed, e.g. on a race in vitest's shared module cache) is not a run's cost
       const all = runs.get(side.name)!
       const rs = all.filter((r) => (r.report?.checks.length ?? 0) > 0 && r.cpuS !== undefined)
-      if (rs.length < all.length) print(`  ${side.name}: ${all.length - rs.length} run(s) left out (exit ${all.filter((r) => !rs.includes(r)).map((r) => r.exitCode).join(', ')})`)
+      if (rs.length < all.length)
+        print(
+          `  ${side.name}: ${all.length - rs.length} run(s) left out (exit ${all
+            .filter((r) => !rs.includes(r))
+            .map((r) => r.exitCode)
+            .join(', ')})`,
+        )
       if (rs.length === 0) continue
       const cpus = rs.map((r) => r.cpuS ?? NaN)
       med.set(side.name, medianOf(cpus))
-      print(`  ${side.name.padEnd(40)} ${medianOf(cpus).toFixed(1)} CPU s (${cpus.map((c) => c.toFixed(1)).join(', ')})   wall ${s(medianOf(rs.map((r) => r.wallMs)))}   peak memory ${medianOf(rs.map((r) => r.peakRssMb)).toFixed(0)} MB   ${totals(rs[0]!)}`)
+      print(
+        `  ${side.name.padEnd(40)} ${medianOf(cpus).toFixed(1)} CPU s (${cpus.map((c) => c.toFixed(1)).join(', ')})  ` +
+          ` wall ${s(medianOf(rs.map((r) => r.wallMs)))}   peak ` +
+          `memory ${medianOf(rs.map((r) => r.peakRssMb)).toFixed(0)} MB   ${totals(rs[0]!)}`,
+      )
     }
-    for (const other of sides.slice(1)) print(`  one lane / ${other.name}: ${((med.get(sides[0]!.name)! / med.get(other.name)!) * 100).toFixed(0)} % of the CPU seconds   target <= 60 %`)
+    for (const other of sides.slice(1))
+      print(
+        `  one lane / ${other.name}: ${((med.get(sides[0]!.name)! / med.get(other.name)!) * 100).toFixed(0)} % of the CPU seconds   target <= 60 %`,
+      )
   }
   // 6. A hostile target answering 500 MB (scripts/hostile/server.ts): the body is refused at the size cap while it
   //    streams (http.maxResponseBytes, 16 MiB), so the run's memory stays that of a normal run.
   if (opts.parts.has('hostile')) {
     const hostile = await startHostileTarget('huge-body')
-    const huge = await runSuite({ ...external({ url: hostile.url }), AUTH_PASSWORD: CANARY_PASSWORD }, newReportsDir(), PROJECT_ROOT, ['suites/sales/schemes.test.ts'])
+    const huge = await runSuite(
+      { ...external({ url: hostile.url }), AUTH_PASSWORD: CANARY_PASSWORD },
+      newReportsDir(),
+      PROJECT_ROOT,
+      ['suites/sales/schemes.test.ts'],
+    )
     await hostile.close()
     print('')
     print(`hostile target, ${HUGE_BYTES / 1024 / 1024} MB response body                  target: peak < 1024 MB`)
-    print(`  preflight refuses it at the cap        ${s(huge.wallMs).padStart(8)}   peak memory ${huge.peakRssMb.toFixed(0)} MB   exit ${huge.exitCode}`)
+    print(
+      `  preflight refuses it at the cap        ${s(huge.wallMs).padStart(8)}   peak memory ${huge.peakRssMb.toFixed(0)} MB   exit ${huge.exitCode}`,
+    )
   }
 
   print('')

@@ -23,15 +23,24 @@ const DEFAULT_CHAOS = '503=0.05,latency=0-200'
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { runs: { type: 'string', default: '20' }, chaos: { type: 'string', default: DEFAULT_CHAOS }, seed: { type: 'string', default: '1' } },
+    options: {
+      runs: { type: 'string', default: '20' },
+      chaos: { type: 'string', default: DEFAULT_CHAOS },
+      seed: { type: 'string', default: '1' },
+    },
   })
   const runs = Number(values.runs)
   const baseSeed = Number(values.seed)
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a positive integer, got '${values.runs}'`)
-  if (!Number.isInteger(baseSeed) || baseSeed < 0) throw new Error(`--seed: expected a non-negative integer, got '${values.seed}'`)
+  if (!Number.isInteger(baseSeed) || baseSeed < 0)
+    throw new Error(`--seed: expected a non-negative integer, got '${values.seed}'`)
   const base = parseChaos(values.chaos)
   const reference = loadTargetConfig({}).reference
-  console.log(`chaos runs: ${runs} full run(s), chaos ${formatChaos(base)} (seed ${baseSeed}+run)${positionals.length ? `, files ${positionals.join(' ')}` : ''}`)
+  console.log(
+    `chaos runs: ${runs} full run(s), chaos ${formatChaos(base)} (seed ${baseSeed}+run)${
+      positionals.length ? `, files ${positionals.join(' ')}` : ''
+    }`,
+  )
   let green = 0
   let clean = 0
   for (let i = 1; i <= runs; i += 1) {
@@ -55,18 +64,35 @@ async function main(): Promise<number> {
       const ents = cmp.entities.map((e) => `${e.kind} ${e.suite}/${e.service}`).join(', ')
       const inj = stats.chaos?.injected
       line =
-        `run ${String(i).padStart(2)} ${ok ? 'GREEN' : 'RED  '} ${run.verdict?.label ?? 'no verdict'} ${t ? `${t.passed} passed ${t.failed} failed` : `exit ${run.exitCode}, no report`}` +
+        `run ${String(i).padStart(2)} ${ok ? 'GREEN' : 'RED  '} ${
+          run.verdict?.label ?? 'no verdict'
+        } ${t ? `${t.passed} passed ${t.failed} failed` : `exit ${run.exitCode}, no report`}` +
         ` | ${(run.wallMs / 1000).toFixed(1)} s | injected 503 ${inj?.['503'] ?? 0}, reset ${inj?.reset ?? 0}` +
-        ` | retries ${Object.entries(cmp.retries).map(([m, n]) => `${m} ${n}`).join(', ') || 'none'}` +
-        ` | created suite/service: ${ents} | ${cmp.mismatches.length === 0 ? 'no duplicate side effects' : `MISMATCH: ${cmp.mismatches.join('; ')}`}`
-      if (!ok) line += `\n${(run.report?.checks ?? []).filter((c) => c.status === 'failed').slice(0, 5).map((c) => `    FAILED ${c.id}: ${(c.error ?? '').split('\n').slice(0, 4).join(' | ')}`).join('\n') || run.output.slice(-1500)}`
+        ` | retries ${
+          Object.entries(cmp.retries)
+            .map(([m, n]) => `${m} ${n}`)
+            .join(', ') || 'none'
+        }` +
+        ` | created suite/service: ${ents} | ${
+          cmp.mismatches.length === 0 ? 'no duplicate side effects' : `MISMATCH: ${cmp.mismatches.join('; ')}`
+        }`
+      if (!ok)
+        line += `\n${
+          (run.report?.checks ?? [])
+            .filter((c) => c.status === 'failed')
+            .slice(0, 5)
+            .map((c) => `    FAILED ${c.id}: ${(c.error ?? '').split('\n').slice(0, 4).join(' | ')}`)
+            .join('\n') || run.output.slice(-1500)
+        }`
     } finally {
       await ref.close()
     }
     console.log(line)
   }
   const pass = green === runs && clean === runs
-  console.log(`chaos runs: ${green}/${runs} green, ${clean}/${runs} without duplicate side effects -> ${pass ? 'PASS' : 'FAIL'}`)
+  console.log(
+    `chaos runs: ${green}/${runs} green, ${clean}/${runs} without duplicate side effects -> ${pass ? 'PASS' : 'FAIL'}`,
+  )
   return pass ? 0 : 1
 }
 

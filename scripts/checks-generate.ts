@@ -17,8 +17,13 @@ import { areaChecksText, renderAreaChecks } from './checks/render'
 /** Every area's file and the text it should have. */
 export async function expectedAreaFiles(root: string = PROJECT_ROOT): Promise<Map<string, string>> {
   const config = loadTargetConfig({})
-  const collected = await collectCatalogueFromSuites({ target: withEmbeddedOrigin(config, 'http://127.0.0.1:9') }, [], { products: true })
-  const areas = readdirSync(join(root, 'suites'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+  const collected = await collectCatalogueFromSuites({ target: withEmbeddedOrigin(config, 'http://127.0.0.1:9') }, [], {
+    products: true,
+  })
+  const areas = readdirSync(join(root, 'suites'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
   const rendered = renderAreaChecks(collected, config.products, areas, config.product)
   return new Map([...rendered].map(([area, a]) => [join('suites', area, AREA_CHECKS_FILE), areaChecksText(a)]))
 }
@@ -32,6 +37,10 @@ if (process.argv[1]?.endsWith('checks-generate.ts')) {
     stale.push(file)
     if (!check) writeFileSync(path, text)
   }
-  process.stdout.write(check ? `${stale.length ? `stale: ${stale.join(', ')}` : 'every area file is fresh'}\n` : `written: ${stale.join(', ') || 'nothing (every area file is fresh)'}\n`)
+  process.stdout.write(
+    check
+      ? `${stale.length ? `stale: ${stale.join(', ')}` : 'every area file is fresh'}\n`
+      : `written: ${stale.join(', ') || 'nothing (every area file is fresh)'}\n`,
+  )
   if (check && stale.length > 0) process.exitCode = 1
 }

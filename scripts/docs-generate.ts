@@ -22,14 +22,19 @@ async function main(): Promise<number> {
     if (!check) writeFileSync(join(PROJECT_ROOT, page), after)
   }
   if (check) {
-    process.stdout.write(stale.length ? `stale: ${stale.join(', ')} (npm run docs:generate)\n` : 'docs are up to date\n')
+    process.stdout.write(
+      stale.length ? `stale: ${stale.join(', ')} (npm run docs:generate)\n` : 'docs are up to date\n',
+    )
     return stale.length ? 1 : 0
   }
   process.stdout.write(stale.length ? `written: ${stale.join(', ')}\n` : 'docs are up to date\n')
   return 0
 }
 
-main().then((code) => process.exit(code), (e) => {
-  process.stderr.write(`${(e as Error).stack ?? e}\n`)
-  process.exit(3)
-})
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    process.stderr.write(`${(e as Error).stack ?? e}\n`)
+    process.exit(3)
+  },
+)

@@ -39,7 +39,10 @@ async function main(): Promise<number> {
   return report.passed ? 0 : 1
 }
 
-/** --fields / --fields-sample N: the field sensitivity (scripts/mutation/fields/); writes reports/mutation/field-sensitivity.{json,md}. */
+/**
+ * --fields / --fields-sample N: the field sensitivity (scripts/mutation/fields/); writes
+ * reports/mutation/field-sensitivity.{json,md}.
+ */
 async function fieldMode(args: MutationArgs): Promise<number> {
   const f = args.fields!
   let report

@@ -13,7 +13,11 @@ const file = join(PROJECT_ROOT, OPERATION_IDS_FILE)
 const after = renderOperationIds(readCatalogueJson())
 const before = readFileSync(file, 'utf8')
 if (process.argv.includes('--check')) {
-  process.stdout.write(before === after ? `${OPERATION_IDS_FILE} is up to date\n` : `stale: ${OPERATION_IDS_FILE} (npm run operations:generate)\n`)
+  process.stdout.write(
+    before === after
+      ? `${OPERATION_IDS_FILE} is up to date\n`
+      : `stale: ${OPERATION_IDS_FILE} (npm run operations:generate)\n`,
+  )
   process.exitCode = before === after ? 0 : 1
 } else if (before !== after) {
   writeFileSync(file, after)

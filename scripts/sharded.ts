@@ -12,7 +12,9 @@ import { readVerdictFile, writeStoppedRun } from '../runner/run/results/run-repo
 import { EXIT } from '../runner/run/verdict'
 import { newRunId } from '../common/run-id'
 
-const USAGE = `Usage: npm run conformance:sharded -- [--shards N] [--only I | --merge-only] [--thorough] [suite files or folders...]
+const USAGE =
+  `Usage: npm run conformance:sharded -- [--shards N] [--only I | --merge-only] [--thorough] [suite ` +
+  `files or folders...]
   A development harness: the nightly CI's shard-and-merge on one machine, with the installed CLI's own commands.
   N shards in parallel, each \`ledger-conformance run --shard i/N --reports <reports>/shards/shard-i\` against its own
   embedded reference (or the configured target), then \`ledger-conformance merge\` of their folders into $REPORTS_DIR
@@ -25,7 +27,15 @@ const USAGE = `Usage: npm run conformance:sharded -- [--shards N] [--only I | --
 
 const CLI = resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs')
 
-function shard(i: number, n: number, dir: string, files: string[], thorough: boolean, env: NodeJS.ProcessEnv, log: string): Promise<number | null> {
+function shard(
+  i: number,
+  n: number,
+  dir: string,
+  files: string[],
+  thorough: boolean,
+  env: NodeJS.ProcessEnv,
+  log: string,
+): Promise<number | null> {
   const args = [CLI, 'run', '--shard', `${i}/${n}`, '--reports', dir, ...(thorough ? ['--thorough'] : []), ...files]
   const child = spawn(process.execPath, args, { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] })
   const out = createWriteStream(log)
@@ -37,7 +47,16 @@ function shard(i: number, n: number, dir: string, files: string[], thorough: boo
 async function main(): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ options: { shards: { type: 'string' }, only: { type: 'string' }, 'merge-only': { type: 'boolean' }, thorough: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true })
+    parsed = parseArgs({
+      options: {
+        shards: { type: 'string' },
+        only: { type: 'string' },
+        'merge-only': { type: 'boolean' },
+        thorough: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      allowPositionals: true,
+    })
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}\n`)
     return 2
@@ -68,14 +87,25 @@ async function main(): Promise<number> {
   const files = parsed.positionals
   process.stdout.write(`sharded run ${runId}: ${n} shard(s)${files.length ? ` of ${files.join(' ')}` : ''}\n`)
   const indexes = only !== undefined ? [only] : Array.from({ length: n }, (_, k) => k + 1)
-  const codes = await Promise.all(indexes.map((i) => shard(i, n, dirs[i - 1]!, files, parsed.values.thorough === true, env, join(work, `shard-${i}.log`))))
-  codes.forEach((c, k) => process.stdout.write(`  shard ${indexes[k]}/${n}: exit ${c} (log ${relative(process.cwd(), join(work, `shard-${indexes[k]}.log`))})\n`))
+  const codes = await Promise.all(
+    indexes.map((i) =>
+      shard(i, n, dirs[i - 1]!, files, parsed.values.thorough === true, env, join(work, `shard-${i}.log`)),
+    ),
+  )
+  codes.forEach((c, k) =>
+    process.stdout.write(
+      `  shard ${indexes[k]}/${n}: exit ${c} (log ${relative(process.cwd(), join(work, `shard-${indexes[k]}.log`))})\n`,
+    ),
+  )
   for (const i of indexes) {
     const info = readShardInfo(dirs[i - 1]!)
     const stop = info ? shardStop(dirs[i - 1]!, info) : { cause: 'it wrote no shard.json (see its log)' }
     if (stop) {
       const log = join(work, `shard-${i}.log`)
-      process.stderr.write(`shard ${i}/${n} could not run: ${stop.cause}\n  its log ends with:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '(no log)'}\n`)
+      process.stderr.write(
+        `shard ${i}/${n} could not run: ${stop.cause}\n  its log ends ` +
+          `with:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '(no log)'}\n`,
+      )
     }
   }
   if (only !== undefined) return codes[0] ?? 3

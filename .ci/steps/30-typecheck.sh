@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
 set -euo pipefail
 npm run typecheck
-# Biome's linter (biome.json); the formatter is not checked here until the tree has been formatted once
+# Biome (biome.json): the formatter and the linter over the whole tree (npm test checks it too: test/scripts/format.test.ts)
 npm run lint

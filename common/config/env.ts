@@ -1,8 +1,10 @@
 import type { EnvNameOf } from '../env-vars'
 
 /**
- * The variables the profile loader reads (common/config/target-config.ts): the target's, the seed and the run id. Their meanings and
- * defaults are in the one list of the project's variables, common/env-vars.ts (docs/environment.md is generated from it).
+ * The variables the profile loader reads (common/config/target-config.ts): the target's, the seed and the run id. Their
+ * meanings and
+ * defaults are in the one list of the project's variables, common/env-vars.ts (docs/environment.md is generated from
+ * it).
  */
 export type EnvName = EnvNameOf<'target'> | 'CONFORMANCE_SEED' | 'CONFORMANCE_RUN_ID' | 'LEDGER_THOROUGH'
 

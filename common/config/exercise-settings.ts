@@ -23,7 +23,14 @@ export interface ExerciseSettings {
   annualSet: Record<string, unknown>
 }
 
-export const EXERCISE_DEFAULTS: ExerciseSettings = { oldTokenAfterRefresh: 'accepted', terminatedPolicyChanges: 'refused', terminatedPolicyPayments: 'accepted', subscriptionsForVolume: 60, monthlySet: { '/policy/paymentFrequency': 'monthly' }, annualSet: { '/policy/paymentFrequency': 'annual' } }
+export const EXERCISE_DEFAULTS: ExerciseSettings = {
+  oldTokenAfterRefresh: 'accepted',
+  terminatedPolicyChanges: 'refused',
+  terminatedPolicyPayments: 'accepted',
+  subscriptionsForVolume: 60,
+  monthlySet: { '/policy/paymentFrequency': 'monthly' },
+  annualSet: { '/policy/paymentFrequency': 'annual' },
+}
 
 /** The page size the exercise model counts "more than a page" against when the list is not paged. */
 export const UNPAGED_PAGE_SIZE = 50
@@ -39,6 +46,15 @@ export function exerciseSettings(config: Pick<TargetConfig, 'extensions'>): Exer
     ...(typeof raw.subscriptionsForVolume === 'number' ? { subscriptionsForVolume: raw.subscriptionsForVolume } : {}),
     ...(raw.monthlySet && typeof raw.monthlySet === 'object' ? { monthlySet: raw.monthlySet } : {}),
     ...(raw.annualSet && typeof raw.annualSet === 'object' ? { annualSet: raw.annualSet } : {}),
-    ...(page && typeof page.size === 'number' ? { listPage: { size: page.size, pageParam: page.pageParam ?? 'page', sizeParam: page.sizeParam ?? 'pageSize', firstPage: page.firstPage ?? 1 } } : {}),
+    ...(page && typeof page.size === 'number'
+      ? {
+          listPage: {
+            size: page.size,
+            pageParam: page.pageParam ?? 'page',
+            sizeParam: page.sizeParam ?? 'pageSize',
+            firstPage: page.firstPage ?? 1,
+          },
+        }
+      : {}),
   }
 }

@@ -18,7 +18,9 @@ export interface HttpLimits {
   callDeadlineMs: number
   /** The preflight, all its requests included. */
   preflightDeadlineMs: number
-  /** The run-wide circuit breaker (helpers/client/http/breaker.ts); absent: no breaker (a dispatcher of a unit test). */
+  /**
+   * The run-wide circuit breaker (helpers/client/http/breaker.ts); absent: no breaker (a dispatcher of a unit test).
+   */
   breakerExpiries?: number
   breakerSilenceMs?: number
 }
@@ -41,7 +43,10 @@ export const DEFAULT_ANSWER_BUDGET_BYTES = 1024 * 1024
 export interface BreakerSettings {
   /** Consecutive exchanges past their deadline that open the breaker (profile http.breakerExpiries, default 3). */
   expiries: number
-  /** An exchange past its deadline after this long without any answer from the origin opens it too (profile http.breakerSilenceMs, default 30000). */
+  /**
+   * An exchange past its deadline after this long without any answer from the origin opens it too (profile
+   * http.breakerSilenceMs, default 30000).
+   */
   silenceMs: number
 }
 

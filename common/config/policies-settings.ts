@@ -113,7 +113,13 @@ export const POLICIES_DEFAULTS: PoliciesSettings = {
     documentsPointer: '/links/documents',
   },
   invoices: { listPointer: '', amountFields: ['premium', 'adminfee'] },
-  totals: { premium: '/data/premium', fees: '/data/adminFee', paid: '/data/paid', balance: '/data/balance', returnPremium: '/data/returnPremium' },
+  totals: {
+    premium: '/data/premium',
+    fees: '/data/adminFee',
+    paid: '/data/paid',
+    balance: '/data/balance',
+    returnPremium: '/data/returnPremium',
+  },
   mta: {
     body: { policy: { id: '{{policyId}}' }, mta: { dateEffective: '{{dateEffective}}' } },
     set: { '/objects/building/0/sumInsured': 1234000 },
@@ -126,11 +132,30 @@ export const POLICIES_DEFAULTS: PoliciesSettings = {
     set: { '/customer/email': 'tc-{{tag}}@example.test' },
     financialBody: { policy: { financials: { periodPremium: 1 } } },
   },
-  renewal: { dataPointer: '/data', dateInceptionPointer: '/policy/dateInception', dateExpiryPointer: '/policy/dateExpiry' },
+  renewal: {
+    dataPointer: '/data',
+    dateInceptionPointer: '/policy/dateInception',
+    dateExpiryPointer: '/policy/dateExpiry',
+  },
   termination: {
-    premiumsBody: { policy: { terminationType: '{{type}}', terminationDate: '{{date}}', terminationSum: '{{sum}}', shortRatePct: '{{shortRatePct}}' } },
+    premiumsBody: {
+      policy: {
+        terminationType: '{{type}}',
+        terminationDate: '{{date}}',
+        terminationSum: '{{sum}}',
+        shortRatePct: '{{shortRatePct}}',
+      },
+    },
     returnPremiumPointer: '/data/returnPremium',
-    terminateBody: { policy: { terminationType: 'manual', terminationDate: '{{date}}', terminationSum: '{{sum}}', terminationReason: '{{tag}}' }, financials: { adminFeeSum: 0 } },
+    terminateBody: {
+      policy: {
+        terminationType: 'manual',
+        terminationDate: '{{date}}',
+        terminationSum: '{{sum}}',
+        terminationReason: '{{tag}}',
+      },
+      financials: { adminFeeSum: 0 },
+    },
     eventIdPointer: '/event_id',
     afterDays: 100,
     shortRatePct: 10,
@@ -159,7 +184,8 @@ export function policiesSettings(config: TargetConfig): PoliciesSettings {
   if (raw.mta?.body !== undefined) merged.mta.body = raw.mta.body
   if (raw.mta?.set !== undefined) merged.mta.set = raw.mta.set
   if (raw.technicalChange?.set !== undefined) merged.technicalChange.set = raw.technicalChange.set
-  if (raw.technicalChange?.financialBody !== undefined) merged.technicalChange.financialBody = raw.technicalChange.financialBody
+  if (raw.technicalChange?.financialBody !== undefined)
+    merged.technicalChange.financialBody = raw.technicalChange.financialBody
   if (raw.termination?.premiumsBody !== undefined) merged.termination.premiumsBody = raw.termination.premiumsBody
   if (raw.termination?.terminateBody !== undefined) merged.termination.terminateBody = raw.termination.terminateBody
   if (raw.payments?.insertBody !== undefined) merged.payments.insertBody = raw.payments.insertBody

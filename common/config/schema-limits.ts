@@ -32,7 +32,12 @@ export class SchemaLimitError extends Error {
 }
 
 function sizeKeywords(limits: SchemaLimits): Record<string, number> {
-  return { minLength: limits.maxStringLength, minItems: limits.maxItems, minProperties: limits.maxItems, minContains: limits.maxItems }
+  return {
+    minLength: limits.maxStringLength,
+    minItems: limits.maxItems,
+    minProperties: limits.maxItems,
+    minContains: limits.maxItems,
+  }
 }
 
 /** Where a schema goes beyond the limits ("/properties/name/minLength: 300000000 exceeds the cap of 65536"). */
@@ -56,10 +61,12 @@ export function schemaLimitProblems(schema: unknown, limits: SchemaLimits = SCHE
     for (const [k, v] of Object.entries(node)) {
       const at = `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`
       const cap = SIZE_KEYWORDS[k]
-      if (cap !== undefined && typeof v === 'number' && v > cap) problems.push(`${at}: ${v} exceeds the generator's cap of ${cap}`)
+      if (cap !== undefined && typeof v === 'number' && v > cap)
+        problems.push(`${at}: ${v} exceeds the generator's cap of ${cap}`)
       if (k === 'pattern' && typeof v === 'string') {
         const big = quantifierBeyond(v, limits.maxQuantifier)
-        if (big !== undefined) problems.push(`${at}: repetition {${big}} exceeds the generator's cap of ${limits.maxQuantifier}`)
+        if (big !== undefined)
+          problems.push(`${at}: repetition {${big}} exceeds the generator's cap of ${limits.maxQuantifier}`)
       }
       if (v !== null && typeof v === 'object') stack.push({ node: v, path: at, depth: depth + 1 })
     }
@@ -79,7 +86,8 @@ function quantifierBeyond(pattern: string, max: number): string | undefined {
 /** Throws SchemaLimitError naming every place where the schema goes beyond the limits. */
 export function assertWithinLimits(schema: unknown, what: string, limits: SchemaLimits = SCHEMA_LIMITS): void {
   const problems = schemaLimitProblems(schema, limits)
-  if (problems.length > 0) throw new SchemaLimitError(`${what} refused (a hostile or broken schema): ${problems.join('; ')}`)
+  if (problems.length > 0)
+    throw new SchemaLimitError(`${what} refused (a hostile or broken schema): ${problems.join('; ')}`)
 }
 
 /**
@@ -94,7 +102,9 @@ export function withinDeadline<T>(what: string, ms: number, run: () => T): T {
     return CALL.runInContext(box, { timeout: ms }) as T
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      throw new SchemaLimitError(`${what} did not finish within ${ms} ms and was stopped (a hostile or pathological schema)`)
+      throw new SchemaLimitError(
+        `${what} did not finish within ${ms} ms and was stopped (a hostile or pathological schema)`,
+      )
     }
     throw e
   } finally {
@@ -147,14 +157,21 @@ export function referenceProblems(schema: unknown, limits: SchemaLimits = SCHEMA
     for (const [k, v] of Object.entries(node)) {
       const at = `${path}/${escapePointer(k)}`
       if (REF_KEYWORDS.includes(k) && typeof v === 'string') {
-        if (!v.startsWith('#')) problems.push(`${at}: reference "${v.slice(0, 200)}" is outside the schema (remote references are never fetched)`)
-        else if (resolveLocal(schema, v) === undefined) problems.push(`${at}: reference "${v.slice(0, 200)}" resolves to nothing in the schema`)
+        if (!v.startsWith('#'))
+          problems.push(
+            `${at}: reference "${v.slice(0, 200)}" is outside the schema (remote references are never fetched)`,
+          )
+        else if (resolveLocal(schema, v) === undefined)
+          problems.push(`${at}: reference "${v.slice(0, 200)}" resolves to nothing in the schema`)
         else refs.push({ at, target: v === '#' ? '' : decodeURIComponent(v.slice(1)) })
       }
       if (k === '$id' && typeof v === 'string' && path !== '' && !v.startsWith('#')) {
-        problems.push(`${at}: embedded schema resource "${v.slice(0, 200)}" (references across resources are never followed)`)
+        problems.push(
+          `${at}: embedded schema resource "${v.slice(0, 200)}" (references across resources are never followed)`,
+        )
       }
-      if (v !== null && typeof v === 'object' && !DATA_KEYWORDS.includes(k)) stack.push({ node: v, path: at, depth: depth + 1 })
+      if (v !== null && typeof v === 'object' && !DATA_KEYWORDS.includes(k))
+        stack.push({ node: v, path: at, depth: depth + 1 })
     }
   }
   // the cycles that consume no value: from each reference, follow references and same-value keywords only
@@ -163,7 +180,8 @@ export function referenceProblems(schema: unknown, limits: SchemaLimits = SCHEMA
     if (node === null || typeof node !== 'object') return []
     const out: { via: string; to: string }[] = []
     const n = node as Record<string, unknown>
-    if (typeof n.$ref === 'string' && n.$ref.startsWith('#') && resolveLocal(schema, n.$ref) !== undefined) out.push({ via: `${pointer}/$ref`, to: n.$ref === '#' ? '' : decodeURIComponent(n.$ref.slice(1)) })
+    if (typeof n.$ref === 'string' && n.$ref.startsWith('#') && resolveLocal(schema, n.$ref) !== undefined)
+      out.push({ via: `${pointer}/$ref`, to: n.$ref === '#' ? '' : decodeURIComponent(n.$ref.slice(1)) })
     for (const k of SAME_VALUE) {
       const v = n[k]
       if (Array.isArray(v)) v.forEach((_, i) => out.push({ via: `${pointer}/${k}/${i}`, to: `${pointer}/${k}/${i}` }))
@@ -184,15 +202,18 @@ export function referenceProblems(schema: unknown, limits: SchemaLimits = SCHEMA
         const key = [...chain].sort().join(' ')
         if (!reported.has(key)) {
           reported.add(key)
-          problems.push(`${r.at}: a cycle of references that consumes no value and never ends (${chain.map((c) => c.slice(0, -'/$ref'.length) || '#').join(' -> ')} -> back)`)
+          problems.push(
+            `${r.at}: a cycle of references that consumes no value and never ends ` +
+              `(${chain.map((c) => c.slice(0, -'/$ref'.length) || '#').join(' -> ')} -> back)`,
+          )
         }
         break
       }
       if (seen.has(to)) continue
       seen.add(to)
-      for (const next of sameValueNext(to)) queue.push({ to: next.to, chain: next.via.endsWith('/$ref') ? [...chain, next.via] : chain })
+      for (const next of sameValueNext(to))
+        queue.push({ to: next.to, chain: next.via.endsWith('/$ref') ? [...chain, next.via] : chain })
     }
   }
   return problems
 }
-

@@ -47,7 +47,14 @@ type RawProfile = {
   credentials: RawUser
   users?: Record<string, RawUser>
   headers?: { tenant?: string; acceptLanguage?: string; extra?: Record<string, string> }
-  auth?: { loginPath?: string; refreshPath?: string; tokenPointer?: string; refreshSkewSeconds?: number; expiryLeewaySeconds?: number; maxExpiryLeewaySeconds?: number }
+  auth?: {
+    loginPath?: string
+    refreshPath?: string
+    tokenPointer?: string
+    refreshSkewSeconds?: number
+    expiryLeewaySeconds?: number
+    maxExpiryLeewaySeconds?: number
+  }
   statuses?: { pending?: string[]; success?: string[]; failure?: string[] }
   polling?: Partial<TargetConfig['polling']>
   http?: Partial<TargetConfig['http']>
@@ -63,7 +70,10 @@ type RawProfile = {
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** `over` merged onto `base` as a JSON Merge Patch (RFC 7386): objects field by field, null removes a field, anything else (arrays included) replaces. */
+/**
+ * `over` merged onto `base` as a JSON Merge Patch (RFC 7386): objects field by field, null removes a field, anything
+ * else (arrays included) replaces.
+ */
 export function mergeProfile(base: Json, over: Json): Json {
   const out: Json = { ...base }
   for (const [k, v] of Object.entries(over)) {
@@ -83,7 +93,8 @@ function readProfileData(path: string, label: string, depth = 0): unknown {
     throw new ConfigError([`${label}: not valid JSON: ${(e as Error).message}`])
   }
   if (!isObject(data) || data.extends === undefined) return data
-  if (typeof data.extends !== 'string' || data.extends === '') throw new ConfigError([`${label} /extends: must be a non-empty string (the path of a base profile)`])
+  if (typeof data.extends !== 'string' || data.extends === '')
+    throw new ConfigError([`${label} /extends: must be a non-empty string (the path of a base profile)`])
   if (depth >= 5) throw new ConfigError([`${label} /extends: more than 5 levels of extends`])
   const basePath = resolve(dirname(path), data.extends)
   const base = readProfileData(basePath, `${label} /extends (${basePath})`, depth + 1)
@@ -98,7 +109,9 @@ export function readProfile(path: string): RawProfile {
   const label = `TARGET_PROFILE (${path})`
   const data = readProfileData(path, label)
   // compiled once per process, not once per profile (a multi-target run reads one per target)
-  const validate = new SchemaCompiler().compile(JSON.parse(readFileSync(PROFILE_SCHEMA, 'utf8')) as object, { shipped: true })
+  const validate = new SchemaCompiler().compile(JSON.parse(readFileSync(PROFILE_SCHEMA, 'utf8')) as object, {
+    shipped: true,
+  })
   if (!validate(data)) {
     throw new ConfigError(formatAjvErrors(validate.errors).map((m) => `${label} ${m}`))
   }
@@ -117,7 +130,9 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
   const problems: string[] = []
   const profileEnv = readEnv(env, 'TARGET_PROFILE')
   const profilePath = profileEnv
-    ? isAbsolute(profileEnv) ? profileEnv : resolve(process.cwd(), profileEnv)
+    ? isAbsolute(profileEnv)
+      ? profileEnv
+      : resolve(process.cwd(), profileEnv)
     : DEFAULT_PROFILE
   const p = readProfile(profilePath)
 
@@ -141,7 +156,11 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
   const tenant = readEnv(env, 'TENANT') ?? p.tenant
   if (!/^[A-Za-z0-9._-]+$/.test(tenant)) problems.push(`TENANT: must match [A-Za-z0-9._-]+, got '${tenant}'`)
 
-  const resolveUser = (raw: RawUser, field: string, overrides?: { username?: string; password?: string }): UserCredentials | undefined => {
+  const resolveUser = (
+    raw: RawUser,
+    field: string,
+    overrides?: { username?: string; password?: string },
+  ): UserCredentials | undefined => {
     const username = overrides?.username ?? raw.username
     let password = overrides?.password ?? raw.password
     if (password === undefined && raw.passwordEnv) {
@@ -152,7 +171,9 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       }
     }
     if (!password) {
-      problems.push(`${field}.password: is required (or set passwordEnv${field === 'credentials' ? ' or AUTH_PASSWORD' : ''})`)
+      problems.push(
+        `${field}.password: is required (or set passwordEnv${field === 'credentials' ? ' or AUTH_PASSWORD' : ''})`,
+      )
       return undefined
     }
     return { tenant: raw.tenant ?? tenant, username, password }
@@ -179,7 +200,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
   }
 
   const product = readEnv(env, 'PRODUCT') ?? p.product ?? 'home'
-  const products = readEnv(env, 'PRODUCT') ? [product] : p.products ?? [product]
+  const products = readEnv(env, 'PRODUCT') ? [product] : (p.products ?? [product])
 
   const seedRaw = readEnv(env, 'CONFORMANCE_SEED')
   let seed = Math.floor(Math.random() * 2 ** 31)
@@ -188,16 +209,26 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
     else seed = Number(seedRaw)
   }
   const runId = readEnv(env, 'CONFORMANCE_RUN_ID') ?? newRunId()
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(runId)) problems.push(`CONFORMANCE_RUN_ID: must match [A-Za-z0-9_-]{1,64}, got '${runId}'`)
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(runId))
+    problems.push(`CONFORMANCE_RUN_ID: must match [A-Za-z0-9_-]{1,64}, got '${runId}'`)
 
-  const defects = (readEnv(env, 'REFERENCE_DEFECTS') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
-  if (defects.length > 0 && !embedded) problems.push('REFERENCE_DEFECTS: only applies to the embedded reference service; unset SALES_BASE_URL')
+  const defects = (readEnv(env, 'REFERENCE_DEFECTS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  if (defects.length > 0 && !embedded)
+    problems.push('REFERENCE_DEFECTS: only applies to the embedded reference service; unset SALES_BASE_URL')
 
   const leeway = p.auth?.expiryLeewaySeconds ?? DEFAULT_EXPIRY_LEEWAY_SECONDS
   const ceiling = p.auth?.maxExpiryLeewaySeconds ?? Math.max(DEFAULT_MAX_EXPIRY_LEEWAY_SECONDS, leeway)
-  if (ceiling < leeway) problems.push(`auth.maxExpiryLeewaySeconds: ${ceiling} is below auth.expiryLeewaySeconds (${leeway}); the ceiling of any acceptable leeway cannot be smaller than the leeway the profile accepts`)
+  if (ceiling < leeway)
+    problems.push(
+      `auth.maxExpiryLeewaySeconds: ${ceiling} is below auth.expiryLeewaySeconds (${leeway}); the ceiling of any ` +
+        `acceptable leeway cannot be smaller than the leeway the profile accepts`,
+    )
   const thoroughRaw = readEnv(env, 'LEDGER_THOROUGH')
-  if (thoroughRaw !== undefined && thoroughRaw !== '1' && thoroughRaw !== '0') problems.push(`LEDGER_THOROUGH: must be 1 or 0, got '${thoroughRaw}'`)
+  if (thoroughRaw !== undefined && thoroughRaw !== '1' && thoroughRaw !== '0')
+    problems.push(`LEDGER_THOROUGH: must be 1 or 0, got '${thoroughRaw}'`)
 
   if (problems.length > 0) throw new ConfigError(problems)
 
@@ -261,7 +292,13 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
     },
     schemaLimits: { ...SCHEMA_LIMITS, ...(p.schemaLimits ?? {}) },
     features: p.features ?? {},
-    ...(p.openapi ? { openapi: p.openapi.map((s) => (/^https?:\/\//i.test(s) || s.startsWith('{') || isAbsolute(s) ? s : resolve(dirname(profilePath), s))) } : {}),
+    ...(p.openapi
+      ? {
+          openapi: p.openapi.map((s) =>
+            /^https?:\/\//i.test(s) || s.startsWith('{') || isAbsolute(s) ? s : resolve(dirname(profilePath), s),
+          ),
+        }
+      : {}),
     ...(p.contract ? { contract: p.contract } : {}),
     deviations: p.deviations ?? {},
     reference: { ...(p.reference ?? {}), defects },
@@ -270,7 +307,9 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       services: { ...(p.services ?? {}) },
       ...(p.product !== undefined ? { product: p.product } : {}),
       ...(p.products !== undefined ? { products: [...p.products] } : {}),
-      passwordEnv: Object.fromEntries(Object.entries(p.users ?? {}).flatMap(([role, u]) => (u.passwordEnv ? [[role, u.passwordEnv]] : []))),
+      passwordEnv: Object.fromEntries(
+        Object.entries(p.users ?? {}).flatMap(([role, u]) => (u.passwordEnv ? [[role, u.passwordEnv]] : [])),
+      ),
     },
     runId,
     seed,

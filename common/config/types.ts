@@ -45,7 +45,10 @@ export interface HttpSettings {
   /** The run-wide circuit breaker (helpers/client/http/breaker.ts). */
   breakerExpiries: number
   breakerSilenceMs: number
-  /** An answer larger than this is a finding of its own on its operation (helpers/client/http/recorder.ts, answer budget). */
+  /**
+   * An answer larger than this is a finding of its own on its operation (helpers/client/http/recorder.ts, answer
+   * budget).
+   */
   answerBudgetBytes: number
   /** Per operation id, a budget of its own. */
   answerBudgets: Record<string, number>
@@ -104,7 +107,14 @@ export interface TargetConfig {
    * maxExpiryLeewaySeconds: the ceiling of any acceptable leeway ("usually no more than a few minutes"; default 120,
    * never below expiryLeewaySeconds): --thorough probes a token past exp plus it.
    */
-  auth: { loginPath: string; refreshPath: string; tokenPointers: string[]; refreshSkewSeconds: number; expiryLeewaySeconds: number; maxExpiryLeewaySeconds: number }
+  auth: {
+    loginPath: string
+    refreshPath: string
+    tokenPointers: string[]
+    refreshSkewSeconds: number
+    expiryLeewaySeconds: number
+    maxExpiryLeewaySeconds: number
+  }
   statuses: StatusSpellings
   polling: PollingSettings
   http: HttpSettings
@@ -116,7 +126,9 @@ export interface TargetConfig {
    * or URLs, `{salesBaseUrl}` / `{webhookBaseUrl}` standing for the target's base URLs. Absent: no contract checks.
    */
   openapi?: string[]
-  /** What a contract finding means (profile `contract`): fail (default once documents are named) or warn (a deviation). */
+  /**
+   * What a contract finding means (profile `contract`): fail (default once documents are named) or warn (a deviation).
+   */
   contract?: 'fail' | 'warn'
   /**
    * What the profile itself wrote, where a message or the production guard must tell it from the environment: its
@@ -125,7 +137,10 @@ export interface TargetConfig {
    * profile is read for it).
    */
   asWritten?: ProfileAsWritten
-  /** The documents as the global setup loaded them (source -> parsed JSON), so a worker's suite files need not fetch them again. */
+  /**
+   * The documents as the global setup loaded them (source -> parsed JSON), so a worker's suite files need not fetch
+   * them again.
+   */
   openapiDocuments?: Record<string, unknown>
   reference: ReferenceSettings
   extensions: Record<string, Record<string, unknown>>

@@ -11,7 +11,8 @@ import { cachedValidator } from './validator-cache'
 const compiled = new Map<string, ValidateFunction>()
 
 /**
- * Compiles JSON Schemas by the draft each declares ($schema: 2020-12, 2019-09, else draft-07; all errors, formats): the same schema, or an equal copy of it (the product
+ * Compiles JSON Schemas by the draft each declares ($schema: 2020-12, 2019-09, else draft-07; all errors, formats): the
+ * same schema, or an equal copy of it (the product
  * schema fetched again by another flow or target), gets the validator compiled the first time.
  * No meta-schema pass here: the schemes suite checks the target's schemas against their meta-schema.
  */

@@ -9,7 +9,8 @@ import { linearRegExp } from '../linear-regexp'
 import { INSTALLED, PROJECT_ROOT, userCacheDir } from '../project-root'
 
 /**
- * Validators of the project's own schemas (the profile schema, the suite classes, the payload overrides), compiled once and kept on disk as
+ * Validators of the project's own schemas (the profile schema, the suite classes, the payload overrides), compiled once
+ * and kept on disk as
  * ajv standalone code: compiling the profile schema is a quarter of a CPU second on the main thread before the run's
  * first request, evaluating its generated code a few milliseconds (docs/reliability.md#speed). Only schemas the
  * project ships go here: a schema a target serves is compiled in memory (common/data/schema-compiler.ts), so no target
@@ -22,13 +23,18 @@ import { INSTALLED, PROJECT_ROOT, userCacheDir } from '../project-root'
  */
 
 const requireFromProject = createRequire(join(PROJECT_ROOT, 'package.json'))
-const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: unknown, v: ValidateFunction) => string
+const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (
+  ajv: unknown,
+  v: ValidateFunction,
+) => string
 /** Bump when the way the code is generated or loaded changes. */
 const CACHE_FORMAT = 1
 
 /** The folder of the cached validators: under node_modules/.cache in a checkout, the user's cache folder installed. */
 export function validatorCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return INSTALLED ? join(userCacheDir(env), 'validators') : join(PROJECT_ROOT, 'node_modules', '.cache', 'ledger-conformance', 'validators')
+  return INSTALLED
+    ? join(userCacheDir(env), 'validators')
+    : join(PROJECT_ROOT, 'node_modules', '.cache', 'ledger-conformance', 'validators')
 }
 
 function versionOf(pkg: string): string {
@@ -39,24 +45,44 @@ function versionOf(pkg: string): string {
   }
 }
 
-/** The ajv options that shape generated code, as text: the plain values, and the code options by how they are written. */
+/**
+ * The ajv options that shape generated code, as text: the plain values, and the code options by how they are written.
+ */
 function optionsText(opts: object): string {
-  const plain = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))
+  const plain = (o: object) =>
+    Object.fromEntries(
+      Object.entries(o).filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v)),
+    )
   const code = ((opts as { code?: Record<string, unknown> }).code ?? {}) as Record<string, unknown>
   const regExp = code.regExp as { code?: string } | undefined
-  return JSON.stringify([plain(opts), plain(code), regExp?.code ?? null, code.formats === undefined ? null : String(code.formats)])
+  return JSON.stringify([
+    plain(opts),
+    plain(code),
+    regExp?.code ?? null,
+    code.formats === undefined ? null : String(code.formats),
+  ])
 }
 
 /** The cache key of a schema's validator: its text with everything else that shapes the generated code. */
 export function validatorKey(schemaText: string, options: object): string {
-  return createHash('sha256').update(JSON.stringify([CACHE_FORMAT, versionOf('ajv'), versionOf('ajv-formats'), optionsText(options), schemaText])).digest('hex').slice(0, 32)
+  return createHash('sha256')
+    .update(
+      JSON.stringify([CACHE_FORMAT, versionOf('ajv'), versionOf('ajv-formats'), optionsText(options), schemaText]),
+    )
+    .digest('hex')
+    .slice(0, 32)
 }
 
 /** Evaluates cached standalone code: its `require`s resolve from the project, its patterns run on linearRegExp. */
 function load(code: string): ValidateFunction {
   const module: { exports: { default?: ValidateFunction } & Partial<ValidateFunction> } = { exports: {} }
   // new Function: the code ajv generated for a schema the project ships
-  new Function('require', 'module', 'exports', 'linearRegExp', code)(requireFromProject, module, module.exports, linearRegExp)
+  new Function('require', 'module', 'exports', 'linearRegExp', code)(
+    requireFromProject,
+    module,
+    module.exports,
+    linearRegExp,
+  )
   const v = (module.exports.default ?? module.exports) as ValidateFunction
   if (typeof v !== 'function') throw new Error('cached validator: no function')
   return v
@@ -64,7 +90,10 @@ function load(code: string): ValidateFunction {
 
 /** An ajv that keeps the code it generates (ajv standalone), with the options of every other validator. */
 function sourceAjv(schema: object): Ajv {
-  return createAjvFor(schema, { validateSchema: false, code: { source: true, regExp: linearRegExp, formats: _`require("ajv-formats/dist/formats").fullFormats` } })
+  return createAjvFor(schema, {
+    validateSchema: false,
+    code: { source: true, regExp: linearRegExp, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+  })
 }
 
 /** Compiles in memory and keeps the generated code for the next run. */
@@ -83,7 +112,11 @@ function compileAndKeep(ajv: Ajv, schema: object, file: string, dir: string): Va
 }
 
 /** The validator of a schema the project ships, from the disk cache when it holds it, else compiled and kept. */
-export function cachedValidator(schema: object, schemaText: string = JSON.stringify(schema), dir: string = validatorCacheDir()): ValidateFunction {
+export function cachedValidator(
+  schema: object,
+  schemaText: string = JSON.stringify(schema),
+  dir: string = validatorCacheDir(),
+): ValidateFunction {
   const ajv = sourceAjv(schema)
   const file = join(dir, `${validatorKey(schemaText, ajv.opts)}.cjs`)
   let code: string | undefined

@@ -3,7 +3,14 @@ import * as allure from 'allure-js-commons'
 import { ConformanceFailure, evidence, failureOf, formatViolations, renderFailure, violationRecord } from './failure'
 import { selectedChecks } from '../../common/selection'
 import { SKIP_REASON_LABEL } from '../../common/report-labels'
-import { runningContract, runningInvariants, withFindings, withRunningCheck, type ContractNote, type ExchangeFinding } from '../client/http/running-check'
+import {
+  runningContract,
+  runningInvariants,
+  withFindings,
+  withRunningCheck,
+  type ContractNote,
+  type ExchangeFinding,
+} from '../client/http/running-check'
 import { blockedMessage, ownerOf, SetupFailure, type BlockedInfo } from './setup'
 import { safeText } from '../client/evidence/redact'
 import { attachEvidence } from '../client/evidence/evidence'
@@ -26,7 +33,10 @@ export interface CheckContext {
   notApplicable(reason: string): never
   /** Records a named deviation; with policy 'fail' it also fails the check. */
   deviation(d: Deviation): Promise<void>
-  /** Records what the check did not probe in this run (a note in the summary, checks.json, verdict.json, the matrix; not a failure). */
+  /**
+   * Records what the check did not probe in this run (a note in the summary, checks.json, verdict.json, the matrix; not
+   * a failure).
+   */
   note(text: string): void
 }
 
@@ -50,7 +60,11 @@ function runCheck(meta: CheckMeta, ctx: TestContext, body: (t: CheckContext) => 
   return withRunningCheck(name, () => runCheckBody(meta, ctx, body), { name: chain, independent })
 }
 
-async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckContext) => Promise<void>): Promise<void> {
+async function runCheckBody(
+  meta: CheckMeta,
+  ctx: TestContext,
+  body: (t: CheckContext) => Promise<void>,
+): Promise<void> {
   const document = attachMeta(meta, ctx)
   await allure.labels(
     { name: 'specDocument', value: document },
@@ -74,7 +88,9 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
       await allure.label('deviation', d.id)
       await attachEvidence(`deviation ${d.id}`, `${d.message}\npolicy: ${d.policy}`, 'text/plain')
       if (d.policy === 'fail') {
-        const e = Object.assign(new Error(safeText(`deviation ${d.id}: ${d.message}`)), { deviation: { id: d.id, policy: d.policy } })
+        const e = Object.assign(new Error(safeText(`deviation ${d.id}: ${d.message}`)), {
+          deviation: { id: d.id, policy: d.policy },
+        })
         e.name = 'DeviationFailure'
         throw e
       }
@@ -93,10 +109,14 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
       recordInvariants(ctx)
       throw e
     }
-    // an answer over its budget was not parsed (helpers/client/http/send.ts): what the check then could not read is that
+    // an answer over its budget was not parsed (helpers/client/http/send.ts): what the check then could not read is
+    // that
     // answer's finding, not the check's own requirement
     // (a setup's failure stays the setup's: the check is blocked, owned by the operation's owner, as for any setup)
-    const overBudget = (e as { name?: string })?.name === 'DeviationFailure' || e instanceof SetupFailure ? undefined : found.find((f) => f.policy === 'fail' && f.id.startsWith(`${ANSWER_BUDGET_DEVIATION}:`))
+    const overBudget =
+      (e as { name?: string })?.name === 'DeviationFailure' || e instanceof SetupFailure
+        ? undefined
+        : found.find((f) => f.policy === 'fail' && f.id.startsWith(`${ANSWER_BUDGET_DEVIATION}:`))
     if (overBudget && !breakerOpenIn(e)) {
       const unread = e
       e = await t.deviation(overBudget).then(
@@ -108,7 +128,8 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
       recordInvariants(ctx)
       await block(ctx, e.blocked, e.res ? evidence(e.res) : [])
     }
-    // the target stopped answering earlier in the run (helpers/client/http/breaker.ts): this check's requirement was not tested
+    // the target stopped answering earlier in the run (helpers/client/http/breaker.ts): this check's requirement was
+    // not tested
     const open = breakerOpenIn(e)
     if (open) {
       recordInvariants(ctx)
@@ -116,8 +137,10 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
     }
     failure = e
   }
-  // an answer this check received broke an invariant of the model: that is the invariant's failure, reported once on its
-  // own id and naming this check (runner/run/results/invariants.ts), not this check's (issue 13: one defect, one failure)
+  // an answer this check received broke an invariant of the model: that is the invariant's failure, reported once on
+  // its
+  // own id and naming this check (runner/run/results/invariants.ts), not this check's (issue 13: one defect, one
+  // failure)
   recordInvariants(ctx)
   if (failure === undefined) return
   // the check's outcome as ONE record in its meta: every report is rendered from it (helpers/checks/task-meta.ts)
@@ -131,14 +154,17 @@ async function runCheckBody(meta: CheckMeta, ctx: TestContext, body: (t: CheckCo
 }
 
 /**
- * The record of a check's failure: a violated requirement (an assertion helper, a deviation the profile does not accept)
+ * The record of a check's failure: a violated requirement (an assertion helper, a deviation the profile does not
+ * accept)
  * is `failed`, anything else `errored`. A status failure's owner defaults to the owner of the operation that answered,
  * for the check's product; an owner that is the check itself is none (runner/run/results/findings.ts).
  */
 export function failureRecord(meta: CheckMeta, e: unknown): FailureRecord {
   const record = failureOf(meta, e, violatesRequirement(e) ? 'failed' : 'errored')
   const status = record.expectation?.kind === 'status'
-  const owner = record.owner ?? (status && e instanceof ConformanceFailure ? ownerOf(e.detail.res?.exchange?.operationId, meta.product) : undefined)
+  const owner =
+    record.owner ??
+    (status && e instanceof ConformanceFailure ? ownerOf(e.detail.res?.exchange?.operationId, meta.product) : undefined)
   const { owner: _, ...rest } = record
   return owner && owner !== meta.id ? { ...rest, owner } : rest
 }
@@ -158,9 +184,21 @@ function recordInvariants(ctx: TestContext): void {
   if (!tally) return
   const violated = tally.violations.map((v) => {
     const answers = [v.res, v.setBy].flatMap((r) => (r?.exchange ? [answerKey(r.exchange)] : []))
-    return { id: v.invariant, message: formatViolations([v]), ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}), ...(v.at ? { at: v.at } : {}), ...(answers.length > 0 ? { answers } : {}), failure: violationRecord(v) }
+    return {
+      id: v.invariant,
+      message: formatViolations([v]),
+      ...(v.res.exchange?.operationId ? { operation: v.res.exchange.operationId } : {}),
+      ...(v.at ? { at: v.at } : {}),
+      ...(answers.length > 0 ? { answers } : {}),
+      failure: violationRecord(v),
+    }
   })
-  ctx.task.meta.invariants = { evaluated: { ...tally.evaluated }, violated, ...(tally.sent ? { sent: { ...tally.sent } } : {}), ...(tally.undecided ? { undecided: tally.undecided.map((u) => ({ id: u.invariant, resource: u.resource })) } : {}) }
+  ctx.task.meta.invariants = {
+    evaluated: { ...tally.evaluated },
+    violated,
+    ...(tally.sent ? { sent: { ...tally.sent } } : {}),
+    ...(tally.undecided ? { undecided: tally.undecided.map((u) => ({ id: u.invariant, resource: u.resource })) } : {}),
+  }
   if (tally.exercised) ctx.task.meta.exercised = Object.keys(tally.exercised).sort()
 }
 
@@ -191,7 +229,8 @@ function deadlineMargin(timeoutMs: number): number {
 /**
  * Runs the body against the check's deadline (vitest's timeout less a margin): past it, every request the check has
  * in flight is aborted and the check fails naming them and how long they have been waiting, instead of vitest's
- * bare "Test timed out". Requests and their retries are given only the time that is left (helpers/client/http/in-flight.ts).
+ * bare "Test timed out". Requests and their retries are given only the time that is left
+ * (helpers/client/http/in-flight.ts).
  */
 export async function withDeadline(timeoutMs: number | undefined, body: () => Promise<void>): Promise<void> {
   if (!timeoutMs || !Number.isFinite(timeoutMs) || timeoutMs <= 0) return body()
@@ -201,7 +240,9 @@ export async function withDeadline(timeoutMs: number | undefined, body: () => Pr
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const inFlight = tracker.describe()
-      const e = new Error(`the check did not finish within ${ms} ms; ${inFlight ? `in flight: ${inFlight}` : 'no request was in flight'}`)
+      const e = new Error(
+        `the check did not finish within ${ms} ms; ${inFlight ? `in flight: ${inFlight}` : 'no request was in flight'}`,
+      )
       // settled first, so that the body, ending as its requests are aborted, cannot win the race
       reject(e)
       tracker.abort(e)
@@ -228,10 +269,18 @@ function title(meta: CheckMeta): string {
  * collecting the suites without running them. `undefined` when the check is not in the run's selection: it is then
  * not defined at all (common/selection.ts).
  */
-function testOptions(meta: CheckMeta, options: CheckOptions, at: SourceLocation | undefined, lifecycle?: string): { timeout?: number; meta: { check: CheckTaskMeta } } | undefined {
+function testOptions(
+  meta: CheckMeta,
+  options: CheckOptions,
+  at: SourceLocation | undefined,
+  lifecycle?: string,
+): { timeout?: number; meta: { check: CheckTaskMeta } } | undefined {
   const selected = selectedChecks()
   if (selected && !selected.has(meta.id)) return undefined
-  return { ...(options.timeout ? { timeout: options.timeout } : {}), meta: { check: { ...meta, document: SPEC[meta.spec], ...(lifecycle ? { lifecycle } : {}), ...(at ? { at } : {}) } } }
+  return {
+    ...(options.timeout ? { timeout: options.timeout } : {}),
+    meta: { check: { ...meta, document: SPEC[meta.spec], ...(lifecycle ? { lifecycle } : {}), ...(at ? { at } : {}) } },
+  }
 }
 
 /** This module: a declaration is attributed to the first frame outside it (the suite's `check(` or `step(` call). */
@@ -300,7 +349,8 @@ export function lifecycle(name: string, define: (step: StepFn) => void): void {
  * describe.concurrent would make every step concurrent; the blocks are marked concurrent once collected instead.
  */
 export function sideBySide(): void {
-  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first parameter, which must be an object pattern
+  // vitest reads a fixture's dependencies from its first parameter, which must be an object pattern
+  // biome-ignore lint/correctness/noEmptyPattern: vitest's fixture signature
   beforeAll(({}, suite) => {
     for (const block of suite.tasks) if (block.type === 'suite') block.concurrent = true
   })

@@ -49,17 +49,28 @@ export interface SuiteContext {
 }
 
 /** Builds a context for a target (no vitest hooks: usable from scripts and tests). */
-export function createSuiteContext(config: TargetConfig, options: { allure?: boolean; trafficFile?: boolean; contracts?: boolean; target?: string; sinks?: ExchangeSink[]; lane?: boolean } = {}): SuiteContext {
+export function createSuiteContext(
+  config: TargetConfig,
+  options: {
+    allure?: boolean
+    trafficFile?: boolean
+    contracts?: boolean
+    target?: string
+    sinks?: ExchangeSink[]
+    lane?: boolean
+  } = {},
+): SuiteContext {
   // in a multi-target run, vitest's global current test may belong to another target's block (hooks run outside
   // any check's scope): only a name within this target's block is taken
-  const ownBlock = (name: string | undefined) => (name !== undefined && (options.target === undefined || name.startsWith(`${options.target} > `)) ? name : undefined)
+  const ownBlock = (name: string | undefined) =>
+    name !== undefined && (options.target === undefined || name.startsWith(`${options.target} > `)) ? name : undefined
   const redactor = runRedactor()
   for (const u of Object.values(config.users)) redactor.addSecret(u?.password)
   const sinks: ExchangeSink[] = [...(options.sinks ?? [])]
   // the contract sink first: it marks what it validated, which the traffic file keeps (the run's contract coverage)
-  const contracts = options.contracts ?? true ? openApiSink(config) : undefined
+  const contracts = (options.contracts ?? true) ? openApiSink(config) : undefined
   if (contracts) sinks.push(contracts)
-  const traffic = options.trafficFile ?? true ? trafficFileSink(trafficDir()) : undefined
+  const traffic = (options.trafficFile ?? true) ? trafficFileSink(trafficDir()) : undefined
   if (traffic) sinks.push(traffic)
   if (options.allure ?? true) sinks.push(allureExchangeSink)
   const recorder = new Recorder({
@@ -75,18 +86,26 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
       }
     },
     currentChain: runningChain,
-    answerBudget: { bytes: (op) => (op !== undefined ? config.http.answerBudgets[op] : undefined) ?? config.http.answerBudgetBytes, policy: config.deviations[ANSWER_BUDGET_DEVIATION] ?? 'fail' },
+    answerBudget: {
+      bytes: (op) => (op !== undefined ? config.http.answerBudgets[op] : undefined) ?? config.http.answerBudgetBytes,
+      policy: config.deviations[ANSWER_BUDGET_DEVIATION] ?? 'fail',
+    },
     largeHeaders: { policy: config.deviations[ANSWER_HEADERS_DEVIATION] ?? 'warn' },
   })
   const dispatchers = new Dispatchers(config.http)
   // shared by every suite file of this worker that talks to this target
-  const limiter = sharedLimiter(`${config.runId} ${config.services.salesBaseUrl} ${config.services.webhookBaseUrl} ${config.services.authUrl}`, config.http.maxInFlight)
+  const limiter = sharedLimiter(
+    `${config.runId} ${config.services.salesBaseUrl} ${config.services.webhookBaseUrl} ${config.services.authUrl}`,
+    config.http.maxInFlight,
+  )
   const defaultHeaders = { 'accept-language': config.headers.acceptLanguage, ...config.headers.extra }
   const auth = new AuthSession({
     ...profileAuthOptions(config),
     redactor,
     post: async (url, json) => {
-      const res = await limiter.run(() => send(dispatchers, { method: 'POST', url, json, headers: { accept: 'application/json', ...defaultHeaders } }))
+      const res = await limiter.run(() =>
+        send(dispatchers, { method: 'POST', url, json, headers: { accept: 'application/json', ...defaultHeaders } }),
+      )
       // the tokens are secrets from the moment they arrive, before the exchange is recorded anywhere
       for (const p of config.auth.tokenPointers) {
         redactor.addSecret(getPointer(res.body, p))
@@ -130,7 +149,11 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
     close: async () => {
       traffic?.close()
       // the linearizability checker's own cost in this context (docs/concurrency.md "The bound"), one line per context
-      if (traffic && model.history.cost.judgements > 0) appendFileSync(join(trafficDir(), `history-cost-${process.pid}.cost`), `${JSON.stringify(model.history.cost)}\n`)
+      if (traffic && model.history.cost.judgements > 0)
+        appendFileSync(
+          join(trafficDir(), `history-cost-${process.pid}.cost`),
+          `${JSON.stringify(model.history.cost)}\n`,
+        )
       await dispatchers.close()
     },
   }
@@ -142,14 +165,22 @@ export function createSuiteContext(config: TargetConfig, options: { allure?: boo
  */
 export function currentTarget(key = collectingTarget()): TargetConfig {
   const target = key === undefined ? inject('target') : inject('targets')?.[key]
-  if (!target) throw new Error(key === undefined ? 'no target was provided (is runner/vitest/global-setup.ts the global setup?)' : `no target '${key}' in this run (TARGET_PROFILES)`)
+  if (!target)
+    throw new Error(
+      key === undefined
+        ? 'no target was provided (is runner/vitest/global-setup.ts the global setup?)'
+        : `no target '${key}' in this run (TARGET_PROFILES)`,
+    )
   return target
 }
 
 /** The target of this suite file (provided by the global setup), closed after the file. */
 export function useTarget(): SuiteContext {
   const target = collectingTarget()
-  const ctx = createSuiteContext(currentTarget(target), { ...(target === undefined ? {} : { target }), lane: collectingInLane() })
+  const ctx = createSuiteContext(currentTarget(target), {
+    ...(target === undefined ? {} : { target }),
+    lane: collectingInLane(),
+  })
   afterAll(() => ctx.close())
   return ctx
 }

@@ -8,7 +8,12 @@ export function expectContract(contracts: ContractRegistry, res: HttpResult, nam
   const body = expectJsonBody(res)
   const r = contracts.validate(name, body)
   if (!r.valid) {
-    throw new ConformanceFailure({ expected: `a body matching contract ${name}`, expectation: { kind: 'contract', name }, actual: r.errors.slice(0, 10).join('; '), res })
+    throw new ConformanceFailure({
+      expected: `a body matching contract ${name}`,
+      expectation: { kind: 'contract', name },
+      actual: r.errors.slice(0, 10).join('; '),
+      res,
+    })
   }
   return body
 }

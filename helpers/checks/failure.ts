@@ -36,7 +36,10 @@ export interface Reproduction {
  * has been through the run's redactor, control characters escaped.
  */
 export interface FailureRecord {
-  /** failed: the target broke the requirement (an assertion helper, a deviation the profile does not accept); errored: the check could not finish. */
+  /**
+   * failed: the target broke the requirement (an assertion helper, a deviation the profile does not accept); errored:
+   * the check could not finish.
+   */
   kind: 'failed' | 'errored'
   id: string
   /** "sales-service.md §4": the clause the requirement comes from. */
@@ -55,7 +58,10 @@ export interface FailureRecord {
   operation?: string
   /** The status of that answer. */
   status?: number
-  /** The recorded answer the check failed on (helpers/client/http/recorder.ts answerKey): the evidence's reference in the traffic and Allure. */
+  /**
+   * The recorded answer the check failed on (helpers/client/http/recorder.ts answerKey): the evidence's reference in
+   * the traffic and Allure.
+   */
   answer?: string
   /**
    * The check whose own requirement this failure breaks as well, when it is another check (FailureDetail.owner, or for
@@ -72,8 +78,14 @@ export interface FailureRecord {
   reproduce: Reproduction[]
 }
 
-/** A broken invariant's evidence as data (the first violation of it in a check): what checks.json's `failure` says of it. */
-export type ViolationRecord = Pick<FailureRecord, 'expected' | 'actual' | 'note' | 'timeline' | 'request' | 'response' | 'reproduce'>
+/**
+ * A broken invariant's evidence as data (the first violation of it in a check): what checks.json's `failure` says of
+ * it.
+ */
+export type ViolationRecord = Pick<
+  FailureRecord,
+  'expected' | 'actual' | 'note' | 'timeline' | 'request' | 'response' | 'reproduce'
+>
 
 /** What an assertion helper says it expected, as data (Expectation without the key the record computes). */
 export type ExpectationInput =
@@ -112,7 +124,9 @@ export function statusClasses(statuses: readonly (number | string)[]): string[] 
  * once, where the failure is made (the expectation's `key`), never to a message read back.
  */
 export function maskedExpectation(expected: string): string {
-  return expected.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '#').replace(/\d+(\.\d+)?/g, '#')
+  return expected
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '#')
+    .replace(/\d+(\.\d+)?/g, '#')
 }
 
 /** The expectation of a failure as data, with the key two checks' expectations compare by. */
@@ -148,15 +162,25 @@ export function show(value: unknown): string {
   }
 }
 
-/** The request and response of a failure as data (FailureRecord's request, response, body, reproduce), redacted with everything the run knows by now. */
+/**
+ * The request and response of a failure as data (FailureRecord's request, response, body, reproduce), redacted with
+ * everything the run knows by now.
+ */
 export function evidenceOf(res: HttpResult): Pick<FailureRecord, 'request' | 'response' | 'body' | 'reproduce'> {
   const x = res.exchange
   const body = res.parseError ? { body: safeText(res.parseError) } : {}
-  if (!x) return { request: `${res.request.method} ${safeText(res.request.url)}`, response: String(res.status), ...body, reproduce: [] }
+  if (!x)
+    return {
+      request: `${res.request.method} ${safeText(res.request.url)}`,
+      response: String(res.status),
+      ...body,
+      reproduce: [],
+    }
   const c = curlOf(x)
   return {
     request: `${x.method} ${safeText(x.url)}${x.request.body ? ` ${clip(safeText(x.request.body))}` : ''}`,
-    response: `${x.status ?? 'none'} ${safeText(x.response?.contentType ?? '')} ${clip(safeText(x.response?.body ?? ''))}`.trimEnd(),
+    response:
+      `${x.status ?? 'none'} ${safeText(x.response?.contentType ?? '')} ${clip(safeText(x.response?.body ?? ''))}`.trimEnd(),
     // A body that claims JSON and does not parse is named as such, whatever the check was about.
     ...body,
     reproduce: [{ command: safeText(c.command), variables: c.variables }],
@@ -174,7 +198,9 @@ function evidenceLines(r: Pick<FailureRecord, 'request' | 'response' | 'body'>):
 
 /** A reproduction as its line: the command, and the variables to set first. */
 export function reproduceText(r: Reproduction): string {
-  return `reproduce: ${r.command}${r.variables.length ? `   # set ${r.variables.map((v) => `$${v}`).join(', ')} first` : ''}`
+  return `reproduce: ${r.command}${
+    r.variables.length ? `   # set ${r.variables.map((v) => `$${v}`).join(', ')} first` : ''
+  }`
 }
 
 /** The request and response of a failure, redacted with everything the run knows by now, as lines. */
@@ -190,9 +216,14 @@ export function evidence(res: HttpResult): string[] {
  */
 export function renderFailure(r: FailureRecord): string {
   const head = [`[${r.id}] ${r.clause}`, `requirement: ${r.requirement}`]
-  const what = r.expected !== undefined
-    ? [`expected: ${r.expected}`, `actual:   ${r.actual ?? ''}`, ...(r.note !== undefined ? [`note:     ${r.note}`] : [])]
-    : [`error: ${r.error ?? ''}`]
+  const what =
+    r.expected !== undefined
+      ? [
+          `expected: ${r.expected}`,
+          `actual:   ${r.actual ?? ''}`,
+          ...(r.note !== undefined ? [`note:     ${r.note}`] : []),
+        ]
+      : [`error: ${r.error ?? ''}`]
   return [...head, ...what, ...evidenceLines(r), ...r.reproduce.map(reproduceText)].join('\n')
 }
 
@@ -206,7 +237,8 @@ export function formatFailure(meta: CheckMeta, error: unknown): string {
 
 /**
  * A check's failure as a record: a ConformanceFailure (an assertion helper) with its expectation as data; anything
- * else as an error, with the exchange when the helper's error carries one (a failed flow step). `owner` is the detail's;
+ * else as an error, with the exchange when the helper's error carries one (a failed flow step). `owner` is the
+ * detail's;
  * the default owner of a status failure is added by helpers/checks/failure-record.ts.
  */
 export function failureOf(meta: CheckMeta, error: unknown, kind?: FailureRecord['kind']): FailureRecord {
@@ -234,14 +266,26 @@ export function failureOf(meta: CheckMeta, error: unknown, kind?: FailureRecord[
   return {
     kind: kind ?? (e?.deviation ? 'failed' : 'errored'),
     ...base,
-    ...(e?.deviation ? { expectation: { kind: 'deviation' as const, id: e.deviation.id, policy: e.deviation.policy, key: e.deviation.id } } : {}),
+    ...(e?.deviation
+      ? {
+          expectation: {
+            kind: 'deviation' as const,
+            id: e.deviation.id,
+            policy: e.deviation.policy,
+            key: e.deviation.id,
+          },
+        }
+      : {}),
     error: safeText(e?.message ?? String(error)),
     ...(res ? { status: res.status, ...operationOf(res) } : {}),
     ...(res ? evidenceOf(res) : { reproduce: [] }),
   }
 }
 
-/** The catalogue operation of an answer: the recorded exchange's, else the request's method and URL matched to the catalogue. */
+/**
+ * The catalogue operation of an answer: the recorded exchange's, else the request's method and URL matched to the
+ * catalogue.
+ */
 function operationOf(res: HttpResult): { operation?: string } {
   const op = res.exchange?.operationId ?? operationOfRequest(res.request.method, res.request.url)
   return op ? { operation: op } : {}
@@ -270,34 +314,53 @@ export function safeTimeline(t: TimelineRecord): TimelineRecord {
     resource: safeText(t.resource),
     ...(t.shrunk ? { shrunk: safeText(t.shrunk) } : {}),
     ops: t.ops.map((o) => ({ ...o, caller: safeText(o.caller), what: safeText(o.what) })),
-    orders: t.orders.map((o) => ({ ...o, state: safeText(o.state), stuck: o.stuck.map((x) => ({ ...x, why: safeText(x.why) })) })),
+    orders: t.orders.map((o) => ({
+      ...o,
+      state: safeText(o.state),
+      stuck: o.stuck.map((x) => ({ ...x, why: safeText(x.why) })),
+    })),
   }
 }
 
 /** A broken invariant's evidence as data: what checks.json's `failure` of the invariant says. */
 export function violationRecord(v: Violation): ViolationRecord {
   const ev = evidenceOf(v.res)
-  return { expected: safeText(v.expected), actual: safeText(v.actual), ...(v.note ? { note: safeText(v.note) } : {}), ...(v.timeline ? { timeline: v.timeline.map(safeTimeline) } : {}), ...(ev.request !== undefined ? { request: ev.request } : {}), ...(ev.response !== undefined ? { response: ev.response } : {}), reproduce: ev.reproduce }
+  return {
+    expected: safeText(v.expected),
+    actual: safeText(v.actual),
+    ...(v.note ? { note: safeText(v.note) } : {}),
+    ...(v.timeline ? { timeline: v.timeline.map(safeTimeline) } : {}),
+    ...(ev.request !== undefined ? { request: ev.request } : {}),
+    ...(ev.response !== undefined ? { response: ev.response } : {}),
+    reproduce: ev.reproduce,
+  }
 }
 
-/** The message of broken invariants: per invariant its id, clause and requirement, the model's expectation, the answer, and the earlier exchange that set the expectation. */
+/**
+ * The message of broken invariants: per invariant its id, clause and requirement, the model's expectation, the answer,
+ * and the earlier exchange that set the expectation.
+ */
 export function formatViolations(violations: readonly Violation[]): string {
-  return violations
-    .slice(0, 5)
-    .map((v) => {
-      // the ids come from the oracle's catalogue through the observer hook, where an id is a string
-      const meta = invariantOf(v.invariant)
-      return [
-        meta ? `[${meta.id}] ${citation(meta)} (invariant of the model, checked on every answer)` : `[${safeText(v.invariant)}] (not an invariant of the model's catalogue)`,
-        ...(meta ? [`requirement: ${meta.requirement}`] : []),
-        ...(v.at ? [`judged by: ${formatLocation(v.at)} (the model's rule)`] : []),
-        `expected: ${safeText(v.expected)}`,
-        `actual:   ${safeText(v.actual)}`,
-        ...(v.note ? [`note:     ${safeText(v.note)}`] : []),
-        ...evidence(v.res),
-        ...evidenceOf(v.res).reproduce.map(reproduceText),
-        ...(v.setBy ? evidence(v.setBy).map((l) => `set by ${l.replace(/^(request|response): */, '$1: ')}`) : []),
-      ].join('\n')
-    })
-    .join('\n\n') + (violations.length > 5 ? `\n(${violations.length - 5} more violation(s))` : '')
+  return (
+    violations
+      .slice(0, 5)
+      .map((v) => {
+        // the ids come from the oracle's catalogue through the observer hook, where an id is a string
+        const meta = invariantOf(v.invariant)
+        return [
+          meta
+            ? `[${meta.id}] ${citation(meta)} (invariant of the model, checked on every answer)`
+            : `[${safeText(v.invariant)}] (not an invariant of the model's catalogue)`,
+          ...(meta ? [`requirement: ${meta.requirement}`] : []),
+          ...(v.at ? [`judged by: ${formatLocation(v.at)} (the model's rule)`] : []),
+          `expected: ${safeText(v.expected)}`,
+          `actual:   ${safeText(v.actual)}`,
+          ...(v.note ? [`note:     ${safeText(v.note)}`] : []),
+          ...evidence(v.res),
+          ...evidenceOf(v.res).reproduce.map(reproduceText),
+          ...(v.setBy ? evidence(v.setBy).map((l) => `set by ${l.replace(/^(request|response): */, '$1: ')}`) : []),
+        ].join('\n')
+      })
+      .join('\n\n') + (violations.length > 5 ? `\n(${violations.length - 5} more violation(s))` : '')
+  )
 }

@@ -29,7 +29,13 @@ export class RepresentedGroups {
   /** Runs a member check of `group`, or blocks it (owner: the representative) when the representative failed. */
   async member(group: string, what: string, body: () => Promise<void>): Promise<void> {
     const owner = this.failed.get(group)
-    if (owner) throw new SetupFailure({ reason: `not probed: ${what} was already violated by ${owner}, the representative of this requirement; one defect is one failure`, owner })
+    if (owner)
+      throw new SetupFailure({
+        reason:
+          `not probed: ${what} was already violated by ${owner}, the representative of this requirement; one ` +
+          `defect is one failure`,
+        owner,
+      })
     await body()
   }
 }

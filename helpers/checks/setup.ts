@@ -29,7 +29,12 @@ export class SetupFailure extends Error {
 
 /** One line: "blocked: <reason> (<operation> -> <status>; owner <id>)". */
 export function blockedMessage(b: BlockedInfo): string {
-  const where = [b.operation && `${b.operation}${b.status !== undefined ? ` -> ${b.status}` : ''}`, b.owner && `owner ${b.owner}`].filter(Boolean).join('; ')
+  const where = [
+    b.operation && `${b.operation}${b.status !== undefined ? ` -> ${b.status}` : ''}`,
+    b.owner && `owner ${b.owner}`,
+  ]
+    .filter(Boolean)
+    .join('; ')
   return `blocked: ${b.reason}${where ? ` (${where})` : ''}`
 }
 
@@ -62,7 +67,8 @@ interface SetupEvidence {
 
 function evidenceOf(e: unknown): SetupEvidence | undefined {
   if (e instanceof ConformanceFailure) return e.detail.res ? { res: e.detail.res } : {}
-  if (e instanceof Error && (e as { setupEvidence?: () => SetupEvidence }).setupEvidence) return (e as unknown as { setupEvidence(): SetupEvidence }).setupEvidence()
+  if (e instanceof Error && (e as { setupEvidence?: () => SetupEvidence }).setupEvidence)
+    return (e as unknown as { setupEvidence(): SetupEvidence }).setupEvidence()
   return undefined
 }
 
@@ -71,7 +77,10 @@ export interface GivenOptions {
   product?: string
   /** Operation to blame when the error does not say (e.g. a value read from an earlier answer). */
   operation?: OperationId
-  /** The check that owns what the setup needs, when it is not the operation's owner (an update of the event only: WH-LIFE-005). */
+  /**
+   * The check that owns what the setup needs, when it is not the operation's owner (an update of the event only:
+   * WH-LIFE-005).
+   */
   owner?: string
 }
 
@@ -85,12 +94,18 @@ export function asSetupFailure(e: unknown, what: string, o: GivenOptions = {}): 
   const ev = evidenceOf(e)
   if (!ev) return undefined
   const recorded = ev.res?.exchange?.operationId
-  const operation = ev.operation ?? (recorded !== undefined && isOperationId(recorded) ? recorded : undefined) ?? o.operation
+  const operation =
+    ev.operation ?? (recorded !== undefined && isOperationId(recorded) ? recorded : undefined) ?? o.operation
   const status = ev.status ?? ev.res?.status
   const owner = ev.owner ?? o.owner ?? ownerOf(operation, ev.product ?? o.product)
   const detail = (e as Error).message.split('\n')[0]
   return new SetupFailure(
-    { reason: `setup '${what}' failed: ${detail}`, ...(operation ? { operation } : {}), ...(status !== undefined ? { status } : {}), ...(owner ? { owner } : {}) },
+    {
+      reason: `setup '${what}' failed: ${detail}`,
+      ...(operation ? { operation } : {}),
+      ...(status !== undefined ? { status } : {}),
+      ...(owner ? { owner } : {}),
+    },
     ev.res,
   )
 }

@@ -26,7 +26,9 @@ export type CheckTaskMeta = CheckMeta & {
   document: string
   /** The full name of the lifecycle (ordered steps) it is a step of. */
   lifecycle?: string
-  /** The `check(...)` or `step(...)` call that declares it (suites/..., line): printed by `list`, kept in checks.json. */
+  /**
+   * The `check(...)` or `step(...)` call that declares it (suites/..., line): printed by `list`, kept in checks.json.
+   */
   at?: SourceLocation
 }
 
@@ -37,10 +39,20 @@ export interface InvariantsTaskMeta {
    * `at`: the rule of the model that judged the answer (helpers/oracle/..., line). `answers`: the answer that broke it
    * and the earlier one its expectation came from (helpers/client/http/recorder.ts answerKey).
    */
-  violated: { id: string; message: string; operation?: string; at?: SourceLocation; answers?: string[]; failure?: ViolationRecord }[]
+  violated: {
+    id: string
+    message: string
+    operation?: string
+    at?: SourceLocation
+    answers?: string[]
+    failure?: ViolationRecord
+  }[]
   /** The real-world data classes (helpers/oracle/real-world.ts) the check's requests carried, by class. */
   sent?: Record<string, number>
-  /** Invariants the model could not decide on the check's answers (the linearizability checker's budget spent): INCONCLUSIVE. */
+  /**
+   * Invariants the model could not decide on the check's answers (the linearizability checker's budget spent):
+   * INCONCLUSIVE.
+   */
   undecided?: { id: string; resource: string }[]
 }
 
@@ -57,7 +69,10 @@ declare module 'vitest' {
     check?: CheckTaskMeta
     deviations?: Deviation[]
     notApplicable?: string
-    /** What the check did not probe in this run and how to have it probed (e.g. expiry beyond the leeway, --thorough); not a failure. */
+    /**
+     * What the check did not probe in this run and how to have it probed (e.g. expiry beyond the leeway, --thorough);
+     * not a failure.
+     */
     notes?: string[]
     /**
      * The check could not reach its assertion: its setup failed. Not a failure of its own requirement; the
@@ -71,19 +86,30 @@ declare module 'vitest' {
     invariants?: InvariantsTaskMeta
     /**
      * What the check's failure was, as data (kind, expectation, expected, actual, operation, answer, owner, evidence):
-     * every report is rendered from it, and the reporters tell one finding from several by it (runner/run/results/findings.ts).
+     * every report is rendered from it, and the reporters tell one finding from several by it
+     * (runner/run/results/findings.ts).
      */
     failure?: FailureRecord
-    /** The exercise model's cells the check's answered calls exercised (helpers/oracle/exercise-tracker.ts): the run's coverage. */
+    /**
+     * The exercise model's cells the check's answered calls exercised (helpers/oracle/exercise-tracker.ts): the run's
+     * coverage.
+     */
     exercised?: string[]
     /**
-     * Published-contract findings on the answers this check received (helpers/client/contracts/openapi-sink.ts): never this
-     * check's failure; reporters list each `CT-<operation>-<kind>` as a check of its own (runner/run/results/contract-checks.ts).
+     * Published-contract findings on the answers this check received (helpers/client/contracts/openapi-sink.ts): never
+     * this
+     * check's failure; reporters list each `CT-<operation>-<kind>` as a check of its own
+     * (runner/run/results/contract-checks.ts).
      */
     contract?: ContractNote[]
-    /** The target (TARGET_PROFILES key) a check of a multi-target run belongs to (helpers/checks/targets/for-target.ts). */
+    /**
+     * The target (TARGET_PROFILES key) a check of a multi-target run belongs to (helpers/checks/targets/for-target.ts).
+     */
     target?: string
-    /** The suite file (suites/...) a check belongs to, when the run's suites share one entry file (a lane; helpers/checks/targets/lane.ts). */
+    /**
+     * The suite file (suites/...) a check belongs to, when the run's suites share one entry file (a lane;
+     * helpers/checks/targets/lane.ts).
+     */
     suiteFile?: string
   }
 }

@@ -8,7 +8,11 @@ import type { HttpResult } from '../client/http/types'
 export class TargetUnavailable extends Error {
   constructor(readonly res: HttpResult) {
     const op = res.exchange?.operationId ?? `${res.request.method} ${res.request.url}`
-    super(`the target said it is unavailable: ${op} answered ${res.status} with Retry-After: ${String(res.headers['retry-after']).slice(0, 40)}, beyond what the run can wait; this requirement could not be judged`)
+    super(
+      `the target said it is unavailable: ${op} answered ${res.status} with ` +
+        `Retry-After: ${String(res.headers['retry-after']).slice(0, 40)}, beyond what the run can wait; this ` +
+        `requirement could not be judged`,
+    )
     this.name = 'TargetUnavailable'
   }
 }

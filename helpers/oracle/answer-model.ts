@@ -34,7 +34,10 @@ type Expectation = { value: unknown; ids?: boolean } | { test: (v: unknown) => b
 /** The installments of a payment frequency (the dialect's; docs/fields.md). */
 const FREQUENCY: Record<string, number> = { annual: 1, 'semi-annual': 2, quarterly: 4, monthly: 12 }
 
-const sameValue = (a: unknown, b: unknown, ids: boolean) => (ids ? idOf(a) === idOf(b) && (a === undefined) === (b === undefined) : a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b)))
+const sameValue = (a: unknown, b: unknown, ids: boolean) =>
+  ids
+    ? idOf(a) === idOf(b) && (a === undefined) === (b === undefined)
+    : a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b))
 
 interface Payment {
   unallocated: number
@@ -85,7 +88,8 @@ export interface AnswerCall {
 }
 
 /**
- * The answer oracle (issue 39): every field of every answer judged against its source (helpers/oracle/answer-sources.ts),
+ * The answer oracle (issue 39): every field of every answer judged against its source
+ * (helpers/oracle/answer-sources.ts),
  * the answers of writes included. Echoes, ids, the financials' arithmetic, the money answers and the agreement of one
  * quote's or one subscription's answers. One answer with wrong values is one violation per invariant, naming each
  * field (its path, its source kind, expected and actual). A field the table does not know is returned in `unjudged`
@@ -124,7 +128,9 @@ export class AnswerModel {
   /** Ids the run was answered as new (quotes, payments, events, subscriptions): a new id is none of them. */
   private readonly newIds = new Set<string>()
   private readonly policies = new Map<string, PolicyAnswers>()
-  /** The insured object ids (pointer -> id) of a quote, as its answers showed them since the last update naming objects. */
+  /**
+   * The insured object ids (pointer -> id) of a quote, as its answers showed them since the last update naming objects.
+   */
   private readonly objectIds = new Map<string, { ids: Map<string, string>; res: HttpResult }>()
   private readonly quoteIds = new Set<string>()
   /** The user (without the tenant) who made each quote. */
@@ -153,7 +159,11 @@ export class AnswerModel {
     let v = this.knownPatterns.get(k)
     if (v === undefined) {
       // an empty list or object whose items the table knows is known too
-      v = sourceOf(key, l.pattern) !== undefined || (typeof l.value === 'object' && l.value !== null && Object.keys(ANSWER_SOURCES[key] ?? {}).some((p) => p.startsWith(`${l.pattern}/`)))
+      v =
+        sourceOf(key, l.pattern) !== undefined ||
+        (typeof l.value === 'object' &&
+          l.value !== null &&
+          Object.keys(ANSWER_SOURCES[key] ?? {}).some((p) => p.startsWith(`${l.pattern}/`)))
       this.knownPatterns.set(k, v)
     }
     return v
@@ -166,10 +176,24 @@ export class AnswerModel {
   }
 
   /** A new id: none the run was answered before as a new resource. */
-  private fresh(id: unknown, pointer: string, what: string, invariant: InvariantId, checks: Check[], overlapped: boolean): void {
+  private fresh(
+    id: unknown,
+    pointer: string,
+    what: string,
+    invariant: InvariantId,
+    checks: Check[],
+    overlapped: boolean,
+  ): void {
     const v = idOf(id)
     if (v === undefined) return
-    if (this.newIds.has(v) && !overlapped) checks.push({ invariant, pointer, kind: 'state', expected: `a new ${what} id`, actual: `${show(id)}, an id the run was given before` })
+    if (this.newIds.has(v) && !overlapped)
+      checks.push({
+        invariant,
+        pointer,
+        kind: 'state',
+        expected: `a new ${what} id`,
+        actual: `${show(id)}, an id the run was given before`,
+      })
     this.newIds.add(v)
   }
 
@@ -187,7 +211,12 @@ export class AnswerModel {
     const key = `${call.op} ${res.status}`
     const body = res.body
     const quoteId = call.op.startsWith('sales.quote.') ? (call.params['policyId'] ?? call.params['id']) : undefined
-    if (quoteId !== undefined && !['sales.quote.get', 'sales.quote.actions', 'sales.quote.calculation', 'sales.quote.installments'].includes(call.op)) {
+    if (
+      quoteId !== undefined &&
+      !['sales.quote.get', 'sales.quote.actions', 'sales.quote.calculation', 'sales.quote.installments'].includes(
+        call.op,
+      )
+    ) {
       const q = this.quote(quoteId)
       q.writes += 1
       // an update makes the calculation stale: what an MTA's issue is priced from is the calculation after the last one
@@ -197,24 +226,39 @@ export class AnswerModel {
     if (call.op === 'sales.requests.get') for (const q of this.quotes.values()) if (q.issuing) q.writes += 1
     // a policy's writes: its views before them say nothing of it after (an MTA's issue ends with a request status read)
     const policyId = call.params['policyId'] ?? call.params['id']
-    if (['sales.policy.data-change', 'sales.termination.terminate'].includes(call.op) && policyId !== undefined) this.policy(policyId).writes += 1
+    if (['sales.policy.data-change', 'sales.termination.terminate'].includes(call.op) && policyId !== undefined)
+      this.policy(policyId).writes += 1
     if (call.op === 'sales.termination.terminate' && policyId !== undefined && res.status >= 200 && res.status < 300) {
       const p = this.policy(policyId)
       p.terminated = true
       const asked = getIn(call.json, '/policy')
-      if (isObj(asked) && !call.overlapped) p.termination = { type: asked['terminationType'], date: asked['terminationDate'], ...(asked['terminationType'] === 'manual' && typeof asked['terminationSum'] === 'number' ? { sum: asked['terminationSum'] } : {}) }
+      if (isObj(asked) && !call.overlapped)
+        p.termination = {
+          type: asked['terminationType'],
+          date: asked['terminationDate'],
+          ...(asked['terminationType'] === 'manual' && typeof asked['terminationSum'] === 'number'
+            ? { sum: asked['terminationSum'] }
+            : {}),
+        }
     }
     if (call.mtaPolicy !== undefined) {
       // an MTA quote's issue changes its policy when the request ends: nothing of the policy holds meanwhile
       const p = this.policy(call.mtaPolicy)
       // the view the MTA starts from: its premium and period price the adjustment
-      if (call.op === 'sales.quote.issue') p.mtaBase = p.view && p.view.writes === p.writes && !p.moving && !call.overlapped ? p.view.data : undefined
+      if (call.op === 'sales.quote.issue')
+        p.mtaBase = p.view && p.view.writes === p.writes && !p.moving && !call.overlapped ? p.view.data : undefined
       p.writes += 1
       // an MTA may change what a view keeps otherwise (its expiry, say): the stable fields start afresh
       delete p.stable
-      p.moving = call.op === 'sales.quote.issue' ? true : call.op === 'sales.requests.get' && call.requestEnded ? false : p.moving
+      p.moving =
+        call.op === 'sales.quote.issue'
+          ? true
+          : call.op === 'sales.requests.get' && call.requestEnded
+            ? false
+            : p.moving
     }
-    if (res.status < 200 || res.status >= 300 || body === undefined || typeof body !== 'object' || body === null) return []
+    if (res.status < 200 || res.status >= 300 || body === undefined || typeof body !== 'object' || body === null)
+      return []
     // an answer the table has no entry for at all (an error status, an operation it leaves to its checks) is not walked
     if (!ANSWER_SOURCES[key]) {
       const k = `${key} (the whole answer)`
@@ -240,7 +284,13 @@ export class AnswerModel {
       case 'sales.quote.create':
       case 'sales.quote.update':
       case 'sales.quote.mta':
-        if (call.op === 'sales.quote.create' && call.actor !== undefined && idOf(getIn(body, '/policy/id')) !== undefined && !call.overlapped) this.owners.set(idOf(getIn(body, '/policy/id'))!, call.actor.slice(call.actor.indexOf('/') + 1))
+        if (
+          call.op === 'sales.quote.create' &&
+          call.actor !== undefined &&
+          idOf(getIn(body, '/policy/id')) !== undefined &&
+          !call.overlapped
+        )
+          this.owners.set(idOf(getIn(body, '/policy/id'))!, call.actor.slice(call.actor.indexOf('/') + 1))
         this.quoteAnswer(call, body as Json, '', expected)
         this.objects(call, getIn(body, '/policy/id'), body, '', res, checks)
         if (call.op === 'sales.quote.mta') this.mtaAnswer(call, body as Json, expected)
@@ -252,7 +302,8 @@ export class AnswerModel {
         this.agreeQuote(call, quoteId, body as Json, res, checks)
         if (quoteId !== undefined) {
           const f = getIn(body, '/data/policy/financials')
-          if (isObj(f) && !call.overlapped) this.quote(quoteId).calculated = { writes: this.quote(quoteId).writes, financials: f, res }
+          if (isObj(f) && !call.overlapped)
+            this.quote(quoteId).calculated = { writes: this.quote(quoteId).writes, financials: f, res }
         }
         break
       case 'sales.quote.get':
@@ -264,7 +315,12 @@ export class AnswerModel {
         break
       case 'sales.quote.actions':
         this.agreeQuote(call, quoteId, body as Json, res, checks)
-        for (const l of ['self', 'quote:changes']) if (quoteId !== undefined && typeof getIn(body, `/links/${l}`) === 'string') expected.set(`/links/${esc(l)}`, { test: (v) => typeof v === 'string' && namesId(v, quoteId), says: `a link naming quote ${quoteId}` })
+        for (const l of ['self', 'quote:changes'])
+          if (quoteId !== undefined && typeof getIn(body, `/links/${l}`) === 'string')
+            expected.set(`/links/${esc(l)}`, {
+              test: (v) => typeof v === 'string' && namesId(v, quoteId),
+              says: `a link naming quote ${quoteId}`,
+            })
         break
       case 'sales.quote.installments':
         this.schedule(call, getIn(body, '/instalments'), '/instalments', expected)
@@ -278,44 +334,69 @@ export class AnswerModel {
         expected.set('/data/policy/id', { value: call.params['policyId'] ?? call.params['id'], ids: true })
         this.financials(call, getIn(body, '/data'), '/data/policy/financials', expected)
         if (call.tenant !== undefined) expected.set('/data/agent/code', { value: call.tenant })
-        if (getIn(body, '/meta/status') !== undefined) expected.set('/data/policy/status', { value: getIn(body, '/meta/status') })
+        if (getIn(body, '/meta/status') !== undefined)
+          expected.set('/data/policy/status', { value: getIn(body, '/meta/status') })
         this.links(call, body as Json, res, expected, checks)
         break
       case 'sales.policy.period-totals': {
         expected.set('/data/policyId', { value: call.params['id'] ?? call.params['policyId'], ids: true })
         const premium = getIn(body, '/data/premium')
         const fee = getIn(body, '/data/adminFee')
-        if (typeof premium === 'number' && typeof fee === 'number' && getIn(body, '/data/total') !== undefined) expected.set('/data/total', { test: (v) => typeof v === 'number' && cents(v) === cents(premium) + cents(fee), says: `${premium} + ${fee}` })
+        if (typeof premium === 'number' && typeof fee === 'number' && getIn(body, '/data/total') !== undefined)
+          expected.set('/data/total', {
+            test: (v) => typeof v === 'number' && cents(v) === cents(premium) + cents(fee),
+            says: `${premium} + ${fee}`,
+          })
         const id = call.params['id'] ?? call.params['policyId']
         if (id !== undefined && !call.overlapped) {
           const p = this.policy(id)
-          const view = p.view && p.view.writes === p.writes && !p.moving ? getIn(p.view.data, '/policy/financials/currency') : undefined
-          if (view !== undefined && getIn(body, '/data/currency') !== undefined) expected.set('/data/currency', { value: view })
-          if (p.termination?.sum !== undefined && getIn(body, '/data/returnPremium') !== undefined) expected.set('/data/returnPremium', { value: p.termination.sum })
+          const view =
+            p.view && p.view.writes === p.writes && !p.moving
+              ? getIn(p.view.data, '/policy/financials/currency')
+              : undefined
+          if (view !== undefined && getIn(body, '/data/currency') !== undefined)
+            expected.set('/data/currency', { value: view })
+          if (p.termination?.sum !== undefined && getIn(body, '/data/returnPremium') !== undefined)
+            expected.set('/data/returnPremium', { value: p.termination.sum })
           if (!p.moving) p.totals = { writes: p.writes, premium, currency: getIn(body, '/data/currency'), res }
         }
         break
       }
       case 'sales.policy.invoices': {
-        if (Array.isArray(body)) body.forEach((inv, i) => {
-          if (!isObj(inv) || typeof inv['premium'] !== 'number' || typeof inv['adminfee'] !== 'number' || inv['payable'] === undefined) return
-          const paid = [...this.events.values()].filter((e) => !e.credited && idOf(e.invoicenumber) === idOf(inv['invoicenumber'])).reduce((sum, e) => sum + cents(e.amount), 0)
-          const want = cents(inv['premium']) + cents(inv['adminfee']) - paid
-          expected.set(`/${i}/payable`, { test: (v) => typeof v === 'number' && cents(v) === want, says: `premium ${inv['premium']} + adminfee ${inv['adminfee']} - paid ${paid / 100} = ${want / 100}` })
-        })
+        if (Array.isArray(body))
+          body.forEach((inv, i) => {
+            if (
+              !isObj(inv) ||
+              typeof inv['premium'] !== 'number' ||
+              typeof inv['adminfee'] !== 'number' ||
+              inv['payable'] === undefined
+            )
+              return
+            const paid = [...this.events.values()]
+              .filter((e) => !e.credited && idOf(e.invoicenumber) === idOf(inv['invoicenumber']))
+              .reduce((sum, e) => sum + cents(e.amount), 0)
+            const want = cents(inv['premium']) + cents(inv['adminfee']) - paid
+            expected.set(`/${i}/payable`, {
+              test: (v) => typeof v === 'number' && cents(v) === want,
+              says: `premium ${inv['premium']} + adminfee ${inv['adminfee']} - paid ${paid / 100} = ${want / 100}`,
+            })
+          })
         break
       }
       case 'sales.termination.premiums': {
         const p = isObj(call.json) && isObj(call.json['policy']) ? call.json['policy'] : {}
         expected.set('/data/policyId', { value: call.params['policyId'] ?? call.params['id'], ids: true })
-        for (const f of ['terminationType', 'terminationDate'] as const) if (p[f] !== undefined) expected.set(`/data/${f}`, { value: p[f] })
-        if (p['terminationType'] === 'manual' && typeof p['terminationSum'] === 'number') expected.set('/data/returnPremium', { value: p['terminationSum'] })
+        for (const f of ['terminationType', 'terminationDate'] as const)
+          if (p[f] !== undefined) expected.set(`/data/${f}`, { value: p[f] })
+        if (p['terminationType'] === 'manual' && typeof p['terminationSum'] === 'number')
+          expected.set('/data/returnPremium', { value: p['terminationSum'] })
         this.terminationQuote(call, p, body as Json, expected)
         break
       }
       case 'sales.policy.data-change': {
         const id = call.params['id'] ?? call.params['policyId']
-        if (id !== undefined && !call.overlapped && getIn(body, '/data/version') !== undefined) this.policy(id).version = { writes: this.policy(id).writes, value: getIn(body, '/data/version'), res }
+        if (id !== undefined && !call.overlapped && getIn(body, '/data/version') !== undefined)
+          this.policy(id).version = { writes: this.policy(id).writes, value: getIn(body, '/data/version'), res }
         expected.set('/data/policyId', { value: call.params['id'] ?? call.params['policyId'], ids: true })
         if (isObj(call.json)) Object.keys(call.json).forEach((k, i) => expected.set(`/data/changed/${i}`, { value: k }))
         break
@@ -328,15 +409,24 @@ export class AnswerModel {
         break
       case 'sales.payments.insert': {
         const sent = isObj(call.json) ? call.json : {}
-        for (const f of ['amount', 'paymentDate', 'reference'] as const) if (sent[f] !== undefined) expected.set(`/data/${f}`, { value: sent[f] })
+        for (const f of ['amount', 'paymentDate', 'reference'] as const)
+          if (sent[f] !== undefined) expected.set(`/data/${f}`, { value: sent[f] })
         if (typeof sent['amount'] === 'number') {
           expected.set('/data/allocated', { test: (v) => v === undefined || v === 0, says: '0' })
-          expected.set('/data/unallocated', { test: (v) => v === undefined || v === sent['amount'], says: show(sent['amount']) })
+          expected.set('/data/unallocated', {
+            test: (v) => v === undefined || v === sent['amount'],
+            says: show(sent['amount']),
+          })
         }
         const id = idOf(getIn(body, '/data/id'))
         this.fresh(getIn(body, '/data/id'), '/data/id', 'payment', 'PL-INV-021', checks, call.overlapped)
-        if (sent['paymentDate'] === undefined && getIn(body, '/data/paymentDate') !== undefined) expected.set('/data/paymentDate', { test: (v) => typeof v === 'string' && Math.abs(Date.parse(`${v}T12:00:00Z`) - Date.now()) <= 36 * 3_600_000, says: 'the day of the payment (today: none was sent)' })
-        if (id !== undefined && typeof sent['amount'] === 'number' && !call.overlapped) this.payments.set(id, { unallocated: cents(sent['amount']) })
+        if (sent['paymentDate'] === undefined && getIn(body, '/data/paymentDate') !== undefined)
+          expected.set('/data/paymentDate', {
+            test: (v) => typeof v === 'string' && Math.abs(Date.parse(`${v}T12:00:00Z`) - Date.now()) <= 36 * 3_600_000,
+            says: 'the day of the payment (today: none was sent)',
+          })
+        if (id !== undefined && typeof sent['amount'] === 'number' && !call.overlapped)
+          this.payments.set(id, { unallocated: cents(sent['amount']) })
         break
       }
       case 'sales.payments.allocate': {
@@ -347,13 +437,17 @@ export class AnswerModel {
         allocations.forEach((a, i) => {
           expected.set(`/data/events/${i}/invoicenumber`, { value: a['invoicenumber'] })
           expected.set(`/data/events/${i}/amount`, { value: a['amount'] })
-          if (paymentId !== undefined && at(`/data/events/${i}/paymentId`) !== undefined) expected.set(`/data/events/${i}/paymentId`, { value: paymentId, ids: true })
+          if (paymentId !== undefined && at(`/data/events/${i}/paymentId`) !== undefined)
+            expected.set(`/data/events/${i}/paymentId`, { value: paymentId, ids: true })
         })
         const payment = paymentId !== undefined ? this.payments.get(paymentId) : undefined
         const sum = allocations.reduce((s, a) => s + (typeof a['amount'] === 'number' ? cents(a['amount']) : 0), 0)
         if (payment && !call.overlapped && at('/data/unallocated') !== undefined) {
           const left = payment.unallocated - sum
-          expected.set('/data/unallocated', { test: (v) => typeof v === 'number' && cents(v) === left, says: show(left / 100) })
+          expected.set('/data/unallocated', {
+            test: (v) => typeof v === 'number' && cents(v) === left,
+            says: show(left / 100),
+          })
         }
         if (payment) payment.unallocated -= sum
         const events = getIn(body, '/data/events')
@@ -363,7 +457,8 @@ export class AnswerModel {
             if (id === undefined) return
             this.fresh(id, `/data/events/${i}/eventId`, 'event', 'PL-INV-021', checks, call.overlapped)
             const a = allocations[i]
-            if (a && typeof a['amount'] === 'number') this.events.set(id, { paymentId, invoicenumber: a['invoicenumber'], amount: a['amount'] })
+            if (a && typeof a['amount'] === 'number')
+              this.events.set(id, { paymentId, invoicenumber: a['invoicenumber'], amount: a['amount'] })
           })
         }
         break
@@ -386,9 +481,16 @@ export class AnswerModel {
       }
       case 'sales.requests.get':
         expected.set('/requestId', { value: call.params['requestId'] })
-        if (call.requestQuote !== undefined && getIn(body, '/data/quoteId') !== undefined) expected.set('/data/quoteId', { value: call.requestQuote, ids: true })
-        if (call.requestQuote !== undefined && this.mtaDates.has(call.requestQuote) && getIn(body, '/data/dateEffective') !== undefined) expected.set('/data/dateEffective', { value: this.mtaDates.get(call.requestQuote) })
-        if (call.requestQuote !== undefined && call.mtaPolicy !== undefined) this.mtaPremium(call.requestQuote, call.mtaPolicy, body as Json, expected)
+        if (call.requestQuote !== undefined && getIn(body, '/data/quoteId') !== undefined)
+          expected.set('/data/quoteId', { value: call.requestQuote, ids: true })
+        if (
+          call.requestQuote !== undefined &&
+          this.mtaDates.has(call.requestQuote) &&
+          getIn(body, '/data/dateEffective') !== undefined
+        )
+          expected.set('/data/dateEffective', { value: this.mtaDates.get(call.requestQuote) })
+        if (call.requestQuote !== undefined && call.mtaPolicy !== undefined)
+          this.mtaPremium(call.requestQuote, call.mtaPolicy, body as Json, expected)
         break
       case 'webhooks.subscription.delete':
         expected.set('/success', { value: true })
@@ -397,21 +499,32 @@ export class AnswerModel {
       case 'webhooks.subscription.get':
       case 'webhooks.subscription.update':
         this.subscription(call, body as Json, '', res, checks)
-        if (call.op !== 'webhooks.subscription.create' && call.params['id'] !== undefined) expected.set('/id', { value: call.params['id'], ids: true })
+        if (call.op !== 'webhooks.subscription.create' && call.params['id'] !== undefined)
+          expected.set('/id', { value: call.params['id'], ids: true })
         // an update answers the event and url it was sent (webhooks §4: the updated subscription)
-        if (call.op === 'webhooks.subscription.update' && isObj(call.json) && !call.overlapped) for (const f of ['event', 'url'] as const) if (typeof call.json[f] === 'string') expected.set(`/${f}`, { value: call.json[f] })
+        if (call.op === 'webhooks.subscription.update' && isObj(call.json) && !call.overlapped)
+          for (const f of ['event', 'url'] as const)
+            if (typeof call.json[f] === 'string') expected.set(`/${f}`, { value: call.json[f] })
         break
       case 'webhooks.subscriptions.list':
-        if (Array.isArray(body)) body.forEach((item, i) => isObj(item) && this.subscription(call, item, `/${i}`, res, checks))
+        if (Array.isArray(body))
+          body.forEach((item, i) => isObj(item) && this.subscription(call, item, `/${i}`, res, checks))
         break
     }
-    // every expected pointer against the answer (a field dropped is absent), every field of the answer against the table
+    // every expected pointer against the answer (a field dropped is absent), every field of the answer against the
+    // table
     for (const [pointer, e] of expected) {
       const got = at(pointer)
       const ok = 'test' in e ? e.test(got) : sameValue(got, e.value, e.ids ?? false)
       if (ok) continue
       const source = sourceOf(key, patternOfPointer(pointer))
-      checks.push({ invariant: invariantOf(source, call.op), pointer, kind: source?.kind ?? 'state', expected: 'test' in e ? e.says : show(e.value), actual: show(got) })
+      checks.push({
+        invariant: invariantOf(source, call.op),
+        pointer,
+        kind: source?.kind ?? 'state',
+        expected: 'test' in e ? e.says : show(e.value),
+        actual: show(got),
+      })
     }
     const byInvariant = new Map<InvariantId, typeof checks>()
     for (const c of checks) byInvariant.set(c.invariant, [...(byInvariant.get(c.invariant) ?? []), c])
@@ -432,7 +545,11 @@ export class AnswerModel {
     const doc = prefix ? body['data'] : body
     const answeredId = idOf(getIn(doc, '/policy/id'))
     if (call.op === 'sales.quote.create' || call.op === 'sales.quote.mta') {
-      if (answeredId !== undefined && this.quoteIds.has(answeredId) && !call.overlapped) expected.set(`${prefix}/policy/id`, { test: () => false, says: `a new quote id (${answeredId} is another quote of the run)` })
+      if (answeredId !== undefined && this.quoteIds.has(answeredId) && !call.overlapped)
+        expected.set(`${prefix}/policy/id`, {
+          test: () => false,
+          says: `a new quote id (${answeredId} is another quote of the run)`,
+        })
       if (answeredId !== undefined) this.quoteIds.add(answeredId)
     } else {
       const asked = call.params['policyId'] ?? call.params['id']
@@ -441,19 +558,34 @@ export class AnswerModel {
     if (call.op === 'sales.quote.mta') {
       const sent = isObj(call.json) ? call.json : {}
       const policy = isObj(sent['policy']) ? sent['policy'] : {}
-      if (policy['id'] !== undefined && getIn(doc, '/policy/policyId') !== undefined) expected.set(`${prefix}/policy/policyId`, { value: policy['id'], ids: true })
-      for (const [k, v] of Object.entries(policy)) if (k !== 'id' && (v === null || typeof v !== 'object')) expected.set(`${prefix}/policy/${esc(k)}`, { value: v === null ? undefined : v })
-      for (const block of ['customer'] as const) if (isObj(sent[block])) for (const l of leavesWithPatterns(sent[block], `/${block}`)) expected.set(`${prefix}${l.pointer}`, { value: l.value })
+      if (policy['id'] !== undefined && getIn(doc, '/policy/policyId') !== undefined)
+        expected.set(`${prefix}/policy/policyId`, { value: policy['id'], ids: true })
+      for (const [k, v] of Object.entries(policy))
+        if (k !== 'id' && (v === null || typeof v !== 'object'))
+          expected.set(`${prefix}/policy/${esc(k)}`, { value: v === null ? undefined : v })
+      for (const block of ['customer'] as const)
+        if (isObj(sent[block]))
+          for (const l of leavesWithPatterns(sent[block], `/${block}`))
+            expected.set(`${prefix}${l.pointer}`, { value: l.value })
       return
     }
     if (call.overlapped) return
-    const written = call.op === 'sales.quote.create' && isObj(call.json) ? new Map(leavesWithPatterns(call.json).map((l) => [l.pointer, l.value])) : call.quoteLeaves
+    const written =
+      call.op === 'sales.quote.create' && isObj(call.json)
+        ? new Map(leavesWithPatterns(call.json).map((l) => [l.pointer, l.value]))
+        : call.quoteLeaves
     if (!written) return
     for (const [pointer, value] of written) expected.set(`${prefix}${pointer}`, { value })
   }
 
   /** The financials block under `at` of an answer: its rules, and the echo of the currency written. */
-  private financials(call: AnswerCall, data: unknown, at: string, expected: Map<string, Expectation>, direct?: unknown): void {
+  private financials(
+    call: AnswerCall,
+    data: unknown,
+    at: string,
+    expected: Map<string, Expectation>,
+    direct?: unknown,
+  ): void {
     const f = direct ?? getIn(data, at.replace(/^\/data/, ''))
     if (!isObj(f)) return
     const num = (k: string) => (typeof f[k] === 'number' ? (f[k] as number) : undefined)
@@ -487,56 +619,94 @@ export class AnswerModel {
    * The insured object ids of a quote (`/objects/{type}/{i}/id`): given by its create answer, the same in every later
    * answer (update, calculate, get) until an update names objects (items merged by id: new ones get ids).
    */
-  private objects(call: AnswerCall, quoteId: unknown, doc: unknown, prefix: string, res: HttpResult, checks: Check[]): void {
+  private objects(
+    call: AnswerCall,
+    quoteId: unknown,
+    doc: unknown,
+    prefix: string,
+    res: HttpResult,
+    checks: Check[],
+  ): void {
     const id = idOf(quoteId)
     if (id === undefined || call.overlapped || !isObj(doc)) return
     const objects = doc['objects']
     const now = new Map<string, string>()
-    if (isObj(objects)) for (const [type, list] of Object.entries(objects)) if (Array.isArray(list)) list.forEach((o, i) => isObj(o) && idOf(o['id']) !== undefined && now.set(`/objects/${esc(type)}/${i}/id`, idOf(o['id'])!))
+    if (isObj(objects))
+      for (const [type, list] of Object.entries(objects))
+        if (Array.isArray(list))
+          list.forEach(
+            (o, i) =>
+              isObj(o) && idOf(o['id']) !== undefined && now.set(`/objects/${esc(type)}/${i}/id`, idOf(o['id'])!),
+          )
     const namesObjects = call.op === 'sales.quote.update' && isObj(call.json) && 'objects' in call.json
     const before = this.objectIds.get(id)
     if (before && !namesObjects && call.op !== 'sales.quote.create' && call.op !== 'sales.quote.mta') {
       for (const [pointer, was] of before.ids) {
         const got = now.get(pointer)
-        if (got !== undefined && got !== was) checks.push({ invariant: 'SL-INV-021', pointer: `${prefix}${pointer}`, kind: 'state', expected: `${show(was)}, the id the quote's earlier answer gave this object`, actual: show(got) })
+        if (got !== undefined && got !== was)
+          checks.push({
+            invariant: 'SL-INV-021',
+            pointer: `${prefix}${pointer}`,
+            kind: 'state',
+            expected: `${show(was)}, the id the quote's earlier answer gave this object`,
+            actual: show(got),
+          })
       }
     }
     this.objectIds.set(id, { ids: now, res })
   }
 
-  /** An MTA answer: the blocks not sent are the policy's, as its view showed them (with no write of the policy since). */
+  /**
+   * An MTA answer: the blocks not sent are the policy's, as its view showed them (with no write of the policy since).
+   */
   private mtaAnswer(call: AnswerCall, body: Json, expected: Map<string, Expectation>): void {
     const sent = isObj(call.json) ? call.json : {}
     const policyId = idOf(getIn(sent, '/policy/id'))
     const quoteId = idOf(getIn(body, '/policy/id'))
-    if (quoteId !== undefined && getIn(sent, '/mta/dateEffective') !== undefined) this.mtaDates.set(quoteId, getIn(sent, '/mta/dateEffective'))
-    if (isObj(sent['objects'])) for (const l of leavesWithPatterns(sent['objects'], '/objects')) if (!/\/id$/.test(l.pointer)) expected.set(l.pointer, { value: l.value })
+    if (quoteId !== undefined && getIn(sent, '/mta/dateEffective') !== undefined)
+      this.mtaDates.set(quoteId, getIn(sent, '/mta/dateEffective'))
+    if (isObj(sent['objects']))
+      for (const l of leavesWithPatterns(sent['objects'], '/objects'))
+        if (!/\/id$/.test(l.pointer)) expected.set(l.pointer, { value: l.value })
     const p = policyId !== undefined ? this.policies.get(policyId) : undefined
     if (!p?.view || p.view.writes !== p.writes || p.moving || call.overlapped) return
     const view = p.view.data
     for (const block of ['customer', 'objects'] as const) {
       if (sent[block] !== undefined || !isObj(view[block])) continue
-      for (const l of leavesWithPatterns(view[block], `/${block}`)) if (!expected.has(l.pointer)) expected.set(l.pointer, { value: l.value })
+      for (const l of leavesWithPatterns(view[block], `/${block}`))
+        if (!expected.has(l.pointer)) expected.set(l.pointer, { value: l.value })
     }
     const policy = isObj(view['policy']) ? view['policy'] : {}
     const sentPolicy = isObj(sent['policy']) ? sent['policy'] : {}
     for (const [k, v] of Object.entries(policy)) {
       if (k in sentPolicy || VIEW_ONLY.has(k) || (v !== null && typeof v === 'object')) continue
-      if (getIn(body, `/policy/${esc(k)}`) !== undefined || k in (isObj(body['policy']) ? body['policy'] : {})) expected.set(`/policy/${esc(k)}`, { value: v })
+      if (getIn(body, `/policy/${esc(k)}`) !== undefined || k in (isObj(body['policy']) ? body['policy'] : {}))
+        expected.set(`/policy/${esc(k)}`, { value: v })
     }
   }
 
-  /** A schedule (calculation or installments read): as many installments as the payment frequency says, the first due at inception. */
+  /**
+   * A schedule (calculation or installments read): as many installments as the payment frequency says, the first due at
+   * inception.
+   */
   private schedule(call: AnswerCall, list: unknown, at: string, expected: Map<string, Expectation>): void {
     if (!Array.isArray(list) || call.overlapped || !call.quoteLeaves) return
     const frequency = call.quoteLeaves.get('/policy/paymentFrequency')
     const inception = call.quoteLeaves.get('/policy/dateInception')
     const n = typeof frequency === 'string' ? FREQUENCY[frequency] : undefined
-    if (n !== undefined && list.length !== n) expected.set(`${at}/${n - 1 < list.length ? list.length - 1 : n - 1}/premium`, { test: () => false, says: `${n} installments for a ${frequency} payment frequency (${list.length} answered)` })
-    if (typeof inception === 'string' && list.length > 0 && isObj(list[0]) && list[0]['dueDate'] !== undefined) expected.set(`${at}/0/dueDate`, { value: inception })
+    if (n !== undefined && list.length !== n)
+      expected.set(`${at}/${n - 1 < list.length ? list.length - 1 : n - 1}/premium`, {
+        test: () => false,
+        says: `${n} installments for a ${frequency} payment frequency (${list.length} answered)`,
+      })
+    if (typeof inception === 'string' && list.length > 0 && isObj(list[0]) && list[0]['dueDate'] !== undefined)
+      expected.set(`${at}/0/dueDate`, { value: inception })
   }
 
-  /** An MTA request's success: its premium is the difference of the period premiums, for the rest of the period from the MTA date (or in full). */
+  /**
+   * An MTA request's success: its premium is the difference of the period premiums, for the rest of the period from the
+   * MTA date (or in full).
+   */
   private mtaPremium(quoteId: string, policyId: string, body: Json, expected: Map<string, Expectation>): void {
     const got = getIn(body, '/data/mtaPremium')
     const q = this.quotes.get(quoteId)
@@ -547,40 +717,79 @@ export class AnswerModel {
     const after = getIn(q?.calculated?.financials, '/periodPremium')
     const inception = getIn(view, '/policy/dateInception')
     const expiry = getIn(view, '/policy/dateExpiry')
-    if (got === undefined || typeof before !== 'number' || typeof after !== 'number' || typeof date !== 'string' || typeof inception !== 'string' || typeof expiry !== 'string') return
+    if (
+      got === undefined ||
+      typeof before !== 'number' ||
+      typeof after !== 'number' ||
+      typeof date !== 'string' ||
+      typeof inception !== 'string' ||
+      typeof expiry !== 'string'
+    )
+      return
     const day = (iso: string) => Math.round(Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) / 86_400_000)
     const extra = this.settings.dayCount === 'expiry-inclusive' ? 1 : 0
     const total = day(expiry) - day(inception) + extra
     const left = Math.max(0, Math.min(total, day(expiry) - day(date) + extra))
     if (!(total > 0)) return
     const want = this.settings.mtaAdjustment === 'full-difference' ? after - before : ((after - before) * left) / total
-    expected.set('/data/mtaPremium', { test: (v) => typeof v === 'number' && roundings(want).includes(cents(v)), says: `(${after} - ${before}) × ${left}/${total} days = ${cents(want) / 100}` })
+    expected.set('/data/mtaPremium', {
+      test: (v) => typeof v === 'number' && roundings(want).includes(cents(v)),
+      says: `(${after} - ${before}) × ${left}/${total} days = ${cents(want) / 100}`,
+    })
   }
 
-  /** The policy view: links naming the policy, the fields that never change, the version a technical change answered. */
-  private links(call: AnswerCall, body: Json, res: HttpResult, expected: Map<string, Expectation>, checks: Check[]): void {
+  /**
+   * The policy view: links naming the policy, the fields that never change, the version a technical change answered.
+   */
+  private links(
+    call: AnswerCall,
+    body: Json,
+    res: HttpResult,
+    expected: Map<string, Expectation>,
+    checks: Check[],
+  ): void {
     const id = call.params['policyId'] ?? call.params['id']
     if (id === undefined) return
-    // each link is the operation's path for this policy (sales §4: GET /policies/{id}/links, /invoices, /period-totals, /renewal)
-    for (const [l, tail] of [['self', 'links'], ['invoices', 'invoices'], ['periodTotals', 'period-totals'], ['renewal', 'renewal']] as const) {
-      if (typeof getIn(body, `/links/${l}`) === 'string') expected.set(`/links/${l}`, { test: (v) => typeof v === 'string' && (v.split(/[?#]/)[0] ?? '').replace(/\/+$/, '').endsWith(`/policies/${id}/${tail}`), says: `the path of /policies/${id}/${tail}` })
+    // each link is the operation's path for this policy (sales §4: GET /policies/{id}/links, /invoices, /period-totals,
+    // /renewal)
+    for (const [l, tail] of [
+      ['self', 'links'],
+      ['invoices', 'invoices'],
+      ['periodTotals', 'period-totals'],
+      ['renewal', 'renewal'],
+    ] as const) {
+      if (typeof getIn(body, `/links/${l}`) === 'string')
+        expected.set(`/links/${l}`, {
+          test: (v) =>
+            typeof v === 'string' && (v.split(/[?#]/)[0] ?? '').replace(/\/+$/, '').endsWith(`/policies/${id}/${tail}`),
+          says: `the path of /policies/${id}/${tail}`,
+        })
     }
     // the broker is the user who made the policy's quote
     const owner = call.policyQuote !== undefined ? this.owners.get(call.policyQuote) : undefined
-    if (owner !== undefined && getIn(body, '/data/agent/broker') !== undefined) expected.set('/data/agent/broker', { value: owner })
+    if (owner !== undefined && getIn(body, '/data/agent/broker') !== undefined)
+      expected.set('/data/agent/broker', { value: owner })
     // the quote the policy was issued from is one of its quotes (PL-INV-005 keeps them)
     const quotes = getIn(body, '/links/quotes')
     const issuing = call.policyQuote
-    if (issuing !== undefined && Array.isArray(quotes) && quotes.length > 0) expected.set('/links/quotes/0', { test: () => quotes.some((q) => typeof q === 'string' && (q === issuing || namesId(q, issuing))), says: `the policy's quotes, among them ${issuing}, the quote it was issued from` })
+    if (issuing !== undefined && Array.isArray(quotes) && quotes.length > 0)
+      expected.set('/links/quotes/0', {
+        test: () => quotes.some((q) => typeof q === 'string' && (q === issuing || namesId(q, issuing))),
+        says: `the policy's quotes, among them ${issuing}, the quote it was issued from`,
+      })
     if (call.overlapped) return
     const p = this.policy(id)
     const data = getIn(body, '/data')
-    if (p.version && p.version.writes === p.writes && !p.moving && getIn(body, '/meta/version') !== undefined) expected.set('/meta/version', { value: p.version.value })
+    if (p.version && p.version.writes === p.writes && !p.moving && getIn(body, '/meta/version') !== undefined)
+      expected.set('/meta/version', { value: p.version.value })
     const t = p.termination
     if (t) {
-      if (getIn(body, '/data/policy/terminationType') !== undefined || t.type === 'manual') expected.set('/data/policy/terminationType', { value: t.type })
-      if (getIn(body, '/data/policy/terminationDate') !== undefined && typeof t.date === 'string') expected.set('/data/policy/terminationDate', { value: t.date })
-      if (t.sum !== undefined && getIn(body, '/data/policy/returnPremium') !== undefined) expected.set('/data/policy/returnPremium', { value: t.sum })
+      if (getIn(body, '/data/policy/terminationType') !== undefined || t.type === 'manual')
+        expected.set('/data/policy/terminationType', { value: t.type })
+      if (getIn(body, '/data/policy/terminationDate') !== undefined && typeof t.date === 'string')
+        expected.set('/data/policy/terminationDate', { value: t.date })
+      if (t.sum !== undefined && getIn(body, '/data/policy/returnPremium') !== undefined)
+        expected.set('/data/policy/returnPremium', { value: t.sum })
     }
     delete p.version
     if (!p.terminated) {
@@ -588,7 +797,14 @@ export class AnswerModel {
       for (const pointer of STABLE_VIEW) {
         const v = getIn(body, pointer)
         if (v === undefined) continue
-        if (stable.has(pointer) && stable.get(pointer) !== v) checks.push({ invariant: 'PL-INV-021', pointer, kind: 'state', expected: `${show(stable.get(pointer))}, as the policy's earlier view showed`, actual: show(v) })
+        if (stable.has(pointer) && stable.get(pointer) !== v)
+          checks.push({
+            invariant: 'PL-INV-021',
+            pointer,
+            kind: 'state',
+            expected: `${show(stable.get(pointer))}, as the policy's earlier view showed`,
+            actual: show(v),
+          })
         else stable.set(pointer, v)
       }
       p.stable = stable
@@ -607,26 +823,50 @@ export class AnswerModel {
     const p = this.policies.get(id)
     if (!p?.view || p.view.writes !== p.writes || p.moving || call.overlapped) return
     const view = p.view.data
-    if (getIn(body, '/meta/policyNo') !== undefined && getIn(view, '/policy/policyNo') !== undefined) expected.set('/meta/policyNo', { value: getIn(view, '/policy/policyNo') })
-    for (const block of ['customer', 'objects'] as const) if (isObj(view[block])) for (const l of leavesWithPatterns(view[block], `/data/${block}`)) expected.set(l.pointer, { value: l.value })
+    if (getIn(body, '/meta/policyNo') !== undefined && getIn(view, '/policy/policyNo') !== undefined)
+      expected.set('/meta/policyNo', { value: getIn(view, '/policy/policyNo') })
+    for (const block of ['customer', 'objects'] as const)
+      if (isObj(view[block]))
+        for (const l of leavesWithPatterns(view[block], `/data/${block}`)) expected.set(l.pointer, { value: l.value })
     const policy = isObj(view['policy']) ? view['policy'] : {}
     const renewed = getIn(body, '/data/policy')
-    if (isObj(renewed)) for (const [k, v] of Object.entries(policy)) if (!VIEW_ONLY.has(k) && k !== 'dateInception' && k !== 'dateExpiry' && (v === null || typeof v !== 'object') && k in renewed) expected.set(`/data/policy/${esc(k)}`, { value: v })
+    if (isObj(renewed))
+      for (const [k, v] of Object.entries(policy))
+        if (
+          !VIEW_ONLY.has(k) &&
+          k !== 'dateInception' &&
+          k !== 'dateExpiry' &&
+          (v === null || typeof v !== 'object') &&
+          k in renewed
+        )
+          expected.set(`/data/policy/${esc(k)}`, { value: v })
   }
 
-  /** A termination quote: the premium is the totals', the return premium its rule (pro-rata, short-rate) over the policy's period. */
+  /**
+   * A termination quote: the premium is the totals', the return premium its rule (pro-rata, short-rate) over the
+   * policy's period.
+   */
   private terminationQuote(call: AnswerCall, sent: Json, body: Json, expected: Map<string, Expectation>): void {
     const id = call.params['policyId'] ?? call.params['id']
     const p = id !== undefined ? this.policies.get(id) : undefined
     if (!p || call.overlapped || p.moving) return
     const totals = p.totals && p.totals.writes === p.writes ? p.totals : undefined
-    if (totals && typeof totals.premium === 'number' && getIn(body, '/data/premium') !== undefined) expected.set('/data/premium', { value: totals.premium })
+    if (totals && typeof totals.premium === 'number' && getIn(body, '/data/premium') !== undefined)
+      expected.set('/data/premium', { value: totals.premium })
     const view = p.view && p.view.writes === p.writes ? p.view.data : undefined
     const inception = getIn(view, '/policy/dateInception')
     const expiry = getIn(view, '/policy/dateExpiry')
     const date = sent['terminationDate']
     const type = sent['terminationType']
-    if (!totals || typeof totals.premium !== 'number' || typeof inception !== 'string' || typeof expiry !== 'string' || typeof date !== 'string' || getIn(body, '/data/returnPremium') === undefined) return
+    if (
+      !totals ||
+      typeof totals.premium !== 'number' ||
+      typeof inception !== 'string' ||
+      typeof expiry !== 'string' ||
+      typeof date !== 'string' ||
+      getIn(body, '/data/returnPremium') === undefined
+    )
+      return
     const day = (iso: string) => Math.round(Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) / 86_400_000)
     const extra = this.settings.dayCount === 'expiry-inclusive' ? 1 : 0
     const total = day(expiry) - day(inception) + extra
@@ -634,35 +874,79 @@ export class AnswerModel {
     if (!(total > 0)) return
     const proRata = (totals.premium * left) / total
     const pct = typeof sent['shortRatePct'] === 'number' ? sent['shortRatePct'] : undefined
-    const want = type === 'pro-rata' ? proRata : type === 'short-rate' && pct !== undefined ? (this.settings.shortRateBase === 'return' ? proRata * (1 - pct / 100) : Math.max(0, proRata - (totals.premium * pct) / 100)) : undefined
+    const want =
+      type === 'pro-rata'
+        ? proRata
+        : type === 'short-rate' && pct !== undefined
+          ? this.settings.shortRateBase === 'return'
+            ? proRata * (1 - pct / 100)
+            : Math.max(0, proRata - (totals.premium * pct) / 100)
+          : undefined
     if (want === undefined) return
-    expected.set('/data/returnPremium', { test: (v) => typeof v === 'number' && roundings(want).includes(cents(v)), says: `${type}: ${totals.premium} × ${left}/${total} days${type === 'short-rate' ? ` less ${pct} %` : ''} = ${cents(want) / 100}` })
+    expected.set('/data/returnPremium', {
+      test: (v) => typeof v === 'number' && roundings(want).includes(cents(v)),
+      says:
+        `${type}: ${totals.premium} × ${left}/${total} days${type === 'short-rate' ? ` less ${pct} %` : ''} ` +
+        `= ${cents(want) / 100}`,
+    })
   }
 
   /** status, version and schemaPath of one quote agree between its answers while nothing writes it. */
-  private agreeQuote(call: AnswerCall, quoteId: string | undefined, body: Json, res: HttpResult, checks: Check[]): void {
+  private agreeQuote(
+    call: AnswerCall,
+    quoteId: string | undefined,
+    body: Json,
+    res: HttpResult,
+    checks: Check[],
+  ): void {
     if (quoteId === undefined || call.overlapped) return
     const q = this.quote(quoteId)
     const meta = isObj(body['meta']) ? body['meta'] : {}
-    const now = { writes: q.writes, status: meta['status'], version: meta['version'], schemaPath: meta['schemaPath'], res }
+    const now = {
+      writes: q.writes,
+      status: meta['status'],
+      version: meta['version'],
+      schemaPath: meta['schemaPath'],
+      res,
+    }
     const before = q.shown
     if (before && !q.issuing) {
       for (const f of ['status', 'version', 'schemaPath'] as const) {
         if (f !== 'schemaPath' && before.writes !== q.writes) continue
         if (before[f] === undefined || now[f] === undefined || before[f] === now[f]) continue
-        checks.push({ invariant: 'SL-INV-023', pointer: `/meta/${f}`, kind: 'agreement', expected: `${show(before[f])}, as the quote's ${before.writes === q.writes ? 'previous answer with no write in between' : 'other answers'} showed`, actual: show(now[f]) })
+        checks.push({
+          invariant: 'SL-INV-023',
+          pointer: `/meta/${f}`,
+          kind: 'agreement',
+          expected: `${show(before[f])}, as the quote's ${
+            before.writes === q.writes ? 'previous answer with no write in between' : 'other answers'
+          } showed`,
+          actual: show(now[f]),
+        })
       }
     }
     q.shown = now
   }
 
   /** The financials an answer shows agree with the calculate answer, while nothing wrote the quote since. */
-  private agreeCalculation(quoteId: string | undefined, f: unknown, at: string, _res: HttpResult, checks: Check[]): void {
+  private agreeCalculation(
+    quoteId: string | undefined,
+    f: unknown,
+    at: string,
+    _res: HttpResult,
+    checks: Check[],
+  ): void {
     const c = quoteId !== undefined ? this.quotes.get(quoteId)?.calculated : undefined
     if (!c || !isObj(f) || c.writes !== this.quotes.get(quoteId!)!.writes) return
     for (const [k, v] of Object.entries(c.financials)) {
       if (f[k] === v || f[k] === undefined) continue
-      checks.push({ invariant: 'SL-INV-023', pointer: `${at}/${esc(k)}`, kind: 'agreement', expected: `${show(v)}, as the calculate answer showed`, actual: show(f[k]) })
+      checks.push({
+        invariant: 'SL-INV-023',
+        pointer: `${at}/${esc(k)}`,
+        kind: 'agreement',
+        expected: `${show(v)}, as the calculate answer showed`,
+        actual: show(f[k]),
+      })
     }
   }
 
@@ -675,14 +959,27 @@ export class AnswerModel {
     if (call.op === 'webhooks.subscription.create') {
       this.fresh(item['id'], `${prefix}/id`, 'subscription', 'WH-INV-020', checks, call.overlapped)
       const other = this.secrets.get(secret)
-      if (other !== undefined && other !== id) checks.push({ invariant: 'WH-INV-020', pointer: `${prefix}/secret`, kind: 'state', expected: 'a secret of its own', actual: `the secret of subscription ${other}` })
+      if (other !== undefined && other !== id)
+        checks.push({
+          invariant: 'WH-INV-020',
+          pointer: `${prefix}/secret`,
+          kind: 'state',
+          expected: 'a secret of its own',
+          actual: `the secret of subscription ${other}`,
+        })
       this.secrets.set(secret, id)
       this.subscriptions.set(id, { secret, setBy: res })
       return
     }
     const known = this.subscriptions.get(id)
     if (!known || known.secret === secret) return
-    checks.push({ invariant: 'WH-INV-021', pointer: `${prefix}/secret`, kind: 'agreement', expected: `${fp(known.secret)} (the create answer's)`, actual: fp(secret) })
+    checks.push({
+      invariant: 'WH-INV-021',
+      pointer: `${prefix}/secret`,
+      kind: 'agreement',
+      expected: `${fp(known.secret)} (the create answer's)`,
+      actual: fp(secret),
+    })
   }
 }
 
@@ -697,9 +994,24 @@ function roundings(amount: number): number[] {
 }
 
 /** Fields of the policy view that are the view's own, not product data an MTA carries. */
-const VIEW_ONLY = new Set(['id', 'policyNo', 'status', 'dateIssue', 'financials', 'terminationType', 'terminationDate', 'returnPremium'])
+const VIEW_ONLY = new Set([
+  'id',
+  'policyNo',
+  'status',
+  'dateIssue',
+  'financials',
+  'terminationType',
+  'terminationDate',
+  'returnPremium',
+])
 /** Fields of the policy view that never change until a termination. */
-const STABLE_VIEW = ['/data/policy/dateIssue', '/data/policy/dateExpiry', '/data/agent/code', '/data/agent/broker', '/meta/schemaPath']
+const STABLE_VIEW = [
+  '/data/policy/dateIssue',
+  '/data/policy/dateExpiry',
+  '/data/agent/code',
+  '/data/agent/broker',
+  '/meta/schemaPath',
+]
 
 /** A link names a resource id as a whole path segment. */
 function namesId(link: string, id: string): boolean {
@@ -727,11 +1039,28 @@ function patternOfPointer(pointer: string): string {
 function invariantOf(source: FieldSource | undefined, op: string): InvariantId {
   // the table names the invariant of its field when it is one of this oracle's range
   if (source && /^(SL|PL|WH)-INV-0[23]\d$/.test(source.by)) return source.by as InvariantId
-  const area = op.startsWith('webhooks.') ? 'WH' : ['sales.quote.', 'sales.requests.'].some((p) => op.startsWith(p)) ? 'SL' : 'PL'
+  const area = op.startsWith('webhooks.')
+    ? 'WH'
+    : ['sales.quote.', 'sales.requests.'].some((p) => op.startsWith(p))
+      ? 'SL'
+      : 'PL'
   const kind = source?.kind ?? 'state'
   if (area === 'WH') return kind === 'agreement' ? 'WH-INV-021' : 'WH-INV-020'
-  if (area === 'SL') return kind === 'echo' ? 'SL-INV-020' : kind === 'rule' ? 'SL-INV-022' : kind === 'agreement' ? 'SL-INV-023' : 'SL-INV-021'
-  return kind === 'echo' ? 'PL-INV-020' : kind === 'rule' ? 'PL-INV-022' : kind === 'agreement' ? 'PL-INV-023' : 'PL-INV-021'
+  if (area === 'SL')
+    return kind === 'echo'
+      ? 'SL-INV-020'
+      : kind === 'rule'
+        ? 'SL-INV-022'
+        : kind === 'agreement'
+          ? 'SL-INV-023'
+          : 'SL-INV-021'
+  return kind === 'echo'
+    ? 'PL-INV-020'
+    : kind === 'rule'
+      ? 'PL-INV-022'
+      : kind === 'agreement'
+        ? 'PL-INV-023'
+        : 'PL-INV-021'
 }
 
 /** The invariants an answer of an operation is judged for, even when all is well. */

@@ -42,7 +42,10 @@ function financials(prefix: string, by: string, agree: string): Record<string, F
     [`${prefix}/brokerComm`]: rule('periodPremium × brokerCommPct / 100, to the cent', by),
     [`${prefix}/mgaCommPct`]: agreement(`the MGA commission percentage of the calculation (${agree})`, by),
     [`${prefix}/mgaComm`]: rule('periodPremium × mgaCommPct / 100, to the cent', by),
-    [`${prefix}/installments`]: rule('the number of installments of policy.paymentFrequency (annual 1, semi-annual 2, quarterly 4, monthly 12)', by),
+    [`${prefix}/installments`]: rule(
+      'the number of installments of policy.paymentFrequency (annual 1, semi-annual 2, quarterly 4, monthly 12)',
+      by,
+    ),
     [`${prefix}/total`]: rule('periodPremium + tax + adminFeeSum, to the cent', by),
   }
 }
@@ -72,8 +75,14 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/data/**': echo('the quote data last written', 'SL-INV-020'),
     '/meta/status': agreement("the quote's status in its next read", 'SL-INV-023'),
     '/meta/schemaPath': agreement("the quote's schemaPath in its reads", 'SL-INV-023'),
-    '/meta/warnings': free('anchors README (the quote read): meta carries warnings and errors, notices for a person; their content is the service\'s'),
-    '/meta/errors': free('anchors README (the quote read): meta carries warnings and errors, notices for a person; their content is the service\'s'),
+    '/meta/warnings': free(
+      'anchors README (the quote read): meta carries warnings and errors, notices for a person; their content is the ' +
+        "service's",
+    ),
+    '/meta/errors': free(
+      'anchors README (the quote read): meta carries warnings and errors, notices for a person; their content is the ' +
+        "service's",
+    ),
   },
   'sales.quote.get 200': {
     '/data/schema/type': echo('the product of the quote', 'SL-INV-020'),
@@ -82,19 +91,36 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/data/objects/*/*/id': state('the insured object ids the quote has', 'SL-INV-021'),
     ...financials('/data/policy/financials', 'SL-INV-022', 'the last calculation'),
     '/data/**': echo('the quote data last written (SL-INV-002, SL-INV-009)', 'SL-INV-002'),
-    '/meta/status': agreement('the status the calculate answer and the other reads show, until the next write', 'SL-INV-023'),
+    '/meta/status': agreement(
+      'the status the calculate answer and the other reads show, until the next write',
+      'SL-INV-023',
+    ),
     '/meta/version': agreement('the version the previous read showed, until the next write', 'SL-INV-023'),
     '/meta/schemaPath': agreement("the quote's schemaPath in its other answers", 'SL-INV-023'),
-    '/meta/warnings': free('anchors README (the quote read): meta.warnings, notices for a person; their content is the service\'s'),
-    '/meta/warnings/*/code': free('anchors README (the quote read): meta.warnings, notices for a person; their content is the service\'s'),
-    '/meta/warnings/*/title': free('anchors README (the quote read): meta.warnings, notices for a person; their content is the service\'s'),
-    '/meta/errors': free('anchors README (the quote read): meta.errors, notices for a person; their content is the service\'s'),
+    '/meta/warnings': free(
+      "anchors README (the quote read): meta.warnings, notices for a person; their content is the service's",
+    ),
+    '/meta/warnings/*/code': free(
+      "anchors README (the quote read): meta.warnings, notices for a person; their content is the service's",
+    ),
+    '/meta/warnings/*/title': free(
+      "anchors README (the quote read): meta.warnings, notices for a person; their content is the service's",
+    ),
+    '/meta/errors': free(
+      "anchors README (the quote read): meta.errors, notices for a person; their content is the service's",
+    ),
   },
   'sales.quote.calculation 200': {
     ...financials('/data', 'SL-INV-022', 'the calculate answer'),
     '/installments/*/dueDate': agreement('the installments schedule (PL-INV-004)', 'PL-INV-004'),
-    '/installments/*/premium': agreement('the installments schedule; they sum to periodPremium (PL-INV-004)', 'PL-INV-004'),
-    '/fields/*/name': free('anchors README (the calculation read): a list of fields with display titles; which fields it lists is the service\'s'),
+    '/installments/*/premium': agreement(
+      'the installments schedule; they sum to periodPremium (PL-INV-004)',
+      'PL-INV-004',
+    ),
+    '/fields/*/name': free(
+      'anchors README (the calculation read): a list of fields with display titles; which fields it lists is the ' +
+        "service's",
+    ),
     '/fields/*/title': free('anchors README (the calculation read): display titles of the fields listed'),
   },
   'sales.quote.installments 200': {
@@ -127,25 +153,28 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/data/quoteId': state('the quote that was issued', 'SL-INV-021'),
     '/data/mtaPremium': rule('the MTA adjustment; the period totals move by it (PL-INV-002)', 'PL-INV-002'),
     '/data/dateEffective': echo('the mta.dateEffective sent with the MTA quote', 'SL-INV-020'),
-    '/data/code': free('sales §3: a failed request says why; the wording is the service\'s'),
-    '/data/message': free('sales §3: a failed request says why; the wording is the service\'s'),
+    '/data/code': free("sales §3: a failed request says why; the wording is the service's"),
+    '/data/message': free("sales §3: a failed request says why; the wording is the service's"),
   },
   'sales.policy.links 200': {
     '/data/policy/id': state('the policy id asked for', 'PL-INV-021'),
-    '/data/policy/policyNo': state('the number the issue request named, for ever (PL-INV-003, PL-INV-005)', 'PL-INV-005'),
+    '/data/policy/policyNo': state(
+      'the number the issue request named, for ever (PL-INV-003, PL-INV-005)',
+      'PL-INV-005',
+    ),
     '/data/policy/status': agreement('meta.status of the same answer', 'PL-INV-023'),
     '/data/policy/dateIssue': state('the day of the issue, for ever', 'PL-INV-005'),
     '/data/policy/dateInception': state('the inception as issued, for ever (PL-INV-003, PL-INV-005)', 'PL-INV-005'),
     '/data/policy/dateExpiry': state('the expiry as issued (PL-INV-003)', 'PL-INV-003'),
-    ...financials('/data/policy/financials', 'PL-INV-022', 'the issuing quote\'s calculation'),
+    ...financials('/data/policy/financials', 'PL-INV-022', "the issuing quote's calculation"),
     '/data/policy/terminationType': echo('the terminationType of the termination', 'PL-INV-020'),
     '/data/policy/terminationDate': echo('the terminationDate of the termination', 'PL-INV-020'),
-    '/data/policy/returnPremium': agreement('the period totals\' return premium', 'PL-INV-002'),
+    '/data/policy/returnPremium': agreement("the period totals' return premium", 'PL-INV-002'),
     '/data/agent/code': state("the policy's tenant", 'PL-INV-021'),
     '/data/agent/broker': state('the user who made the quote', 'PL-INV-021'),
     '/meta/status': agreement('data.policy.status of the same answer', 'PL-INV-023'),
     '/meta/version': state('the version of the policy', 'PL-INV-005'),
-    '/meta/schemaPath': free('sales §4: the schema path names the product\'s schema; its spelling is the service\'s'),
+    '/meta/schemaPath': free("sales §4: the schema path names the product's schema; its spelling is the service's"),
     '/links/self': rule('the path of /policies/{id}/links for this policy', 'PL-INV-021'),
     '/links/invoices': rule('the path of /policies/{id}/invoices for this policy', 'PL-INV-021'),
     '/links/periodTotals': rule('the path of /policies/{id}/period-totals for this policy', 'PL-INV-021'),
@@ -171,17 +200,29 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/*/invoicenumber': state('the invoices of the policy (PL-INV-006)', 'PL-INV-006'),
     '/*/duedate': agreement("the schedule's due dates (PL-INV-006)", 'PL-INV-006'),
     '/*/premium': agreement("sum to the period totals' premium (PL-INV-006)", 'PL-INV-006'),
-    '/*/payable': rule('premium + adminfee - what the allocations (less their credits) paid on it, to the cent', 'PL-INV-022'),
-    '/*/adminfee': free('anchors README (invoices): the fields are named, how the fee is split over the installments is not defined'),
-    '/*/brokercomm': free('anchors README (invoices): the commission is named per invoice, its split over the installments is not defined'),
-    '/*/mgacomm': free('anchors README (invoices): the commission is named per invoice, its split over the installments is not defined'),
+    '/*/payable': rule(
+      'premium + adminfee - what the allocations (less their credits) paid on it, to the cent',
+      'PL-INV-022',
+    ),
+    '/*/adminfee': free(
+      'anchors README (invoices): the fields are named, how the fee is split over the installments is not defined',
+    ),
+    '/*/brokercomm': free(
+      'anchors README (invoices): the commission is named per invoice, its split over the installments is not defined',
+    ),
+    '/*/mgacomm': free(
+      'anchors README (invoices): the commission is named per invoice, its split over the installments is not defined',
+    ),
   },
   'sales.termination.premiums 200': {
     '/data/policyId': echo('the policy id asked for', 'PL-INV-020'),
     '/data/terminationType': echo('the policy.terminationType sent', 'PL-INV-020'),
     '/data/terminationDate': echo('the policy.terminationDate sent', 'PL-INV-020'),
     '/data/premium': agreement("the period totals' premium", 'PL-INV-023'),
-    '/data/returnPremium': rule('manual: the terminationSum sent; pro-rata: premium × unused days / period days, to the cent', 'PL-INV-022'),
+    '/data/returnPremium': rule(
+      'manual: the terminationSum sent; pro-rata: premium × unused days / period days, to the cent',
+      'PL-INV-022',
+    ),
   },
   'sales.termination.terminate 200': {
     '/event_id': state('a new event id', 'PL-INV-021'),
@@ -196,12 +237,22 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/data/schema/name': echo('the product of the policy (PL-REN-002: valid for its schema)', 'PL-REN-002'),
     '/data/policy/dateInception': rule('the day after the expiry (PL-REN-003)', 'PL-REN-003'),
     '/data/policy/dateExpiry': rule('as long a period after the renewal inception (PL-REN-003)', 'PL-REN-003'),
-    '/data/customer/**': agreement("the policy's current customer, as its view last showed it (PL-REN-004)", 'PL-INV-023'),
-    '/data/objects/**': agreement("the policy's current insured objects, as its view last showed them (PL-REN-004)", 'PL-INV-023'),
+    '/data/customer/**': agreement(
+      "the policy's current customer, as its view last showed it (PL-REN-004)",
+      'PL-INV-023',
+    ),
+    '/data/objects/**': agreement(
+      "the policy's current insured objects, as its view last showed them (PL-REN-004)",
+      'PL-INV-023',
+    ),
     '/meta/policyNo': agreement('the number the policy view shows', 'PL-INV-023'),
     '/meta/renewalOf': echo('the policy id asked for', 'PL-INV-020'),
-    '/meta/schemaPath': free('sales §4: the schema path names the product\'s schema; its spelling is the service\'s'),
-    '/data/**': agreement("the policy's product fields as its view last showed them (currency, payment frequency, commission, channel, reference)", 'PL-INV-023'),
+    '/meta/schemaPath': free("sales §4: the schema path names the product's schema; its spelling is the service's"),
+    '/data/**': agreement(
+      "the policy's product fields as its view last showed them (currency, payment frequency, commission, channel, " +
+        'reference)',
+      'PL-INV-023',
+    ),
   },
   'sales.payments.insert 201': {
     '/data/id': state('a new payment id', 'PL-INV-021'),
@@ -225,7 +276,10 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/data/invoicenumber': state('the invoice of that allocation event', 'PL-INV-021'),
     '/data/amount': state('the amount of that allocation event', 'PL-INV-021'),
     '/data/credited': rule('the amount of the allocation event (a credit reverses it whole)', 'PL-INV-022'),
-    '/data/creditedAt': free('anchors README: the credit operation is not in the public document (the project\'s shape); when it was credited, by the service\'s clock'),
+    '/data/creditedAt': free(
+      "anchors README: the credit operation is not in the public document (the project's shape); when it was " +
+        "credited, by the service's clock",
+    ),
   },
   'webhooks.subscription.create 201': {
     '/id': state('a new subscription id', 'WH-INV-020'),
@@ -265,7 +319,11 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/*/updatedAt': agreement('the updatedAt of the last write (WH-INV-001)', 'WH-INV-001'),
   },
   'sales.schemes.get 200': {
-    '/**': state('the product schema: a valid JSON Schema the payloads satisfy, restricted per rights, whose bounds the service enforces (the SL-SCH and SL-PAY checks judge it whole)', 'SL-SCH-001'),
+    '/**': state(
+      'the product schema: a valid JSON Schema the payloads satisfy, restricted per rights, whose bounds the service ' +
+        'enforces (the SL-SCH and SL-PAY checks judge it whole)',
+      'SL-SCH-001',
+    ),
   },
   'webhooks.events.list 200': {
     '/*/eventType': state('the event types of webhooks §3 (the WH-EVT checks)', 'WH-EVT-001'),
@@ -283,17 +341,36 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
   'webhooks.subscription.delete 200': {
     '/success': rule('true: the subscription is gone (WH-INV-002)', 'WH-INV-020'),
   },
-  // a notification's body (the reference's: id, event, subscriptionId, occurredAt, data); the profile says where its event type and data are
+  // a notification's body (the reference's: id, event, subscriptionId, occurredAt, data); the profile says where its
+  // event type and data are
   'webhooks.notification sent': {
-    '/event': agreement('the event type of the subscription it went to, one the events list publishes (extensions.webhooks.eventPointer)', 'WH-DLV-011'),
-    '/data/**': free('webhooks §3 gives an example payload per event type, a structure (WH-DLV-011 judges the structure); §6 leaves payload bodies open, so the values are the event\'s'),
-    '/id': free('webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data are, nothing else of the body'),
-    '/subscriptionId': free('webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data are, nothing else of the body'),
-    '/occurredAt': free('webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data are, nothing else of the body'),
+    '/event': agreement(
+      'the event type of the subscription it went to, one the events list publishes (extensions.webhooks.eventPointer)',
+      'WH-DLV-011',
+    ),
+    '/data/**': free(
+      'webhooks §3 gives an example payload per event type, a structure (WH-DLV-011 judges the structure); §6 leaves ' +
+        "payload bodies open, so the values are the event's",
+    ),
+    '/id': free(
+      'webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data ' +
+        'are, nothing else of the body',
+    ),
+    '/subscriptionId': free(
+      'webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data ' +
+        'are, nothing else of the body',
+    ),
+    '/occurredAt': free(
+      'webhooks §6: notification payload bodies are not shown; the profile names where the event type and the data ' +
+        'are, nothing else of the body',
+    ),
   },
   // every error answer, whatever its operation (status 4xx; the table has no entry for a 5xx either)
   '* 4xx': {
-    '/**': free('sales §7 and webhooks §7: error bodies are not shown; the suite judges an error by its status (docs/sales.md: a wrong state is any 4xx)'),
+    '/**': free(
+      'sales §7 and webhooks §7: error bodies are not shown; the suite judges an error by its status (docs/sales.md: ' +
+        'a wrong state is any 4xx)',
+    ),
   },
 }
 
@@ -305,7 +382,10 @@ export function patternOf(pointer: string, arrays: ReadonlySet<string>): string 
     .join('/')
 }
 
-/** The source of one field of an answer (operation and status), if the table knows it: the exact path, else the nearest `/**`. */
+/**
+ * The source of one field of an answer (operation and status), if the table knows it: the exact path, else the nearest
+ * `/**`.
+ */
 export function sourceOf(key: string, pattern: string): FieldSource | undefined {
   const table = ANSWER_SOURCES[key]
   if (!table) return undefined
@@ -315,12 +395,15 @@ export function sourceOf(key: string, pattern: string): FieldSource | undefined 
   for (const [p, s] of Object.entries(table)) {
     if (!p.endsWith('/**')) continue
     const base = p.slice(0, -3)
-    if ((pattern === base || pattern.startsWith(`${base}/`)) && (!best || base.length > best[0])) best = [base.length, s]
+    if ((pattern === base || pattern.startsWith(`${base}/`)) && (!best || base.length > best[0]))
+      best = [base.length, s]
   }
   return best?.[1]
 }
 
 /** The table as rows: operation and status, path, kind, what, the invariant. */
 export function sourceRows(): { answer: string; path: string; source: FieldSource }[] {
-  return Object.entries(ANSWER_SOURCES).flatMap(([answer, t]) => Object.entries(t).map(([path, source]) => ({ answer, path, source })))
+  return Object.entries(ANSWER_SOURCES).flatMap(([answer, t]) =>
+    Object.entries(t).map(([path, source]) => ({ answer, path, source })),
+  )
 }

@@ -47,7 +47,8 @@ export function shapeDifferences(example: unknown, value: unknown, path = ''): S
     if (!Object.hasOwn(val, k)) out.push({ path: p, kind: 'missing' })
     else out.push(...shapeDifferences(ex[k], val[k], p))
   }
-  for (const k of Object.keys(val)) if (!Object.hasOwn(ex, k)) out.push({ path: `${path}/${escapeKey(k)}`, kind: 'extra' })
+  for (const k of Object.keys(val))
+    if (!Object.hasOwn(ex, k)) out.push({ path: `${path}/${escapeKey(k)}`, kind: 'extra' })
   return out
 }
 

@@ -34,12 +34,17 @@ export type Dimension = 'state' | 'caller' | 'multiplicity' | 'reread' | 'identi
 export { QUOTE_STATES, POLICY_STATES, SUBSCRIPTION_STATES, POLICY_REREADS, SUBSCRIPTION_REREADS }
 export const CALLERS = ['owner', 'restricted', 'other-tenant', 'no-token', 'malformed-token', 'expired-token'] as const
 export type CallerClass = (typeof CALLERS)[number]
-/** Entries of a list answer: none, one, a few, more than a page (the profile's extensions.exercise.listPage.size; unpaged: 50). */
+/**
+ * Entries of a list answer: none, one, a few, more than a page (the profile's extensions.exercise.listPage.size;
+ * unpaged: 50).
+ */
 export const LIST_SIZES = ['0', '1', 'several', 'over-page'] as const
 /** Entries of a schedule: one installment (annual), twelve (monthly). */
 export const SCHEDULE_SIZES = ['1', '12'] as const
 
-/** The identity service's operations (not in common/operations.json: the specs name login and refresh only in prose). */
+/**
+ * The identity service's operations (not in common/operations.json: the specs name login and refresh only in prose).
+ */
 export const IDENTITY_OPERATIONS = ['identity.login', 'identity.refresh', 'identity.refreshed-token'] as const
 
 /**
@@ -49,7 +54,12 @@ export const IDENTITY_OPERATIONS = ['identity.login', 'identity.refresh', 'ident
  * deleted (the write and the emission in flight together).
  */
 export const NOTIFY_OPERATION = 'webhooks.notify'
-export const FANOUT_CLASSES = ['several-per-event', 'several-per-url', 'updated-while-emitting', 'deleted-while-emitting'] as const
+export const FANOUT_CLASSES = [
+  'several-per-event',
+  'several-per-url',
+  'updated-while-emitting',
+  'deleted-while-emitting',
+] as const
 
 export type Resource = ExerciseDimensions['stateOf']
 
@@ -64,9 +74,14 @@ export interface ExerciseFacts {
   reread?: readonly string[]
   /** State classes this operation is exercised in (default: every state of its resource). */
   states?: readonly string[]
-  /** It addresses a resource of one tenant (or the caller's own list): another tenant's caller is a class of its own. */
+  /**
+   * It addresses a resource of one tenant (or the caller's own list): another tenant's caller is a class of its own.
+   */
   scoped: boolean
-  /** The caller's rights shape what it may send or read (sales §5: schemas are filtered by rights): the restricted user is a class. */
+  /**
+   * The caller's rights shape what it may send or read (sales §5: schemas are filtered by rights): the restricted user
+   * is a class.
+   */
   rights: boolean
 }
 
@@ -84,8 +99,12 @@ function exerciseFactsOf(id: OperationId): ExerciseFacts {
   }
 }
 
-/** The exercise facts of each operation, derived from the operation catalogue (common/operation-facts.ts `exercise`). */
-export const EXERCISE_FACTS: Readonly<Record<OperationId, ExerciseFacts>> = Object.fromEntries(OPERATIONS.map((op) => [op.id, exerciseFactsOf(op.id)])) as Record<OperationId, ExerciseFacts>
+/**
+ * The exercise facts of each operation, derived from the operation catalogue (common/operation-facts.ts `exercise`).
+ */
+export const EXERCISE_FACTS: Readonly<Record<OperationId, ExerciseFacts>> = Object.fromEntries(
+  OPERATIONS.map((op) => [op.id, exerciseFactsOf(op.id)]),
+) as Record<OperationId, ExerciseFacts>
 
 /** The exercise facts of an operation id (a string from a call: undefined when it is not a catalogue operation). */
 export function exerciseFacts(id: string): ExerciseFacts | undefined {
@@ -104,7 +123,10 @@ export interface ExerciseProfile {
   oldTokenAfterRefresh: 'accepted' | 'refused' | 'unspecified'
   /** The profile names a way to make the target emit an event (extensions.webhooks.delivery.trigger). */
   emit?: boolean
-  /** What the target does with a payment allocated to an invoice of a terminated policy (extensions.exercise.terminatedPolicyPayments). */
+  /**
+   * What the target does with a payment allocated to an invoice of a terminated policy
+   * (extensions.exercise.terminatedPolicyPayments).
+   */
   terminatedPolicyPayments?: 'accepted' | 'refused' | 'unspecified'
   /** The page size of the subscription list (profile extensions.exercise.listPage.size; unpaged: 50). */
   listPageSize: number
@@ -124,11 +146,13 @@ export interface Cell {
   write: boolean
 }
 
-export const cellId = (operation: string, dimension: Dimension, cls: string): string => `${operation}|${dimension}=${cls}`
+export const cellId = (operation: string, dimension: Dimension, cls: string): string =>
+  `${operation}|${dimension}=${cls}`
 
 /** Cells only --thorough exercises: they cost more than they are likely to find in a quick run. */
 const THOROUGH_ONLY = new Set<string>([
-  // a termination of a policy an MTA changed: one more MTA lifecycle (create, calculate, bind, issue, poll) on the run's
+  // a termination of a policy an MTA changed: one more MTA lifecycle (create, calculate, bind, issue, poll) on the
+  // run's
   // longest chain (suites/exercise/policy-states.test.ts); the volume cells cost about a second and run by default
   cellId('sales.termination.terminate', 'state', 'changed'),
 ])
@@ -136,7 +160,9 @@ const THOROUGH_ONLY = new Set<string>([
 /** State cells a profile can leave unspecified: why they do not apply then. */
 const NOT_APPLICABLE_STATE: Readonly<Record<string, (p: ExerciseProfile) => string | undefined>> = {
   [cellId('sales.payments.allocate', 'state', 'terminated')]: (p) =>
-    p.terminatedPolicyPayments === 'unspecified' ? 'the profile leaves extensions.exercise.terminatedPolicyPayments unspecified' : undefined,
+    p.terminatedPolicyPayments === 'unspecified'
+      ? 'the profile leaves extensions.exercise.terminatedPolicyPayments unspecified'
+      : undefined,
 }
 
 const CALLER_NEEDS: Partial<Record<CallerClass, string>> = { restricted: 'restricted', 'other-tenant': 'otherTenant' }
@@ -146,25 +172,50 @@ export function exerciseCells(profile: ExerciseProfile): Cell[] {
   const out: Cell[] = []
   const add = (operation: string, dimension: Dimension, cls: string, write: boolean, notApplicable?: string) => {
     const id = cellId(operation, dimension, cls)
-    out.push({ id, operation, dimension, cls, write, ...(THOROUGH_ONLY.has(id) ? { thorough: true } : {}), ...(notApplicable ? { notApplicable } : {}) })
+    out.push({
+      id,
+      operation,
+      dimension,
+      cls,
+      write,
+      ...(THOROUGH_ONLY.has(id) ? { thorough: true } : {}),
+      ...(notApplicable ? { notApplicable } : {}),
+    })
   }
   for (const op of OPERATIONS) {
     const f = EXERCISE_FACTS[op.id]
-    const states = f.states ?? (f.resource === 'quote' ? QUOTE_STATES : f.resource === 'policy' ? POLICY_STATES : f.resource === 'subscription' ? SUBSCRIPTION_STATES : [])
+    const states =
+      f.states ??
+      (f.resource === 'quote'
+        ? QUOTE_STATES
+        : f.resource === 'policy'
+          ? POLICY_STATES
+          : f.resource === 'subscription'
+            ? SUBSCRIPTION_STATES
+            : [])
     for (const s of states) add(op.id, 'state', s, f.write, NOT_APPLICABLE_STATE[cellId(op.id, 'state', s)]?.(profile))
     for (const c of CALLERS) {
-      // another tenant's caller matters where the operation addresses a tenant's resource; fewer rights where rights shape it
+      // another tenant's caller matters where the operation addresses a tenant's resource; fewer rights where rights
+      // shape it
       if ((c === 'other-tenant' && !f.scoped) || (c === 'restricted' && !f.rights)) continue
       const role = CALLER_NEEDS[c]
-      add(op.id, 'caller', c, f.write, role && !profile.users.includes(role) ? `the profile names no users.${role}` : undefined)
+      add(
+        op.id,
+        'caller',
+        c,
+        f.write,
+        role && !profile.users.includes(role) ? `the profile names no users.${role}` : undefined,
+      )
     }
-    if (f.list) for (const n of f.list === 'subscriptions' ? LIST_SIZES : SCHEDULE_SIZES) add(op.id, 'multiplicity', n, f.write)
+    if (f.list)
+      for (const n of f.list === 'subscriptions' ? LIST_SIZES : SCHEDULE_SIZES) add(op.id, 'multiplicity', n, f.write)
     for (const r of f.reread ?? []) add(op.id, 'reread', r, true)
   }
   // identity: login at every tenant path with every user's credentials
   const tenants = [...new Set(Object.values(profile.tenants))].sort()
   for (const role of [...profile.users].sort()) {
-    for (const t of tenants) add('identity.login', 'identity', `${role}@${t === profile.tenants[role] ? 'own' : t}`, false)
+    for (const t of tenants)
+      add('identity.login', 'identity', `${role}@${t === profile.tenants[role] ? 'own' : t}`, false)
   }
   // events emitted over several subscriptions, some being written meanwhile (webhook-subscriptions.md §6)
   const noEmit = profile.emit === false ? 'the profile names no extensions.webhooks.delivery.trigger' : undefined
@@ -172,12 +223,26 @@ export function exerciseCells(profile: ExerciseProfile): Cell[] {
   const noRefresh = profile.refresh ? undefined : 'the profile names no auth.refreshPath'
   add('identity.refresh', 'identity', 'refresh', false, noRefresh)
   add('identity.refreshed-token', 'identity', 'refreshed-token-used', false, noRefresh)
-  add('identity.refreshed-token', 'identity', 'old-token-after-refresh', false, noRefresh ?? (profile.oldTokenAfterRefresh === 'unspecified' ? 'the profile leaves extensions.exercise.oldTokenAfterRefresh unspecified' : undefined))
+  add(
+    'identity.refreshed-token',
+    'identity',
+    'old-token-after-refresh',
+    false,
+    noRefresh ??
+      (profile.oldTokenAfterRefresh === 'unspecified'
+        ? 'the profile leaves extensions.exercise.oldTokenAfterRefresh unspecified'
+        : undefined),
+  )
   return out
 }
 
 /** Why a cell the run did not exercise was not: the reasons the reports print. */
-export type NotExercisedWhy = 'not applicable to the profile' | 'read-only run' | 'left to --thorough' | 'outside the selection' | 'not reached'
+export type NotExercisedWhy =
+  | 'not applicable to the profile'
+  | 'read-only run'
+  | 'left to --thorough'
+  | 'outside the selection'
+  | 'not reached'
 
 /** The coverage of one run: the applicable cells exercised, and every other cell with why not. */
 export interface ExerciseCoverage {
@@ -199,7 +264,11 @@ export interface CoverageRun {
 }
 
 /** The coverage of a run from the cells its traffic exercised. */
-export function exerciseCoverage(cells: readonly Cell[], exercised: ReadonlySet<string>, run: CoverageRun): ExerciseCoverage {
+export function exerciseCoverage(
+  cells: readonly Cell[],
+  exercised: ReadonlySet<string>,
+  run: CoverageRun,
+): ExerciseCoverage {
   const byDimension = {} as ExerciseCoverage['byDimension']
   const notExercised: ExerciseCoverage['notExercised'] = []
   const notApplicable: ExerciseCoverage['notApplicable'] = []
@@ -219,19 +288,43 @@ export function exerciseCoverage(cells: readonly Cell[], exercised: ReadonlySet<
       continue
     }
     // a read-only run sends no write; a partial run (a selection, a shard) is judged on its own part only
-    const why: NotExercisedWhy = run.readOnly && c.write ? 'read-only run' : run.partial ? 'outside the selection' : c.thorough && !run.thorough ? 'left to --thorough' : 'not reached'
+    const why: NotExercisedWhy =
+      run.readOnly && c.write
+        ? 'read-only run'
+        : run.partial
+          ? 'outside the selection'
+          : c.thorough && !run.thorough
+            ? 'left to --thorough'
+            : 'not reached'
     notExercised.push({ cell: c.id, why })
   }
-  return { applicable, exercised: done, percent: applicable === 0 ? 100 : Math.floor((1000 * done) / applicable) / 10, notExercised, notApplicable, byDimension }
+  return {
+    applicable,
+    exercised: done,
+    percent: applicable === 0 ? 100 : Math.floor((1000 * done) / applicable) / 10,
+    notExercised,
+    notApplicable,
+    byDimension,
+  }
 }
 
 /** The console lines of a run's coverage: the figure, then the cells not exercised by reason (a few named). */
 /** `rest`: where the cells the lines leave out are listed (null: nowhere else). */
 export function exerciseLines(cov: ExerciseCoverage, rest: string | null = 'checks.json exercise'): string[] {
-  const dims = Object.entries(cov.byDimension).map(([d, v]) => `${d} ${v.exercised}/${v.applicable}`).join(', ')
-  const out = [`exercise ${cov.exercised} of ${cov.applicable} applicable cells (${cov.percent} %): ${dims}; ${cov.notApplicable.length} not applicable to the profile (docs/exercise.md)`]
+  const dims = Object.entries(cov.byDimension)
+    .map(([d, v]) => `${d} ${v.exercised}/${v.applicable}`)
+    .join(', ')
+  const out = [
+    `exercise ${cov.exercised} of ${cov.applicable} applicable cells (${cov.percent} ` +
+      `%): ${dims}; ${cov.notApplicable.length} not applicable to the profile (docs/exercise.md)`,
+  ]
   const byWhy = new Map<string, string[]>()
   for (const n of cov.notExercised) byWhy.set(n.why, [...(byWhy.get(n.why) ?? []), n.cell])
-  for (const [why, list] of byWhy) out.push(`  not exercised (${why}): ${list.length}: ${list.slice(0, 6).join(', ')}${list.length > 6 ? `, and ${list.length - 6} more${rest ? ` (${rest})` : ''}` : ''}`)
+  for (const [why, list] of byWhy)
+    out.push(
+      `  not exercised (${why}): ${list.length}: ${list.slice(0, 6).join(', ')}${
+        list.length > 6 ? `, and ${list.length - 6} more${rest ? ` (${rest})` : ''}` : ''
+      }`,
+    )
   return out
 }

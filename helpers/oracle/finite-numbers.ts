@@ -27,14 +27,20 @@ export function nonFiniteNumbers(value: unknown, max = MAX_NAMED): string[] {
     }
     if (v === null || typeof v !== 'object' || depth > 256) return
     if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}/${i}`, depth + 1))
-    else for (const [k, x] of Object.entries(v)) walk(x, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1)
+    else
+      for (const [k, x] of Object.entries(v)) walk(x, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1)
   }
   walk(value, '', 0)
   return out
 }
 
 /** SL-INV-080 (the sales and identity services) or WH-INV-080 (webhooks), judged on one answer. */
-export function judgeFiniteNumbers(service: 'sales' | 'webhooks' | 'identity', res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
+export function judgeFiniteNumbers(
+  service: 'sales' | 'webhooks' | 'identity',
+  res: HttpResult,
+  evaluated: Set<InvariantId>,
+  out: Violation[],
+): void {
   if (res.body === null || typeof res.body !== 'object') return
   const id = service === 'webhooks' ? 'WH-INV-080' : 'SL-INV-080'
   evaluated.add(id)
@@ -42,15 +48,30 @@ export function judgeFiniteNumbers(service: 'sales' | 'webhooks' | 'identity', r
   if (!MAY_OVERFLOW.test(res.text)) return
   const places = nonFiniteNumbers(res.body)
   if (places.length === 0) return
-  const literals = places.map((p) => `${p} (${literalAt(res.text, p) ?? 'a number'} read as ${String(lookup(res.body, p))})`)
-  if (id === 'WH-INV-080') out.push({ invariant: 'WH-INV-080', expected: 'every number of the answer finite (a JSON number within the range of a double, RFC 8259 §6)', actual: `not finite: ${literals.join(', ')}`, res })
-  else out.push({ invariant: 'SL-INV-080', expected: 'every number of the answer finite (a JSON number within the range of a double, RFC 8259 §6)', actual: `not finite: ${literals.join(', ')}`, res })
+  const literals = places.map(
+    (p) => `${p} (${literalAt(res.text, p) ?? 'a number'} read as ${String(lookup(res.body, p))})`,
+  )
+  if (id === 'WH-INV-080')
+    out.push({
+      invariant: 'WH-INV-080',
+      expected: 'every number of the answer finite (a JSON number within the range of a double, RFC 8259 §6)',
+      actual: `not finite: ${literals.join(', ')}`,
+      res,
+    })
+  else
+    out.push({
+      invariant: 'SL-INV-080',
+      expected: 'every number of the answer finite (a JSON number within the range of a double, RFC 8259 §6)',
+      actual: `not finite: ${literals.join(', ')}`,
+      res,
+    })
 }
 
 /** The value at a JSON pointer of this walk's making. */
 function lookup(value: unknown, pointer: string): unknown {
   let v = value
-  for (const part of pointer.split('/').slice(1)) v = (v as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')]
+  for (const part of pointer.split('/').slice(1))
+    v = (v as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')]
   return v
 }
 
@@ -58,6 +79,8 @@ function lookup(value: unknown, pointer: string): unknown {
 function literalAt(text: string, pointer: string): string | undefined {
   const key = pointer.split('/').pop()?.replace(/~1/g, '/').replace(/~0/g, '~')
   if (key === undefined || /^\d+$/.test(key)) return undefined
-  const m = new RegExp(`${JSON.stringify(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:\\s*(-?[0-9][0-9.eE+-]*)`).exec(text)
+  const m = new RegExp(
+    `${JSON.stringify(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:\\s*(-?[0-9][0-9.eE+-]*)`,
+  ).exec(text)
   return m?.[1] && m[1].length <= 40 ? m[1] : undefined
 }

@@ -16,7 +16,8 @@ const under = (pointer: string, prefix: string) => pointer === prefix || pointer
 
 /**
  * The leaves expected after a partial update (the anchors' merge: objects merge, null removes, arrays under
- * /objects/{type} merge by item id, other arrays replace). Leaves the update makes unknowable (items of merged arrays) are dropped.
+ * /objects/{type} merge by item id, other arrays replace). Leaves the update makes unknowable (items of merged arrays)
+ * are dropped.
  */
 export function applyPatch(current: Leaves, patch: unknown, prefix = '', depth = 0): Leaves {
   const out = new Map(current)

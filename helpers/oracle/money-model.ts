@@ -35,7 +35,6 @@ export interface PolicyMoney {
   moves: string[]
 }
 
-
 /** Where a template holds a placeholder, e.g. the termination sum in the terminate body. */
 export function pointerOf(template: unknown, placeholder: string, at = ''): string | undefined {
   if (template === placeholder) return at
@@ -59,7 +58,8 @@ export class MoneyModel {
   constructor(private readonly settings: PoliciesSettings) {}
 
   policyIssued(id: string, tenant: string): void {
-    if (!this.policies.has(id)) this.policies.set(id, { id, tenant, paid: 0, premium: 0, premiumOpen: false, terminated: false, moves: [] })
+    if (!this.policies.has(id))
+      this.policies.set(id, { id, tenant, paid: 0, premium: 0, premiumOpen: false, terminated: false, moves: [] })
   }
 
   /** An MTA quote of the policy was issued (done: its request ended): its premium is open until read again. */
@@ -77,14 +77,24 @@ export class MoneyModel {
     for (const p of this.policies.values()) delete p.baseline
   }
 
-  observe(op: OperationId, params: Record<string, string>, json: unknown, res: HttpResult, overlapped: boolean, evaluated: Set<InvariantId>, out: Violation[]): void {
+  observe(
+    op: OperationId,
+    params: Record<string, string>,
+    json: unknown,
+    res: HttpResult,
+    overlapped: boolean,
+    evaluated: Set<InvariantId>,
+    out: Violation[],
+  ): void {
     const s = this.settings
     switch (op) {
       case 'sales.policy.invoices': {
         const policyId = params['policyId']
         const list = getPointer(res.body, s.invoices.listPointer)
         if (res.status === 200 && policyId !== undefined && this.policies.has(policyId) && Array.isArray(list)) {
-          for (const inv of list) if (isObj(inv) && idOf(inv['invoicenumber']) !== undefined) this.invoices.set(idOf(inv['invoicenumber'])!, policyId)
+          for (const inv of list)
+            if (isObj(inv) && idOf(inv['invoicenumber']) !== undefined)
+              this.invoices.set(idOf(inv['invoicenumber'])!, policyId)
         }
         return
       }
@@ -134,30 +144,75 @@ export class MoneyModel {
     }
   }
 
-  private judgeTotals(p: PolicyMoney, res: HttpResult, overlapped: boolean, evaluated: Set<InvariantId>, out: Violation[]): void {
+  private judgeTotals(
+    p: PolicyMoney,
+    res: HttpResult,
+    overlapped: boolean,
+    evaluated: Set<InvariantId>,
+    out: Violation[],
+  ): void {
     const t = this.settings.totals
-    const raw = { premium: getPointer(res.body, t.premium), fees: getPointer(res.body, t.fees), paid: getPointer(res.body, t.paid), balance: getPointer(res.body, t.balance) }
+    const raw = {
+      premium: getPointer(res.body, t.premium),
+      fees: getPointer(res.body, t.fees),
+      paid: getPointer(res.body, t.paid),
+      balance: getPointer(res.body, t.balance),
+    }
     evaluated.add('PL-INV-001')
     const notNumbers = Object.entries(raw).filter(([, v]) => typeof v !== 'number')
     if (notNumbers.length > 0) {
-      out.push({ invariant: 'PL-INV-001', expected: 'premium, fees, paid and balance as numbers', actual: notNumbers.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', '), res })
+      out.push({
+        invariant: 'PL-INV-001',
+        expected: 'premium, fees, paid and balance as numbers',
+        actual: notNumbers.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', '),
+        res,
+      })
       delete p.baseline
       return
     }
     const now = raw as Totals
     const tol = cents(this.settings.moneyTolerance)
     if (Math.abs(cents(now.balance) - (cents(now.premium) + cents(now.fees) - cents(now.paid))) > tol) {
-      out.push({ invariant: 'PL-INV-001', expected: `balance ${(cents(now.premium) + cents(now.fees) - cents(now.paid)) / 100} (premium ${now.premium} + fees ${now.fees} - paid ${now.paid})`, actual: `balance ${now.balance}`, res, ...(p.baseline ? { setBy: p.baseline.setBy } : {}) })
+      out.push({
+        invariant: 'PL-INV-001',
+        expected:
+          `balance ${(cents(now.premium) + cents(now.fees) - cents(now.paid)) / 100} (premium ${now.premium} ` +
+          `+ fees ${now.fees} - paid ${now.paid})`,
+        actual: `balance ${now.balance}`,
+        res,
+        ...(p.baseline ? { setBy: p.baseline.setBy } : {}),
+      })
     }
     const before = p.baseline
     if (before && !overlapped) {
       evaluated.add('PL-INV-002')
       const moves = p.moves.length > 0 ? `after ${p.moves.join(', ')}` : 'with no money-moving operation in between'
       const paid = cents(before.paid) + p.paid
-      if (Math.abs(cents(now.paid) - paid) > tol) out.push({ invariant: 'PL-INV-002', expected: `paid ${paid / 100} (was ${before.paid}, ${moves})`, actual: `paid ${now.paid}`, res, setBy: before.setBy })
+      if (Math.abs(cents(now.paid) - paid) > tol)
+        out.push({
+          invariant: 'PL-INV-002',
+          expected: `paid ${paid / 100} (was ${before.paid}, ${moves})`,
+          actual: `paid ${now.paid}`,
+          res,
+          setBy: before.setBy,
+        })
       const premium = cents(before.premium) + p.premium
-      if (!p.premiumOpen && Math.abs(cents(now.premium) - premium) > tol) out.push({ invariant: 'PL-INV-002', expected: `premium ${premium / 100} (was ${before.premium}, ${moves})`, actual: `premium ${now.premium}`, res, setBy: before.setBy })
-      if (!p.terminated && Math.abs(cents(now.fees) - cents(before.fees)) > tol) out.push({ invariant: 'PL-INV-002', expected: `fees ${before.fees} (${moves})`, actual: `fees ${now.fees}`, res, setBy: before.setBy })
+      if (!p.premiumOpen && Math.abs(cents(now.premium) - premium) > tol)
+        out.push({
+          invariant: 'PL-INV-002',
+          expected: `premium ${premium / 100} (was ${before.premium}, ${moves})`,
+          actual: `premium ${now.premium}`,
+          res,
+          setBy: before.setBy,
+        })
+      if (!p.terminated && Math.abs(cents(now.fees) - cents(before.fees)) > tol)
+        out.push({
+          invariant: 'PL-INV-002',
+          expected: `fees ${before.fees} (${moves})`,
+          actual: `fees ${now.fees}`,
+          res,
+          setBy: before.setBy,
+        })
     }
     if (overlapped || p.premiumOpen) delete p.baseline
     else p.baseline = { ...now, setBy: res }

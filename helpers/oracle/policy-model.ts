@@ -14,7 +14,8 @@ const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? S
 const ok = (res: HttpResult) => res.status >= 200 && res.status < 300
 const show = (v: unknown) => JSON.stringify(v)
 const cents = (n: number) => Math.round(n * 100)
-const same = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b))
+const same = (a: unknown, b: unknown) =>
+  a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b))
 
 /** A view of a policy read once, kept to compare the next read with (PL-INV-005). */
 interface Seen {
@@ -33,22 +34,33 @@ export interface PolicyState extends Reported {
   requestNumber?: { value: string; setBy: HttpResult }
   number?: Seen
   inception?: Seen
-  /** The product data as issued (the issuing quote's leaves as last written), changed by technical changes; dropped by an MTA or a termination. */
+  /**
+   * The product data as issued (the issuing quote's leaves as last written), changed by technical changes; dropped by
+   * an MTA or a termination.
+   */
   leaves?: Leaves
   leavesSetBy?: HttpResult
   /** The product schema, to tell real-world values (SL-INV-009's) from the others. */
   schema?: unknown
-  /** The last financials, quotes list and documents list the policy view showed; dropped when an operation may change them. */
+  /**
+   * The last financials, quotes list and documents list the policy view showed; dropped when an operation may change
+   * them.
+   */
   financials?: Seen
   quoteList?: Seen
   documentList?: Seen
-  /** PL-INV-006: an MTA or a termination moved the premium, so the policy view's financials no longer are the totals'. */
+  /**
+   * PL-INV-006: an MTA or a termination moved the premium, so the policy view's financials no longer are the totals'.
+   */
   premiumMoved?: boolean
   /** PL-INV-006: the money views last read, each with the epoch it was read in (views of one epoch must agree). */
   money?: MoneyViews
 }
 
-/** The money views of one policy last read (PL-INV-006), per epoch: an operation that may add invoices or move the premium starts a new one. */
+/**
+ * The money views of one policy last read (PL-INV-006), per epoch: an operation that may add invoices or move the
+ * premium starts a new one.
+ */
 interface MoneyViews {
   epoch: number
   linksPremium?: { cents: number; res: HttpResult }
@@ -75,7 +87,12 @@ export interface IssuedFrom {
 interface QuoteViews extends Reported {
   writes: number
   /** installments null: answered 409 (not calculated). */
-  calculation?: { writes: number; premium?: number; installments: { dueDate: unknown; premium: unknown }[] | null; res: HttpResult }
+  calculation?: {
+    writes: number
+    premium?: number
+    installments: { dueDate: unknown; premium: unknown }[] | null
+    res: HttpResult
+  }
   schedule?: { writes: number; installments: { dueDate: unknown; premium: unknown }[] | null; res: HttpResult }
 }
 
@@ -83,21 +100,30 @@ interface QuoteViews extends Reported {
  * Operations after which a policy's invoices or premium may differ (PL-INV-006 compares views of one epoch only): an
  * issue (an MTA's, asynchronous: every request status read too), an MTA quote, a termination, a technical change.
  */
-/** A write of a quote that is an action of its actions list, other than generating documents: its calculation and schedule may change. */
+/**
+ * A write of a quote that is an action of its actions list, other than generating documents: its calculation and
+ * schedule may change.
+ */
 const writesQuoteViews = (op: OperationId): boolean => {
   const action = factsOf(op).quoteAction
   return action !== null && action !== 'documents'
 }
-/** Money moves that change no policy view (allocations, credits): a target may show what is paid in a policy's financials. */
+/**
+ * Money moves that change no policy view (allocations, credits): a target may show what is paid in a policy's
+ * financials.
+ */
 const movesMoneyOnly = (op: OperationId): boolean => factsOf(op).moneyMoving && !factsOf(op).changes.includes('policy')
 /** Reads of a policy's money (its view's premium, period totals, invoices, the customer's installments: PL-INV-006). */
 const showsPolicyMoney = (op: OperationId): boolean => {
   const f = factsOf(op)
   return f.resource === 'policy' && f.access === 'read' && (f.shows.includes('money') || f.shows.includes('invoices'))
 }
-const startsMoneyEpoch = (op: OperationId): boolean => factsOf(op).changes.includes('invoices') || op === 'sales.requests.get'
+const startsMoneyEpoch = (op: OperationId): boolean =>
+  factsOf(op).changes.includes('invoices') || op === 'sales.requests.get'
 
-/** Where the policy number is: in the policy view, and in the issue request's success (sales §3; the anchors' policyNo). */
+/**
+ * Where the policy number is: in the policy view, and in the issue request's success (sales §3; the anchors' policyNo).
+ */
 const LINKS_NUMBER = '/data/policy/policyNo'
 const REQUEST_NUMBER = '/data/policyNo'
 
@@ -130,7 +156,10 @@ export class PolicyModel {
     })
   }
 
-  /** An MTA quote of the policy was issued: its data and financials are the MTA's (not computed here), its quotes list grows. */
+  /**
+   * An MTA quote of the policy was issued: its data and financials are the MTA's (not computed here), its quotes list
+   * grows.
+   */
   mtaIssued(policyId: string, quoteId: string): void {
     const p = this.policies.get(policyId)
     if (!p) return
@@ -144,7 +173,9 @@ export class PolicyModel {
     delete p.reported
   }
 
-  /** Something may have changed every policy's views in a way the model cannot attribute (a write without an answer). */
+  /**
+   * Something may have changed every policy's views in a way the model cannot attribute (a write without an answer).
+   */
   forget(): void {
     this.epoch += 1
     for (const p of this.policies.values()) {
@@ -158,7 +189,17 @@ export class PolicyModel {
    * @param settled for a quote read: an actions list was read after the quote's last write (sales §3 rule 4), so its
    *   calculation and schedule are done
    */
-  observe(op: OperationId, params: Record<string, string>, json: unknown, tenant: string | undefined, res: HttpResult, overlapped: boolean, settled: boolean, evaluated: Set<InvariantId>, out: Violation[]): void {
+  observe(
+    op: OperationId,
+    params: Record<string, string>,
+    json: unknown,
+    tenant: string | undefined,
+    res: HttpResult,
+    overlapped: boolean,
+    settled: boolean,
+    evaluated: Set<InvariantId>,
+    out: Violation[],
+  ): void {
     const quoteId = params['policyId'] ?? params['id']
     if (startsMoneyEpoch(op)) this.epoch += 1
     // a quote's writes: what its calculation and schedule must agree on changes
@@ -170,7 +211,8 @@ export class PolicyModel {
     }
     if ((op === 'sales.quote.calculation' || op === 'sales.quote.installments') && quoteId !== undefined) {
       // 409 is "not calculated": the other view must say so too (PL-INV-004)
-      if ((res.status === 200 || res.status === 409) && !overlapped && settled) this.judgeQuoteViews(op, quoteId, res, evaluated, out)
+      if ((res.status === 200 || res.status === 409) && !overlapped && settled)
+        this.judgeQuoteViews(op, quoteId, res, evaluated, out)
       return
     }
     if (op === 'sales.quote.mta') {
@@ -218,25 +260,57 @@ export class PolicyModel {
    * installment of the customer custom view that names an invoice is one of the policy's invoices, with its due date
    * and premium.
    */
-  /** The custom view's installments that name an invoice are the policy's invoices, with their due date and premium (PL-INV-006). */
-  private judgeCustomView(p: PolicyState, invoices: Invoices, view: { installments: unknown[]; res: HttpResult }, op: OperationId, evaluated: Set<InvariantId>, out: Violation[]): void {
+  /**
+   * The custom view's installments that name an invoice are the policy's invoices, with their due date and premium
+   * (PL-INV-006).
+   */
+  private judgeCustomView(
+    p: PolicyState,
+    invoices: Invoices,
+    view: { installments: unknown[]; res: HttpResult },
+    op: OperationId,
+    evaluated: Set<InvariantId>,
+    out: Violation[],
+  ): void {
     evaluated.add('PL-INV-006')
     const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? cents(v) : undefined)
     for (const inst of view.installments) {
       const n = isObj(inst) ? idOf(inst['invoicenumber']) : undefined
       if (n === undefined || !isObj(inst)) continue
       const inv = invoices.byNumber.get(n)
-      const wrong = !inv ? 'not one of its invoices' : num(inst['premium']) !== num(inv.premium) ? `premium ${show(inst['premium'])}` : inv.dueDate !== undefined && inst['dueDate'] !== inv.dueDate ? `due date ${show(inst['dueDate'])}` : undefined
+      const wrong = !inv
+        ? 'not one of its invoices'
+        : num(inst['premium']) !== num(inv.premium)
+          ? `premium ${show(inst['premium'])}`
+          : inv.dueDate !== undefined && inst['dueDate'] !== inv.dueDate
+            ? `due date ${show(inst['dueDate'])}`
+            : undefined
       if (!wrong) continue
       if (firstShown(p, 'custom-view-installment', [n, wrong])) {
         const [res, setBy] = op === 'sales.customers.custom-view' ? [view.res, invoices.res] : [invoices.res, view.res]
-        out.push({ invariant: 'PL-INV-006', expected: `the custom view's installments are the policy's invoices: invoice ${n} ${inv ? `with due date ${show(inv.dueDate)} and premium ${show(inv.premium)}` : `among ${show([...invoices.byNumber.keys()]).slice(0, 300)}`}`, actual: `custom view installment with invoice ${n}: ${wrong}`, res, setBy })
+        out.push({
+          invariant: 'PL-INV-006',
+          expected: `the custom view's installments are the policy's invoices: invoice ${n} ${
+            inv
+              ? `with due date ${show(inv.dueDate)} and premium ${show(inv.premium)}`
+              : `among ${show([...invoices.byNumber.keys()]).slice(0, 300)}`
+          }`,
+          actual: `custom view installment with invoice ${n}: ${wrong}`,
+          res,
+          setBy,
+        })
       }
       return
     }
   }
 
-  private judgeMoney(op: OperationId, p: PolicyState, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
+  private judgeMoney(
+    op: OperationId,
+    p: PolicyState,
+    res: HttpResult,
+    evaluated: Set<InvariantId>,
+    out: Violation[],
+  ): void {
     if (!p.money || p.money.epoch !== this.epoch) p.money = { epoch: this.epoch }
     const m = p.money
     const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? cents(v) : undefined)
@@ -266,23 +340,44 @@ export class PolicyModel {
       if (!Array.isArray(list)) return
       m.customView = { installments: list, res }
     }
-    // until an MTA or a termination: an MTA's schedule is its quote's, while the invoices issued before stay (the adjustment is an invoice of its own)
-    if ((op === 'sales.policy.invoices' || op === 'sales.customers.custom-view') && m.invoices && m.customView && !p.premiumMoved) this.judgeCustomView(p, m.invoices, m.customView, op, evaluated, out)
+    // until an MTA or a termination: an MTA's schedule is its quote's, while the invoices issued before stay (the
+    // adjustment is an invoice of its own)
+    if (
+      (op === 'sales.policy.invoices' || op === 'sales.customers.custom-view') &&
+      m.invoices &&
+      m.customView &&
+      !p.premiumMoved
+    )
+      this.judgeCustomView(p, m.invoices, m.customView, op, evaluated, out)
     if (op === 'sales.customers.custom-view') return
     const t = m.totalsPremium
     if (!t) return
-    if (m.invoices && (op !== 'sales.policy.links')) {
+    if (m.invoices && op !== 'sales.policy.links') {
       evaluated.add('PL-INV-006')
       if (m.invoices.sum !== t.cents && firstShown(p, 'invoices-vs-totals', [m.invoices.sum, t.cents])) {
         const [older, newer] = op === 'sales.policy.invoices' ? [t.res, res] : [m.invoices.res, res]
-        out.push({ invariant: 'PL-INV-006', expected: `the invoices' premiums summing to the period totals' premium ${t.cents / 100} to the cent`, actual: `invoices summing to ${m.invoices.sum / 100}`, res: newer, setBy: older })
+        out.push({
+          invariant: 'PL-INV-006',
+          expected: `the invoices' premiums summing to the period totals' premium ${t.cents / 100} to the cent`,
+          actual: `invoices summing to ${m.invoices.sum / 100}`,
+          res: newer,
+          setBy: older,
+        })
       }
     }
     if (m.linksPremium && !p.premiumMoved && op !== 'sales.policy.invoices') {
       evaluated.add('PL-INV-006')
       const l = m.linksPremium
       if (l.cents !== t.cents && firstShown(p, 'links-vs-totals', [l.cents, t.cents])) {
-        out.push({ invariant: 'PL-INV-006', expected: `the policy view's period premium (${this.settings.links.periodPremiumPointer}) = the period totals' premium ${t.cents / 100} (no MTA or termination yet)`, actual: `${l.cents / 100}`, res, setBy: op === 'sales.policy.links' ? t.res : l.res })
+        out.push({
+          invariant: 'PL-INV-006',
+          expected:
+            `the policy view's period premium (${this.settings.links.periodPremiumPointer}) = the period ` +
+            `totals' premium ${t.cents / 100} (no MTA or termination yet)`,
+          actual: `${l.cents / 100}`,
+          res,
+          setBy: op === 'sales.policy.links' ? t.res : l.res,
+        })
       }
     }
   }
@@ -295,7 +390,13 @@ export class PolicyModel {
     if (p.requestNumber && number !== undefined && !p.number) {
       evaluated.add('PL-INV-003')
       if (number !== p.requestNumber.value && firstShown(p, 'number-vs-request', number)) {
-        out.push({ invariant: 'PL-INV-003', expected: `policy number ${p.requestNumber.value}, as the success of its issue request named it`, actual: `${LINKS_NUMBER} = ${show(number)}`, res, setBy: p.requestNumber.setBy })
+        out.push({
+          invariant: 'PL-INV-003',
+          expected: `policy number ${p.requestNumber.value}, as the success of its issue request named it`,
+          actual: `${LINKS_NUMBER} = ${show(number)}`,
+          res,
+          setBy: p.requestNumber.setBy,
+        })
       }
     }
     const data = getPointer(res.body, L.dataPointer)
@@ -310,9 +411,21 @@ export class PolicyModel {
         const got = getPointer(data, pointer)
         // the view must show the customer, insured objects and period (the anchors' policy view); other policy fields
         // of the quote (payment frequency, channel, reference) are judged where the view shows them
-        const required = /^\/(customer|objects)\//.test(pointer) || pointer === '/policy/dateInception' || pointer === '/policy/dateExpiry'
+        const required =
+          /^\/(customer|objects)\//.test(pointer) ||
+          pointer === '/policy/dateInception' ||
+          pointer === '/policy/dateExpiry'
         if (same(got, value) || (got === undefined && !required)) continue
-        if (firstShown(p, `data${pointer}`, got)) out.push({ invariant: 'PL-INV-003', expected: `${L.dataPointer}${pointer} = ${show(value)}, as the quote it was issued from last wrote it (or a technical change since)`, actual: `${show(got)}`, res, ...(p.leavesSetBy ? { setBy: p.leavesSetBy } : {}) })
+        if (firstShown(p, `data${pointer}`, got))
+          out.push({
+            invariant: 'PL-INV-003',
+            expected:
+              `${L.dataPointer}${pointer} = ${show(value)}, as the quote it was issued from last wrote it ` +
+              `(or a technical change since)`,
+            actual: `${show(got)}`,
+            res,
+            ...(p.leavesSetBy ? { setBy: p.leavesSetBy } : {}),
+          })
         break
       }
     }
@@ -328,7 +441,14 @@ export class PolicyModel {
         continue
       }
       evaluated.add('PL-INV-005')
-      if (now !== before.value && firstShown(p, key, now)) out.push({ invariant: 'PL-INV-005', expected: `${what} ${before.value}: no operation changes it (technical change, MTA, termination, reads)`, actual: `${what} ${now}`, res, setBy: before.setBy })
+      if (now !== before.value && firstShown(p, key, now))
+        out.push({
+          invariant: 'PL-INV-005',
+          expected: `${what} ${before.value}: no operation changes it (technical change, MTA, termination, reads)`,
+          actual: `${what} ${now}`,
+          res,
+          setBy: before.setBy,
+        })
     }
     const lists: ['financials' | 'quoteList' | 'documentList', string | null, string][] = [
       ['financials', L.financialsPointer, 'financials'],
@@ -345,18 +465,36 @@ export class PolicyModel {
       if (!before) continue
       evaluated.add('PL-INV-005')
       if (now !== before.value && firstShown(p, key, now)) {
-        out.push({ invariant: 'PL-INV-005', expected: `the ${what} of the policy as read before (${pointer} = ${before.value.slice(0, 300)}): only reads and technical changes since, which change no ${what}`, actual: now.slice(0, 300), res, setBy: before.setBy })
+        out.push({
+          invariant: 'PL-INV-005',
+          expected:
+            `the ${what} of the policy as read before (${pointer} = ${before.value.slice(0, 300)}): only ` +
+            `reads and technical changes since, which change no ${what}`,
+          actual: now.slice(0, 300),
+          res,
+          setBy: before.setBy,
+        })
       }
     }
   }
 
   /** A quote's calculation and its installments schedule agree, and each sums to the period premium (PL-INV-004). */
-  private judgeQuoteViews(op: OperationId, quoteId: string, res: HttpResult, evaluated: Set<InvariantId>, out: Violation[]): void {
+  private judgeQuoteViews(
+    op: OperationId,
+    quoteId: string,
+    res: HttpResult,
+    evaluated: Set<InvariantId>,
+    out: Violation[],
+  ): void {
     const v = this.views.get(quoteId) ?? { writes: 0 }
     this.views.set(quoteId, v)
     const tol = cents(this.settings.moneyTolerance)
-    const list = (x: unknown) => (Array.isArray(x) ? x.map((i) => ({ dueDate: isObj(i) ? i['dueDate'] : undefined, premium: isObj(i) ? i['premium'] : undefined })) : undefined)
-    const sum = (l: { premium: unknown }[]) => l.reduce((s, i) => s + (typeof i.premium === 'number' ? cents(i.premium) : NaN), 0)
+    const list = (x: unknown) =>
+      Array.isArray(x)
+        ? x.map((i) => ({ dueDate: isObj(i) ? i['dueDate'] : undefined, premium: isObj(i) ? i['premium'] : undefined }))
+        : undefined
+    const sum = (l: { premium: unknown }[]) =>
+      l.reduce((s, i) => s + (typeof i.premium === 'number' ? cents(i.premium) : NaN), 0)
     if (res.status === 409) {
       // not calculated: agrees only with a view that says so too (no change since)
       if (op === 'sales.quote.calculation') v.calculation = { writes: v.writes, installments: null, res }
@@ -367,7 +505,12 @@ export class PolicyModel {
       if (typeof premium !== 'number' || !installments) return
       evaluated.add('PL-INV-004')
       if (installments.length > 0 && Math.abs(sum(installments) - cents(premium)) > tol) {
-        out.push({ invariant: 'PL-INV-004', expected: `installments summing to the period premium ${premium}`, actual: `installments summing to ${sum(installments) / 100}`, res })
+        out.push({
+          invariant: 'PL-INV-004',
+          expected: `installments summing to the period premium ${premium}`,
+          actual: `installments summing to ${sum(installments) / 100}`,
+          res,
+        })
       }
       v.calculation = { writes: v.writes, premium, installments, res }
     } else {
@@ -379,10 +522,21 @@ export class PolicyModel {
     const s = v.schedule
     if (!c || !s || c.writes !== v.writes || s.writes !== v.writes) return
     evaluated.add('PL-INV-004')
-    if (!same(c.installments, s.installments) && firstShown(v, 'calculation-vs-schedule', [c.installments, s.installments])) {
+    if (
+      !same(c.installments, s.installments) &&
+      firstShown(v, 'calculation-vs-schedule', [c.installments, s.installments])
+    ) {
       const [older, newer] = op === 'sales.quote.calculation' ? [s.res, c.res] : [c.res, s.res]
       const shown = (l: unknown[] | null) => (l === null ? '409 (not calculated)' : show(l).slice(0, 300))
-      out.push({ invariant: 'PL-INV-004', expected: `the installments of the calculation and of the schedule alike (no change since): ${shown(op === 'sales.quote.calculation' ? s.installments : c.installments)}`, actual: shown(op === 'sales.quote.calculation' ? c.installments : s.installments), res: newer, setBy: older })
+      out.push({
+        invariant: 'PL-INV-004',
+        expected:
+          `the installments of the calculation and of the schedule alike (no change ` +
+          `since): ${shown(op === 'sales.quote.calculation' ? s.installments : c.installments)}`,
+        actual: shown(op === 'sales.quote.calculation' ? c.installments : s.installments),
+        res: newer,
+        setBy: older,
+      })
     }
   }
 }

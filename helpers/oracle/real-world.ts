@@ -2,11 +2,21 @@
  * Real-world data in generated payloads (issue 29, docs/sales.md "Real-world data"): within each schema's constraints
  * and seeded, free text becomes non-ASCII (accents, CJK, right-to-left, emoji) or as long as maxLength allows, decimal
  * numbers carry cents, bounded integers sit at a bound, free dates fall on 29 February, the 31st of a month or the last
- * day of a year. The text sent is in Unicode NFC: a service that normalises to NFC stores the same bytes (docs/model.md).
+ * day of a year. The text sent is in Unicode NFC: a service that normalises to NFC stores the same bytes
+ * (docs/model.md).
  * The model classifies what was written with classesOf() and checks those leaves read back byte for byte (SL-INV-009).
  */
 
-export const REAL_WORLD_CLASSES = ['accents', 'cjk', 'rtl', 'emoji', 'max-length', 'cents', 'bounds', 'boundary-dates'] as const
+export const REAL_WORLD_CLASSES = [
+  'accents',
+  'cjk',
+  'rtl',
+  'emoji',
+  'max-length',
+  'cents',
+  'bounds',
+  'boundary-dates',
+] as const
 export type RealWorldClass = (typeof REAL_WORLD_CLASSES)[number]
 
 type Json = Record<string, unknown>
@@ -14,7 +24,15 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 
 /** Text samples per class (NFC). Names, streets and cities a real customer base has. */
 const TEXT: Record<'accents' | 'cjk' | 'rtl' | 'emoji', readonly string[]> = {
-  accents: ['Jürgen Ærøskøbing', 'Šarūnas Žemaitė', 'Õie Täht-Müür', 'Łukasz Dąbrowski', 'François Lefèvre', 'Ñuñoa Pérez', 'Þórunn Ægisdóttir'],
+  accents: [
+    'Jürgen Ærøskøbing',
+    'Šarūnas Žemaitė',
+    'Õie Täht-Müür',
+    'Łukasz Dąbrowski',
+    'François Lefèvre',
+    'Ñuñoa Pérez',
+    'Þórunn Ægisdóttir',
+  ],
   cjk: ['山田 太郎', '東京都港区', '李小龍', '김민준', '北京市朝阳区', '佐藤 花子'],
   rtl: ['דוד כהן', 'محمد العلي', 'תל אביב', 'شارع الملك فهد', 'שרה לוי'],
   emoji: ['Anna 🌻 Smith', 'Rose 🌹 Lane', 'Casa 🏠 Sol', 'Otto 🚲 Berg', 'Mia 🐟 Fisher'],
@@ -55,20 +73,27 @@ export function classesOf(value: unknown, node?: unknown): RealWorldClass[] {
   const n = isObj(node) ? node : {}
   if (typeof value === 'string') {
     const out = isNonAscii(value) ? textClasses(value) : []
-    if (typeof n['maxLength'] === 'number' && lengthOf(value) === n['maxLength'] && n['maxLength'] > 8) out.push('max-length')
+    if (typeof n['maxLength'] === 'number' && lengthOf(value) === n['maxLength'] && n['maxLength'] > 8)
+      out.push('max-length')
     if (isBoundaryDate(value)) out.push('boundary-dates')
     return out
   }
   if (typeof value === 'number') {
     const out: RealWorldClass[] = []
     if (!Number.isInteger(value)) out.push('cents')
-    if ((typeof n['minimum'] === 'number' && value === n['minimum']) || (typeof n['maximum'] === 'number' && value === n['maximum'])) out.push('bounds')
+    if (
+      (typeof n['minimum'] === 'number' && value === n['minimum']) ||
+      (typeof n['maximum'] === 'number' && value === n['maximum'])
+    )
+      out.push('bounds')
     return out
   }
   return []
 }
 
-/** The schema node at a JSON pointer of an instance (properties and items only; undefined where the schema branches). */
+/**
+ * The schema node at a JSON pointer of an instance (properties and items only; undefined where the schema branches).
+ */
 export function schemaAt(schema: unknown, pointer: string): unknown {
   let node: unknown = schema
   for (const raw of pointer.split('/').slice(1)) {
@@ -174,7 +199,8 @@ function walk(value: unknown, node: unknown, plan: Plan): void {
 
 function replacement(value: unknown, n: Json, plan: Plan): unknown {
   if (typeof value === 'string' && freeText(n)) return realString(n, plan)
-  if (typeof value === 'string' && n['type'] === 'string' && n['format'] === 'date' && !('enum' in n)) return DATES[Math.floor(plan.random() * DATES.length)]
+  if (typeof value === 'string' && n['type'] === 'string' && n['format'] === 'date' && !('enum' in n))
+    return DATES[Math.floor(plan.random() * DATES.length)]
   if (typeof value === 'number' && !('enum' in n) && !('const' in n)) {
     if (n['type'] === 'integer' && plan.random() >= 0.5) return undefined
     return realNumber(n, value, plan)
@@ -183,10 +209,16 @@ function replacement(value: unknown, n: Json, plan: Plan): unknown {
 }
 
 /** The classes of every leaf of a written document (pointer -> classes), by the product schema when known. */
-export function realWorldLeaves(doc: unknown, schema: unknown, prefix = '', out = new Map<string, RealWorldClass[]>()): Map<string, RealWorldClass[]> {
+export function realWorldLeaves(
+  doc: unknown,
+  schema: unknown,
+  prefix = '',
+  out = new Map<string, RealWorldClass[]>(),
+): Map<string, RealWorldClass[]> {
   if (doc !== null && typeof doc === 'object') {
     const entries = Array.isArray(doc) ? doc.map((v, i) => [String(i), v] as const) : Object.entries(doc)
-    for (const [k, v] of entries) realWorldLeaves(v, schema, `${prefix}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out)
+    for (const [k, v] of entries)
+      realWorldLeaves(v, schema, `${prefix}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out)
     return out
   }
   const classes = classesOf(doc, schema !== undefined ? schemaAt(schema, prefix) : undefined)

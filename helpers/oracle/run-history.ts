@@ -45,7 +45,9 @@ interface Track {
   ended?: 'broken' | 'undecided' | 'lost'
 }
 
-/** One call's part in a track: what it asked, and how its answer reads in the model's terms (undefined: the track ends). */
+/**
+ * One call's part in a track: what it asked, and how its answer reads in the model's terms (undefined: the track ends).
+ */
 interface Part {
   key: string
   input: unknown
@@ -107,7 +109,10 @@ export class RunHistory {
     const invokedAt = call.invokedAt ?? instant()
     const parts = this.partsOf(call)
     const birth = this.birthOf(call)
-    const moneyWrite = call.operationId === 'sales.payments.allocate' || call.operationId === 'sales.invoice.credit' ? ownerOf(call) ?? '' : undefined
+    const moneyWrite =
+      call.operationId === 'sales.payments.allocate' || call.operationId === 'sales.invoice.credit'
+        ? (ownerOf(call) ?? '')
+        : undefined
     if (parts.length === 0 && !birth && moneyWrite === undefined) return undefined
     for (const p of parts) this.tracks.get(p.key)!.inFlight += 1
     if (moneyWrite !== undefined) this.moneyInFlight.set(moneyWrite, (this.moneyInFlight.get(moneyWrite) ?? 0) + 1)
@@ -136,7 +141,14 @@ export class RunHistory {
             continue
           }
           if (output !== 'skip') {
-            const recorded = { id: this.seq++, caller: call.caller ?? 'outside any check', input: p.input, output, call: invokedAt.mono, ret: completedAt.mono }
+            const recorded = {
+              id: this.seq++,
+              caller: call.caller ?? 'outside any check',
+              input: p.input,
+              output,
+              call: invokedAt.mono,
+              ret: completedAt.mono,
+            }
             t.ops.push(recorded)
             t.answers.push(res!)
             if (p.settles && (output as { status?: string }).status === 'ok') t.unsettled.push(recorded)
@@ -171,10 +183,15 @@ export class RunHistory {
     const first = t.answers[0]
     // the history shrunk to the fewest operations that still fail (helpers/oracle/linearizability/shrink.ts)
     const shrunk = shrinkHistory(t.model, t.ops, outcome)
-    const record = timelineRecord({ resource: t.resource, model: t.model, ops: shrunk.ops, outcome: shrunk.outcome }, { total: t.ops.length, ...(shrunk.dropped ? { dropped: shrunk.dropped } : {}) })
+    const record = timelineRecord(
+      { resource: t.resource, model: t.model, ops: shrunk.ops, outcome: shrunk.outcome },
+      { total: t.ops.length, ...(shrunk.dropped ? { dropped: shrunk.dropped } : {}) },
+    )
     out.violations.push({
       invariant: t.invariant,
-      expected: `an order of the ${t.ops.length} operations on ${t.resource}, respecting real time, that explains every answer (linearizability)`,
+      expected:
+        `an order of the ${t.ops.length} operations on ${t.resource}, respecting real time, that explains ` +
+        `every answer (linearizability)`,
       actual: 'no order explains the answers: see the timeline',
       res,
       ...(first && first !== res ? { setBy: first } : {}),
@@ -197,7 +214,10 @@ export class RunHistory {
         if (!res) return
         const id = idOf(getPointer(res.body, this.settings.quoteIdPointer))
         if (!ok(res) || id === undefined || this.tracks.has(`quote:${id}`)) return
-        this.tracks.set(`quote:${id}`, this.track('SL-INV-050', `quote ${id}`, quoteDataModel(leavesOf(call.json)), owner))
+        this.tracks.set(
+          `quote:${id}`,
+          this.track('SL-INV-050', `quote ${id}`, quoteDataModel(leavesOf(call.json)), owner),
+        )
       }
     }
     if (op === 'webhooks.subscription.create' && owner !== undefined) {
@@ -206,7 +226,10 @@ export class RunHistory {
         const b = (res.body ?? {}) as { id?: unknown; event?: unknown; url?: unknown }
         const id = idOf(b.id)
         if (!ok(res) || id === undefined || typeof b.event !== 'string' || typeof b.url !== 'string') return
-        this.tracks.set(`sub:${id}`, this.track('WH-INV-050', `subscription ${id}`, subscriptionModel({ event: b.event, url: b.url }), owner))
+        this.tracks.set(
+          `sub:${id}`,
+          this.track('WH-INV-050', `subscription ${id}`, subscriptionModel({ event: b.event, url: b.url }), owner),
+        )
       }
     }
     return undefined
@@ -254,7 +277,11 @@ export class RunHistory {
           const amount = isObj(e) ? e['amount'] : undefined
           if (id === undefined || typeof amount !== 'number') continue
           const policy = invoice !== undefined ? this.invoices.get(`${owner}|${invoice}`) : undefined
-          this.events.set(`${owner}|${id}`, { ...(policy !== undefined ? { policy } : {}), ...(body?.payment !== undefined ? { payment: body.payment } : {}), cents: cents(amount) })
+          this.events.set(`${owner}|${id}`, {
+            ...(policy !== undefined ? { policy } : {}),
+            ...(body?.payment !== undefined ? { payment: body.payment } : {}),
+            cents: cents(amount),
+          })
         }
       }
     }
@@ -262,8 +289,10 @@ export class RunHistory {
       const e = this.events.get(`${owner}|${call.params['eventId']}`)
       // a credit of an event the history never saw allocated may give back any policy's or payment's money
       return (res) => {
-        if ((e === undefined || e.policy === undefined) && (res === undefined || ok(res))) this.endMoney(owner, 'money:')
-        if ((e === undefined || e.payment === undefined) && (res === undefined || ok(res))) this.endMoney(owner, 'payment:')
+        if ((e === undefined || e.policy === undefined) && (res === undefined || ok(res)))
+          this.endMoney(owner, 'money:')
+        if ((e === undefined || e.payment === undefined) && (res === undefined || ok(res)))
+          this.endMoney(owner, 'payment:')
       }
     }
     return undefined
@@ -293,21 +322,32 @@ export class RunHistory {
   }
 
   /** The money calls' parts: a policy's paid (PL-INV-050), a payment's allocations (PL-INV-051). */
-  private moneyPartsOf(call: CallInfo, own: (key: string) => { t: Track; mine: boolean } | undefined, write: (res: HttpResult) => unknown): Part[] {
+  private moneyPartsOf(
+    call: CallInfo,
+    own: (key: string) => { t: Track; mine: boolean } | undefined,
+    write: (res: HttpResult) => unknown,
+  ): Part[] {
     const op = call.operationId
     const owner = ownerOf(call)
     if (op === 'sales.policy.period-totals') {
       const policyId = call.params['id'] ?? ''
       const key = `money:${policyId}`
       // a policy's money history starts at a read of its totals with none of the tenant's money writes in flight
-      if (!this.tracks.has(key) && owner !== undefined && (this.moneyInFlight.get(owner) ?? 0) === 0) this.tracks.set(key, this.track('PL-INV-050', `the money of policy ${policyId}`, moneyModel, owner))
+      if (!this.tracks.has(key) && owner !== undefined && (this.moneyInFlight.get(owner) ?? 0) === 0)
+        this.tracks.set(key, this.track('PL-INV-050', `the money of policy ${policyId}`, moneyModel, owner))
       const o = own(key)
       if (!o?.mine) return []
-      return [{ key, input: { kind: 'totals' }, output: (res) => {
-        if (res.status !== 200) return 'skip'
-        const paid = getPointer(res.body, this.money.totals.paid)
-        return typeof paid === 'number' ? { status: 'ok', paidCents: cents(paid) } : 'skip'
-      } }]
+      return [
+        {
+          key,
+          input: { kind: 'totals' },
+          output: (res) => {
+            if (res.status !== 200) return 'skip'
+            const paid = getPointer(res.body, this.money.totals.paid)
+            return typeof paid === 'number' ? { status: 'ok', paidCents: cents(paid) } : 'skip'
+          },
+        },
+      ]
     }
     const foreign = (o: { mine: boolean }) => (o.mine ? {} : { foreign: true })
     if (op === 'sales.payments.allocate') {
@@ -315,13 +355,21 @@ export class RunHistory {
       if (!body) return []
       const parts: Part[] = []
       const byPolicy = new Map<string, number>()
-      for (const l of body.lines) if (l.policy !== undefined) byPolicy.set(l.policy, (byPolicy.get(l.policy) ?? 0) + l.cents)
+      for (const l of body.lines)
+        if (l.policy !== undefined) byPolicy.set(l.policy, (byPolicy.get(l.policy) ?? 0) + l.cents)
       for (const [policy, c] of byPolicy) {
         const o = own(`money:${policy}`)
-        if (o) parts.push({ key: `money:${policy}`, input: { kind: 'allocate', cents: c }, output: write, ...foreign(o) })
+        if (o)
+          parts.push({ key: `money:${policy}`, input: { kind: 'allocate', cents: c }, output: write, ...foreign(o) })
       }
       const o = body.payment !== undefined ? own(`payment:${body.payment}`) : undefined
-      if (o) parts.push({ key: `payment:${body.payment}`, input: { kind: 'allocate', cents: body.lines.reduce((sum, l) => sum + l.cents, 0) }, output: write, ...foreign(o) })
+      if (o)
+        parts.push({
+          key: `payment:${body.payment}`,
+          input: { kind: 'allocate', cents: body.lines.reduce((sum, l) => sum + l.cents, 0) },
+          output: write,
+          ...foreign(o),
+        })
       return parts
     }
     if (op === 'sales.invoice.credit') {
@@ -329,7 +377,10 @@ export class RunHistory {
       const e = this.events.get(`${owner}|${event}`)
       if (!e) return []
       const parts: Part[] = []
-      for (const key of [e.policy !== undefined ? `money:${e.policy}` : undefined, e.payment !== undefined ? `payment:${e.payment}` : undefined]) {
+      for (const key of [
+        e.policy !== undefined ? `money:${e.policy}` : undefined,
+        e.payment !== undefined ? `payment:${e.payment}` : undefined,
+      ]) {
         const o = key !== undefined ? own(key) : undefined
         if (o) parts.push({ key: key!, input: { kind: 'credit', cents: e.cents, event }, output: write, ...foreign(o) })
       }
@@ -362,43 +413,69 @@ export class RunHistory {
       const key = `quote:${p['id']}`
       const o = own(key)
       if (!o?.mine) return []
-      return [{ key, input: { kind: 'calculate' }, output: (res) => {
-        const data = ok(res) ? getPointer(res.body, '/data') : undefined
-        return isObj(data) ? { status: 'ok', data } : 'skip'
-      } }]
+      return [
+        {
+          key,
+          input: { kind: 'calculate' },
+          output: (res) => {
+            const data = ok(res) ? getPointer(res.body, '/data') : undefined
+            return isObj(data) ? { status: 'ok', data } : 'skip'
+          },
+        },
+      ]
     }
     if (op === 'sales.quote.update' || op === 'sales.quote.get') {
       const key = `quote:${p['policyId']}`
       const o = own(key)
       if (!o) return []
-      if (op === 'sales.quote.update') return [{ key, input: { kind: 'update', patch: call.json }, output: write, settles: true, ...(o.mine ? {} : { foreign: true }) }]
-      return o.mine ? [{ key, input: { kind: 'read' }, output: (res) => (res.status === 200 ? { status: 'ok', data: getPointer(res.body, '/data') } : 'skip') }] : []
+      if (op === 'sales.quote.update')
+        return [
+          {
+            key,
+            input: { kind: 'update', patch: call.json },
+            output: write,
+            settles: true,
+            ...(o.mine ? {} : { foreign: true }),
+          },
+        ]
+      return o.mine
+        ? [
+            {
+              key,
+              input: { kind: 'read' },
+              output: (res) => (res.status === 200 ? { status: 'ok', data: getPointer(res.body, '/data') } : 'skip'),
+            },
+          ]
+        : []
     }
     if (op === 'sales.quote.issue') {
       const quoteId = p['id'] ?? ''
       const key = `issue:${quoteId}`
       if (!this.tracks.has(key)) {
         const quote = this.tracks.get(`quote:${quoteId}`)
-        // the issue of a quote the run made (its owner known); an MTA quote's issue is followed from its first issue by whoever sends it
+        // the issue of a quote the run made (its owner known); an MTA quote's issue is followed from its first issue by
+        // whoever sends it
         const issuer = quote?.owner ?? owner
         if (issuer === undefined) return []
         this.tracks.set(key, this.track('SL-INV-051', `the issue of quote ${quoteId}`, issueModel, issuer))
       }
       const o = own(key)
       if (!o) return []
-      return [{
-        key,
-        input: { kind: 'issue' },
-        output: (res) => {
-          const request = idOf(getPointer(res.body, this.settings.requestIdPointer))
-          if (ok(res) && request !== undefined) {
-            this.requests.set(request, quoteId)
-            return { status: 'accepted', request }
-          }
-          return refused(res) ? { status: 'refused' } : undefined
+      return [
+        {
+          key,
+          input: { kind: 'issue' },
+          output: (res) => {
+            const request = idOf(getPointer(res.body, this.settings.requestIdPointer))
+            if (ok(res) && request !== undefined) {
+              this.requests.set(request, quoteId)
+              return { status: 'accepted', request }
+            }
+            return refused(res) ? { status: 'refused' } : undefined
+          },
+          ...(o.mine ? {} : { foreign: true }),
         },
-        ...(o.mine ? {} : { foreign: true }),
-      }]
+      ]
     }
     if (op === 'sales.requests.get') {
       const request = p['requestId'] ?? ''
@@ -406,35 +483,64 @@ export class RunHistory {
       const key = `issue:${quoteId}`
       const o = quoteId !== undefined ? own(key) : undefined
       if (!o || !o.mine) return []
-      return [{
-        key,
-        input: { kind: 'outcome', request },
-        output: (res) => {
-          const status = res.status === 200 && typeof (res.body as { status?: unknown } | undefined)?.status === 'string' ? String((res.body as { status: string }).status).toLowerCase() : undefined
-          if (status !== undefined && this.statuses.success.includes(status)) {
-            const policy = idOf(getPointer(res.body, this.settings.policyIdPointer))
-            return policy !== undefined ? { status: 'success', policy } : 'skip'
-          }
-          return status !== undefined && this.statuses.failure.includes(status) ? { status: 'failure' } : 'skip'
+      return [
+        {
+          key,
+          input: { kind: 'outcome', request },
+          output: (res) => {
+            const status =
+              res.status === 200 && typeof (res.body as { status?: unknown } | undefined)?.status === 'string'
+                ? String((res.body as { status: string }).status).toLowerCase()
+                : undefined
+            if (status !== undefined && this.statuses.success.includes(status)) {
+              const policy = idOf(getPointer(res.body, this.settings.policyIdPointer))
+              return policy !== undefined ? { status: 'success', policy } : 'skip'
+            }
+            return status !== undefined && this.statuses.failure.includes(status) ? { status: 'failure' } : 'skip'
+          },
         },
-      }]
+      ]
     }
-    if (op === 'webhooks.subscription.update' || op === 'webhooks.subscription.delete' || op === 'webhooks.subscription.get') {
+    if (
+      op === 'webhooks.subscription.update' ||
+      op === 'webhooks.subscription.delete' ||
+      op === 'webhooks.subscription.get'
+    ) {
       const key = `sub:${p['id']}`
       const o = own(key)
       if (!o) return []
-      const status = (res: HttpResult) => (res.status === 404 ? { status: 'not-found' } : refused(res) ? { status: 'refused' } : ok(res) ? { status: 'ok' } : undefined)
+      const status = (res: HttpResult) =>
+        res.status === 404
+          ? { status: 'not-found' }
+          : refused(res)
+            ? { status: 'refused' }
+            : ok(res)
+              ? { status: 'ok' }
+              : undefined
       if (op === 'webhooks.subscription.get') {
         if (!o.mine) return []
-        return [{ key, input: { kind: 'get' }, output: (res) => {
-          const s = status(res)
-          if (s?.status !== 'ok') return s
-          const b = (res.body ?? {}) as { event?: unknown; url?: unknown }
-          return { status: 'ok', ...(typeof b.event === 'string' ? { event: b.event } : {}), ...(typeof b.url === 'string' ? { url: b.url } : {}) }
-        } }]
+        return [
+          {
+            key,
+            input: { kind: 'get' },
+            output: (res) => {
+              const s = status(res)
+              if (s?.status !== 'ok') return s
+              const b = (res.body ?? {}) as { event?: unknown; url?: unknown }
+              return {
+                status: 'ok',
+                ...(typeof b.event === 'string' ? { event: b.event } : {}),
+                ...(typeof b.url === 'string' ? { url: b.url } : {}),
+              }
+            },
+          },
+        ]
       }
       const j = (call.json ?? {}) as { event?: unknown; url?: unknown }
-      const fields = { ...(typeof j.event === 'string' ? { event: j.event } : {}), ...(typeof j.url === 'string' ? { url: j.url } : {}) }
+      const fields = {
+        ...(typeof j.event === 'string' ? { event: j.event } : {}),
+        ...(typeof j.url === 'string' ? { url: j.url } : {}),
+      }
       const input = op === 'webhooks.subscription.delete' ? { kind: 'delete' } : { kind: 'update', fields }
       return [{ key, input, output: status, ...(o.mine ? {} : { foreign: true }) }]
     }

@@ -20,7 +20,12 @@ function fits(v: unknown, type: string): boolean {
 export function typeProblems(schema: unknown, data: unknown, pointer = '', out: string[] = []): string[] {
   if (!isObj(schema) || out.length >= 5) return out
   const declared = schema['type']
-  const types = typeof declared === 'string' ? [declared] : Array.isArray(declared) ? declared.filter((t): t is string => typeof t === 'string') : []
+  const types =
+    typeof declared === 'string'
+      ? [declared]
+      : Array.isArray(declared)
+        ? declared.filter((t): t is string => typeof t === 'string')
+        : []
   if (types.length > 0 && !types.some((t) => fits(data, t))) {
     out.push(`${pointer || '/'}: ${types.join(' or ')} expected, got ${JSON.stringify(data)}`)
     return out
@@ -31,6 +36,7 @@ export function typeProblems(schema: unknown, data: unknown, pointer = '', out: 
       if (sub !== undefined) typeProblems(sub, v, `${pointer}/${k}`, out)
     }
   }
-  if (Array.isArray(data) && isObj(schema['items'])) data.forEach((v, i) => typeProblems(schema['items'], v, `${pointer}/${i}`, out))
+  if (Array.isArray(data) && isObj(schema['items']))
+    data.forEach((v, i) => typeProblems(schema['items'], v, `${pointer}/${i}`, out))
   return out
 }

@@ -55,7 +55,10 @@ export class ServiceModel implements ExchangeObserver {
   /** Every field of every answer against its source (helpers/oracle/answer-sources.ts; issue 39). */
   readonly answers: AnswerModel
   private readonly flights = new Flights()
-  /** Every call's operation per resource, with its caller and interval, judged for linearizability (SL-INV-050, 051, PL-INV-050, 051, WH-INV-050). */
+  /**
+   * Every call's operation per resource, with its caller and interval, judged for linearizability (SL-INV-050, 051,
+   * PL-INV-050, 051, WH-INV-050).
+   */
   readonly history: RunHistory
   private readonly leewayMs: number
   /** The exercise model's cells each answer exercises (helpers/oracle/exercise-model.ts). */
@@ -65,7 +68,11 @@ export class ServiceModel implements ExchangeObserver {
     this.money = new MoneyModel(policiesSettings(config))
     this.policy = new PolicyModel(policiesSettings(config))
     this.exercise = new ExerciseTracker(config, this.webhooks, tokenFingerprint)
-    this.answers = new AnswerModel({ dayCount: policiesSettings(config).dayCount, shortRateBase: policiesSettings(config).termination.shortRateBase, mtaAdjustment: policiesSettings(config).mta.adjustment })
+    this.answers = new AnswerModel({
+      dayCount: policiesSettings(config).dayCount,
+      shortRateBase: policiesSettings(config).termination.shortRateBase,
+      mtaAdjustment: policiesSettings(config).mta.adjustment,
+    })
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
       policyIssued: (p, from, res) => {
         this.money.policyIssued(p.id, p.tenant)
@@ -101,7 +108,12 @@ export class ServiceModel implements ExchangeObserver {
     if (op === 'sales.documents.download') keys.push(`document:${p['id']}`)
     if (touches(op, 'money')) keys.push('money')
     // a policy's views and the operations that change it (PolicyModel): technical change, termination, a new MTA quote
-    const policyId = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : factsOf(op).resource === 'policy' ? (p['policyId'] ?? p['id']) : undefined
+    const policyId =
+      op === 'sales.quote.mta'
+        ? idOf(getPointer(call.json, '/policy/id'))
+        : factsOf(op).resource === 'policy'
+          ? (p['policyId'] ?? p['id'])
+          : undefined
     if (policyId !== undefined) keys.push(`policy:${policyId}`)
     if (touches(op, 'documents')) keys.push('documents')
     return { keys, write }
@@ -156,23 +168,73 @@ export class ServiceModel implements ExchangeObserver {
         if (op !== undefined && service === 'webhooks') {
           const owner = actorKey(call.actor)
           const partial = call.query !== undefined && Object.keys(call.query).length > 0
-          this.webhooks.observe({ op, ...(call.params['id'] !== undefined ? { id: call.params['id'] } : {}), ...(owner ? { owner } : {}), json: call.json, beganAt, overlapped, ...(partial ? { partial } : {}) }, res, evaluated, violations)
+          this.webhooks.observe(
+            {
+              op,
+              ...(call.params['id'] !== undefined ? { id: call.params['id'] } : {}),
+              ...(owner ? { owner } : {}),
+              json: call.json,
+              beganAt,
+              overlapped,
+              ...(partial ? { partial } : {}),
+            },
+            res,
+            evaluated,
+            violations,
+          )
           this.judgeAnswer({ op, params: call.params, json: call.json, overlapped }, res, evaluated, violations)
         } else if (op !== undefined && service === 'sales') {
           const actor = actorKey(call.actor)
           const tenant = call.tenantHeader ?? actorTenant(call.actor)
           const sent: RealWorldClass[] = []
-          this.sales.observe({ op, params: call.params, json: call.json, ...(actor ? { actor } : {}), ...(tenant ? { tenant } : {}), overlapped, actionsBefore }, res, evaluated, violations, sent)
+          this.sales.observe(
+            {
+              op,
+              params: call.params,
+              json: call.json,
+              ...(actor ? { actor } : {}),
+              ...(tenant ? { tenant } : {}),
+              overlapped,
+              actionsBefore,
+            },
+            res,
+            evaluated,
+            violations,
+            sent,
+          )
           this.money.observe(op, call.params, call.json, res, overlapped, evaluated, violations)
           const q = this.sales.quoteIdOf(op, call.params)
           const settled = q !== undefined && (this.sales.quotes.get(q)?.settled ?? false)
           this.policy.observe(op, call.params, call.json, tenant, res, overlapped, settled, evaluated, violations)
           const quote = q !== undefined ? this.sales.quotes.get(q) : undefined
-          const quoteLeaves = quote && quote.tenant === tenant && !quote.follow && quote.writesInFlight === 0 ? quote.leaves : undefined
-          const request = op === 'sales.requests.get' ? this.sales.requests.get(call.params['requestId'] ?? '') : undefined
-          const mtaPolicy = (request ? this.sales.quotes.get(request.quoteId) : op === 'sales.quote.issue' ? quote : undefined)?.mtaOf
-          const policyQuote = op === 'sales.policy.links' ? this.sales.policies.get(call.params['policyId'] ?? call.params['id'] ?? '')?.quoteId : undefined
-          this.judgeAnswer({ op, params: call.params, json: call.json, overlapped, ...(actor ? { actor } : {}), ...(policyQuote !== undefined ? { policyQuote } : {}), ...(tenant ? { tenant } : {}), ...(quoteLeaves ? { quoteLeaves } : {}), ...(request ? { requestQuote: request.quoteId, requestEnded: request.terminal !== undefined } : {}), ...(mtaPolicy !== undefined ? { mtaPolicy } : {}) }, res, evaluated, violations)
+          const quoteLeaves =
+            quote && quote.tenant === tenant && !quote.follow && quote.writesInFlight === 0 ? quote.leaves : undefined
+          const request =
+            op === 'sales.requests.get' ? this.sales.requests.get(call.params['requestId'] ?? '') : undefined
+          const mtaPolicy = (
+            request ? this.sales.quotes.get(request.quoteId) : op === 'sales.quote.issue' ? quote : undefined
+          )?.mtaOf
+          const policyQuote =
+            op === 'sales.policy.links'
+              ? this.sales.policies.get(call.params['policyId'] ?? call.params['id'] ?? '')?.quoteId
+              : undefined
+          this.judgeAnswer(
+            {
+              op,
+              params: call.params,
+              json: call.json,
+              overlapped,
+              ...(actor ? { actor } : {}),
+              ...(policyQuote !== undefined ? { policyQuote } : {}),
+              ...(tenant ? { tenant } : {}),
+              ...(quoteLeaves ? { quoteLeaves } : {}),
+              ...(request ? { requestQuote: request.quoteId, requestEnded: request.terminal !== undefined } : {}),
+              ...(mtaPolicy !== undefined ? { mtaPolicy } : {}),
+            },
+            res,
+            evaluated,
+            violations,
+          )
           if (sent.length > 0) return { evaluated: [...evaluated], violations, sent, ...exercised }
         }
         return { evaluated: [...evaluated], violations, ...exercised }
@@ -183,40 +245,82 @@ export class ServiceModel implements ExchangeObserver {
   /** The exercise cells of an answered call, measured before the areas learn from it (the state it was sent in). */
   private exerciseOf(call: CallInfo, res: HttpResult): { exercised?: string[] } {
     const op = call.operationId ?? ''
-    const owner = call.service === 'sales' && op ? this.sales.ownerOf(op, call.params)?.tenant ?? this.policyTenant(op, call) : call.service === 'webhooks' && call.params['id'] !== undefined ? this.webhooks.subscriptions.get(call.params['id'])?.owner.split('/')[0] : undefined
+    const owner =
+      call.service === 'sales' && op
+        ? (this.sales.ownerOf(op, call.params)?.tenant ?? this.policyTenant(op, call))
+        : call.service === 'webhooks' && call.params['id'] !== undefined
+          ? this.webhooks.subscriptions.get(call.params['id'])?.owner.split('/')[0]
+          : undefined
     const cells = this.exercise.observe(call, res, owner)
     return cells.length > 0 ? { exercised: cells } : {}
   }
 
   private policyTenant(op: string, call: CallInfo): string | undefined {
-    const id = op === 'sales.quote.mta' ? idOf(getPointer(call.json, '/policy/id')) : (call.params['policyId'] ?? call.params['id'])
+    const id =
+      op === 'sales.quote.mta'
+        ? idOf(getPointer(call.json, '/policy/id'))
+        : (call.params['policyId'] ?? call.params['id'])
     return id !== undefined ? this.policy.policies.get(id)?.tenant : undefined
   }
 
-  /** The answer oracle; a field the source table does not know is a deviation of the check that received it, once per model. */
+  /**
+   * The answer oracle; a field the source table does not know is a deviation of the check that received it, once per
+   * model.
+   */
   private judgeAnswer(call: AnswerCall, res: HttpResult, evaluated: Set<InvariantId>, violations: Violation[]): void {
     for (const field of this.answers.observe(call, res, evaluated, violations)) {
-      reportFinding({ id: `${UNJUDGED_FIELD}:${field}`, message: `unjudged answer field: ${field} is not in the source table (helpers/oracle/answer-sources.ts), so no invariant judges it`, policy: 'warn' })
+      reportFinding({
+        id: `${UNJUDGED_FIELD}:${field}`,
+        message:
+          `unjudged answer field: ${field} is not in the source table (helpers/oracle/answer-sources.ts), so ` +
+          `no invariant judges it`,
+        policy: 'warn',
+      })
     }
   }
 
   private noteToken(call: CallInfo): void {
     const a = call.actor
     if (a.kind === 'anonymous') return
-    const key = a.kind === 'user' ? `${a.tenant}/${a.username}` : `bearer:${a.exp ?? '?'}:${a.tenant ?? '?'}/${a.username ?? '?'}`
-    const t = this.tokens.get(key) ?? { ...(a.tenant ? { tenant: a.tenant } : {}), ...(a.username ? { user: a.username } : {}), ...(a.kind === 'bearer' && a.exp !== undefined ? { exp: a.exp } : {}), calls: 0 }
+    const key =
+      a.kind === 'user' ? `${a.tenant}/${a.username}` : `bearer:${a.exp ?? '?'}:${a.tenant ?? '?'}/${a.username ?? '?'}`
+    const t = this.tokens.get(key) ?? {
+      ...(a.tenant ? { tenant: a.tenant } : {}),
+      ...(a.username ? { user: a.username } : {}),
+      ...(a.kind === 'bearer' && a.exp !== undefined ? { exp: a.exp } : {}),
+      calls: 0,
+    }
     t.calls += 1
     this.tokens.set(key, t)
   }
 
   /** Scoping and expiry: a resource of another tenant, or an expired token, is never answered 2xx. */
-  private judgeAccess(call: CallInfo, res: HttpResult, beganAt: number, evaluated: Set<InvariantId>, out: Violation[]): void {
+  private judgeAccess(
+    call: CallInfo,
+    res: HttpResult,
+    beganAt: number,
+    evaluated: Set<InvariantId>,
+    out: Violation[],
+  ): void {
     const ok = res.status >= 200 && res.status < 300
     const a = call.actor
-    if (a.kind === 'bearer' && a.exp !== undefined && a.exp * 1000 + this.leewayMs < beganAt && call.service !== 'identity') {
+    if (
+      a.kind === 'bearer' &&
+      a.exp !== undefined &&
+      a.exp * 1000 + this.leewayMs < beganAt &&
+      call.service !== 'identity'
+    ) {
       const id = call.service === 'webhooks' ? 'WH-INV-007' : 'SL-INV-007'
       evaluated.add(id)
-      if (ok) out.push({ invariant: id, expected: `401: the token expired at ${new Date(a.exp * 1000).toISOString()}${this.leewayMs ? ` (leeway ${this.leewayMs / 1000} s)` : ''}, ${Math.round((beganAt - a.exp * 1000) / 1000)} s before the request`, actual: `status ${res.status}`, res })
+      if (ok)
+        out.push({
+          invariant: id,
+          expected: `401: the token expired at ${new Date(a.exp * 1000).toISOString()}${
+            this.leewayMs ? ` (leeway ${this.leewayMs / 1000} s)` : ''
+          }, ${Math.round((beganAt - a.exp * 1000) / 1000)} s before the request`,
+          actual: `status ${res.status}`,
+          res,
+        })
     }
     if (call.service !== 'sales' || !call.operationId) return
     const owner = this.sales.ownerOf(call.operationId, call.params)
@@ -225,6 +329,17 @@ export class ServiceModel implements ExchangeObserver {
     const mismatch = tenant !== owner.tenant || (call.tenantHeader !== undefined && call.tenantHeader !== owner.tenant)
     if (!mismatch) return
     evaluated.add('SL-INV-006')
-    if (ok) out.push({ invariant: 'SL-INV-006', expected: `a refusal: ${owner.kind} ${owner.id} belongs to tenant ${owner.tenant}`, actual: `status ${res.status} to a caller of tenant ${tenant}${call.tenantHeader && call.tenantHeader !== tenant ? ` (tenant header ${call.tenantHeader})` : ''}`, res, ...(owner.setBy ? { setBy: owner.setBy } : {}) })
+    if (ok)
+      out.push({
+        invariant: 'SL-INV-006',
+        expected: `a refusal: ${owner.kind} ${owner.id} belongs to tenant ${owner.tenant}`,
+        actual:
+          `status ${res.status} to a caller of ` +
+          `tenant ${tenant}${
+            call.tenantHeader && call.tenantHeader !== tenant ? ` (tenant header ${call.tenantHeader})` : ''
+          }`,
+        res,
+        ...(owner.setBy ? { setBy: owner.setBy } : {}),
+      })
   }
 }

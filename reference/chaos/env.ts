@@ -7,7 +7,11 @@ import { ChaosSpecError, parseChaos, type ChaosOptions } from './spec'
 export function chaosFromEnv(env: NodeJS.ProcessEnv, embedded: boolean): ChaosOptions | undefined {
   const raw = env.REFERENCE_CHAOS?.trim()
   if (!raw) return undefined
-  if (!embedded) throw new ChaosSpecError('REFERENCE_CHAOS: only applies to the embedded reference service; unset SALES_BASE_URL (or start the reference with --chaos)')
+  if (!embedded)
+    throw new ChaosSpecError(
+      'REFERENCE_CHAOS: only applies to the embedded reference service; unset SALES_BASE_URL (or start the reference ' +
+        'with --chaos)',
+    )
   try {
     return parseChaos(raw)
   } catch (e) {

@@ -23,11 +23,14 @@ function isIdentityRoute(url: string): boolean {
   return url.startsWith('/api/v1/identifier')
 }
 
-const HTML_ERROR_PAGE = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>The upstream server sent an invalid response.</p><hr><address>chaos-proxy</address></body></html>\n'
+const HTML_ERROR_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>The upstream ' +
+  'server sent an invalid response.</p><hr><address>chaos-proxy</address></body></html>\n'
 
 /**
  * Injects faults into one reference instance, reproducibly: one seeded PRNG per instance, one decision per
- * request in arrival order (identity routes get latency only). 503 and reset strike before the request is handled (nothing happened on the
+ * request in arrival order (identity routes get latency only). 503 and reset strike before the request is handled
+ * (nothing happened on the
  * server); garbage replaces the body after handling; latency delays handling; slow bodies trickle out.
  */
 export class ChaosMonkey {
@@ -91,7 +94,8 @@ export class ChaosMonkey {
       if (!d || (d.fault !== 'garbage' && !d.slow)) return payload
       if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
       // a response without a body (204, 304, empty) has nothing to garble or slow down
-      if (payload.length === 0 || reply.statusCode === 204 || reply.statusCode === 304 || req.method === 'HEAD') return payload
+      if (payload.length === 0 || reply.statusCode === 204 || reply.statusCode === 304 || req.method === 'HEAD')
+        return payload
       let out: string | Buffer = payload
       if (d.fault === 'garbage') {
         this.injected.garbage += 1

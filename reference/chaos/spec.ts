@@ -26,7 +26,18 @@ export interface ChaosOptions {
   methods: 'idempotent' | 'all'
 }
 
-export const CHAOS_KEYS = ['seed', 'latency', '503', 'retryAfter', 'reset', 'slow', 'slowMs', 'garbage', 'garbageKind', 'methods'] as const
+export const CHAOS_KEYS = [
+  'seed',
+  'latency',
+  '503',
+  'retryAfter',
+  'reset',
+  'slow',
+  'slowMs',
+  'garbage',
+  'garbageKind',
+  'methods',
+] as const
 
 export const NO_CHAOS: Readonly<ChaosOptions> = Object.freeze({
   seed: 1,
@@ -50,12 +61,14 @@ export class ChaosSpecError extends Error {
 
 function fraction(key: string, v: string): number {
   const n = Number(v)
-  if (!/^\d*\.?\d+$/.test(v) || n < 0 || n > 1) throw new ChaosSpecError(`field '${key}': expected a fraction between 0 and 1, got '${v}'`)
+  if (!/^\d*\.?\d+$/.test(v) || n < 0 || n > 1)
+    throw new ChaosSpecError(`field '${key}': expected a fraction between 0 and 1, got '${v}'`)
   return n
 }
 
 function integer(key: string, v: string, max: number): number {
-  if (!/^\d+$/.test(v) || Number(v) > max) throw new ChaosSpecError(`field '${key}': expected an integer between 0 and ${max}, got '${v}'`)
+  if (!/^\d+$/.test(v) || Number(v) > max)
+    throw new ChaosSpecError(`field '${key}': expected an integer between 0 and ${max}, got '${v}'`)
   return Number(v)
 }
 
@@ -63,7 +76,10 @@ function integer(key: string, v: string, max: number): number {
 export function parseChaos(spec: string): ChaosOptions {
   const o: ChaosOptions = { ...NO_CHAOS }
   const seen = new Set<string>()
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=')
     if (eq <= 0) throw new ChaosSpecError(`'${part}': expected key=value (keys: ${CHAOS_KEYS.join(', ')})`)
     const key = part.slice(0, eq).trim()
@@ -76,10 +92,12 @@ export function parseChaos(spec: string): ChaosOptions {
         break
       case 'latency': {
         const m = /^(\d+)(?:-(\d+))?$/.exec(v)
-        if (!m) throw new ChaosSpecError(`field 'latency': expected a range in ms like 0-200 (or one number), got '${v}'`)
+        if (!m)
+          throw new ChaosSpecError(`field 'latency': expected a range in ms like 0-200 (or one number), got '${v}'`)
         const minMs = Number(m[1])
         const maxMs = m[2] === undefined ? minMs : Number(m[2])
-        if (maxMs < minMs || maxMs > 60_000) throw new ChaosSpecError(`field 'latency': expected min-max with min <= max <= 60000, got '${v}'`)
+        if (maxMs < minMs || maxMs > 60_000)
+          throw new ChaosSpecError(`field 'latency': expected min-max with min <= max <= 60000, got '${v}'`)
         o.latency = { minMs, maxMs }
         break
       }
@@ -102,18 +120,21 @@ export function parseChaos(spec: string): ChaosOptions {
         o.garbage = fraction(key, v)
         break
       case 'garbageKind':
-        if (v !== 'html' && v !== 'truncated' && v !== 'mixed') throw new ChaosSpecError(`field 'garbageKind': expected html, truncated or mixed, got '${v}'`)
+        if (v !== 'html' && v !== 'truncated' && v !== 'mixed')
+          throw new ChaosSpecError(`field 'garbageKind': expected html, truncated or mixed, got '${v}'`)
         o.garbageKind = v
         break
       case 'methods':
-        if (v !== 'idempotent' && v !== 'all') throw new ChaosSpecError(`field 'methods': expected idempotent or all, got '${v}'`)
+        if (v !== 'idempotent' && v !== 'all')
+          throw new ChaosSpecError(`field 'methods': expected idempotent or all, got '${v}'`)
         o.methods = v
         break
       default:
         throw new ChaosSpecError(`unknown field '${key}' (known: ${CHAOS_KEYS.join(', ')})`)
     }
   }
-  if (o.unavailable + o.reset + o.garbage > 1) throw new ChaosSpecError(`fields '503' + 'reset' + 'garbage': fractions add up to more than 1`)
+  if (o.unavailable + o.reset + o.garbage > 1)
+    throw new ChaosSpecError(`fields '503resetgarbage': fractions add up to more than 1`)
   return o
 }
 

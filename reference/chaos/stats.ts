@@ -57,7 +57,14 @@ export class TrafficStats {
       counts[status] = (counts[status] ?? 0) + 1
       this.operations.set(op.id, counts)
       if (this.timeline.length < MAX_TIMELINE) {
-        this.timeline.push({ op: op.id, method: req.method, path, status, receivedAt: this.receivedAt.get(req) ?? Date.now(), sentAt: Date.now() })
+        this.timeline.push({
+          op: op.id,
+          method: req.method,
+          path,
+          status,
+          receivedAt: this.receivedAt.get(req) ?? Date.now(),
+          sentAt: Date.now(),
+        })
       }
     })
     app.get('/__reference/stats', async () => this.snapshot())
@@ -65,16 +72,24 @@ export class TrafficStats {
   }
 
   snapshot(): ReferenceStats {
-    const ok = (id: OperationId) => Object.entries(this.operations.get(id) ?? {}).reduce((n, [s, c]) => (Number(s) >= 200 && Number(s) < 300 ? n + c : n), 0)
+    const ok = (id: OperationId) =>
+      Object.entries(this.operations.get(id) ?? {}).reduce(
+        (n, [s, c]) => (Number(s) >= 200 && Number(s) < 300 ? n + c : n),
+        0,
+      )
     const operations = Object.fromEntries(this.operations)
     const postSuccesses: Record<string, number> = {}
     for (const id of this.operations.keys()) if (operation(id).method === 'POST') postSuccesses[id] = ok(id)
-    const created = Object.fromEntries(Object.entries(CREATING_OPERATIONS).map(([kind, ids]) => [kind, ids.reduce((n, id) => n + ok(id), 0)]))
+    const created = Object.fromEntries(
+      Object.entries(CREATING_OPERATIONS).map(([kind, ids]) => [kind, ids.reduce((n, id) => n + ok(id), 0)]),
+    )
     return {
       operations,
       created,
       postSuccesses,
-      ...(this.monkey ? { chaos: { spec: formatChaos(this.monkey.options), injected: { ...this.monkey.injected } } } : {}),
+      ...(this.monkey
+        ? { chaos: { spec: formatChaos(this.monkey.options), injected: { ...this.monkey.injected } } }
+        : {}),
     }
   }
 }

@@ -45,12 +45,16 @@ export const AUTH_DEFECTS = {
   'auth-sales-expired-token-accepted': {
     area: 'auth',
     clause: 'sales-service.md §5',
-    description: 'The sales service does not check exp: expired tokens are accepted there, while the webhook service refuses them.',
+    description:
+      'The sales service does not check exp: expired tokens are accepted there, while the webhook service refuses ' +
+      'them.',
   },
   'auth-webhooks-expiry-leeway-hour': {
     area: 'auth',
     clause: 'sales-service.md §5',
-    description: 'The webhook service accepts tokens up to an hour past exp (a clock tolerance of 3600 s); the sales service refuses them.',
+    description:
+      'The webhook service accepts tokens up to an hour past exp (a clock tolerance of 3600 s); the sales service ' +
+      'refuses them.',
   },
   'auth-webhook-token-not-required': {
     area: 'auth',
@@ -70,7 +74,9 @@ export const AUTH_DEFECTS = {
   'auth-malformed-token-accepted': {
     area: 'auth',
     clause: 'sales-service.md §5',
-    description: 'A bearer that does not even have the three parts of a JWT is served as an anonymous caller instead of being refused with 401.',
+    description:
+      'A bearer that does not even have the three parts of a JWT is served as an anonymous caller instead of being ' +
+      'refused with 401.',
   },
   'auth-tenant-header-optional': {
     area: 'auth',

@@ -34,7 +34,6 @@ export const DEFECTS = {
   ...CONCURRENCY_DEFECTS,
 } as const satisfies Record<string, DefectInfo>
 
-
 export type DefectName = keyof typeof DEFECTS
 
 export function isDefectName(name: string): name is DefectName {

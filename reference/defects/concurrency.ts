@@ -1,7 +1,15 @@
 import type { DefectInfo } from './types'
 
-const S = (section: string, description: string): DefectInfo => ({ area: 'concurrency', clause: `sales-service.md ${section}`, description })
-const W = (section: string, description: string): DefectInfo => ({ area: 'concurrency', clause: `webhook-subscriptions.md ${section}`, description })
+const S = (section: string, description: string): DefectInfo => ({
+  area: 'concurrency',
+  clause: `sales-service.md ${section}`,
+  description,
+})
+const W = (section: string, description: string): DefectInfo => ({
+  area: 'concurrency',
+  clause: `webhook-subscriptions.md ${section}`,
+  description,
+})
 
 /**
  * Concurrent clients (issue 41): each defect is a race that only overlapping requests show; alone, every request is
@@ -9,13 +17,41 @@ const W = (section: string, description: string): DefectInfo => ({ area: 'concur
  * which the faithful reference never does: its handlers read and write a record without yielding.
  */
 export const CONCURRENCY_DEFECTS = {
-  'concurrency-lost-update': S('§4', 'A quote update reads the quote data, waits, then writes its merge of what it read: of two overlapping updates the later write drops the earlier one\'s fields (a lost update).'),
-  'concurrency-torn-update': S('§4', 'A quote update writes its fields one at a time, a writer that finds another in flight in the reverse order: two overlapping updates of the same fields leave one field of each writer (a torn write).'),
-  'concurrency-calculate-reverts-update': S('§4', 'A calculation reads the quote, waits, then saves the whole quote it read with the financials: an update done meanwhile (answered 200) is undone.'),
-  'concurrency-calculation-cross-talk': S('§4', 'Overlapping calculations of different quotes are answered with the document of the quote whose calculation began last: one quote answered with another quote\'s data and numbers.'),
-  'concurrency-double-issue': S('§3', 'An issue checks that the quote may be issued, waits, then starts the request: two overlapping issues of one bound quote both start a request and both make a policy.'),
-  'concurrency-allocation-races-credit': S('§1', 'An allocation reads the payment\'s allocation events, waits, then writes them back with its own: a credit of one of them done meanwhile (answered 200) is undone.'),
-  'concurrency-update-revives-deleted': W('§4', 'A subscription update finds the subscription, waits, then saves it: a delete done meanwhile (answered 200) is undone and the subscription is back.'),
+  'concurrency-lost-update': S(
+    '§4',
+    'A quote update reads the quote data, waits, then writes its merge of what it read: of two overlapping updates ' +
+      "the later write drops the earlier one's fields (a lost update).",
+  ),
+  'concurrency-torn-update': S(
+    '§4',
+    'A quote update writes its fields one at a time, a writer that finds another in flight in the reverse order: two ' +
+      'overlapping updates of the same fields leave one field of each writer (a torn write).',
+  ),
+  'concurrency-calculate-reverts-update': S(
+    '§4',
+    'A calculation reads the quote, waits, then saves the whole quote it read with the financials: an update done ' +
+      'meanwhile (answered 200) is undone.',
+  ),
+  'concurrency-calculation-cross-talk': S(
+    '§4',
+    'Overlapping calculations of different quotes are answered with the document of the quote whose calculation ' +
+      "began last: one quote answered with another quote's data and numbers.",
+  ),
+  'concurrency-double-issue': S(
+    '§3',
+    'An issue checks that the quote may be issued, waits, then starts the request: two overlapping issues of one ' +
+      'bound quote both start a request and both make a policy.',
+  ),
+  'concurrency-allocation-races-credit': S(
+    '§1',
+    "An allocation reads the payment's allocation events, waits, then writes them back with its own: a credit of one " +
+      'of them done meanwhile (answered 200) is undone.',
+  ),
+  'concurrency-update-revives-deleted': W(
+    '§4',
+    'A subscription update finds the subscription, waits, then saves it: a delete done meanwhile (answered 200) is ' +
+      'undone and the subscription is back.',
+  ),
 } as const satisfies Record<string, DefectInfo>
 
 /** The window a racing handler of these defects leaves open between its read and its write. */

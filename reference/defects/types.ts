@@ -4,6 +4,8 @@ export interface DefectInfo {
   /** The spec clause it violates: document and section. */
   clause: string
   description: string
-  /** Why the defect cannot be seen through the API, when it cannot: excluded from the mutation score (npm run mutation). */
+  /**
+   * Why the defect cannot be seen through the API, when it cannot: excluded from the mutation score (npm run mutation).
+   */
   undetectable?: string
 }

@@ -14,25 +14,45 @@ export function registerIdentity(app: FastifyInstance, ctx: ReferenceContext): v
         return reply.code(400).send(errorBody('username and password are required'))
       }
       // defect exercise-login-any-tenant-path: a user of another tenant is found too, and logged in to its own tenant
-      const anyTenant = ctx.defects.has('exercise-login-any-tenant-path') && !findTenant(req.params.tenant)?.users.some((u) => u.username === username) ? DEMO_TENANTS.find((x) => x.users.some((u) => u.username === username)) : undefined
+      const anyTenant =
+        ctx.defects.has('exercise-login-any-tenant-path') &&
+        !findTenant(req.params.tenant)?.users.some((u) => u.username === username)
+          ? DEMO_TENANTS.find((x) => x.users.some((u) => u.username === username))
+          : undefined
       const tenant = anyTenant ?? findTenant(req.params.tenant)
       const known = tenant?.users.find((u) => u.username === username)
       // defect auth-login-unknown-user-accepted: a name the tenant does not have logs in, with the fewest rights
-      const user = known ?? (tenant && ctx.defects.has('auth-login-unknown-user-accepted') ? { username, password, rights: [] as Right[] } : undefined)
-      const passwordOk = user !== undefined && (user.password === password || ctx.defects.has('auth-login-wrong-password-accepted'))
+      const user =
+        known ??
+        (tenant && ctx.defects.has('auth-login-unknown-user-accepted')
+          ? { username, password, rights: [] as Right[] }
+          : undefined)
+      const passwordOk =
+        user !== undefined && (user.password === password || ctx.defects.has('auth-login-wrong-password-accepted'))
       if (!tenant || !user || !passwordOk) return reply.code(401).send(errorBody('invalid credentials'))
       if ('challenge' in user && user.challenge) {
-        return reply.send({ challenge_name: user.challenge, challenge_parameters: { USER_ID_FOR_SRP: user.username }, session: 'challenge-session' })
+        return reply.send({
+          challenge_name: user.challenge,
+          challenge_parameters: { USER_ID_FOR_SRP: user.username },
+          session: 'challenge-session',
+        })
       }
-      const ttl = 'tokenTtlSeconds' in user && user.tokenTtlSeconds !== undefined ? user.tokenTtlSeconds : ctx.options.tokenTtlSeconds
-      const t = await ctx.tokens.issue({ tenant: tenant.tag, username: user.username, rights: user.rights }, ctx.defects.has('auth-login-token-expired') ? -60 : ttl)
+      const ttl =
+        'tokenTtlSeconds' in user && user.tokenTtlSeconds !== undefined
+          ? user.tokenTtlSeconds
+          : ctx.options.tokenTtlSeconds
+      const t = await ctx.tokens.issue(
+        { tenant: tenant.tag, username: user.username, rights: user.rights },
+        ctx.defects.has('auth-login-token-expired') ? -60 : ttl,
+      )
       const access_token = ctx.defects.has('auth-login-token-not-jwt') ? t.refresh_token : t.access_token
       // defect auth-login-no-access-token: the token under another casing, no access_token field anywhere (§5.2)
       const result = ctx.defects.has('auth-login-no-access-token')
         ? { AccessToken: access_token, TokenType: 'Bearer', ExpiresIn: t.expires_in, RefreshToken: t.refresh_token }
         : { access_token, token_type: 'Bearer', expires_in: t.expires_in, refresh_token: t.refresh_token }
       // defect auth-login-json-as-text-plain: the same JSON, labelled text/plain
-      if (ctx.defects.has('auth-login-json-as-text-plain')) return reply.type('text/plain; charset=utf-8').send(JSON.stringify({ authentication_result: result }))
+      if (ctx.defects.has('auth-login-json-as-text-plain'))
+        return reply.type('text/plain; charset=utf-8').send(JSON.stringify({ authentication_result: result }))
       return reply.send({ authentication_result: result })
     },
   )
@@ -47,6 +67,12 @@ export function registerIdentity(app: FastifyInstance, ctx: ReferenceContext): v
     // defect exercise-refresh-drops-rights: the refreshed token carries no rights
     const t = await ctx.tokens.issue(ctx.defects.has('exercise-refresh-drops-rights') ? { ...p, rights: [] } : p, p.ttl)
     // defect exercise-refresh-not-jwt: the refresh token where the access token goes
-    return reply.send({ authentication_result: { access_token: ctx.defects.has('exercise-refresh-not-jwt') ? refresh_token : t.access_token, token_type: 'Bearer', expires_in: t.expires_in } })
+    return reply.send({
+      authentication_result: {
+        access_token: ctx.defects.has('exercise-refresh-not-jwt') ? refresh_token : t.access_token,
+        token_type: 'Bearer',
+        expires_in: t.expires_in,
+      },
+    })
   })
 }

@@ -19,7 +19,11 @@ export function routeOf(opId: OperationId): { method: 'GET' | 'POST' | 'PUT'; ur
 export type Params = Record<string, string>
 
 /** 422 with the anchors' validation shape: {message, errors: {field: [messages]}}. */
-export function invalid(reply: FastifyReply, errors: Record<string, string[]>, message = 'The given data was invalid.') {
+export function invalid(
+  reply: FastifyReply,
+  errors: Record<string, string[]>,
+  message = 'The given data was invalid.',
+) {
   return reply.code(422).send(errorBody(message, { errors }))
 }
 

@@ -46,14 +46,32 @@ export function registerTechnicalChangeRoutes(app: FastifyInstance, store: Polic
     handler: async (req, reply) => {
       const { principal, policy } = findPolicy(store, req)
       const defects = store.ctx.defects
-      if (!policy) return defects.has('policies-data-change-unknown-policy-ok') ? { data: { policyId: (req.params as Record<string, string>)['id'] } } : notFound(reply, 'policy')
+      if (!policy)
+        return defects.has('policies-data-change-unknown-policy-ok')
+          ? { data: { policyId: (req.params as Record<string, string>)['id'] } }
+          : notFound(reply, 'policy')
       // a terminated policy is closed: no technical change (defect exercise-data-change-on-terminated-accepted)
-      if (policy.status === 'terminated' && !defects.has('exercise-data-change-on-terminated-accepted')) return invalid(reply, { policy: ['the policy is terminated: it can no longer be changed'] }, 'The policy is terminated.')
+      if (policy.status === 'terminated' && !defects.has('exercise-data-change-on-terminated-accepted'))
+        return invalid(
+          reply,
+          { policy: ['the policy is terminated: it can no longer be changed'] },
+          'The policy is terminated.',
+        )
       const body = req.body
-      if (!isObject(body) || Object.keys(body).length === 0) return invalid(reply, { body: ['a partial policy document with the fields to change is required'] })
+      if (!isObject(body) || Object.keys(body).length === 0)
+        return invalid(reply, { body: ['a partial policy document with the fields to change is required'] })
       const refused = defects.has('policies-data-change-refuses-contact-data') ? Object.keys(body) : refusedFields(body)
       if (refused.length > 0 && !defects.has('policies-data-change-accepts-financial')) {
-        return invalid(reply, Object.fromEntries(refused.map((f) => [f, [`The ${f} field cannot be changed by a technical change (coverage, financial or legal data).`]])), 'Only non-financial data can be changed.')
+        return invalid(
+          reply,
+          Object.fromEntries(
+            refused.map((f) => [
+              f,
+              [`The ${f} field cannot be changed by a technical change (coverage, financial or legal data).`],
+            ]),
+          ),
+          'Only non-financial data can be changed.',
+        )
       }
       const { financials, ...dataPatch } = (isObject(body['policy']) ? body['policy'] : {}) as Record<string, unknown>
       const patch = { ...body, ...(isObject(body['policy']) ? { policy: dataPatch } : {}) }
@@ -67,11 +85,26 @@ export function registerTechnicalChangeRoutes(app: FastifyInstance, store: Polic
         for (const inv of store.invoicesOf(policy.id)) inv.premium = cents(inv.premium * 1.1)
       }
       if (defects.has('policies-data-change-creates-quote')) {
-        const q = store.ledger.createQuote({ tenant: principal.tenant, owner: principal.username, product: policy.product, kind: 'mta', policyId: policy.id, data: merged })
+        const q = store.ledger.createQuote({
+          tenant: principal.tenant,
+          owner: principal.username,
+          product: policy.product,
+          kind: 'mta',
+          policyId: policy.id,
+          data: merged,
+        })
         policy.quoteIds.push(q.id)
       }
-      if (defects.has('policies-data-change-moves-inception')) policy.dateInception = addDaysIso(policy.dateInception, 1)
-      if (defects.has('policies-data-change-adds-document')) store.ledger.addDocument({ tenant: policy.tenant, policyId: policy.id, name: 'endorsement.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4\n% endorsement\n') })
+      if (defects.has('policies-data-change-moves-inception'))
+        policy.dateInception = addDaysIso(policy.dateInception, 1)
+      if (defects.has('policies-data-change-adds-document'))
+        store.ledger.addDocument({
+          tenant: policy.tenant,
+          policyId: policy.id,
+          name: 'endorsement.pdf',
+          contentType: 'application/pdf',
+          content: Buffer.from('%PDF-1.4\n% endorsement\n'),
+        })
       if (defects.has('policies-data-change-drops-quotes')) policy.quoteIds = []
       if (defects.has('policies-data-change-renumbers')) policy.policyNo = `${policy.policyNo}-${policy.version}`
       store.ledger.policyChanged(policy, 'data-change')

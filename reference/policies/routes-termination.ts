@@ -18,19 +18,31 @@ interface TerminationInput {
 }
 
 /** Reads {policy: {terminationType, terminationDate, terminationSum?, shortRatePct?}}; errors by field. */
-function readInput(body: unknown, policy: PolicyRecord, types: readonly string[], defects: DefectSet): { input?: TerminationInput; errors: Record<string, string[]> } {
+function readInput(
+  body: unknown,
+  policy: PolicyRecord,
+  types: readonly string[],
+  defects: DefectSet,
+): { input?: TerminationInput; errors: Record<string, string[]> } {
   const errors: Record<string, string[]> = {}
   const p = isObject(body) && isObject(body['policy']) ? body['policy'] : undefined
   if (!p) return { errors: { policy: ['policy is required'] } }
   const type = p['terminationType']
-  if (typeof type !== 'string' || !types.includes(type)) errors['policy.terminationType'] = [`one of ${types.join(', ')}`]
+  if (typeof type !== 'string' || !types.includes(type))
+    errors['policy.terminationType'] = [`one of ${types.join(', ')}`]
   const date = type === 'full-rollback' ? (p['terminationDate'] ?? policy.dateInception) : p['terminationDate']
   if (!isIso(date)) errors['policy.terminationDate'] = ['an ISO date is required']
-  else if ((date < policy.dateInception || date > policy.dateExpiry) && !defects.has('policies-termination-date-unchecked')) errors['policy.terminationDate'] = [`must be within ${policy.dateInception}..${policy.dateExpiry}`]
+  else if (
+    (date < policy.dateInception || date > policy.dateExpiry) &&
+    !defects.has('policies-termination-date-unchecked')
+  )
+    errors['policy.terminationDate'] = [`must be within ${policy.dateInception}..${policy.dateExpiry}`]
   const sum = p['terminationSum']
-  if (type === 'manual' && (!isMoney(sum) || sum < 0)) errors['policy.terminationSum'] = ['a non-negative amount is required for manual termination']
+  if (type === 'manual' && (!isMoney(sum) || sum < 0))
+    errors['policy.terminationSum'] = ['a non-negative amount is required for manual termination']
   const pct = p['shortRatePct']
-  if (type === 'short-rate' && (typeof pct !== 'number' || pct < 0 || pct > 100)) errors['policy.shortRatePct'] = ['a percentage 0..100 is required for short-rate termination']
+  if (type === 'short-rate' && (typeof pct !== 'number' || pct < 0 || pct > 100))
+    errors['policy.shortRatePct'] = ['a percentage 0..100 is required for short-rate termination']
   if (Object.keys(errors).length > 0) return { errors }
   return {
     input: {
@@ -46,13 +58,21 @@ function readInput(body: unknown, policy: PolicyRecord, types: readonly string[]
 
 /** The return premium of a termination of this policy. */
 function returnPremium(store: PoliciesStore, policy: PolicyRecord, i: TerminationInput): number {
-  const period: Period = { premium: store.totals(policy).premium, dateInception: policy.dateInception, dateExpiry: policy.dateExpiry }
+  const period: Period = {
+    premium: store.totals(policy).premium,
+    dateInception: policy.dateInception,
+    dateExpiry: policy.dateExpiry,
+  }
   const defects = store.ctx.defects
   switch (i.terminationType) {
     case 'manual':
-      return defects.has('policies-manual-sum-ignored') ? proRata(period, i.terminationDate) : cents(i.terminationSum ?? 0)
+      return defects.has('policies-manual-sum-ignored')
+        ? proRata(period, i.terminationDate)
+        : cents(i.terminationSum ?? 0)
     case 'short-rate':
-      return defects.has('policies-short-rate-wrong') ? proRata(period, i.terminationDate) : shortRate(period, i.terminationDate, i.shortRatePct ?? 0)
+      return defects.has('policies-short-rate-wrong')
+        ? proRata(period, i.terminationDate)
+        : shortRate(period, i.terminationDate, i.shortRatePct ?? 0)
     case 'full-rollback':
       return period.premium
     default:
@@ -62,7 +82,8 @@ function returnPremium(store: PoliciesStore, policy: PolicyRecord, i: Terminatio
 
 /** Termination: return premium quotes, and terminating a policy (once). */
 export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesStore): void {
-  const terminated = (policy: PolicyRecord) => store.terminations.has(policy.id) && !store.ctx.defects.has('policies-termination-repeatable')
+  const terminated = (policy: PolicyRecord) =>
+    store.terminations.has(policy.id) && !store.ctx.defects.has('policies-termination-repeatable')
 
   app.route({
     ...routeOf('sales.termination.premiums'),
@@ -72,8 +93,20 @@ export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesS
       if (terminated(policy)) return reply.code(409).send(errorBody('the policy is already terminated'))
       const { input, errors } = readInput(req.body, policy, QUOTE_TYPES, store.ctx.defects)
       if (!input) return invalid(reply, errors)
-      if (store.ctx.defects.has('policies-termination-quote-moves-financials')) policy.financials = { ...policy.financials, periodPremium: cents(policy.financials.periodPremium - returnPremium(store, policy, input)) }
-      if (store.ctx.defects.has('policies-termination-quote-books-return')) store.addInvoice(policy, { duedate: input.terminationDate, premium: cents(-returnPremium(store, policy, input)), adminfee: 0, mgacomm: 0, brokercomm: 0, source: 'termination' })
+      if (store.ctx.defects.has('policies-termination-quote-moves-financials'))
+        policy.financials = {
+          ...policy.financials,
+          periodPremium: cents(policy.financials.periodPremium - returnPremium(store, policy, input)),
+        }
+      if (store.ctx.defects.has('policies-termination-quote-books-return'))
+        store.addInvoice(policy, {
+          duedate: input.terminationDate,
+          premium: cents(-returnPremium(store, policy, input)),
+          adminfee: 0,
+          mgacomm: 0,
+          brokercomm: 0,
+          source: 'termination',
+        })
       return {
         data: {
           policyId: store.ctx.ids.wire(policy.id),
@@ -105,11 +138,22 @@ export function registerTerminationRoutes(app: FastifyInstance, store: PoliciesS
         at: new Date().toISOString(),
       })
       if (!store.ctx.defects.has('policies-totals-ignore-return-premium')) {
-        store.addInvoice(policy, { duedate: input.terminationDate, premium: cents(-amount), adminfee: 0, mgacomm: 0, brokercomm: 0, source: 'termination' })
+        store.addInvoice(policy, {
+          duedate: input.terminationDate,
+          premium: cents(-amount),
+          adminfee: 0,
+          mgacomm: 0,
+          brokercomm: 0,
+          source: 'termination',
+        })
       }
       if (!store.ctx.defects.has('policies-termination-not-shown')) {
         policy.status = 'terminated'
-        policy.extra['policyView'] = { terminationType: input.terminationType, terminationDate: input.terminationDate, returnPremium: amount }
+        policy.extra['policyView'] = {
+          terminationType: input.terminationType,
+          terminationDate: input.terminationDate,
+          returnPremium: amount,
+        }
       }
       if (store.ctx.defects.has('policies-terminate-renumbers')) policy.policyNo = `${policy.policyNo}-C`
       if (store.ctx.defects.has('policies-terminate-moves-inception')) policy.dateInception = input.terminationDate

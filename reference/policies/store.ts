@@ -88,7 +88,12 @@ export class PoliciesStore {
   }
 
   addInvoice(policy: PolicyRecord, inv: Omit<InvoiceRecord, 'invoicenumber' | 'policyId' | 'tenant'>): InvoiceRecord {
-    const record: InvoiceRecord = { invoicenumber: this.ledger.id(), policyId: policy.id, tenant: policy.tenant, ...inv }
+    const record: InvoiceRecord = {
+      invoicenumber: this.ledger.id(),
+      policyId: policy.id,
+      tenant: policy.tenant,
+      ...inv,
+    }
     this.invoicesOf(policy.id).push(record)
     return record
   }
@@ -96,7 +101,8 @@ export class PoliciesStore {
   /** Allocated to an invoice and not credited. */
   paidOn(invoicenumber: string): number {
     let sum = 0
-    for (const a of this.allocations.values()) if (a.invoicenumber === invoicenumber && !a.creditedAt) sum = cents(sum + a.amount)
+    for (const a of this.allocations.values())
+      if (a.invoicenumber === invoicenumber && !a.creditedAt) sum = cents(sum + a.amount)
     return sum
   }
 
@@ -108,7 +114,8 @@ export class PoliciesStore {
   /** Part of a payment not allocated (credited allocations give their amount back). */
   unallocated(payment: PaymentRecord): number {
     let used = 0
-    for (const a of this.allocations.values()) if (a.paymentId === payment.id && !a.creditedAt) used = cents(used + a.amount)
+    for (const a of this.allocations.values())
+      if (a.paymentId === payment.id && !a.creditedAt) used = cents(used + a.amount)
     return cents(payment.amount - used)
   }
 
@@ -123,11 +130,20 @@ export class PoliciesStore {
     const adminFee = cents(list.reduce((s, i) => s + i.adminfee, 0))
     let paid = cents(list.reduce((s, i) => s + this.paidOn(i.invoicenumber), 0))
     if (this.ctx.defects.has('policies-payment-double-counted')) {
-      for (const a of this.allocations.values()) if (a.policyId === policy.id && !a.creditedAt) paid = cents(paid + a.amount)
+      for (const a of this.allocations.values())
+        if (a.policyId === policy.id && !a.creditedAt) paid = cents(paid + a.amount)
     }
     const total = cents(premium + adminFee)
     // the balance of these defects leaves out the invoices of one kind of money move
-    const ignored = cents(list.filter((i) => (i.source === 'mta' && d('policies-balance-ignores-mta')) || (i.source === 'termination' && d('policies-balance-ignores-termination'))).reduce((s, i) => s + i.premium, 0))
+    const ignored = cents(
+      list
+        .filter(
+          (i) =>
+            (i.source === 'mta' && d('policies-balance-ignores-mta')) ||
+            (i.source === 'termination' && d('policies-balance-ignores-termination')),
+        )
+        .reduce((s, i) => s + i.premium, 0),
+    )
     const termination = this.terminations.get(policy.id)
     return {
       currency: policy.financials.currency,
@@ -136,7 +152,11 @@ export class PoliciesStore {
       adminFee,
       total,
       paid,
-      balance: cents((this.ctx.defects.has('policies-totals-balance-without-fees') ? premium : total) - (d('policies-balance-ignores-allocation') ? 0 : paid) - ignored),
+      balance: cents(
+        (this.ctx.defects.has('policies-totals-balance-without-fees') ? premium : total) -
+          (d('policies-balance-ignores-allocation') ? 0 : paid) -
+          ignored,
+      ),
       returnPremium: termination?.returnPremium ?? 0,
       invoices: list.length,
     }

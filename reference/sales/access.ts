@@ -13,25 +13,39 @@ export function tenantOf(req: FastifyRequest): string {
 }
 
 /** The quote in the caller's tenant (defect sales-tenant-leak: in any tenant), or undefined. */
-export function findQuote(ledger: Ledger, ctx: ReferenceContext, req: FastifyRequest, id: string): QuoteRecord | undefined {
+export function findQuote(
+  ledger: Ledger,
+  ctx: ReferenceContext,
+  req: FastifyRequest,
+  id: string,
+): QuoteRecord | undefined {
   if (ctx.defects.has('sales-tenant-leak')) return ledger.quotes.get(id)
   return ledger.quote(tenantOf(req), id)
 }
 
 export function notFound(reply: FastifyReply, what: string, id: string, ctx?: ReferenceContext): FastifyReply {
-  if (ctx?.defects.has('sales-error-not-json')) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send(`${what} not found`)
+  if (ctx?.defects.has('sales-error-not-json'))
+    return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send(`${what} not found`)
   return reply.code(404).send(errorBody(`${what} ${id} not found`, { code: 'not-found' }))
 }
 
 /** 423 while background work runs on the quote. */
 export function lockedReply(reply: FastifyReply, quote: QuoteRecord): FastifyReply {
-  return reply.code(423).send(errorBody(`quote ${quote.id} is locked (${quote.lockReason ?? 'processing'}); wait for the actions endpoint`, { code: 'locked' }))
+  return reply.code(423).send(
+    errorBody(`quote ${quote.id} is locked (${quote.lockReason ?? 'processing'}); wait for the actions endpoint`, {
+      code: 'locked',
+    }),
+  )
 }
 
 /** 409 with the state and what is allowed in it. Nothing changes. */
 export function notAllowedReply(reply: FastifyReply, quote: QuoteRecord, op: QuoteOperation): FastifyReply {
   return reply.code(409).send(
-    errorBody(`${op} is not allowed for a quote in state ${quote.state}`, { code: 'action-not-allowed', state: quote.state, allowed: actionsOf(quote.state) }),
+    errorBody(`${op} is not allowed for a quote in state ${quote.state}`, {
+      code: 'action-not-allowed',
+      state: quote.state,
+      allowed: actionsOf(quote.state),
+    }),
   )
 }
 
@@ -39,8 +53,18 @@ export function notAllowedReply(reply: FastifyReply, quote: QuoteRecord, op: Quo
  * The common guard of write operations: the quote exists in the tenant, is not locked and allows `op`.
  * Sends the error and returns undefined otherwise.
  */
-export function writableQuote(ledger: Ledger, ctx: ReferenceContext, req: FastifyRequest, reply: FastifyReply, id: string, op: QuoteOperation): QuoteRecord | undefined {
-  const quote = findQuote(ledger, ctx, req, id) ?? (op === 'update' && ctx.defects.has('sales-update-other-tenant') ? ledger.quotes.get(id) : undefined) ?? (op === 'calculate' && ctx.defects.has('exercise-calculate-other-tenant') ? ledger.quotes.get(id) : undefined)
+export function writableQuote(
+  ledger: Ledger,
+  ctx: ReferenceContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+  op: QuoteOperation,
+): QuoteRecord | undefined {
+  const quote =
+    findQuote(ledger, ctx, req, id) ??
+    (op === 'update' && ctx.defects.has('sales-update-other-tenant') ? ledger.quotes.get(id) : undefined) ??
+    (op === 'calculate' && ctx.defects.has('exercise-calculate-other-tenant') ? ledger.quotes.get(id) : undefined)
   if (!quote) {
     if (ctx.defects.has('sales-unknown-quote-500')) reply.code(500).send(errorBody('internal server error'))
     else notFound(reply, 'quote', id)
@@ -64,7 +88,10 @@ export function writableQuote(ledger: Ledger, ctx: ReferenceContext, req: Fastif
     // sales-<state>-accepts-<op>: sales-bound-accepts-update, sales-bound-accepts-bind, ...
     cellDefect(ctx, `sales-${quote.state}-accepts-${op}`)
   // offered (the actions list still names it) and refused all the same: one cell of the table each
-  if ((!allowed(quote.state, op) && !bypass) || (allowed(quote.state, op) && cellDefect(ctx, `sales-${quote.state}-${op}-refused`))) {
+  if (
+    (!allowed(quote.state, op) && !bypass) ||
+    (allowed(quote.state, op) && cellDefect(ctx, `sales-${quote.state}-${op}-refused`))
+  ) {
     notAllowedReply(reply, quote, op)
     return undefined
   }

@@ -13,7 +13,8 @@ function shiftDays(isoDate: string, days: number): string {
 
 /** Issue of a new-business quote: creates the policy from the quote's data and its calculation. */
 export const newPolicyIssueHandler: IssueHandler = (quote, ledger) => {
-  if (!quote.financials || !quote.installments) return { ok: false, message: 'the quote has no calculation', data: { code: 'not-calculated' } }
+  if (!quote.financials || !quote.installments)
+    return { ok: false, message: 'the quote has no calculation', data: { code: 'not-calculated' } }
   const policyBlock = (quote.data['policy'] ?? {}) as Record<string, unknown>
   const shift = ledger.ctx.defects.has('sales-policy-dates-differ') ? 1 : 0
   const now = new Date()
@@ -27,7 +28,11 @@ export const newPolicyIssueHandler: IssueHandler = (quote, ledger) => {
     tenant: quote.tenant,
     owner: quote.owner,
     product: quote.product,
-    data: structuredClone(ledger.ctx.defects.has('sales-issue-uses-created-data') ? (ledger.createdData.get(quote.id) ?? quote.data) : quote.data),
+    data: structuredClone(
+      ledger.ctx.defects.has('sales-issue-uses-created-data')
+        ? (ledger.createdData.get(quote.id) ?? quote.data)
+        : quote.data,
+    ),
     dateIssue: now.toISOString().slice(0, 10),
     dateInception: shiftDays(str(policyBlock['dateInception']), shift),
     dateExpiry: shiftDays(str(policyBlock['dateExpiry']), shift),

@@ -25,7 +25,8 @@ export function startIssue(ledger: Ledger, ctx: ReferenceContext, quote: QuoteRe
   ledger.requests.set(request.id, request)
   quote.issueRequestId = request.id
   ledger.lock(quote, ctx.options.issueMs, 'issue')
-  if (!ctx.defects.has('sales-request-stuck-pending')) ledger.schedule(ctx.options.issueMs, () => finishIssue(ledger, ctx, request))
+  if (!ctx.defects.has('sales-request-stuck-pending'))
+    ledger.schedule(ctx.options.issueMs, () => finishIssue(ledger, ctx, request))
   return request
 }
 
@@ -45,7 +46,11 @@ export function finishIssue(ledger: Ledger, ctx: ReferenceContext, request: Requ
   }
   if (failureTriggered(quote) && !ctx.defects.has('sales-issue-failure-ignored')) {
     request.status = 'failure'
-    request.data = { message: 'underwriting refused to issue the quote', code: 'issue-refused', quoteId: ctx.ids.wire(quote.id) }
+    request.data = {
+      message: 'underwriting refused to issue the quote',
+      code: 'issue-refused',
+      quoteId: ctx.ids.wire(quote.id),
+    }
     return
   }
   const handler = ledger.issueHandlers.get(quote.kind)
@@ -64,6 +69,13 @@ export function finishIssue(ledger: Ledger, ctx: ReferenceContext, request: Requ
   quote.issuedPolicyId = result.policy.id
   ledger.setState(quote, 'issued', `policy ${result.policy.id}`)
   request.status = 'success'
-  const policyNo = ctx.defects.has('sales-request-policy-number-wrong') ? result.policy.policyNo.replace(/\d+$/, (n) => String(Number(n) + 1).padStart(n.length, '0')) : result.policy.policyNo
-  request.data = { policyId: ctx.ids.wire(result.policy.id), quoteId: ctx.ids.wire(quote.id), ...(result.data ?? {}), policyNo }
+  const policyNo = ctx.defects.has('sales-request-policy-number-wrong')
+    ? result.policy.policyNo.replace(/\d+$/, (n) => String(Number(n) + 1).padStart(n.length, '0'))
+    : result.policy.policyNo
+  request.data = {
+    policyId: ctx.ids.wire(result.policy.id),
+    quoteId: ctx.ids.wire(quote.id),
+    ...(result.data ?? {}),
+    policyNo,
+  }
 }

@@ -1,6 +1,15 @@
 import type { FastifyInstance } from 'fastify'
 import type { ReferenceContext } from '../context'
-import type { Financials, Installment, PolicyRecord, QuoteRecord, RequestRecord, DocumentRecord, QuoteKind, QuoteState } from './records'
+import type {
+  Financials,
+  Installment,
+  PolicyRecord,
+  QuoteRecord,
+  RequestRecord,
+  DocumentRecord,
+  QuoteKind,
+  QuoteState,
+} from './records'
 import { isProduct, SchemeRegistry, validateQuoteData, type ValidationErrors } from './schemes'
 
 export type * from './records'
@@ -96,7 +105,8 @@ export class Ledger {
       history: [],
     }
     this.quotes.set(quote.id, quote)
-    if (this.ctx.defects.has('sales-issue-uses-created-data')) this.createdData.set(quote.id, structuredClone(input.data))
+    if (this.ctx.defects.has('sales-issue-uses-created-data'))
+      this.createdData.set(quote.id, structuredClone(input.data))
     this.lock(quote, this.ctx.options.lockMs, 'create')
     return quote
   }
@@ -133,7 +143,12 @@ export class Ledger {
 
   /** Moves a quote to a state and records it in its history. */
   setState(quote: QuoteRecord, state: QuoteState, note?: string): void {
-    quote.history.push({ at: new Date().toISOString(), from: quote.state, to: state, ...(note !== undefined ? { note } : {}) })
+    quote.history.push({
+      at: new Date().toISOString(),
+      from: quote.state,
+      to: state,
+      ...(note !== undefined ? { note } : {}),
+    })
     quote.state = state
     quote.updatedAt = new Date().toISOString()
   }

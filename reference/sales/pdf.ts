@@ -1,7 +1,9 @@
 /** A small valid PDF (one page, Helvetica text lines) with a correct xref table. */
 export function tinyPdf(title: string, lines: string[]): Buffer {
   const esc = (s: string) => s.replace(/[^\x20-\x7e]/g, '?').replace(/([\\()])/g, '\\$1')
-  const text = [title, ...lines].map((l, i) => `BT /F1 ${i === 0 ? 16 : 11} Tf 56 ${780 - i * 20} Td (${esc(l)}) Tj ET`).join('\n')
+  const text = [title, ...lines]
+    .map((l, i) => `BT /F1 ${i === 0 ? 16 : 11} Tf 56 ${780 - i * 20} Td (${esc(l)}) Tj ET`)
+    .join('\n')
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -16,7 +18,9 @@ export function tinyPdf(title: string, lines: string[]): Buffer {
     out += `${i + 1} 0 obj\n${body}\nendobj\n`
   })
   const xref = Buffer.byteLength(out, 'latin1')
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets
+    .map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)
+    .join('')}`
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
   return Buffer.from(out, 'latin1')
 }
@@ -32,7 +36,10 @@ export function otherProducerPdf(title: string, lines: string[]): Buffer {
     const half = Math.ceil(s.length / 2)
     return `[(${esc(s.slice(0, half))}) -12 (${esc(s.slice(half))})] TJ`
   }
-  const page1 = [`BT /F1 18 Tf 72 770 Td ${split(title)} ET`, ...lines.map((l, i) => `BT /F1 10 Tf 72 ${740 - i * 16} Td ${split(l)} ET`)].join('\r\n')
+  const page1 = [
+    `BT /F1 18 Tf 72 770 Td ${split(title)} ET`,
+    ...lines.map((l, i) => `BT /F1 10 Tf 72 ${740 - i * 16} Td ${split(l)} ET`),
+  ].join('\r\n')
   const page2 = `BT /F1 10 Tf 72 770 Td (${esc(`${title}: conditions`)}) Tj ET`
   const bodies = [
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -63,7 +70,13 @@ export function otherProducerPdf(title: string, lines: string[]): Buffer {
     entries.writeUInt32BE(o, 7 * (i + 1) + 1)
     entries.writeUInt16BE(0, 7 * (i + 1) + 5)
   })
-  chunks.push(Buffer.from(`${xrefNo} 0 obj\r\n<< /Type /XRef /Size ${xrefNo + 1} /W [1 4 2] /Root 1 0 R /Info 8 0 R /Length ${entries.length} >>\r\nstream\r\n`, 'latin1'))
+  chunks.push(
+    Buffer.from(
+      `${xrefNo} 0 obj\r\n<< /Type /XRef /Size ${xrefNo + 1} /W [1 4 2] /Root 1 0 R /Info 8 0 R ` +
+        `/Length ${entries.length} >>\r\nstream\r\n`,
+      'latin1',
+    ),
+  )
   chunks.push(entries)
   chunks.push(Buffer.from(`\r\nendstream\r\nendobj\r\nstartxref\r\n${xrefAt}\r\n%%EOF\r\n`, 'latin1'))
   return Buffer.concat(chunks)

@@ -33,10 +33,18 @@ export function periodPremium(product: string, data: Json): number {
   let premium = 0
   if (product === 'home') {
     for (const b of arr(objects['building'])) {
-      const cover = (Array.isArray(b['coverages']) ? (b['coverages'] as string[]) : []).reduce((s, c) => s + (COVERAGE_LOAD[c] ?? 0.1), 0)
+      const cover = (Array.isArray(b['coverages']) ? (b['coverages'] as string[]) : []).reduce(
+        (s, c) => s + (COVERAGE_LOAD[c] ?? 0.1),
+        0,
+      )
       const ageLoad = 1 + Math.min(0.5, Math.max(0, 2026 - num(b['constructionYear'], 2000)) / 400)
       const deductibleCredit = 1 - num(b['deductible'], 100) / 10_000
-      premium += num(b['sumInsured']) * (CONSTRUCTION_RATE[String(b['constructionType'])] ?? 0.0015) * (1 + cover) * ageLoad * deductibleCredit
+      premium +=
+        num(b['sumInsured']) *
+        (CONSTRUCTION_RATE[String(b['constructionType'])] ?? 0.0015) *
+        (1 + cover) *
+        ageLoad *
+        deductibleCredit
     }
     for (const c of arr(objects['contents'])) premium += num(c['value']) * 0.008
     premium = (premium * period) / 365

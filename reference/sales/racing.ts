@@ -26,7 +26,12 @@ function leafPatches(patch: Json): Json[] {
  * that finds another writer of the quote in flight writes its fields in the reverse order. Alone it is a correct
  * update; two at once leave one field of each.
  */
-export async function tornWrite(ledger: Ledger, ctx: ReferenceContext, quote: QuoteRecord, patch: Json): Promise<Record<string, unknown>> {
+export async function tornWrite(
+  ledger: Ledger,
+  ctx: ReferenceContext,
+  quote: QuoteRecord,
+  patch: Json,
+): Promise<Record<string, unknown>> {
   const q = quote as QuoteRecord & { tornWriters?: number }
   const others = q.tornWriters ?? 0
   q.tornWriters = others + 1

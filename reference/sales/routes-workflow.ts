@@ -13,18 +13,22 @@ function text(body: unknown, key: string): string | undefined {
 
 /** Referral (async), decline (final), bind, issue (async request). */
 export function registerWorkflowRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
-  app.post<{ Params: { policyId: string } }>(`${SALES_PREFIX}/sales/policies/:policyId/referrals`, async (req, reply) => {
-    if (ctx.defects.has('sales-referral-unsupported')) return reply.code(501).send({ message: 'referral is not implemented' })
-    const quote = writableQuote(ledger, ctx, req, reply, req.params.policyId, 'referral')
-    if (!quote) return reply
-    if (!ctx.defects.has('sales-referral-no-lock')) {
-      const comment = text(req.body, 'comment')
-      if (comment !== undefined) quote.referralComment = comment
-      ledger.setState(quote, 'referred', comment)
-      ledger.lock(quote, ctx.options.referralMs, 'referral')
-    }
-    return reply.code(204).send()
-  })
+  app.post<{ Params: { policyId: string } }>(
+    `${SALES_PREFIX}/sales/policies/:policyId/referrals`,
+    async (req, reply) => {
+      if (ctx.defects.has('sales-referral-unsupported'))
+        return reply.code(501).send({ message: 'referral is not implemented' })
+      const quote = writableQuote(ledger, ctx, req, reply, req.params.policyId, 'referral')
+      if (!quote) return reply
+      if (!ctx.defects.has('sales-referral-no-lock')) {
+        const comment = text(req.body, 'comment')
+        if (comment !== undefined) quote.referralComment = comment
+        ledger.setState(quote, 'referred', comment)
+        ledger.lock(quote, ctx.options.referralMs, 'referral')
+      }
+      return reply.code(204).send()
+    },
+  )
 
   app.post<{ Params: { policyId: string } }>(`${SALES_PREFIX}/sales/policies/:policyId/decline`, async (req, reply) => {
     const quote = writableQuote(ledger, ctx, req, reply, req.params.policyId, 'decline')
@@ -49,6 +53,9 @@ export function registerWorkflowRoutes(app: FastifyInstance, ctx: ReferenceConte
     // concurrency-double-issue: checked, then a wait before the request starts (and locks the quote)
     if (ctx.defects.has('concurrency-double-issue')) await raceWindow()
     const request = startIssue(ledger, ctx, quote, principalOf(req).username)
-    return reply.code(ctx.defects.has('sales-issue-200') ? 200 : 202).header('location', `${SALES_PREFIX}/requests/${request.id}`).send({ requestId: request.id })
+    return reply
+      .code(ctx.defects.has('sales-issue-200') ? 200 : 202)
+      .header('location', `${SALES_PREFIX}/requests/${request.id}`)
+      .send({ requestId: request.id })
   })
 }

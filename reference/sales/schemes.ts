@@ -100,14 +100,25 @@ export class SchemeRegistry {
     const errors: ValidationErrors = {}
     if (!v(body)) {
       for (const e of v.errors ?? []) {
-        const missing = e.keyword === 'required' ? String((e.params as { missingProperty?: string }).missingProperty) : undefined
-        const extra = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: string }).additionalProperty) : undefined
+        const missing =
+          e.keyword === 'required' ? String((e.params as { missingProperty?: string }).missingProperty) : undefined
+        const extra =
+          e.keyword === 'additionalProperties'
+            ? String((e.params as { additionalProperty?: string }).additionalProperty)
+            : undefined
         const path = dottedPath(e.instancePath, missing ?? extra)
-        ;(errors[path] ??= []).push(extra ? `The ${path} field is not allowed.` : `The ${path} field ${e.message ?? 'is invalid'}.`)
+        ;(errors[path] ??= []).push(
+          extra ? `The ${path} field is not allowed.` : `The ${path} field ${e.message ?? 'is invalid'}.`,
+        )
       }
     }
     const policy = (body as { policy?: { dateInception?: unknown; dateExpiry?: unknown } } | null)?.policy
-    if (typeof policy?.dateInception === 'string' && typeof policy.dateExpiry === 'string' && !errors['policy.dateExpiry'] && policy.dateExpiry <= policy.dateInception) {
+    if (
+      typeof policy?.dateInception === 'string' &&
+      typeof policy.dateExpiry === 'string' &&
+      !errors['policy.dateExpiry'] &&
+      policy.dateExpiry <= policy.dateInception
+    ) {
       errors['policy.dateExpiry'] = ['The policy.date expiry must be a date after policy.date inception.']
     }
     return Object.keys(errors).length > 0 ? errors : null
@@ -115,6 +126,10 @@ export class SchemeRegistry {
 }
 
 /** Validates product data (without the schema block) with full rights: for other areas (e.g. MTA). */
-export function validateQuoteData(registry: SchemeRegistry, product: Product, data: Record<string, unknown>): ValidationErrors | null {
+export function validateQuoteData(
+  registry: SchemeRegistry,
+  product: Product,
+  data: Record<string, unknown>,
+): ValidationErrors | null {
   return registry.validate(product, { schema: { type: SCHEMA_TYPE, name: product }, ...data }, ['schemes:full'])
 }

@@ -17,7 +17,8 @@ export const ACTION_NAME: Record<QuoteOperation, string> = {
 /**
  * The lifecycle (the spec does not show it; docs/sales.md):
  * draft --calculate--> calculated --referral--> referred --bind--> bound --issue--> issued;
- * calculated --bind--> bound; update of draft/calculated -> draft; decline from any state before issued -> declined (final).
+ * calculated --bind--> bound; update of draft/calculated -> draft; decline from any state before issued -> declined
+ * (final).
  */
 export const ALLOWED: Record<QuoteState, readonly QuoteOperation[]> = {
   draft: ['update', 'calculate', 'decline'],

@@ -7,7 +7,17 @@ import type { ReferenceContext } from '../context'
 export function storedForm<T>(data: T, ctx: ReferenceContext): T {
   const d = ctx.defects
   const nfc = ctx.options.unicodeNormalisation === 'NFC'
-  const active = nfc || ['sales-text-mojibake', 'sales-text-nfd', 'sales-emoji-stripped', 'sales-long-text-truncated', 'sales-cents-truncated', 'sales-amounts-float32', 'sales-leap-day-rolled'].some((n) => d.has(n as never))
+  const active =
+    nfc ||
+    [
+      'sales-text-mojibake',
+      'sales-text-nfd',
+      'sales-emoji-stripped',
+      'sales-long-text-truncated',
+      'sales-cents-truncated',
+      'sales-amounts-float32',
+      'sales-leap-day-rolled',
+    ].some((n) => d.has(n as never))
   if (!active) return data
   const text = (s: string): string => {
     let out = nfc ? s.normalize('NFC') : s

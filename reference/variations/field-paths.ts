@@ -11,13 +11,24 @@
 /** How a value is perturbed: by its type and size (and, for an id, by the name of its field). */
 export type PerturbationKind = 'date' | 'date-time' | 'id' | 'integer' | 'decimal' | 'boolean' | 'string' | 'drop'
 
-export const PERTURBATION_KINDS: readonly PerturbationKind[] = ['date', 'date-time', 'id', 'integer', 'decimal', 'boolean', 'string', 'drop']
+export const PERTURBATION_KINDS: readonly PerturbationKind[] = [
+  'date',
+  'date-time',
+  'id',
+  'integer',
+  'decimal',
+  'boolean',
+  'string',
+  'drop',
+]
 
 /** What each kind does, for the reports. */
 export const PERTURBATION_MEANING: Record<PerturbationKind, string> = {
   date: 'a date moved one day later',
   'date-time': 'a date-time moved one hour later (same format and offset)',
-  id: 'an id changed to another id of the same shape (an integer plus one, a string with its last letter or digit changed)',
+  id:
+    'an id changed to another id of the same shape (an integer plus one, a string with its last letter or digit ' +
+    'changed)',
   integer: 'an integer plus one',
   decimal: 'a decimal number plus one cent (0.01)',
   boolean: 'a boolean flipped',
@@ -38,7 +49,10 @@ export function escapeSegment(key: string): string {
 export function pathSegments(path: string): string[] {
   if (path === '') return []
   if (!path.startsWith('/')) throw new Error(`field path '${path}': a JSON pointer starts with /`)
-  return path.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return path
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
 }
 
 /** Calls visit(path, value) for every leaf of value (arrays' items as `*`), depth first, in key order. */
@@ -84,7 +98,8 @@ export function isIdField(path: string): boolean {
 export function perturbationKind(path: string, value: unknown): PerturbationKind {
   if (value === null || value === undefined || Array.isArray(value) || isObject(value)) return 'drop'
   if (typeof value === 'boolean') return 'boolean'
-  if (typeof value === 'number') return isIdField(path) && Number.isInteger(value) ? 'id' : Number.isInteger(value) ? 'integer' : 'decimal'
+  if (typeof value === 'number')
+    return isIdField(path) && Number.isInteger(value) ? 'id' : Number.isInteger(value) ? 'integer' : 'decimal'
   if (typeof value === 'string') {
     if (DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))) return 'date'
     if (DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))) return 'date-time'
@@ -104,7 +119,9 @@ export function shiftDate(value: string): string {
   return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
 }
 
-/** A date-time one hour later, written as it was: the same precision, the same offset (its wall clock moves an hour). */
+/**
+ * A date-time one hour later, written as it was: the same precision, the same offset (its wall clock moves an hour).
+ */
 export function shiftDateTime(value: string): string {
   const m = DATE_TIME.exec(value)
   if (!m) throw new Error(`not a date-time: ${value}`)
@@ -117,7 +134,10 @@ export function shiftDateTime(value: string): string {
   return `${date}${sep}${time}${zone ?? ''}`
 }
 
-/** Changes the last letter or digit of a string to the next of its class (a..z, A..Z, 0..9, wrapping); appends "x" when it has none. */
+/**
+ * Changes the last letter or digit of a string to the next of its class (a..z, A..Z, 0..9, wrapping); appends "x" when
+ * it has none.
+ */
 export function alterString(value: string): string {
   const chars = [...value]
   for (let i = chars.length - 1; i >= 0; i -= 1) {

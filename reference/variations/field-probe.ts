@@ -45,5 +45,7 @@ export function registerFieldProbe(app: FastifyInstance, ctx: ReferenceContext):
 /** A notification's body as the probe has it (unchanged without a probe); called before the body is signed. */
 export function probedNotification(ctx: ReferenceContext, url: string, body: Record<string, unknown>): unknown {
   const probe = ctx.options.fieldProbe
-  return probe ? probe.body({ operation: NOTIFICATION_OPERATION, status: NOTIFICATION_STATUS, exchange: `POST ${url}` }, body) : body
+  return probe
+    ? probe.body({ operation: NOTIFICATION_OPERATION, status: NOTIFICATION_STATUS, exchange: `POST ${url}` }, body)
+    : body
 }

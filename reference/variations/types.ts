@@ -12,7 +12,9 @@ export type WireRewrite =
   | 'connection-close'
 
 /** Reference options a variation may set (everything but where it listens, its defects and its variations). */
-export type VariationOptions = Partial<Omit<ReferenceOptions, 'defects' | 'variations' | 'host' | 'port' | 'logRequests' | 'fieldProbe'>>
+export type VariationOptions = Partial<
+  Omit<ReferenceOptions, 'defects' | 'variations' | 'host' | 'port' | 'logRequests' | 'fieldProbe'>
+>
 
 /**
  * One benign variation: a way a CONFORMING service may differ from the reference.

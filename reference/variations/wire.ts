@@ -36,7 +36,8 @@ export function registerWireRewrites(app: FastifyInstance, rewrites: ReadonlySet
   if (rewrites.size === 0) return
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.url.startsWith('/__reference/')) return payload
-    if (rewrites.has('extra-headers')) for (const [k, v] of Object.entries(EXTRA_HEADERS)) if (!reply.hasHeader(k)) reply.header(k, v)
+    if (rewrites.has('extra-headers'))
+      for (const [k, v] of Object.entries(EXTRA_HEADERS)) if (!reply.hasHeader(k)) reply.header(k, v)
     if (rewrites.has('connection-close')) reply.header('connection', 'close')
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
     let body: string | Buffer = payload
@@ -52,16 +53,30 @@ export function registerWireRewrites(app: FastifyInstance, rewrites: ReadonlySet
       }
       if (ok) {
         // not inside a JSON Schema document: a member added to its `properties` map changes its meaning (sales area)
-        const schemaBound = /schema\+json/i.test(String(contentType)) || SCHEMA_BOUND.some((re) => re.test(req.url.split('?')[0] ?? ''))
+        const schemaBound =
+          /schema\+json/i.test(String(contentType)) || SCHEMA_BOUND.some((re) => re.test(req.url.split('?')[0] ?? ''))
         if (rewrites.has('extra-fields') && !schemaBound) parsed = withExtraFields(parsed)
         if (rewrites.has('key-order')) parsed = withReversedKeys(parsed)
         let out = rewrites.has('pretty-json') ? `${JSON.stringify(parsed, null, 2)}\n` : JSON.stringify(parsed)
         if (rewrites.has('unicode-escapes')) out = escapeUnicode(out)
-        body = rewrites.has('extra-fields') || rewrites.has('key-order') || rewrites.has('pretty-json') || rewrites.has('unicode-escapes') ? out : body
+        body =
+          rewrites.has('extra-fields') ||
+          rewrites.has('key-order') ||
+          rewrites.has('pretty-json') ||
+          rewrites.has('unicode-escapes')
+            ? out
+            : body
       }
-      if (rewrites.has('charset') && /^application\/json\b/i.test(String(contentType))) reply.header('content-type', 'application/json;charset=UTF-8')
+      if (rewrites.has('charset') && /^application\/json\b/i.test(String(contentType)))
+        reply.header('content-type', 'application/json;charset=UTF-8')
     }
-    if (rewrites.has('chunked') && body.length > 0 && reply.statusCode !== 204 && reply.statusCode !== 304 && req.method !== 'HEAD') {
+    if (
+      rewrites.has('chunked') &&
+      body.length > 0 &&
+      reply.statusCode !== 204 &&
+      reply.statusCode !== 304 &&
+      req.method !== 'HEAD'
+    ) {
       reply.removeHeader('content-length')
       return Readable.from(chunks(Buffer.from(body)))
     }

@@ -44,7 +44,12 @@ export class Deliverer {
   }
 
   /** Queues one notification per subscription (`delayMs` after now); returns the delivery ids. */
-  notify(subs: StoredSubscription[], event: EventType, data: Record<string, unknown>, delayMs = this.ctx.options.webhooks?.notificationDelayMs ?? 0): string[] {
+  notify(
+    subs: StoredSubscription[],
+    event: EventType,
+    data: Record<string, unknown>,
+    delayMs = this.ctx.options.webhooks?.notificationDelayMs ?? 0,
+  ): string[] {
     const d = this.ctx.defects
     const copies = d.has('webhooks-notification-twice') ? 2 : 1
     const ids: string[] = []
@@ -53,11 +58,20 @@ export class Deliverer {
         const id = randomBytes(12).toString('hex')
         ids.push(id)
         // the field probe of the field-perturbation harness sees the body before it is signed (absent: unchanged)
-        const body = JSON.stringify(probedNotification(this.ctx, s.url, { id, event, subscriptionId: s.id, occurredAt: new Date().toISOString(), data }))
+        const body = JSON.stringify(
+          probedNotification(this.ctx, s.url, {
+            id,
+            event,
+            subscriptionId: s.id,
+            occurredAt: new Date().toISOString(),
+            data,
+          }),
+        )
         for (const url of this.urlsOf(s)) {
           this.later(delayMs, () => this.attempt(s, url, event, id, body, 0))
           // an at-least-once queue that redelivers (same delivery id) once the first attempt was acknowledged
-          if (d.has('webhooks-duplicate-late')) this.later(delayMs + LATE_DUPLICATE_MS, () => this.attempt(s, url, event, id, body, 0))
+          if (d.has('webhooks-duplicate-late'))
+            this.later(delayMs + LATE_DUPLICATE_MS, () => this.attempt(s, url, event, id, body, 0))
         }
       }
     }
@@ -68,7 +82,8 @@ export class Deliverer {
   private urlsOf(s: StoredSubscription): string[] {
     const d = this.ctx.defects
     if (d.has('webhooks-notifications-follow-old-url')) return [s.createdWith.url]
-    if (d.has('webhooks-notifications-to-old-and-new-url') && s.createdWith.url !== s.url) return [s.createdWith.url, s.url]
+    if (d.has('webhooks-notifications-to-old-and-new-url') && s.createdWith.url !== s.url)
+      return [s.createdWith.url, s.url]
     return [s.url]
   }
 
@@ -105,11 +120,15 @@ export class Deliverer {
     // sends). So the check runs in setImmediate (after the poll phase), and a timer that fired late (a stall) gives
     // the receiver a full timeout again instead of giving up.
     const arm = (due: number): NodeJS.Timeout =>
-      setTimeout(() => setImmediate(() => {
-        if (state.answered || state.done || abort.signal.aborted) return
-        if (Date.now() - due > STALL_MS) state.timer = arm(Date.now() + this.attemptTimeoutMs)
-        else abort.abort()
-      }), Math.max(0, due - Date.now()))
+      setTimeout(
+        () =>
+          setImmediate(() => {
+            if (state.answered || state.done || abort.signal.aborted) return
+            if (Date.now() - due > STALL_MS) state.timer = arm(Date.now() + this.attemptTimeoutMs)
+            else abort.abort()
+          }),
+        Math.max(0, due - Date.now()),
+      )
     state.timer = arm(Date.now() + this.attemptTimeoutMs)
     fetch(url, { method: 'POST', headers, body, signal: abort.signal, redirect: 'manual' })
       .then(async (res) => {

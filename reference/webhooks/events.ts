@@ -17,11 +17,20 @@ export interface EventInfo {
 const CATALOGUE: Record<EventType, { description: string; examplePayload: Record<string, unknown> }> = {
   extracted: {
     description: 'A document was processed and its data extracted.',
-    examplePayload: { documentId: 'doc-123', fields: { policyNo: 'P-0001', premium: 500 }, extractedAt: '2026-01-01T12:00:00.000Z' },
+    examplePayload: {
+      documentId: 'doc-123',
+      fields: { policyNo: 'P-0001', premium: 500 },
+      extractedAt: '2026-01-01T12:00:00.000Z',
+    },
   },
   export: {
     description: 'Extracted data was exported to a downstream system.',
-    examplePayload: { documentId: 'doc-123', exportId: 'exp-456', format: 'json', exportedAt: '2026-01-01T12:05:00.000Z' },
+    examplePayload: {
+      documentId: 'doc-123',
+      exportId: 'exp-456',
+      format: 'json',
+      exportedAt: '2026-01-01T12:05:00.000Z',
+    },
   },
   'validation-success': {
     description: 'Extracted data passed validation.',
@@ -31,11 +40,15 @@ const CATALOGUE: Record<EventType, { description: string; examplePayload: Record
 
 /** GET /api/webhook/events, with the catalogue defects applied. */
 export function eventInfos(defects: DefectSet): EventInfo[] {
-  return EVENT_TYPES.filter((t) => !(t === 'validation-success' && defects.has('webhooks-events-missing-type'))).map((t) => ({
-    eventType: t,
-    description: defects.has('webhooks-event-description-empty') ? '' : CATALOGUE[t].description,
-    examplePayload: defects.has('webhooks-example-payload-not-object') ? JSON.stringify(CATALOGUE[t].examplePayload) : CATALOGUE[t].examplePayload,
-  }))
+  return EVENT_TYPES.filter((t) => !(t === 'validation-success' && defects.has('webhooks-events-missing-type'))).map(
+    (t) => ({
+      eventType: t,
+      description: defects.has('webhooks-event-description-empty') ? '' : CATALOGUE[t].description,
+      examplePayload: defects.has('webhooks-example-payload-not-object')
+        ? JSON.stringify(CATALOGUE[t].examplePayload)
+        : CATALOGUE[t].examplePayload,
+    }),
+  )
 }
 
 export function examplePayload(t: EventType): Record<string, unknown> {

@@ -53,7 +53,16 @@ export class SubscriptionStore {
     const now = new Date()
     const id = (this.reuseIds ? this.firstIdOf.get(owner) : undefined) ?? this.ids.subscriptionId()
     if (!this.firstIdOf.has(owner)) this.firstIdOf.set(owner, id)
-    const s: StoredSubscription = { id, owner, event: input.event, url: input.url, key: randomBytes(32).toString('hex'), createdAt: now, updatedAt: now, createdWith: { ...input } }
+    const s: StoredSubscription = {
+      id,
+      owner,
+      event: input.event,
+      url: input.url,
+      key: randomBytes(32).toString('hex'),
+      createdAt: now,
+      updatedAt: now,
+      createdWith: { ...input },
+    }
     this.items.set(s.id, s)
     return s
   }

@@ -10,7 +10,10 @@ import { exploreCommand } from '../commands/explore/index'
 import { replayCommand } from '../commands/replay/index'
 import { mergeCommand } from '../commands/merge/index'
 
-/** Every subcommand; adding one is one line here, one entry in ./entries.ts (what the CLI loads lazily) and its folder runner/commands/<name>/. The first is the default. */
+/**
+ * Every subcommand; adding one is one line here, one entry in ./entries.ts (what the CLI loads lazily) and its folder
+ * runner/commands/<name>/. The first is the default.
+ */
 export const COMMANDS: readonly Command[] = [
   runCommand,
   listCommand,

@@ -31,7 +31,12 @@ const REASON: Record<string, string> = {
 }
 
 /** The folders a command writes: the reports folder, the cache folder of an installed package, the working folder. */
-export function localFolders(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), installed = INSTALLED): LocalFolder[] {
+export function localFolders(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+  installed = INSTALLED,
+): LocalFolder[] {
   let reports: string | undefined
   for (let i = 0; i < argv.length; i += 1) {
     const a = argv[i]!
@@ -43,11 +48,27 @@ export function localFolders(argv: readonly string[], env: NodeJS.ProcessEnv = p
     {
       path: resolve(cwd, reports ?? env.REPORTS_DIR ?? 'reports'),
       what: 'the reports folder',
-      change: reports !== undefined ? 'give --reports a folder you can write' : env.REPORTS_DIR ? 'set REPORTS_DIR (or --reports) to a folder you can write' : 'run from a folder you can write, or give --reports DIR (or REPORTS_DIR)',
+      change:
+        reports !== undefined
+          ? 'give --reports a folder you can write'
+          : env.REPORTS_DIR
+            ? 'set REPORTS_DIR (or --reports) to a folder you can write'
+            : 'run from a folder you can write, or give --reports DIR (or REPORTS_DIR)',
     },
   ]
-  if (installed) out.push({ path: userCacheDir(env), what: 'the cache folder', change: env.LEDGER_CONFORMANCE_CACHE ? 'set LEDGER_CONFORMANCE_CACHE to a folder you can write' : 'set LEDGER_CONFORMANCE_CACHE (or XDG_CACHE_HOME) to a folder you can write' })
-  out.push({ path: resolve(cwd), what: 'the working folder', change: 'run from a folder you can write, or give --reports DIR (or REPORTS_DIR)' })
+  if (installed)
+    out.push({
+      path: userCacheDir(env),
+      what: 'the cache folder',
+      change: env.LEDGER_CONFORMANCE_CACHE
+        ? 'set LEDGER_CONFORMANCE_CACHE to a folder you can write'
+        : 'set LEDGER_CONFORMANCE_CACHE (or XDG_CACHE_HOME) to a folder you can write',
+    })
+  out.push({
+    path: resolve(cwd),
+    what: 'the working folder',
+    change: 'run from a folder you can write, or give --reports DIR (or REPORTS_DIR)',
+  })
   return out
 }
 
@@ -96,11 +117,25 @@ export function unwritableFolderLine(folders: readonly LocalFolder[]): string | 
  */
 export function localFaultLine(e: unknown, folders: readonly LocalFolder[]): string | undefined {
   const err = e as NodeJS.ErrnoException | undefined
-  if (!err || typeof err !== 'object' || typeof err.code !== 'string' || !REFUSED.has(err.code) || typeof err.path !== 'string') return undefined
+  if (
+    !err ||
+    typeof err !== 'object' ||
+    typeof err.code !== 'string' ||
+    !REFUSED.has(err.code) ||
+    typeof err.path !== 'string'
+  )
+    return undefined
   const path = resolve(err.path)
   // a path in the reports or cache folder is that folder's; in the working folder, only what is written right in it
-  const folder = folders.find((f) => path === f.path || (f.what === 'the working folder' ? dirname(path) === f.path : path.startsWith(f.path.endsWith(sep) ? f.path : `${f.path}${sep}`)))
+  const folder = folders.find(
+    (f) =>
+      path === f.path ||
+      (f.what === 'the working folder'
+        ? dirname(path) === f.path
+        : path.startsWith(f.path.endsWith(sep) ? f.path : `${f.path}${sep}`)),
+  )
   const reason = `${REASON[err.code] ?? err.code} (${err.code}${err.syscall ? ` on ${err.syscall}` : ''})`
-  if (folder) return `ledger-conformance: cannot write ${folder.what} ${folder.path} (at ${path}): ${reason}; ${folder.change}.`
+  if (folder)
+    return `ledger-conformance: cannot write ${folder.what} ${folder.path} (at ${path}): ${reason}; ${folder.change}.`
   return `ledger-conformance: cannot write ${path}: ${reason}; make it writable, or name another place (the path you gave, --reports DIR, REPORTS_DIR, LEDGER_CONFORMANCE_CACHE).`
 }

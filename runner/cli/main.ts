@@ -43,10 +43,20 @@ export async function main(
     return EXIT.conforms
   }
   // a path (a suite file or folder) is an argument of the default command
-  const entry = first && !first.startsWith('-') ? (commands.find((c) => c.name === first) ?? (/[/.]/.test(first) ? commands[0] : undefined)) : commands[0]
+  const entry =
+    first && !first.startsWith('-')
+      ? (commands.find((c) => c.name === first) ?? (/[/.]/.test(first) ? commands[0] : undefined))
+      : commands[0]
   if (!entry) {
-    const near = nearest(first ?? '', commands.map((c) => c.name))
-    process.stderr.write(`ledger-conformance: unknown command '${first}'${near ? `. Did you mean ${near}?` : ''}\n\n${mainHelp(commands)}\n`)
+    const near = nearest(
+      first ?? '',
+      commands.map((c) => c.name),
+    )
+    process.stderr.write(
+      `ledger-conformance: unknown command '${first}'${
+        near ? `. Did you mean ${near}?` : ''
+      }\n\n${mainHelp(commands)}\n`,
+    )
     return EXIT.usage
   }
   const args = entry === commands[0] && (!first || first.startsWith('-') || first !== entry.name) ? argv : rest
@@ -55,7 +65,8 @@ export async function main(
     process.stdout.write(`${command.help}\n`)
     return EXIT.conforms
   }
-  // the user's own command line, for a refusal that repeats it (runner/run/guard/write-guard.ts), in this process and the
+  // the user's own command line, for a refusal that repeats it (runner/run/guard/write-guard.ts), in this process and
+  // the
   // processes the command starts
   const before = process.env[COMMAND_LINE_ENV]
   process.env[COMMAND_LINE_ENV] = JSON.stringify(invocationOf(argv, command.name))

@@ -11,9 +11,16 @@ import { PROJECT_ROOT } from '../../common/project-root'
 export function callerEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): NodeJS.ProcessEnv {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p))
   // report paths are printed relative to the caller's folder, not to the project's (common/report-paths.ts callerPath)
-  const out: NodeJS.ProcessEnv = { ...env, REPORTS_DIR: abs(env.REPORTS_DIR || 'reports'), [CALLER_CWD_ENV]: env[CALLER_CWD_ENV] || cwd }
+  const out: NodeJS.ProcessEnv = {
+    ...env,
+    REPORTS_DIR: abs(env.REPORTS_DIR || 'reports'),
+    [CALLER_CWD_ENV]: env[CALLER_CWD_ENV] || cwd,
+  }
   if (env.TARGET_PROFILE) out.TARGET_PROFILE = abs(env.TARGET_PROFILE)
-  if (env.TARGET_PROFILES) out.TARGET_PROFILES = env.TARGET_PROFILES.split(',').map((p) => (p.trim() ? abs(p.trim()) : p)).join(',')
+  if (env.TARGET_PROFILES)
+    out.TARGET_PROFILES = env.TARGET_PROFILES.split(',')
+      .map((p) => (p.trim() ? abs(p.trim()) : p))
+      .join(',')
   if (env.ALLURE_HISTORY) out.ALLURE_HISTORY = abs(env.ALLURE_HISTORY)
   return out
 }

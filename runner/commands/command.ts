@@ -7,7 +7,8 @@ export interface Command {
   help: string
   /**
    * What the command does with a target: 'writes' (it can create or change data there: it takes --allow-writes and
-   * --read-only and is guarded by runner/run/guard/write-guard.ts, WRITE_GUARDS names it), 'reads' (it sends requests or
+   * --read-only and is guarded by runner/run/guard/write-guard.ts, WRITE_GUARDS names it), 'reads' (it sends requests
+   * or
    * resolves the target's profile, and writes nothing there), 'none'. Every command that names a target takes
    * --profile and --reports (TARGET_OPTIONS) and the target variables of common/env-vars.ts.
    */

@@ -10,7 +10,9 @@ import { safeText } from '../../helpers/client/evidence/redact'
  * - undefined: not a login answer at all (an HTML page, a redirect, an empty body): left to the caller's hints.
  * Only key names and pointers are ever printed, never a value (a value may be the token).
  */
-export function missingTokenFault(res: HttpResult): { kind: 'violation' | 'configuration'; reason: string } | undefined {
+export function missingTokenFault(
+  res: HttpResult,
+): { kind: 'violation' | 'configuration'; reason: string } | undefined {
   if (res.status < 200 || res.status >= 300) return undefined
   const type = res.contentType || String(res.headers?.['content-type'] ?? '')
   let body = res.body
@@ -26,11 +28,28 @@ export function missingTokenFault(res: HttpResult): { kind: 'violation' | 'confi
   if (body === null || typeof body !== 'object') return undefined
   const found = pointersOf(body, 'access_token')
   if (mislabelled) {
-    return { kind: 'violation', reason: `answered ${res.status} with a JSON body labelled Content-Type '${safeText(type || '(none)')}', not a JSON type: its access_token is not a field of a JSON document to any client` }
+    return {
+      kind: 'violation',
+      reason:
+        `answered ${res.status} with a JSON body labelled Content-Type '${safeText(type || '(none)')}', not a ` +
+        `JSON type: its access_token is not a field of a JSON document to any client`,
+    }
   }
-  if (found.length > 0) return { kind: 'configuration', reason: `the token is at ${found.slice(0, 3).map((p) => safeText(p)).join(', ')}: set auth.tokenPointer (profile) to it` }
+  if (found.length > 0)
+    return {
+      kind: 'configuration',
+      reason: `the token is at ${found
+        .slice(0, 3)
+        .map((p) => safeText(p))
+        .join(', ')}: set auth.tokenPointer (profile) to it`,
+    }
   const keys = keysOf(body).slice(0, 12)
-  return { kind: 'violation', reason: `answered ${res.status} with no access_token field anywhere in its JSON (keys: ${keys.map((k) => safeText(k)).join(', ') || 'none'})` }
+  return {
+    kind: 'violation',
+    reason:
+      `answered ${res.status} with no access_token field anywhere in its JSON ` +
+      `(keys: ${keys.map((k) => safeText(k)).join(', ') || 'none'})`,
+  }
 }
 
 /** JSON pointers of every member named `name`, at any depth (objects and arrays, at most 6 levels). */
@@ -48,7 +67,10 @@ export function pointersOf(doc: unknown, name: string, at = '', depth = 0): stri
 /** Member names of a JSON document as pointers (no values), for a message that says what the answer held. */
 function keysOf(doc: unknown, at = '', depth = 0): string[] {
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || depth > 3) return []
-  return Object.entries(doc as Record<string, unknown>).flatMap(([k, v]) => [`${at}/${k}`, ...keysOf(v, `${at}/${k}`, depth + 1)])
+  return Object.entries(doc as Record<string, unknown>).flatMap(([k, v]) => [
+    `${at}/${k}`,
+    ...keysOf(v, `${at}/${k}`, depth + 1),
+  ])
 }
 
 /** 503 or 429: the service says it is unavailable (or throttling); with its Retry-After when it gave one. */

@@ -14,14 +14,20 @@ export function parseShard(value: string): Shard {
   const m = /^(\d{1,2})\/(\d{1,2})$/.exec(value.trim())
   const index = Number(m?.[1])
   const count = Number(m?.[2])
-  if (!m || count < 1 || count > 64 || index < 1 || index > count) throw new Error(`--shard: expected i/n with 1 <= i <= n <= 64 (e.g. --shard 2/4), got '${value}'`)
+  if (!m || count < 1 || count > 64 || index < 1 || index > count)
+    throw new Error(`--shard: expected i/n with 1 <= i <= n <= 64 (e.g. --shard 2/4), got '${value}'`)
   return { index, count }
 }
 
-/** The variable through which the CLI asks the conformance config for a blob report too, at that path (vitest.config.ts). */
+/**
+ * The variable through which the CLI asks the conformance config for a blob report too, at that path
+ * (vitest.config.ts).
+ */
 export const SHARD_BLOB_ENV = 'LEDGER_SHARD_BLOB'
 
-/** The file a shard writes beside its reports: what `ledger-conformance merge` needs to know the shards belong together. */
+/**
+ * The file a shard writes beside its reports: what `ledger-conformance merge` needs to know the shards belong together.
+ */
 export const SHARD_FILE = 'shard.json'
 
 /** The blob report of a shard (vitest's blob reporter), in its reports folder: the merge's input. */
@@ -56,7 +62,9 @@ export function readShardInfo(dir: string): ShardInfo | undefined {
   const file = join(dir, SHARD_FILE)
   if (!existsSync(file)) return undefined
   const v = JSON.parse(readFileSync(file, 'utf8')) as ShardInfo
-  return typeof v.runId === 'string' && Number.isInteger(v.index) && Number.isInteger(v.count) && v.scope ? v : undefined
+  return typeof v.runId === 'string' && Number.isInteger(v.index) && Number.isInteger(v.count) && v.scope
+    ? v
+    : undefined
 }
 
 /**
@@ -73,26 +81,39 @@ export function shardSeed(runId: string): string {
  */
 export function shardProblems(shards: { dir: string; info: ShardInfo | undefined }[]): string[] {
   const problems: string[] = []
-  for (const s of shards) if (!s.info) problems.push(`${s.dir} is not a shard's reports folder: it holds no ${SHARD_FILE} (written by ledger-conformance run --shard i/n)`)
+  for (const s of shards)
+    if (!s.info)
+      problems.push(
+        `${s.dir} is not a shard's reports folder: it holds no ${SHARD_FILE} (written by ledger-conformance run ` +
+          `--shard i/n)`,
+      )
   const infos = shards.filter((s): s is { dir: string; info: ShardInfo } => !!s.info)
   if (infos.length === 0) return problems.length ? problems : ['no shard folder given']
   const first = infos[0]!
   const differ = (what: string, of: (i: ShardInfo) => string, verb = 'differs') => {
     const values = [...new Set(infos.map((s) => of(s.info)))]
-    if (values.length > 1) problems.push(`the shards are not of one run: ${what} ${verb} (${infos.map((s) => `${s.dir}: ${of(s.info)}`).join('; ')})`)
+    if (values.length > 1)
+      problems.push(
+        `the shards are not of one run: ${what} ${verb} (${infos.map((s) => `${s.dir}: ${of(s.info)}`).join('; ')})`,
+      )
   }
   differ('the run id (set the same CONFORMANCE_RUN_ID in every shard)', (i) => i.runId)
   differ('the number of shards', (i) => String(i.count))
   differ('the profile', (i) => i.scope.profile)
   differ('the target', (i) => `${i.scope.salesBaseUrl || 'embedded reference'} tenant ${i.scope.tenant}`)
   differ('the selection', (i) => i.scope.selection)
-  differ('the options', (i) => `${i.scope.strict ? '--strict' : 'not strict'}, ${i.scope.thorough ? '--thorough' : 'not thorough'}`, 'differ')
+  differ(
+    'the options',
+    (i) => `${i.scope.strict ? '--strict' : 'not strict'}, ${i.scope.thorough ? '--thorough' : 'not thorough'}`,
+    'differ',
+  )
   differ('the seed', (i) => i.seed)
   if (problems.length) return problems
   const n = first.info.count
   for (let k = 1; k <= n; k++) {
     const at = infos.filter((s) => s.info.index === k)
-    if (at.length === 0) problems.push(`shard ${k}/${n} is missing (its reports folder was not given, or its job did not upload it)`)
+    if (at.length === 0)
+      problems.push(`shard ${k}/${n} is missing (its reports folder was not given, or its job did not upload it)`)
     if (at.length > 1) problems.push(`shard ${k}/${n} is given ${at.length} times (${at.map((s) => s.dir).join(', ')})`)
   }
   return problems

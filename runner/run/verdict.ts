@@ -19,7 +19,13 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
 export function exitCodeOf(verdict: Verdict): ExitCode {
-  return verdict === 'CONFORMS' ? EXIT.conforms : verdict === 'DOES NOT CONFORM' ? EXIT.doesNotConform : verdict === 'CONFIGURATION ERROR' ? EXIT.usage : EXIT.inconclusive
+  return verdict === 'CONFORMS'
+    ? EXIT.conforms
+    : verdict === 'DOES NOT CONFORM'
+      ? EXIT.doesNotConform
+      : verdict === 'CONFIGURATION ERROR'
+        ? EXIT.usage
+        : EXIT.inconclusive
 }
 
 /**
@@ -58,18 +64,29 @@ export interface Selection {
   selected: number
   /** Checks in the whole catalogue (0: not known, vitest run directly with --shard). */
   catalogue: number
-  /** Why the run is partial when it is not a selection of the CLI's (e.g. "vitest shard 1/4"); else "selection <label>". */
+  /**
+   * Why the run is partial when it is not a selection of the CLI's (e.g. "vitest shard 1/4"); else "selection <label>".
+   */
   why?: string
 }
 
-/** "selection --check SL-LIFE", "vitest shard 1/4; selection --check SL-LIFE": why a run holds part of the catalogue. */
+/**
+ * "selection --check SL-LIFE", "vitest shard 1/4; selection --check SL-LIFE": why a run holds part of the catalogue.
+ */
 export function partialWhy(selection: Selection): string {
   return selection.why ?? `selection ${selection.label}`
 }
 
 /** What a verdict is computed from: the counts of the run's checks, the stop (if any) and the selection. */
 export interface VerdictInput {
-  totals: { passed: number; failed: number; errored?: number; blocked?: number; skipped: number; 'not-applicable': number }
+  totals: {
+    passed: number
+    failed: number
+    errored?: number
+    blocked?: number
+    skipped: number
+    'not-applicable': number
+  }
   /** Ids of the failed, errored and blocked checks, for the cause (first few are named). */
   ids?: { failed?: string[]; errored?: string[]; blocked?: string[]; skipped?: string[] }
   stop?: RunStop | undefined
@@ -80,7 +97,10 @@ export interface VerdictInput {
   incomplete?: string[]
   /** --strict: these requirements (ids) went untested (runner/run/results/requirement-coverage.ts): INCONCLUSIVE. */
   strictUntested?: string[]
-  /** --strict: these applicable cells of the exercise model were not exercised (runner/run/results/exercise-coverage.ts): INCONCLUSIVE. */
+  /**
+   * --strict: these applicable cells of the exercise model were not exercised
+   * (runner/run/results/exercise-coverage.ts): INCONCLUSIVE.
+   */
   strictUnexercised?: string[]
 }
 
@@ -124,24 +144,54 @@ export function computeVerdict(i: VerdictInput): RunVerdict {
   const sel = i.selection ? { selection: i.selection } : {}
   const make = (verdict: Verdict, cause: string | undefined, exitCode: ExitCode = exitCodeOf(verdict)): RunVerdict => {
     const detail = [cause, partial].filter((x): x is string => !!x).join('; ')
-    return { verdict, exitCode, ...(cause ? { cause } : partial ? { cause: partial } : {}), label: detail ? `${verdict} (${detail})` : verdict, ...sel }
+    return {
+      verdict,
+      exitCode,
+      ...(cause ? { cause } : partial ? { cause: partial } : {}),
+      label: detail ? `${verdict} (${detail})` : verdict,
+      ...sel,
+    }
   }
   // nothing was tested: no "partial" note (it would count checks that never ran)
-  if (i.stop?.kind === 'configuration') return { verdict: 'CONFIGURATION ERROR', exitCode: EXIT.usage, cause: i.stop.cause, label: `CONFIGURATION ERROR (${i.stop.cause})`, ...sel }
+  if (i.stop?.kind === 'configuration')
+    return {
+      verdict: 'CONFIGURATION ERROR',
+      exitCode: EXIT.usage,
+      cause: i.stop.cause,
+      label: `CONFIGURATION ERROR (${i.stop.cause})`,
+      ...sel,
+    }
   if (i.stop?.kind === 'violation') return make('DOES NOT CONFORM', i.stop.cause)
   if (i.stop) return make('INCONCLUSIVE', i.stop.cause)
   if (t.failed > 0) return make('DOES NOT CONFORM', `${t.failed} failed check(s)${names(i.ids?.failed, t.failed)}`)
-  if (errored > 0) return make('INCONCLUSIVE', `${errored} check(s) errored or timed out${names(i.ids?.errored, errored)}`)
+  if (errored > 0)
+    return make('INCONCLUSIVE', `${errored} check(s) errored or timed out${names(i.ids?.errored, errored)}`)
   if ((i.incomplete ?? []).length > 0) return make('INCONCLUSIVE', i.incomplete!.join('; '))
   if ((i.runErrors ?? []).length > 0) return make('INCONCLUSIVE', `error outside the checks: ${i.runErrors![0]}`)
-  if (blocked > 0) return make('INCONCLUSIVE', `${blocked} check(s) blocked (their setup failed)${names(i.ids?.blocked, blocked)}`)
-  if (t.skipped > 0) return make('INCONCLUSIVE', `${t.skipped} check(s) skipped without a reason${names(i.ids?.skipped, t.skipped)}`)
+  if (blocked > 0)
+    return make('INCONCLUSIVE', `${blocked} check(s) blocked (their setup failed)${names(i.ids?.blocked, blocked)}`)
+  if (t.skipped > 0)
+    return make('INCONCLUSIVE', `${t.skipped} check(s) skipped without a reason${names(i.ids?.skipped, t.skipped)}`)
   const untested = i.strictUntested ?? []
-  if (untested.length > 0 && t.passed > 0) return make('INCONCLUSIVE', `--strict: ${untested.length} requirement(s) untested${names(untested, untested.length)}`)
+  if (untested.length > 0 && t.passed > 0)
+    return make(
+      'INCONCLUSIVE',
+      `--strict: ${untested.length} requirement(s) untested${names(untested, untested.length)}`,
+    )
   const unexercised = i.strictUnexercised ?? []
-  if (unexercised.length > 0 && t.passed > 0) return make('INCONCLUSIVE', `--strict: ${unexercised.length} applicable exercise cell(s) not exercised${names(unexercised, unexercised.length)}`)
+  if (unexercised.length > 0 && t.passed > 0)
+    return make(
+      'INCONCLUSIVE',
+      `--strict: ${unexercised.length} applicable exercise cell(s) not ` +
+        `exercised${names(unexercised, unexercised.length)}`,
+    )
   if (t.passed === 0) {
-    return make('INCONCLUSIVE', t['not-applicable'] > 0 ? `no check ran: all ${t['not-applicable']} selected check(s) are not applicable` : 'no check ran')
+    return make(
+      'INCONCLUSIVE',
+      t['not-applicable'] > 0
+        ? `no check ran: all ${t['not-applicable']} selected check(s) are not applicable`
+        : 'no check ran',
+    )
   }
   return make('CONFORMS', undefined)
 }

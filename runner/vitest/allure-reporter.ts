@@ -25,11 +25,16 @@ function renameSources(item: WithAttachments, names: Map<string, string>): void 
  * A skipped check's reason (not applicable, blocked) as its status message, from the label the check library set
  * (helpers/checks/check.ts SKIP_REASON_LABEL); the label itself is not kept.
  */
-export function withSkipReason(result: { status?: string; statusDetails?: { message?: string }; labels?: { name: string; value: string }[] }): void {
+export function withSkipReason(result: {
+  status?: string
+  statusDetails?: { message?: string }
+  labels?: { name: string; value: string }[]
+}): void {
   const label = result.labels?.find((l) => l.name === SKIP_REASON_LABEL)
   if (!label) return
   result.labels = result.labels!.filter((l) => l.name !== SKIP_REASON_LABEL)
-  if (result.status === 'skipped' && !result.statusDetails?.message) result.statusDetails = { ...result.statusDetails, message: label.value }
+  if (result.status === 'skipped' && !result.statusDetails?.message)
+    result.statusDetails = { ...result.statusDetails, message: label.value }
 }
 
 /**
@@ -106,7 +111,8 @@ export default class AllureReporter extends AllureVitestReporter {
   onTestModuleEnd(module: TestModule): void {
     // the module's task tree: what allure-vitest reads at the end of the run too (vitest does not type it publicly)
     // a lane's suites are reported as the files they are (runner/run/results/lane-files.ts): same labels, same fullName
-    for (const file of suiteFilesOf(fileTaskOf(module), this.root)) this.handleTask(file as unknown as Parameters<AllureVitestReporter['handleTask']>[0])
+    for (const file of suiteFilesOf(fileTaskOf(module), this.root))
+      this.handleTask(file as unknown as Parameters<AllureVitestReporter['handleTask']>[0])
     this.written.add(module.id)
   }
 
@@ -120,7 +126,9 @@ export default class AllureReporter extends AllureVitestReporter {
     const at = Date.now()
     for (const [target, cases] of casesByTarget(modules)) {
       // and the contract checks CT-<operation>-<kind> (runner/run/results/contract-checks.ts), reported the same way
-      for (const c of checkOutcomes(cases, this.root).filter((o) => o.file === INVARIANTS_FILE || o.file === CONTRACT_FILE)) {
+      for (const c of checkOutcomes(cases, this.root).filter(
+        (o) => o.file === INVARIANTS_FILE || o.file === CONTRACT_FILE,
+      )) {
         const uuid = randomUUID()
         files.write(`${uuid}-result.json`, JSON.stringify(invariantAllureResult(c, uuid, at, target)))
       }
@@ -129,7 +137,13 @@ export default class AllureReporter extends AllureVitestReporter {
 
   override onTestRunEnd(tests: Parameters<AllureVitestReporter['onTestRunEnd']>[0]): void {
     const left = tests.filter((t) => !this.written.has(t.id))
-    super.onTestRunEnd(left.flatMap((m) => suiteFilesOf(fileTaskOf(m), this.root).map((task) => (task === fileTaskOf(m) ? m : ({ task } as unknown as (typeof left)[number])))))
+    super.onTestRunEnd(
+      left.flatMap((m) =>
+        suiteFilesOf(fileTaskOf(m), this.root).map((task) =>
+          task === fileTaskOf(m) ? m : ({ task } as unknown as (typeof left)[number]),
+        ),
+      ),
+    )
     this.writeInvariants(tests)
     // every result is written: the spares nobody took go
     purgeSpares(this.resultsDir)

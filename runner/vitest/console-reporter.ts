@@ -11,7 +11,10 @@ type UserConsoleLog = Parameters<NonNullable<Reporter['onUserConsoleLog']>>[0]
 /** The first line of an error's message: the console names it, the reports (checks.json, Allure) keep the rest. */
 export function oneLine(e: unknown): string {
   const message = e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e)
-  const name = e && typeof e === 'object' && 'name' in e && typeof (e as { name: unknown }).name === 'string' ? (e as { name: string }).name : 'Error'
+  const name =
+    e && typeof e === 'object' && 'name' in e && typeof (e as { name: unknown }).name === 'string'
+      ? (e as { name: string }).name
+      : 'Error'
   return fit(`${name}: ${message.split('\n').find((l) => l.trim()) ?? ''}`)
 }
 
@@ -19,7 +22,8 @@ export function oneLine(e: unknown): string {
  * The suite's own console (docs/reports.md, "Console"), in place of vitest's: no banner, no line per test or file (no
  * `.lanes/...` paths), no code frames or stacks of the suite's source, no colour. During the run it prints nothing but
  * what a check logs; the summary reporter prints the run's one summary, with one line per failed or errored check
- * (runner/run/results/console-lines.ts). An error outside any check (a suite file that did not load, a hook, an error of
+ * (runner/run/results/console-lines.ts). An error outside any check (a suite file that did not load, a hook, an error
+ * of
  * vitest's own) is one line here; a run its global setup stopped and recorded is the summary's alone (vitest would add
  * "No test files found" and the cause again as an "Unhandled Error").
  */
@@ -37,11 +41,13 @@ export default class ConsoleReporter implements Reporter {
       if (isRunStop(err)) stopped = true
       else error(safeText(oneLine(err)))
     }
-    logger.error = (...args) => (stopped && args.length === 1 && args[0] === '\n\n' ? void (stopped = false) : error(...args))
+    logger.error = (...args) =>
+      stopped && args.length === 1 && args[0] === '\n\n' ? void (stopped = false) : error(...args)
   }
 
   onUserConsoleLog(log: UserConsoleLog): void {
-    // a check's own console output (already redacted: runner/vitest/redacting-reporter.ts, runner/vitest/worker-console.ts)
+    // a check's own console output (already redacted: runner/vitest/redacting-reporter.ts,
+    // runner/vitest/worker-console.ts)
     const out = log.type === 'stderr' ? process.stderr : process.stdout
     out.write(log.content.endsWith('\n') ? log.content : `${log.content}\n`)
   }
@@ -52,7 +58,8 @@ export default class ConsoleReporter implements Reporter {
     const lines: string[] = []
     for (const m of modules) {
       for (const e of m.errors()) lines.push(`error in ${this.relative(m.moduleId)}: ${oneLine(e)}`)
-      for (const s of m.children.allSuites()) for (const e of s.errors()) lines.push(`error in ${s.fullName}: ${oneLine(e)}`)
+      for (const s of m.children.allSuites())
+        for (const e of s.errors()) lines.push(`error in ${s.fullName}: ${oneLine(e)}`)
     }
     for (const e of errors) lines.push(`error outside any check: ${oneLine(e)}`)
     if (lines.length > 0) process.stderr.write(`${safeText(lines.map(fit).join('\n'))}\n`)

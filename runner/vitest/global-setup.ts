@@ -3,13 +3,23 @@ import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { DefectSet } from '../../reference/defects/catalogue'
 import type { RunningReference } from '../../reference/server'
-import { ConfigError, loadTargetConfig, withEmbeddedOrigin, withReferenceContract } from '../../common/config/target-config'
+import {
+  ConfigError,
+  loadTargetConfig,
+  withEmbeddedOrigin,
+  withReferenceContract,
+} from '../../common/config/target-config'
 import type { TargetConfig } from '../../common/config/types'
 import type { ContainerRun } from '../run/container/container-run'
 import { containerTargetFromEnv, ContainerTargetError } from '../run/container/target-env'
 import { guardRun } from '../run/guard/run-guard'
 import { preflight, PreflightError } from '../run/preflight'
-import { definitionsOf, OpenApiDocumentError, openApiSources, readDocuments } from '../../helpers/client/contracts/openapi-documents'
+import {
+  definitionsOf,
+  OpenApiDocumentError,
+  openApiSources,
+  readDocuments,
+} from '../../helpers/client/contracts/openapi-documents'
 import { chaosFromEnv } from '../../reference/chaos/env'
 import { reportsDir, targetReportsDir, trafficDir } from '../../common/report-paths'
 import { earlyRunInfo, runInfo, type RunInfo } from '../run/results/run-info'
@@ -70,8 +80,18 @@ function registerSecrets(config: TargetConfig): void {
 }
 
 /** Starts the embedded reference service for the targets that have no URL of their own. */
-async function startEmbedded(rec: RunRecord, config: TargetConfig, chaos: ReturnType<typeof chaosFromEnv>): Promise<RunningReference> {
-  orStop(rec, 'configuration', () => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
+async function startEmbedded(
+  rec: RunRecord,
+  config: TargetConfig,
+  chaos: ReturnType<typeof chaosFromEnv>,
+): Promise<RunningReference> {
+  orStop(
+    rec,
+    'configuration',
+    () => new DefectSet(config.reference.defects),
+    () => true,
+    'REFERENCE_DEFECTS: ',
+  )
   try {
     // loaded only when a target is embedded: a run against a remote target does not pay for the service's modules
     const { startReference } = await import('../../reference/server')
@@ -81,7 +101,10 @@ async function startEmbedded(rec: RunRecord, config: TargetConfig, chaos: Return
   }
 }
 
-/** Clears every report of an earlier run (run.json, checks.json, the matrix, acceptance.json, traffic, targets/, the HTML report); returns the folder. */
+/**
+ * Clears every report of an earlier run (run.json, checks.json, the matrix, acceptance.json, traffic, targets/, the
+ * HTML report); returns the folder.
+ */
 function resetReports(env: NodeJS.ProcessEnv): string {
   rmSync(trafficDir(env), { recursive: true, force: true })
   rmSync(targetReportsDir(env), { recursive: true, force: true })
@@ -100,7 +123,12 @@ function preflightStop(rec: RunRecord, e: unknown, prefix = ''): never {
 }
 
 /** One target: the profile (TARGET_PROFILE) plus the environment; embedded, container or external. */
-async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRecord, planned?: TargetConfig): Promise<() => Promise<void>> {
+async function setupOne(
+  project: TestProject,
+  env: NodeJS.ProcessEnv,
+  rec: RunRecord,
+  planned?: TargetConfig,
+): Promise<() => Promise<void>> {
   let config = planned ?? orStop(rec, 'configuration', () => loadTargetConfig(env), isConfigError)
   const namedByProfile = config.openapi
   registerSecrets(config)
@@ -114,10 +142,22 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
   }
   let reference: RunningReference | undefined
   let container: ContainerRun | undefined
-  const containerTarget = orStop(rec, 'configuration', () => containerTargetFromEnv(env), (e) => e instanceof ContainerTargetError)
+  const containerTarget = orStop(
+    rec,
+    'configuration',
+    () => containerTargetFromEnv(env),
+    (e) => e instanceof ContainerTargetError,
+  )
   if (containerTarget) {
     // TARGET=container / TARGET_IMAGE: the service under test runs as a container for this run.
-    if (containerTarget.reference) orStop(rec, 'configuration', () => new DefectSet(config.reference.defects), () => true, 'REFERENCE_DEFECTS: ')
+    if (containerTarget.reference)
+      orStop(
+        rec,
+        'configuration',
+        () => new DefectSet(config.reference.defects),
+        () => true,
+        'REFERENCE_DEFECTS: ',
+      )
     try {
       // testcontainers takes a third of a second to load: only container runs pay for it
       const { startContainerForRun } = await import('../run/container/container-run')
@@ -135,16 +175,25 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
   // proves it a valid 3.1 document that openapi-backend loads, so it is only read here (no strict pass: about 1.5 CPU
   // s of ajv; and no openapi-backend in this thread: 0.2 s before the first request; docs/contracts.md "Cost")
   const ownDocument = namedByProfile === undefined && config.openapi !== undefined
-  const info = { ...runInfo(config), ...(container ? { embedded: false, container: { image: container.image, id: container.containerId.slice(0, 12) } } : {}) }
+  const info = {
+    ...runInfo(config),
+    ...(container
+      ? { embedded: false, container: { image: container.image, id: container.containerId.slice(0, 12) } }
+      : {}),
+  }
   rec.update(info)
   let openapiDocuments: Record<string, unknown> = {}
   try {
-    // the target's published documents (profile openapi) are read and are OpenAPI 3.x, or the run stops as misconfigured;
+    // the target's published documents (profile openapi) are read and are OpenAPI 3.x, or the run stops as
+    // misconfigured;
     // their authoring errors are document warnings (listed in run.json, the console and the reports), never a stop
     const reading = { deadlineMs: config.http.preflightDeadlineMs, maxBytes: config.http.maxResponseBytes }
     if (ownDocument) openapiDocuments = definitionsOf(await readDocuments(openApiSources(config), reading))
     else {
-      const loaded = await (await import('../../helpers/client/contracts/openapi')).OpenApiContracts.load(openApiSources(config), reading)
+      const loaded = await (await import('../../helpers/client/contracts/openapi')).OpenApiContracts.load(
+        openApiSources(config),
+        reading,
+      )
       openapiDocuments = loaded.definitions
       // listed once, by the console reporter and the reports, from run.json
       if (loaded.warnings.length > 0) rec.update({ ...info, documentWarnings: loaded.warnings })
@@ -176,12 +225,33 @@ async function setupOne(project: TestProject, env: NodeJS.ProcessEnv, rec: RunRe
  * Several targets (TARGET_PROFILES) in one run: each is guarded and preflighted, the embedded ones share one
  * reference service, and each gets its reports under reports/targets/<key>/ (docs/targets.md).
  */
-async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: NamedTarget[], rec: RunRecord, dir: string): Promise<() => Promise<void>> {
-  if (orStop(rec, 'configuration', () => containerTargetFromEnv(env), (e) => e instanceof ContainerTargetError)) {
-    rec.stop('configuration', 'TARGET=container / TARGET_IMAGE runs one target; unset TARGET_PROFILES (or run each profile on its own)')
+async function setupMany(
+  project: TestProject,
+  env: NodeJS.ProcessEnv,
+  targets: NamedTarget[],
+  rec: RunRecord,
+  dir: string,
+): Promise<() => Promise<void>> {
+  if (
+    orStop(
+      rec,
+      'configuration',
+      () => containerTargetFromEnv(env),
+      (e) => e instanceof ContainerTargetError,
+    )
+  ) {
+    rec.stop(
+      'configuration',
+      'TARGET=container / TARGET_IMAGE runs one target; unset TARGET_PROFILES (or run each profile on its own)',
+    )
   }
   const firstEmbedded = targets.find((t) => t.config.embedded)
-  const chaos = orStop(rec, 'configuration', () => chaosFromEnv(env, firstEmbedded !== undefined), () => true)
+  const chaos = orStop(
+    rec,
+    'configuration',
+    () => chaosFromEnv(env, firstEmbedded !== undefined),
+    () => true,
+  )
   for (const t of targets) registerSecrets(t.config)
   for (const t of targets) {
     try {
@@ -191,15 +261,29 @@ async function setupMany(project: TestProject, env: NodeJS.ProcessEnv, targets: 
     }
   }
   const reference = firstEmbedded ? await startEmbedded(rec, firstEmbedded.config, chaos) : undefined
-  const placed = targets.map((t) => ({ key: t.key, config: t.config.embedded && reference ? withEmbeddedOrigin(t.config, reference.url) : t.config }))
-  const checked = await Promise.all(placed.map((t) => preflight(t.config).then((config) => ({ key: t.key, config }), (e: unknown) => ({ key: t.key, error: e }))))
+  const placed = targets.map((t) => ({
+    key: t.key,
+    config: t.config.embedded && reference ? withEmbeddedOrigin(t.config, reference.url) : t.config,
+  }))
+  const checked = await Promise.all(
+    placed.map((t) =>
+      preflight(t.config).then(
+        (config) => ({ key: t.key, config }),
+        (e: unknown) => ({ key: t.key, error: e }),
+      ),
+    ),
+  )
   const failed = checked.filter((f): f is { key: string; error: unknown } => 'error' in f)
   const resolved = checked.filter((f): f is { key: string; config: TargetConfig } => 'config' in f)
   if (failed.length > 0) {
     await reference?.close()
     // the most telling kind: a configuration error, then a violation, then a target that could not be tested
     const kinds = failed.map((f) => (f.error instanceof PreflightError ? f.error.kind : 'inconclusive'))
-    const kind = kinds.includes('configuration') ? 'configuration' : kinds.includes('violation') ? 'violation' : 'inconclusive'
+    const kind = kinds.includes('configuration')
+      ? 'configuration'
+      : kinds.includes('violation')
+        ? 'violation'
+        : 'inconclusive'
     rec.stop(kind, failed.map((f) => `[${f.key}] ${(f.error as Error).message}`).join('\n'))
   }
   for (const t of resolved) {

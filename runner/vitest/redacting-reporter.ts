@@ -10,7 +10,10 @@ import { plannedTargets } from '../../common/run-plan'
 
 const MAX_DEPTH = 8
 
-/** Every string of an error (message, stack, diff, expected, actual, cause...), redacted and made console-safe, in place. */
+/**
+ * Every string of an error (message, stack, diff, expected, actual, cause...), redacted and made console-safe, in
+ * place.
+ */
 export function redactError(error: unknown, depth = 0): void {
   if (error === null || typeof error !== 'object' || depth > MAX_DEPTH) return
   const e = error as Record<string, unknown>
@@ -53,7 +56,9 @@ export default class RedactingReporter implements Reporter {
     // the configured passwords, also when no global setup runs here (the merge of a sharded run)
     try {
       // as the CLI resolved them (the run plan), or loaded here when vitest was started without one
-      const configs = (plannedTargets() ?? loadTargets(process.env) ?? [{ config: loadTargetConfig(process.env) }]).map((t) => t.config)
+      const configs = (plannedTargets() ?? loadTargets(process.env) ?? [{ config: loadTargetConfig(process.env) }]).map(
+        (t) => t.config,
+      )
       for (const c of configs) for (const u of Object.values(c.users)) runRedactor().addSecret(u?.password)
     } catch {
       // a bad profile stops the run in the global setup, with its own message

@@ -31,7 +31,8 @@ export function skipBlocksWithoutChecks(suite: RunnerTestSuite): string[] {
 }
 
 if (selectedChecks() !== undefined) {
-  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first parameter, which must be an object pattern
+  // vitest reads a fixture's dependencies from its first parameter, which must be an object pattern
+  // biome-ignore lint/correctness/noEmptyPattern: vitest's fixture signature
   beforeAll(({}, file) => {
     skipBlocksWithoutChecks(file)
   })

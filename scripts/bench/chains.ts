@@ -5,7 +5,8 @@ import type { TrafficLine } from '../../helpers/client/http/traffic-file'
  *
  * A chain is what must happen one after another: the exchanges of a block whose checks run in order (a lifecycle, or
  * a block sharing its setup), or of one check that runs concurrently with its siblings. Each traffic line names its
- * chain (`chain`, helpers/client/http/running-check.ts). A chain's length is its span, from its first request sent to its last
+ * chain (`chain`, helpers/client/http/running-check.ts). A chain's length is its span, from its first request sent to
+ * its last
  * answer, less the time in it when the chain only waited for a free slot at the request limiter (`queuedMs`: a request
  * queued, none of the chain's in flight). So it counts what the chain needs whatever the scheduling: its requests at
  * the target's latency, the waits the services impose (a poll's interval, a lock's release, an asynchronous request)
@@ -84,7 +85,12 @@ export function chainFigures(traffic: TrafficLine[]): ChainFigures {
   const span = trafficSpan(traffic)
   const round = (ms: number) => Math.round(ms * 10) / 10
   const sorted = [...chains.entries()]
-    .map(([chain, c]) => ({ chain, ms: round(criticalPathMs(c.intervals)), requestMs: round(c.requestMs), exchanges: c.exchanges }))
+    .map(([chain, c]) => ({
+      chain,
+      ms: round(criticalPathMs(c.intervals)),
+      requestMs: round(c.requestMs),
+      exchanges: c.exchanges,
+    }))
     .sort((a, b) => b.ms - a.ms)
   return {
     chains: sorted.length,
@@ -95,14 +101,20 @@ export function chainFigures(traffic: TrafficLine[]): ChainFigures {
   }
 }
 
-/** A run's phases: from its start to its first request sent, the requests (first sent to last answer), last answer to exit. */
+/**
+ * A run's phases: from its start to its first request sent, the requests (first sent to last answer), last answer to
+ * exit.
+ */
 export interface RunPhases {
   startMs: number
   requestsMs: number
   endMs: number
 }
 
-/** The phases of a run started at `startedAt` and ended at `endedAt` (epoch ms) that sent `traffic`; none without traffic. */
+/**
+ * The phases of a run started at `startedAt` and ended at `endedAt` (epoch ms) that sent `traffic`; none without
+ * traffic.
+ */
 export function runPhases(traffic: readonly TrafficLine[], startedAt: number, endedAt: number): RunPhases | undefined {
   const span = trafficSpan(traffic)
   return span && { startMs: span.first - startedAt, requestsMs: span.last - span.first, endMs: endedAt - span.last }

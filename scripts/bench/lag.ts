@@ -34,7 +34,13 @@ function noticedAt(e: TimelineEntry, traffic: TrafficLine[]): number {
     if (t.operationId !== e.op || t.status !== e.status) continue
     const at = Date.parse(t.at)
     // the same exchange: the client started it before the service received it, and had it after the service answered
-    if (at - t.durationMs <= e.receivedAt + 2 && at >= e.sentAt - 2 && at - e.sentAt < 1000 && (best === undefined || at < best)) best = at
+    if (
+      at - t.durationMs <= e.receivedAt + 2 &&
+      at >= e.sentAt - 2 &&
+      at - e.sentAt < 1000 &&
+      (best === undefined || at < best)
+    )
+      best = at
   }
   return best ?? e.sentAt
 }
@@ -70,7 +76,12 @@ export function pollingFigures(timeline: TimelineEntry[], traffic: TrafficLine[]
         continue
       }
       const completion = held ? e.sentAt : prev!.sentAt
-      samples.push({ path, op: e.op, lagMs: Math.max(0, noticedAt(e, traffic) - completion), kind: held ? 'held' : 'between' })
+      samples.push({
+        path,
+        op: e.op,
+        lagMs: Math.max(0, noticedAt(e, traffic) - completion),
+        kind: held ? 'held' : 'between',
+      })
     }
   }
   return { samples, completeAtFirstPoll, maxPollsPerSecond, resources: byPath.size }

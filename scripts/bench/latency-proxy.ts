@@ -29,7 +29,14 @@ export async function startLatencyProxy(o: LatencyProxyOptions): Promise<Latency
   const agent = new Agent({ keepAlive: true, maxSockets: 256 })
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const upstream = request(
-      { host: target.hostname, port: target.port || 80, method: req.method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
+      {
+        host: target.hostname,
+        port: target.port || 80,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+        agent,
+      },
       (answer) => {
         // the answer is held, not its body trickled: the client sees it whole, delayMs later
         setTimeout(() => {
@@ -68,10 +75,16 @@ function arg(name: string): string | undefined {
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   const target = arg('target')
   if (!target) {
-    console.error('usage: tsx scripts/bench/latency-proxy.ts --target http://127.0.0.1:4010 [--port 4020] [--delay 100]')
+    console.error(
+      'usage: tsx scripts/bench/latency-proxy.ts --target http://127.0.0.1:4010 [--port 4020] [--delay 100]',
+    )
     process.exit(2)
   }
-  const proxy = await startLatencyProxy({ target, delayMs: Number(arg('delay') ?? 100), ...(arg('port') ? { port: Number(arg('port')) } : {}) })
+  const proxy = await startLatencyProxy({
+    target,
+    delayMs: Number(arg('delay') ?? 100),
+    ...(arg('port') ? { port: Number(arg('port')) } : {}),
+  })
   console.log(`latency proxy ${proxy.url} -> ${target} (+${arg('delay') ?? 100} ms per answer)`)
   for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => void proxy.close().then(() => process.exit(0)))
 }

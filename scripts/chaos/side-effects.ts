@@ -29,17 +29,26 @@ export function compareSideEffects(traffic: TrafficLine[], stats: ReferenceStats
       retries[t.method] = (retries[t.method] ?? 0) + 1
       if (t.method === 'POST') postRetries += 1
     }
-    if (t.method === 'POST' && t.operationId && ok(t.status)) suiteOk.set(t.operationId, (suiteOk.get(t.operationId) ?? 0) + 1)
+    if (t.method === 'POST' && t.operationId && ok(t.status))
+      suiteOk.set(t.operationId, (suiteOk.get(t.operationId) ?? 0) + 1)
   }
-  const ids = new Set([...suiteOk.keys(), ...Object.keys(stats.postSuccesses)].filter((id) => isOperationId(id) && operation(id).method === 'POST'))
-  const operations = [...ids].sort().map((id) => ({ id, suite: suiteOk.get(id) ?? 0, service: stats.postSuccesses[id] ?? 0 }))
+  const ids = new Set(
+    [...suiteOk.keys(), ...Object.keys(stats.postSuccesses)].filter(
+      (id) => isOperationId(id) && operation(id).method === 'POST',
+    ),
+  )
+  const operations = [...ids]
+    .sort()
+    .map((id) => ({ id, suite: suiteOk.get(id) ?? 0, service: stats.postSuccesses[id] ?? 0 }))
   const entities = Object.entries(CREATING_OPERATIONS).map(([kind, list]) => ({
     kind,
     suite: list.reduce((n, id) => n + (suiteOk.get(id) ?? 0), 0),
     service: stats.created[kind] ?? 0,
   }))
   const mismatches = [
-    ...operations.filter((o) => o.suite !== o.service).map((o) => `${o.id}: the suite saw ${o.suite} success(es), the service answered ${o.service}`),
+    ...operations
+      .filter((o) => o.suite !== o.service)
+      .map((o) => `${o.id}: the suite saw ${o.suite} success(es), the service answered ${o.service}`),
     ...(postRetries > 0 ? [`${postRetries} POST(s) were sent again`] : []),
   ]
   return { operations, entities, mismatches, retries, postRetries }

@@ -1,14 +1,28 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { CollectedCheck } from '../../runner/run/selection/catalogue'
-import { AREA_NOTE, forProduct, PRODUCT, type AreaChecks, type StaticCheck, type StaticSegment } from '../../runner/run/selection/static-catalogue'
+import {
+  AREA_NOTE,
+  forProduct,
+  PRODUCT,
+  type AreaChecks,
+  type StaticCheck,
+  type StaticSegment,
+} from '../../runner/run/selection/static-catalogue'
 
 /**
  * The areas' static check metadata (suites/<area>/checks.json) from the checks as collected against a profile with
- * `products` and the main product `main` (at least two products, so that a check defined once per product is told from one that is not). Pure.
+ * `products` and the main product `main` (at least two products, so that a check defined once per product is told from
+ * one that is not). Pure.
  * Throws when a check defined per product cannot be written as a template that gives back what was collected.
  */
-export function renderAreaChecks(collected: readonly CollectedCheck[], products: readonly string[], areas: readonly string[], main: string = products[0]!): Map<string, AreaChecks> {
-  if (products.length < 2) throw new Error(`checks:generate needs a profile with at least two products (got ${products.join(', ') || 'none'})`)
+export function renderAreaChecks(
+  collected: readonly CollectedCheck[],
+  products: readonly string[],
+  areas: readonly string[],
+  main: string = products[0]!,
+): Map<string, AreaChecks> {
+  if (products.length < 2)
+    throw new Error(`checks:generate needs a profile with at least two products (got ${products.join(', ') || 'none'})`)
   const out = new Map<string, AreaChecks>(areas.map((a) => [a, { area: a, note: AREA_NOTE, segments: [] }]))
   const byArea = new Map<string, CollectedCheck[]>()
   for (const c of collected) {
@@ -31,7 +45,12 @@ export function templateOf(c: CollectedCheck, p: string): StaticCheck {
   const word = new RegExp(`(?<![A-Za-z0-9])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g')
   const put = (s: string) => s.replace(word, PRODUCT)
   const base = plain(c)
-  return { ...base, id: put(base.id), requirement: put(base.requirement), ...(base.lifecycle ? { lifecycle: put(base.lifecycle) } : {}) }
+  return {
+    ...base,
+    id: put(base.id),
+    requirement: put(base.requirement),
+    ...(base.lifecycle ? { lifecycle: put(base.lifecycle) } : {}),
+  }
 }
 
 /** The segment the run `run` is, in one of the two orders, or undefined when it is neither. */
@@ -42,7 +61,9 @@ function segmentOf(run: readonly CollectedCheck[], products: readonly string[]):
   for (const order of ['product-major', 'check-major'] as const) {
     const at = (i: number, j: number) => (order === 'product-major' ? run[i * k + j]! : run[j * n + i]!)
     const templates = Array.from({ length: k }, (_, j) => templateOf(at(0, j), products[0]!))
-    const fits = templates.every((t, j) => products.every((p, i) => at(i, j).product === p && isDeepStrictEqual(forProduct(t, p), plain(at(i, j)))))
+    const fits = templates.every((t, j) =>
+      products.every((p, i) => at(i, j).product === p && isDeepStrictEqual(forProduct(t, p), plain(at(i, j)))),
+    )
     if (fits && templates.every((t) => t.id.includes(PRODUCT))) return { perProduct: order, checks: templates }
   }
   return undefined

@@ -31,9 +31,15 @@ const close = (name: string) => `<!-- /generated:${name} -->`
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
 
 /** The files of the model whose rules judge each invariant (a source line naming the id), helpers/oracle/ first. */
-export function judgingFiles(read: (file: string) => string = (f) => readFileSync(join(PROJECT_ROOT, f), 'utf8')): Map<string, string[]> {
+export function judgingFiles(
+  read: (file: string) => string = (f) => readFileSync(join(PROJECT_ROOT, f), 'utf8'),
+): Map<string, string[]> {
   const dir = join(PROJECT_ROOT, 'helpers', 'oracle')
-  const files = (existsSync(dir) ? readdirSync(dir) : []).filter((f) => f.endsWith('.ts')).map((f) => `helpers/oracle/${f}`).filter((f) => f !== INVARIANTS_FILE).sort()
+  const files = (existsSync(dir) ? readdirSync(dir) : [])
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `helpers/oracle/${f}`)
+    .filter((f) => f !== INVARIANTS_FILE)
+    .sort()
   const out = new Map<string, string[]>()
   for (const f of files) {
     const text = read(f)
@@ -45,8 +51,19 @@ export function judgingFiles(read: (file: string) => string = (f) => readFileSyn
 /** docs/model.md: the invariants of the model, from helpers/oracle/invariants.ts. */
 export function renderInvariants(): string {
   const judged = judgingFiles()
-  const rows = INVARIANTS.map((i) => `| ${i.id} | ${SPEC[i.spec]} ${i.section} | ${cell(i.requirement)} | ${(judged.get(i.id) ?? []).map((f) => `\`${f.replace('helpers/oracle/', '')}\``).join(', ') || '—'} |`)
-  return [`${INVARIANTS.length} invariants, declared in \`${INVARIANTS_FILE}\`; judged by the rules in \`helpers/oracle/\` (the files below).`, '', '| id | clause | requirement | judged in |', '|---|---|---|---|', ...rows].join('\n')
+  const rows = INVARIANTS.map(
+    (i) =>
+      `| ${i.id} | ${SPEC[i.spec]} ${i.section} | ${cell(i.requirement)} ` +
+      `| ${(judged.get(i.id) ?? []).map((f) => `\`${f.replace('helpers/oracle/', '')}\``).join(', ') || '—'} |`,
+  )
+  return [
+    `${INVARIANTS.length} invariants, declared in \`${INVARIANTS_FILE}\`; judged by the rules in \`helpers/oracle/\` ` +
+      `(the files below).`,
+    '',
+    '| id | clause | requirement | judged in |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n')
 }
 
 /** The top-level sections a check cites ("§3, §4.2" -> 3, 4). */
@@ -70,15 +87,25 @@ function merged(entries: readonly CatalogueEntry[]): { ids: string[]; e: Catalog
 export function renderCatalogue(catalogue: readonly CatalogueEntry[]): string {
   const out: string[] = []
   const docs = Object.values(SPEC)
-  out.push(`${catalogue.length} checks (with the reference profile's products; a check made once per product is one row). A check citing two sections is listed under each.`)
+  out.push(
+    `${catalogue.length} checks (with the reference profile's products; a check made once per product is one row). A ` +
+      `check citing two sections is listed under each.`,
+  )
   for (const doc of docs) {
     const own = catalogue.filter((e) => e.document === doc)
     const sections = [...new Set(own.flatMap((e) => topSections(e.section)))].sort((a, b) => a - b)
     out.push('', `### ${doc}`)
     for (const s of sections) {
       const rows = merged(own.filter((e) => topSections(e.section).includes(s)))
-      out.push('', `#### ${doc} §${s} (${rows.reduce((n, r) => n + r.ids.length, 0)} checks)`, '', '| id | cites | file | requirement |', '|---|---|---|---|')
-      for (const r of rows) out.push(`| ${r.ids.join(', ')} | ${r.e.section} | \`${r.e.file}\` | ${cell(r.e.requirement)} |`)
+      out.push(
+        '',
+        `#### ${doc} §${s} (${rows.reduce((n, r) => n + r.ids.length, 0)} checks)`,
+        '',
+        '| id | cites | file | requirement |',
+        '|---|---|---|---|',
+      )
+      for (const r of rows)
+        out.push(`| ${r.ids.join(', ')} | ${r.e.section} | \`${r.e.file}\` | ${cell(r.e.requirement)} |`)
     }
   }
   return out.join('\n')
@@ -99,8 +126,19 @@ export function renderEnvironment(): string {
     const vars = ENV_VARS.filter((v) => v.group === g.group)
     if (vars.length === 0) continue
     const overrides = vars.some((v) => 'overrides' in v)
-    out.push('', `### ${g.title}`, '', `| variable |${overrides ? ' overrides |' : ''} meaning | default | read by |`, `|---|${overrides ? '---|' : ''}---|---|---|`)
-    for (const v of vars) out.push(`| \`${v.name}\` |${overrides ? ` ${'overrides' in v ? `\`${v.overrides}\`` : ''} |` : ''} ${cell(v.meaning)} | ${'default' in v ? cell(v.default) : '—'} | ${v.readBy.join(', ')} |`)
+    out.push(
+      '',
+      `### ${g.title}`,
+      '',
+      `| variable |${overrides ? ' overrides |' : ''} meaning | default | read by |`,
+      `|---|${overrides ? '---|' : ''}---|---|---|`,
+    )
+    for (const v of vars)
+      out.push(
+        `| \`${v.name}\` |${
+          overrides ? ` ${'overrides' in v ? `\`${v.overrides}\`` : ''} |` : ''
+        } ${cell(v.meaning)} | ${'default' in v ? cell(v.default) : '—'} | ${v.readBy.join(', ')} |`,
+      )
   }
   return out.join('\n')
 }
@@ -110,7 +148,10 @@ export function renderFieldSources(): string {
   const rows = sourceRows()
   const kinds = new Map<string, number>()
   for (const r of rows) kinds.set(r.source.kind, (kinds.get(r.source.kind) ?? 0) + 1)
-  const out = [`${rows.length} answer fields, declared in \`helpers/oracle/answer-sources.ts\`: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}.`]
+  const out = [
+    `${rows.length} answer fields, declared ` +
+      `in \`helpers/oracle/answer-sources.ts\`: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}.`,
+  ]
   let answer = ''
   for (const r of rows) {
     if (r.answer !== answer) {
@@ -136,12 +177,16 @@ export class RegionError extends Error {}
 export function replaceRegion(text: string, name: string, body: string, page = 'the page'): string {
   const a = text.indexOf(open(name).slice(0, open(name).indexOf(' (')))
   const b = text.indexOf(close(name))
-  if (a < 0 || b < a) throw new RegionError(`${page}: no region '${name}' (add the lines ${open(name)} and ${close(name)} where it goes)`)
+  if (a < 0 || b < a)
+    throw new RegionError(`${page}: no region '${name}' (add the lines ${open(name)} and ${close(name)} where it goes)`)
   return `${text.slice(0, a)}${open(name)}\n${body}\n${text.slice(b)}`
 }
 
 /** Each page with its regions generated: page -> [committed text, generated text]. */
-export function generatedPages(catalogue: readonly CatalogueEntry[], read: (page: string) => string = (p) => readFileSync(join(PROJECT_ROOT, p), 'utf8')): Map<string, [string, string]> {
+export function generatedPages(
+  catalogue: readonly CatalogueEntry[],
+  read: (page: string) => string = (p) => readFileSync(join(PROJECT_ROOT, p), 'utf8'),
+): Map<string, [string, string]> {
   const out = new Map<string, [string, string]>()
   for (const r of REGIONS) {
     const before = out.get(r.page)?.[0] ?? read(r.page)

@@ -8,7 +8,10 @@ import { MODEL_CASES, modelDefectsOf } from './model-cases'
 export interface DefectExploration {
   defect: string
   area: string
-  /** A new defect of issue 14's areas (webhooks, sales, policies) must be found; the older and auth ones cases.ts reuses are listed only. */
+  /**
+   * A new defect of issue 14's areas (webhooks, sales, policies) must be found; the older and auth ones cases.ts reuses
+   * are listed only.
+   */
   mustFind: boolean
   found: boolean
   replaySteps?: number
@@ -27,16 +30,27 @@ export interface DefectExploration {
 /** The longest replay accepted for a must-find defect (issue 14). */
 export const MAX_REPLAY = 12
 
-/** The defects of scripts/explore/model-cases.ts, each once: the new ones of the three areas first (must be found), then the others. */
+/**
+ * The defects of scripts/explore/model-cases.ts, each once: the new ones of the three areas first (must be found), then
+ * the others.
+ */
 export function exploreDefectList(): { defect: string; area: string; mustFind: boolean }[] {
   const catalogue = DEFECTS as Record<string, unknown>
   const reused = new Set(MODEL_CASES.filter((c) => c.reused).map((c) => c.defect))
   const unexplored = new Set(MODEL_CASES.filter((c) => c.explore === false).map((c) => c.defect))
-  const must = new Set(['webhooks', 'sales', 'policies'].flatMap((a) => modelDefectsOf(a, catalogue)).filter((d) => !reused.has(d) && !unexplored.has(d)))
+  const must = new Set(
+    ['webhooks', 'sales', 'policies']
+      .flatMap((a) => modelDefectsOf(a, catalogue))
+      .filter((d) => !reused.has(d) && !unexplored.has(d)),
+  )
   const seen = new Set<string>()
   const out: { defect: string; area: string; mustFind: boolean }[] = []
-  for (const c of [...MODEL_CASES.filter((c) => must.has(c.defect)), ...MODEL_CASES.filter((c) => !must.has(c.defect))]) {
-    // issue 29's cases: exploration does not build their situations yet (scripts/explore/model-cases.ts, ModelCase.explore)
+  for (const c of [
+    ...MODEL_CASES.filter((c) => must.has(c.defect)),
+    ...MODEL_CASES.filter((c) => !must.has(c.defect)),
+  ]) {
+    // issue 29's cases: exploration does not build their situations yet (scripts/explore/model-cases.ts,
+    // ModelCase.explore)
     if (seen.has(c.defect) || c.explore === false) continue
     seen.add(c.defect)
     out.push({ defect: c.defect, area: c.area, mustFind: must.has(c.defect) })
@@ -45,7 +59,11 @@ export function exploreDefectList(): { defect: string; area: string; mustFind: b
 }
 
 /** Explores the embedded reference with one defect enabled (the environment's profile otherwise). Never throws. */
-export async function exploreDefect(entry: { defect: string; area: string; mustFind: boolean }, options: ExploreOptions, env: NodeJS.ProcessEnv = process.env): Promise<DefectExploration> {
+export async function exploreDefect(
+  entry: { defect: string; area: string; mustFind: boolean },
+  options: ExploreOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<DefectExploration> {
   const started = Date.now()
   const base = { ...entry, found: false, broken: [] as string[], stepsRun: 0 }
   try {
@@ -67,7 +85,9 @@ export async function exploreDefect(entry: { defect: string; area: string; mustF
         broken: r.broken ?? [],
         stepsRun: r.stepsRun,
         seconds: (Date.now() - started) / 1000,
-        ...(found ? { replaySteps: r.replay!.steps.length, reproducedAlone: r.replay!.alone && r.replay!.reproduced } : {}),
+        ...(found
+          ? { replaySteps: r.replay!.steps.length, reproducedAlone: r.replay!.alone && r.replay!.reproduced }
+          : {}),
         ...(r.stepsToFailure !== undefined ? { stepsToFailure: r.stepsToFailure } : {}),
         ...(r.error ? { error: r.error } : {}),
       }
@@ -89,13 +109,22 @@ export function formatDefectTable(rows: DefectExploration[]): string {
   const lines = [
     '| defect | must | found | replay steps | invariants broken | alone | steps to find | steps run | s |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((d) =>
-      `| \`${d.defect}\` | ${d.mustFind ? 'yes' : 'no'} | ${d.found ? 'yes' : d.error ? `error: ${d.error.slice(0, 80)}` : '**no**'} | ${d.replaySteps ?? '-'} | ${d.broken.join(', ') || '-'} | ${d.found ? (d.reproducedAlone ? 'yes' : '**no**') : '-'} | ${d.stepsToFailure ?? '-'} | ${d.stepsRun} | ${d.seconds.toFixed(1)} |`,
+    ...rows.map(
+      (d) =>
+        `| \`${d.defect}\` | ${d.mustFind ? 'yes' : 'no'} ` +
+        `| ${d.found ? 'yes' : d.error ? `error: ${d.error.slice(0, 80)}` : '**no**'} | ${d.replaySteps ?? '-'} ` +
+        `| ${d.broken.join(', ') || '-'} | ${d.found ? (d.reproducedAlone ? 'yes' : '**no**') : '-'} ` +
+        `| ${d.stepsToFailure ?? '-'} | ${d.stepsRun} | ${d.seconds.toFixed(1)} |`,
     ),
   ]
   const must = rows.filter((d) => d.mustFind)
   const ok = must.filter(meetsBar)
   const replays = rows.filter((d) => d.found).map((d) => d.replaySteps!)
-  lines.push('', `${ok.length}/${must.length} must-find defects found with a replay of at most ${MAX_REPLAY} steps reproducing alone on a fresh reference; ${rows.filter((d) => d.found).length}/${rows.length} found in all; replay steps ${replays.length ? `${Math.min(...replays)}-${Math.max(...replays)}` : '-'}; ${rows.reduce((s, d) => s + d.seconds, 0).toFixed(0)} s`)
+  lines.push(
+    '',
+    `${ok.length}/${must.length} must-find defects found with a replay of at most ${MAX_REPLAY} steps reproducing ` +
+      `alone on a fresh reference; ${rows.filter((d) => d.found).length}/${rows.length} found in all; replay ` +
+      `steps ${replays.length ? `${Math.min(...replays)}-${Math.max(...replays)}` : '-'}; ${rows.reduce((s, d) => s + d.seconds, 0).toFixed(0)} s`,
+  )
   return lines.join('\n')
 }

@@ -1,14 +1,17 @@
-
 /**
  * The defects of issue 14 (state over time, operation x state, scoping per resource, data read back, money) and the
- * suite file whose run must catch each: the ids that must fail are invariants of the model (helpers/oracle/) or cells of
+ * suite file whose run must catch each: the ids that must fail are invariants of the model (helpers/oracle/) or cells
+ * of
  * the operation x state table, never a check written for that one defect. Some cases reuse an older defect (or one
  * of the auth area) to show a new check failing. A broken invariant fails its own id only (the check whose answer broke
  * it keeps its own outcome: issue 13), so a case names a table or scoping check only where its own assertion fails.
  */
 export interface ModelCase {
   defect: string
-  /** oracle: the answer oracle's defects (issue 39; reference/defects/oracle.ts), proven in test/model/oracle-defects.proof.test.ts. */
+  /**
+   * oracle: the answer oracle's defects (issue 39; reference/defects/oracle.ts), proven in
+   * test/model/oracle-defects.proof.test.ts.
+   */
   area: 'webhooks' | 'sales' | 'policies' | 'auth' | 'oracle' | 'concurrency'
   file: string
   mustFail: string[]
@@ -28,44 +31,119 @@ const P = (f: string) => `suites/policies/${f}.test.ts`
 export const MODEL_CASES: ModelCase[] = [
   { defect: 'webhooks-list-stale-after-update', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-001'] },
   { defect: 'webhooks-updated-at-frozen', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-004'] },
-  { defect: 'webhooks-refused-update-touches-updated-at', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-004'] },
+  {
+    defect: 'webhooks-refused-update-touches-updated-at',
+    area: 'webhooks',
+    file: W('state'),
+    mustFail: ['WH-INV-004'],
+  },
   { defect: 'webhooks-put-resets-event', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-005'] },
   { defect: 'webhooks-list-created-at-is-updated-at', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-001'] },
-  { defect: 'webhooks-deleted-still-readable', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-002', 'WH-STATE-005'] },
-  { defect: 'webhooks-put-other-tenant', area: 'webhooks', file: W('scoping'), mustFail: ['WH-INV-006', 'WH-SCOPE-001'] },
-  { defect: 'webhooks-delete-other-tenant', area: 'webhooks', file: W('scoping'), mustFail: ['WH-INV-006', 'WH-SCOPE-001'] },
+  {
+    defect: 'webhooks-deleted-still-readable',
+    area: 'webhooks',
+    file: W('state'),
+    mustFail: ['WH-INV-002', 'WH-STATE-005'],
+  },
+  {
+    defect: 'webhooks-put-other-tenant',
+    area: 'webhooks',
+    file: W('scoping'),
+    mustFail: ['WH-INV-006', 'WH-SCOPE-001'],
+  },
+  {
+    defect: 'webhooks-delete-other-tenant',
+    area: 'webhooks',
+    file: W('scoping'),
+    mustFail: ['WH-INV-006', 'WH-SCOPE-001'],
+  },
   { defect: 'webhooks-get-stale-after-update', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-005'] },
   { defect: 'webhooks-deleted-revived-by-put', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-002'] },
   // older defects showing the other new webhook checks failing
   { defect: 'webhooks-created-at-changes', area: 'webhooks', file: W('state'), mustFail: ['WH-INV-003'], reused: true },
   { defect: 'webhooks-create-200', area: 'webhooks', file: W('state'), mustFail: ['WH-STATE-001'], reused: true },
-  { defect: 'auth-webhooks-expiry-leeway-hour', area: 'auth', file: W('scoping'), mustFail: ['WH-INV-007', 'WH-SCOPE-002'] },
+  {
+    defect: 'auth-webhooks-expiry-leeway-hour',
+    area: 'auth',
+    file: W('scoping'),
+    mustFail: ['WH-INV-007', 'WH-SCOPE-002'],
+  },
 
   { defect: 'sales-issued-reissue', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-ISSUED-ISSUE'] },
-  { defect: 'sales-declined-can-calculate', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-DECLINED-CALCULATE'] },
-  { defect: 'sales-referred-can-calculate', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-REFERRED-CALCULATE'] },
-  { defect: 'sales-referred-can-referral', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-REFERRED-REFERRAL'] },
+  {
+    defect: 'sales-declined-can-calculate',
+    area: 'sales',
+    file: S('state-table'),
+    mustFail: ['SL-OPS-DECLINED-CALCULATE'],
+  },
+  {
+    defect: 'sales-referred-can-calculate',
+    area: 'sales',
+    file: S('state-table'),
+    mustFail: ['SL-OPS-REFERRED-CALCULATE'],
+  },
+  {
+    defect: 'sales-referred-can-referral',
+    area: 'sales',
+    file: S('state-table'),
+    mustFail: ['SL-OPS-REFERRED-REFERRAL'],
+  },
   { defect: 'sales-bound-accepts-update', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-BOUND-UPDATE'] },
   { defect: 'sales-issued-can-decline', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-ISSUED-DECLINE'] },
-  { defect: 'sales-draft-can-bind', area: 'sales', file: S('state-table'), mustFail: ['SL-OPS-DRAFT-BIND', 'SL-INV-004'] },
+  {
+    defect: 'sales-draft-can-bind',
+    area: 'sales',
+    file: S('state-table'),
+    mustFail: ['SL-OPS-DRAFT-BIND', 'SL-INV-004'],
+  },
   { defect: 'sales-bound-actions-unchanged', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-005'] },
   { defect: 'sales-declined-actions-unchanged', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-005'] },
   { defect: 'sales-update-resets-unnamed', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002'] },
   { defect: 'sales-refused-update-applied', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002'] },
-  { defect: 'sales-get-numbers-as-strings', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-002', 'SL-INV-003'] },
+  {
+    defect: 'sales-get-numbers-as-strings',
+    area: 'sales',
+    file: S('state-table'),
+    mustFail: ['SL-INV-002', 'SL-INV-003'],
+  },
   { defect: 'sales-request-status-regresses', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-001'] },
   { defect: 'sales-request-other-tenant', area: 'sales', file: S('scoping'), mustFail: ['SL-INV-006', 'SL-SCOPE-002'] },
-  { defect: 'sales-document-other-tenant', area: 'sales', file: S('scoping'), mustFail: ['SL-INV-006', 'SL-SCOPE-003'] },
+  {
+    defect: 'sales-document-other-tenant',
+    area: 'sales',
+    file: S('scoping'),
+    mustFail: ['SL-INV-006', 'SL-SCOPE-003'],
+  },
   { defect: 'sales-document-first-of-tenant', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-008'] },
   { defect: 'sales-update-other-tenant', area: 'sales', file: S('scoping'), mustFail: ['SL-INV-006', 'SL-SCOPE-001'] },
-  { defect: 'auth-sales-expired-token-accepted', area: 'auth', file: S('scoping'), mustFail: ['SL-INV-007', 'SL-SCOPE-004', 'SL-SCOPE-005', 'SL-SCOPE-006'] },
+  {
+    defect: 'auth-sales-expired-token-accepted',
+    area: 'auth',
+    file: S('scoping'),
+    mustFail: ['SL-INV-007', 'SL-SCOPE-004', 'SL-SCOPE-005', 'SL-SCOPE-006'],
+  },
 
-  { defect: 'policies-balance-ignores-termination', area: 'policies', file: P('termination'), mustFail: ['PL-INV-001'] },
+  {
+    defect: 'policies-balance-ignores-termination',
+    area: 'policies',
+    file: P('termination'),
+    mustFail: ['PL-INV-001'],
+  },
   { defect: 'policies-balance-ignores-mta', area: 'policies', file: P('mta'), mustFail: ['PL-INV-001'] },
   { defect: 'policies-balance-ignores-allocation', area: 'policies', file: P('payments'), mustFail: ['PL-INV-001'] },
   { defect: 'policies-invoices-read-moves-premium', area: 'policies', file: P('scoping'), mustFail: ['PL-INV-002'] },
-  { defect: 'policies-links-other-tenant', area: 'policies', file: P('scoping'), mustFail: ['SL-INV-006', 'PL-SCOPE-001'] },
-  { defect: 'policies-totals-other-tenant', area: 'policies', file: P('scoping'), mustFail: ['SL-INV-006', 'PL-SCOPE-001'] },
+  {
+    defect: 'policies-links-other-tenant',
+    area: 'policies',
+    file: P('scoping'),
+    mustFail: ['SL-INV-006', 'PL-SCOPE-001'],
+  },
+  {
+    defect: 'policies-totals-other-tenant',
+    area: 'policies',
+    file: P('scoping'),
+    mustFail: ['SL-INV-006', 'PL-SCOPE-001'],
+  },
   { defect: 'auth-sales-expired-token-accepted', area: 'auth', file: P('scoping'), mustFail: ['PL-SCOPE-002'] },
 
   // issue 29: real-world data read back (SL-INV-009) and the policy across its views (PL-INV-003..005, PL-VIEW-001)
@@ -82,7 +160,12 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'sales-issue-uses-created-data', area: 'sales', file: P('views'), mustFail: ['PL-INV-003'] },
   { defect: 'sales-request-policy-number-wrong', area: 'sales', file: P('views'), mustFail: ['PL-INV-003'] },
   { defect: 'policies-renewal-adds-quote', area: 'policies', file: P('views'), mustFail: ['PL-INV-005'] },
-  { defect: 'policies-termination-quote-moves-financials', area: 'policies', file: P('views'), mustFail: ['PL-INV-005'] },
+  {
+    defect: 'policies-termination-quote-moves-financials',
+    area: 'policies',
+    file: P('views'),
+    mustFail: ['PL-INV-005'],
+  },
   { defect: 'policies-data-change-renumbers', area: 'policies', file: P('technical-change'), mustFail: ['PL-INV-005'] },
   { defect: 'policies-mta-moves-inception', area: 'policies', file: P('mta'), mustFail: ['PL-INV-005'] },
   // issue 29, second round: the agreement of one policy's money views (PL-INV-006)
@@ -99,54 +182,203 @@ export const MODEL_CASES: ModelCase[] = [
   { defect: 'policies-totals-premium-with-fees', area: 'policies', file: P('views'), mustFail: ['PL-INV-006'] },
   { defect: 'sales-calculation-installments-stale', area: 'sales', file: P('views'), mustFail: ['PL-INV-004'] },
   { defect: 'sales-schedule-last-cent-dropped', area: 'sales', file: P('views'), mustFail: ['PL-INV-004'] },
-  { defect: 'policies-data-change-moves-inception', area: 'policies', file: P('technical-change'), mustFail: ['PL-INV-005'] },
-  { defect: 'policies-data-change-adds-document', area: 'policies', file: P('technical-change'), mustFail: ['PL-INV-005'] },
-  { defect: 'policies-data-change-drops-quotes', area: 'policies', file: P('technical-change'), mustFail: ['PL-INV-005'] },
+  {
+    defect: 'policies-data-change-moves-inception',
+    area: 'policies',
+    file: P('technical-change'),
+    mustFail: ['PL-INV-005'],
+  },
+  {
+    defect: 'policies-data-change-adds-document',
+    area: 'policies',
+    file: P('technical-change'),
+    mustFail: ['PL-INV-005'],
+  },
+  {
+    defect: 'policies-data-change-drops-quotes',
+    area: 'policies',
+    file: P('technical-change'),
+    mustFail: ['PL-INV-005'],
+  },
   { defect: 'policies-mta-renumbers', area: 'policies', file: P('mta'), mustFail: ['PL-INV-005'] },
   { defect: 'policies-terminate-renumbers', area: 'policies', file: P('termination'), mustFail: ['PL-INV-005'] },
   { defect: 'policies-terminate-moves-inception', area: 'policies', file: P('termination'), mustFail: ['PL-INV-005'] },
-  { defect: 'policies-custom-view-due-dates-shifted', area: 'policies', file: P('customer-view'), mustFail: ['PL-INV-006'] },
-  { defect: 'policies-custom-view-premium-in-cents', area: 'policies', file: P('customer-view'), mustFail: ['PL-INV-006'] },
+  {
+    defect: 'policies-custom-view-due-dates-shifted',
+    area: 'policies',
+    file: P('customer-view'),
+    mustFail: ['PL-INV-006'],
+  },
+  {
+    defect: 'policies-custom-view-premium-in-cents',
+    area: 'policies',
+    file: P('customer-view'),
+    mustFail: ['PL-INV-006'],
+  },
   { defect: 'policies-credit-reverses-whole-payment', area: 'policies', file: P('payments'), mustFail: ['PL-INV-002'] },
-  { defect: 'policies-allocation-split-booked-to-first-invoice', area: 'policies', file: P('payments'), mustFail: ['PL-INV-002'] },
+  {
+    defect: 'policies-allocation-split-booked-to-first-invoice',
+    area: 'policies',
+    file: P('payments'),
+    mustFail: ['PL-INV-002'],
+  },
   { defect: 'sales-actions-flicker-after-calculate', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-010'] },
   // issue 42: what is inside (documents as files; a list entry against its subscription's own read)
   { defect: 'sales-document-truncated', area: 'sales', file: S('lifecycle'), mustFail: ['SL-INV-040'] },
   { defect: 'sales-document-of-other-quote', area: 'sales', file: S('lifecycle'), mustFail: ['SL-INV-041'] },
   { defect: 'webhooks-list-secret-differs', area: 'webhooks', file: W('lifecycle'), mustFail: ['WH-INV-040'] },
-  // issue 37: every number the model reads is finite (reference/defects/outputs.ts; proof: test/model/outputs-defects.proof.test.ts)
+  // issue 37: every number the model reads is finite (reference/defects/outputs.ts; proof:
+  // test/model/outputs-defects.proof.test.ts)
   { defect: 'outputs-calculation-total-not-finite', area: 'sales', file: S('lifecycle'), mustFail: ['SL-INV-080'] },
   // exploration lists no event types
-  { defect: 'outputs-event-example-not-finite', area: 'webhooks', file: W('events'), mustFail: ['WH-INV-080'], explore: false },
+  {
+    defect: 'outputs-event-example-not-finite',
+    area: 'webhooks',
+    file: W('events'),
+    mustFail: ['WH-INV-080'],
+    explore: false,
+  },
   // issue 39: every field of every answer judged against its source (helpers/oracle/answer-sources.ts), writes included
-  { defect: 'oracle-create-echoes-other-name', area: 'oracle', file: S('lifecycle'), mustFail: ['SL-INV-020'], explore: false },
-  { defect: 'oracle-calculate-other-sales-channel', area: 'oracle', file: S('lifecycle'), mustFail: ['SL-INV-020'], explore: false },
-  { defect: 'oracle-update-answers-other-id', area: 'oracle', file: S('lifecycle'), mustFail: ['SL-INV-021'], explore: false },
-  { defect: 'oracle-calculate-total-off', area: 'oracle', file: S('lifecycle'), mustFail: ['SL-INV-022'], explore: false },
-  { defect: 'oracle-quote-broker-comm-off', area: 'oracle', file: S('state-table'), mustFail: ['SL-INV-022'], explore: false },
-  { defect: 'oracle-calculation-other-commission-pct', area: 'oracle', file: S('lifecycle'), mustFail: ['SL-INV-023'], explore: false },
-  { defect: 'oracle-payment-other-reference', area: 'oracle', file: P('payments'), mustFail: ['PL-INV-020'], explore: false },
-  { defect: 'oracle-allocate-other-payment', area: 'oracle', file: P('payments'), mustFail: ['PL-INV-020'], explore: false },
-  { defect: 'oracle-termination-quote-other-date', area: 'oracle', file: P('termination'), mustFail: ['PL-INV-020'], explore: false },
-  { defect: 'oracle-credit-other-payment', area: 'oracle', file: P('payments'), mustFail: ['PL-INV-021'], explore: false },
-  { defect: 'oracle-links-broker-comm-off', area: 'oracle', file: P('views'), mustFail: ['PL-INV-022'], explore: false },
+  {
+    defect: 'oracle-create-echoes-other-name',
+    area: 'oracle',
+    file: S('lifecycle'),
+    mustFail: ['SL-INV-020'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-calculate-other-sales-channel',
+    area: 'oracle',
+    file: S('lifecycle'),
+    mustFail: ['SL-INV-020'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-update-answers-other-id',
+    area: 'oracle',
+    file: S('lifecycle'),
+    mustFail: ['SL-INV-021'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-calculate-total-off',
+    area: 'oracle',
+    file: S('lifecycle'),
+    mustFail: ['SL-INV-022'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-quote-broker-comm-off',
+    area: 'oracle',
+    file: S('state-table'),
+    mustFail: ['SL-INV-022'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-calculation-other-commission-pct',
+    area: 'oracle',
+    file: S('lifecycle'),
+    mustFail: ['SL-INV-023'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-payment-other-reference',
+    area: 'oracle',
+    file: P('payments'),
+    mustFail: ['PL-INV-020'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-allocate-other-payment',
+    area: 'oracle',
+    file: P('payments'),
+    mustFail: ['PL-INV-020'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-termination-quote-other-date',
+    area: 'oracle',
+    file: P('termination'),
+    mustFail: ['PL-INV-020'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-credit-other-payment',
+    area: 'oracle',
+    file: P('payments'),
+    mustFail: ['PL-INV-021'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-links-broker-comm-off',
+    area: 'oracle',
+    file: P('views'),
+    mustFail: ['PL-INV-022'],
+    explore: false,
+  },
   { defect: 'oracle-list-other-secret', area: 'oracle', file: W('state'), mustFail: ['WH-INV-021'], explore: false },
   { defect: 'oracle-update-other-secret', area: 'oracle', file: W('state'), mustFail: ['WH-INV-021'], explore: false },
-  { defect: 'oracle-get-subscription-other-id', area: 'oracle', file: W('state'), mustFail: ['WH-INV-020'], explore: false },
-  { defect: 'oracle-links-status-disagrees', area: 'oracle', file: P('views'), mustFail: ['PL-INV-023'], explore: false },
-  { defect: 'oracle-renewal-other-commission', area: 'oracle', file: P('renewal'), mustFail: ['PL-INV-023'], explore: false },
+  {
+    defect: 'oracle-get-subscription-other-id',
+    area: 'oracle',
+    file: W('state'),
+    mustFail: ['WH-INV-020'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-links-status-disagrees',
+    area: 'oracle',
+    file: P('views'),
+    mustFail: ['PL-INV-023'],
+    explore: false,
+  },
+  {
+    defect: 'oracle-renewal-other-commission',
+    area: 'oracle',
+    file: P('renewal'),
+    mustFail: ['PL-INV-023'],
+    explore: false,
+  },
   { defect: 'oracle-links-quotes-other', area: 'oracle', file: P('views'), mustFail: ['PL-INV-021'], explore: false },
   // issue 41: the run's histories judged for linearizability (helpers/oracle/run-history.ts); explore's parallel steps
   // build these situations too (runner/commands/explore/parallel-steps.ts; npm run explore:seeds finds each race)
-  { defect: 'concurrency-lost-update', area: 'concurrency', file: 'suites/concurrency/concurrent-writes.test.ts', mustFail: ['SL-INV-050'] },
-  { defect: 'concurrency-double-issue', area: 'concurrency', file: 'suites/concurrency/concurrent-writes.test.ts', mustFail: ['SL-INV-051'] },
-  { defect: 'concurrency-allocation-races-credit', area: 'concurrency', file: 'suites/concurrency/concurrent-writes.test.ts', mustFail: ['PL-INV-050'] },
-  { defect: 'concurrency-update-revives-deleted', area: 'concurrency', file: 'suites/concurrency/concurrent-subscriptions.test.ts', mustFail: ['WH-INV-050'] },
+  {
+    defect: 'concurrency-lost-update',
+    area: 'concurrency',
+    file: 'suites/concurrency/concurrent-writes.test.ts',
+    mustFail: ['SL-INV-050'],
+  },
+  {
+    defect: 'concurrency-double-issue',
+    area: 'concurrency',
+    file: 'suites/concurrency/concurrent-writes.test.ts',
+    mustFail: ['SL-INV-051'],
+  },
+  {
+    defect: 'concurrency-allocation-races-credit',
+    area: 'concurrency',
+    file: 'suites/concurrency/concurrent-writes.test.ts',
+    mustFail: ['PL-INV-050'],
+  },
+  {
+    defect: 'concurrency-update-revives-deleted',
+    area: 'concurrency',
+    file: 'suites/concurrency/concurrent-subscriptions.test.ts',
+    mustFail: ['WH-INV-050'],
+  },
   // a payment's history (PL-INV-051): an over-allocation answered 2xx is one with nothing concurrent too
-  { defect: 'policies-over-allocation-accepted', area: 'concurrency', file: P('payments'), mustFail: ['PL-INV-051'], reused: true },
+  {
+    defect: 'policies-over-allocation-accepted',
+    area: 'concurrency',
+    file: P('payments'),
+    mustFail: ['PL-INV-051'],
+    reused: true,
+  },
 ]
 
 /** The new defects of one area (the older defects and the auth ones reused above excepted). */
 export function modelDefectsOf(area: string, catalogue: Record<string, unknown>): string[] {
-  return [...new Set(MODEL_CASES.filter((c) => c.area === area && Object.hasOwn(catalogue, c.defect)).map((c) => c.defect))]
+  return [
+    ...new Set(MODEL_CASES.filter((c) => c.area === area && Object.hasOwn(catalogue, c.defect)).map((c) => c.defect)),
+  ]
 }

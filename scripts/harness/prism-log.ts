@@ -39,7 +39,16 @@ export function parsePrismLog(log: string): PrismViolation[] {
       continue
     }
     const v = VIOLATION.exec(line)
-    if (v) out.push({ method: last?.method ?? '?', path: last?.path ?? '?', status: last?.status ?? 0, level: v[2] as 'error' | 'warning', side: v[4] as 'request' | 'response', location: v[3]!, message: v[5]!.trim() })
+    if (v)
+      out.push({
+        method: last?.method ?? '?',
+        path: last?.path ?? '?',
+        status: last?.status ?? 0,
+        level: v[2] as 'error' | 'warning',
+        side: v[4] as 'request' | 'response',
+        location: v[3]!,
+        message: v[5]!.trim(),
+      })
   }
   return out
 }
@@ -59,10 +68,13 @@ export function acceptedBy(v: PrismViolation, rules: readonly AcceptedViolation[
 }
 
 /**
- * The contract-check kind (helpers/client/contracts/openapi.ts ContractFindingKind) a prism violation is, or undefined for a
+ * The contract-check kind (helpers/client/contracts/openapi.ts ContractFindingKind) a prism violation is, or undefined
+ * for a
  * line that names no kind the suite judges (docs/contracts.md "The Prism comparison").
  */
-export function prismKind(v: PrismViolation): 'request' | 'response' | 'response-headers' | 'media-type' | 'status' | 'not-described' | undefined {
+export function prismKind(
+  v: PrismViolation,
+): 'request' | 'response' | 'response-headers' | 'media-type' | 'status' | 'not-described' | undefined {
   // an operation the document does not hold: the suite lists it among the exchanges no document holds
   if (/^Selected route not found/.test(v.message)) return 'not-described'
   if (v.side === 'request') return 'request'

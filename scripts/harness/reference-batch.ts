@@ -44,7 +44,9 @@ export interface ReferenceBatchOptions {
   timeoutMs?: number
   /** Keep the run's reports folder (the caller removes run.reportsDir). */
   keepReports?: boolean
-  /** More environment for the run (e.g. CONFORMANCE_SEED: the same data in every run of the field-perturbation harness). */
+  /**
+   * More environment for the run (e.g. CONFORMANCE_SEED: the same data in every run of the field-perturbation harness).
+   */
   env?: Record<string, string>
 }
 
@@ -57,7 +59,10 @@ export interface ReferenceBatchOptions {
  * judged as if it had run alone; vitest's start-up, the global setup and the loading of the helpers are paid once for
  * all of them (docs/mutation.md "Batches"). The profiles and the generated entry folder are removed afterwards.
  */
-export async function runAgainstReferences(targets: ReferenceTarget[], o: ReferenceBatchOptions = {}): Promise<ReferenceBatchRun> {
+export async function runAgainstReferences(
+  targets: ReferenceTarget[],
+  o: ReferenceBatchOptions = {},
+): Promise<ReferenceBatchRun> {
   const dir = mkdtempSync(join(tmpdir(), 'lc-batch-'))
   const references: RunningReference[] = []
   // keys of their own: two batches at once must not share the generated entry folder of their set of targets

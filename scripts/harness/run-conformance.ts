@@ -50,11 +50,25 @@ export async function runConformance(o: ConformanceRunOptions = {}): Promise<Con
   const env: NodeJS.ProcessEnv = { ...process.env }
   for (const k of TARGET_VARS) delete env[k]
   const runId = `harness-${process.pid}-${Math.random().toString(36).slice(2, 10)}`
-  Object.assign(env, { REPORTS_DIR: reportsDir, FORCE_COLOR: '0', NO_COLOR: '1', CONFORMANCE_RUN_ID: runId, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' }, o.env ?? {})
+  Object.assign(
+    env,
+    {
+      REPORTS_DIR: reportsDir,
+      FORCE_COLOR: '0',
+      NO_COLOR: '1',
+      CONFORMANCE_RUN_ID: runId,
+      VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true',
+    },
+    o.env ?? {},
+  )
   if (o.defects?.length) env.REFERENCE_DEFECTS = o.defects.join(',')
   const started = performance.now()
   const vitest = dependencyFile('vitest', 'vitest.mjs')
-  const child = spawn(process.execPath, [vitest, 'run', '--config', 'vitest.config.ts', ...(o.files ?? [])], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [vitest, 'run', '--config', 'vitest.config.ts', ...(o.files ?? [])], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (d: Buffer) => (output += d.toString()))
   child.stderr.on('data', (d: Buffer) => (output += d.toString()))
@@ -69,5 +83,14 @@ export async function runConformance(o: ConformanceRunOptions = {}): Promise<Con
   const verdict = written && written.runId === env.CONFORMANCE_RUN_ID ? written : undefined
   if (!o.keepReports) rmSync(reportsDir, { recursive: true, force: true })
   const failedIds = report ? report.checks.filter((c) => c.status === 'failed').map((c) => c.id) : []
-  return { exitCode, ...(verdict ? { verdict } : {}), ...(report ? { report } : {}), targets, failedIds, output, wallMs, reportsDir }
+  return {
+    exitCode,
+    ...(verdict ? { verdict } : {}),
+    ...(report ? { report } : {}),
+    targets,
+    failedIds,
+    output,
+    wallMs,
+    reportsDir,
+  }
 }

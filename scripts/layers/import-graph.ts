@@ -33,14 +33,18 @@ export function layerOf(part: string): LayerName | undefined {
 function namesOnlyTypes(clause: string): boolean {
   const m = /^\{([^}]*)\}\s*from\s*$/.exec(clause.trim())
   if (!m) return false
-  const names = m[1]!.split(',').map((n) => n.trim()).filter(Boolean)
+  const names = m[1]!
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)
   return names.length > 0 && names.every((n) => n.startsWith('type '))
 }
 
 /** The import specifiers of a source text, each with whether the statement is type-only. */
 export function importsOf(text: string): { spec: string; typeOnly: boolean }[] {
   const out: { spec: string; typeOnly: boolean }[] = []
-  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?([^'";]*?\bfrom\s*)?['"]([^'"]+)['"]/gm)) out.push({ spec: m[4]!, typeOnly: !!m[2] || namesOnlyTypes(m[3] ?? '') })
+  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?([^'";]*?\bfrom\s*)?['"]([^'"]+)['"]/gm))
+    out.push({ spec: m[4]!, typeOnly: !!m[2] || namesOnlyTypes(m[3] ?? '') })
   for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[1]!, typeOnly: false })
   return out
 }
@@ -54,7 +58,8 @@ function tsFiles(dir: string): string[] {
 }
 
 /**
- * The part of helpers/ a path is in: its layer and the folder or file right under it (`client/http`, `oracle/invariants.ts`,
+ * The part of helpers/ a path is in: its layer and the folder or file right under it (`client/http`,
+ * `oracle/invariants.ts`,
  * `checks/context.ts`); a file right under helpers/ is a part of its own. Undefined outside helpers/.
  */
 export function partOf(root: string, file: string): string | undefined {
@@ -73,7 +78,14 @@ export function helperEdges(root: string): ImportEdge[] {
     for (const i of importsOf(readFileSync(f, 'utf8'))) {
       if (!i.spec.startsWith('.')) continue
       const target = resolve(dirname(f), i.spec)
-      const to = partOf(root, existsSync(target) && statSync(target).isDirectory() ? join(target, 'index.ts') : target.endsWith('.ts') ? target : `${target}.ts`)
+      const to = partOf(
+        root,
+        existsSync(target) && statSync(target).isDirectory()
+          ? join(target, 'index.ts')
+          : target.endsWith('.ts')
+            ? target
+            : `${target}.ts`,
+      )
       if (!to || to === from) continue
       const key = `${from}->${to}`
       const e = edges.get(key)
@@ -121,15 +133,32 @@ export function cycles(edges: readonly ImportEdge[]): string[][] {
 }
 
 /** Arrows from a lower layer to a higher one (LAYERS). Parts outside the layers are left out. */
-export function backArrows(edges: readonly ImportEdge[], layer: (part: string) => string | undefined = layerOf, order: readonly string[] = LAYERS): ImportEdge[] {
-  const rank = (p: string) => { const l = layer(p); return l === undefined ? -1 : order.indexOf(l) }
+export function backArrows(
+  edges: readonly ImportEdge[],
+  layer: (part: string) => string | undefined = layerOf,
+  order: readonly string[] = LAYERS,
+): ImportEdge[] {
+  const rank = (p: string) => {
+    const l = layer(p)
+    return l === undefined ? -1 : order.indexOf(l)
+  }
   return edges.filter((e) => rank(e.from) >= 0 && rank(e.to) >= 0 && rank(e.from) < rank(e.to))
 }
 
-/** runner/ files that start scripts/*.ts by path, and scripts/ files importing runner/ or test/ (a cycle tools cannot see). */
-export function runnerScriptLinks(root: string): { runnerStartsScripts: string[]; scriptsImportRunner: number; scriptsImportTest: string[] } {
+/**
+ * runner/ files that start scripts/*.ts by path, and scripts/ files importing runner/ or test/ (a cycle tools cannot
+ * see).
+ */
+export function runnerScriptLinks(root: string): {
+  runnerStartsScripts: string[]
+  scriptsImportRunner: number
+  scriptsImportTest: string[]
+} {
   const rel = (f: string) => relative(root, f).split(sep).join('/')
-  const runnerStartsScripts = tsFiles(join(root, 'runner')).filter((f) => /['"`]scripts\/[\w/-]+\.ts['"`]/.test(readFileSync(f, 'utf8'))).map(rel).sort()
+  const runnerStartsScripts = tsFiles(join(root, 'runner'))
+    .filter((f) => /['"`]scripts\/[\w/-]+\.ts['"`]/.test(readFileSync(f, 'utf8')))
+    .map(rel)
+    .sort()
   let scriptsImportRunner = 0
   const scriptsImportTest = new Set<string>()
   for (const f of tsFiles(join(root, 'scripts'))) {
@@ -174,10 +203,13 @@ export const MEASURED_TOPS = ['common', 'helpers', 'reference', 'runner', 'suite
 
 function allFolders(dir: string): string[] {
   if (!existsSync(dir)) return []
-  return [dir, ...readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n)
-    return n !== 'node_modules' && statSync(p).isDirectory() ? allFolders(p) : []
-  })]
+  return [
+    dir,
+    ...readdirSync(dir).flatMap((n) => {
+      const p = join(dir, n)
+      return n !== 'node_modules' && statSync(p).isDirectory() ? allFolders(p) : []
+    }),
+  ]
 }
 
 function resolveImport(file: string, spec: string): string {
@@ -187,7 +219,10 @@ function resolveImport(file: string, spec: string): string {
   return `${target}.ts`
 }
 
-/** Arrows back up a graph without a declared order: the arrows a depth-first walk (nodes in name order) finds closing a circle. */
+/**
+ * Arrows back up a graph without a declared order: the arrows a depth-first walk (nodes in name order) finds closing a
+ * circle.
+ */
 function closingArrows(edges: readonly ImportEdge[]): ImportEdge[] {
   const nodes = [...new Set(edges.flatMap((e) => [e.from, e.to]))].sort()
   const out: ImportEdge[] = []
@@ -232,10 +267,14 @@ export function folderGraphs(root: string, tops: readonly string[] = MEASURED_TO
   }
   return folders.map((f) => {
     const folder = rel(f)
-    const arrows = [...edges.get(folder)!.values()].sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to))
+    const arrows = [...edges.get(folder)!.values()].sort(
+      (a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to),
+    )
     const order = FOLDER_ORDERS[folder]
     const bare = (n: string) => n.replace(/\.ts$/, '')
-    const back = order ? backArrows(arrows, (p) => (order.includes(bare(p)) ? bare(p) : undefined), order) : closingArrows(arrows)
+    const back = order
+      ? backArrows(arrows, (p) => (order.includes(bare(p)) ? bare(p) : undefined), order)
+      : closingArrows(arrows)
     const nodes = readdirSync(f).filter((n) => n.endsWith('.ts') || statSync(join(f, n)).isDirectory()).length
     return { folder, nodes, arrows, circles: cycles(arrows), backArrows: back }
   })
@@ -250,7 +289,12 @@ export interface GraphFigures {
   runtime: { arrows: number; backArrows: number; cycles: string[][] }
   runnerScripts: ReturnType<typeof runnerScriptLinks>
   /** Every measured folder with a circle or an arrow back up (folderGraphs). */
-  folders: { measured: number; circles: number; backArrows: number; offending: { folder: string; circles: string[][]; backArrows: string[] }[] }
+  folders: {
+    measured: number
+    circles: number
+    backArrows: number
+    offending: { folder: string; circles: string[][]; backArrows: string[] }[]
+  }
 }
 
 export function figures(root: string): GraphFigures {
@@ -273,7 +317,11 @@ export function folderFigures(root: string, tops: readonly string[] = MEASURED_T
   const graphs = folderGraphs(root, tops)
   const offending = graphs
     .filter((g) => g.circles.length > 0 || g.backArrows.length > 0)
-    .map((g) => ({ folder: g.folder, circles: g.circles, backArrows: g.backArrows.map((e) => `${e.from} -> ${e.to}${e.typeOnly ? ' (type)' : ''}`) }))
+    .map((g) => ({
+      folder: g.folder,
+      circles: g.circles,
+      backArrows: g.backArrows.map((e) => `${e.from} -> ${e.to}${e.typeOnly ? ' (type)' : ''}`),
+    }))
   return {
     measured: graphs.length,
     circles: graphs.reduce((n, g) => n + g.circles.length, 0),

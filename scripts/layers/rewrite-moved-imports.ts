@@ -1,7 +1,8 @@
 /**
  * tsx scripts/layers/rewrite-moved-imports.ts <base-commit> [file ...]
  *
- * After a merge across a move (the layers of issue 28, runner/ by role and helpers/client's config of issue 38): rewrites the relative imports (and other './'/'../' path strings)
+ * After a merge across a move (the layers of issue 28, runner/ by role and helpers/client's config of issue 38):
+ * rewrites the relative imports (and other './'/'../' path strings)
  * of the given files (default: every tracked .ts file) that point at a file renamed between <base-commit> and HEAD, so
  * a branch written against the old paths (helpers/model/..., helpers/sales/..., helpers/config) compiles against
  * the layers. The renames are git's (`git diff -M --diff-filter=R`); a string that still resolves is left alone.
@@ -14,7 +15,10 @@ import { PROJECT_ROOT } from '../../common/project-root'
 
 /** old path -> new path (repo-relative, with extension) of the files renamed between two commits. */
 export function renamesSince(base: string, root = PROJECT_ROOT): Map<string, string> {
-  const out = execFileSync('git', ['diff', '--name-status', '-M40%', '--diff-filter=R', base, 'HEAD'], { cwd: root, encoding: 'utf8' })
+  const out = execFileSync('git', ['diff', '--name-status', '-M40%', '--diff-filter=R', base, 'HEAD'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
   return new Map(
     out
       .split('\n')
@@ -30,7 +34,12 @@ export function renamesSince(base: string, root = PROJECT_ROOT): Map<string, str
  * was renamed (a branch edited it at its old place and added imports there), a string that resolves from neither
  * place is read from the file's old folder: pointed at the renamed target, or at the same file from the new folder.
  */
-export function rewriteMovedImports(text: string, file: string, renames: ReadonlyMap<string, string>, exists: (rel: string) => boolean): string {
+export function rewriteMovedImports(
+  text: string,
+  file: string,
+  renames: ReadonlyMap<string, string>,
+  exists: (rel: string) => boolean,
+): string {
   const dir = posix.dirname(file)
   const oldFile = [...renames].find(([, to]) => to === file)?.[0]
   const resolves = (t: string) => exists(t) || exists(`${t}.ts`) || exists(`${t}/index.ts`)
@@ -60,7 +69,10 @@ if (process.argv[1]?.endsWith('rewrite-moved-imports.ts')) {
     process.exit(2)
   }
   const renames = renamesSince(base)
-  const files = given.length > 0 ? given : execFileSync('git', ['ls-files', '*.ts'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).split('\n').filter(Boolean)
+  const files =
+    given.length > 0
+      ? given
+      : execFileSync('git', ['ls-files', '*.ts'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).split('\n').filter(Boolean)
   const exists = (rel: string) => existsSync(posix.join(PROJECT_ROOT, rel))
   for (const f of files) {
     const text = readFileSync(posix.join(PROJECT_ROOT, f), 'utf8')

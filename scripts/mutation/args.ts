@@ -16,7 +16,8 @@ export interface MutationArgs {
   /**
    * How many defects or variations share one run (each against a reference of its own, plus a faithful control;
    * scripts/harness/reference-batch.ts). 1 (default): each runs alone, defects against the embedded reference. Batches
-   * pay off for short runs (--files): a whole-suite run costs about the same CPU in a batch as alone (docs/mutation.md).
+   * pay off for short runs (--files): a whole-suite run costs about the same CPU in a batch as alone
+   * (docs/mutation.md).
    */
   batch: number
   /** Where mutation.json and mutation.md go (default the reports folder). */
@@ -43,18 +44,31 @@ export interface FieldModeArgs {
   operations?: string[]
   /** --fields-full: every field on all its files, without the quick pass (the slow way; docs/mutation.md). */
   full: boolean
-  /** --bar N with a field mode (the nightly's): exit 1 when the sensitivity is under N % or a field of a write's answer is not caught. */
+  /**
+   * --bar N with a field mode (the nightly's): exit 1 when the sensitivity is under N % or a field of a write's answer
+   * is not caught.
+   */
   bar?: number
 }
 
 /** Perturbed references per run in field mode when --batch is not given (plus the control). */
 export const FIELD_BATCH_DEFAULT = 4
 
-export const MUTATION_USAGE = `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--scope suite|area] [--timeout-s 600] [--batch 1] [--out DIR] [--docs docs/mutation.md]
-       npm run mutation -- --fields | --fields-sample N [--fields-seed 1] [--fail-on-miss] [--bar 95] [--fields-full] [--free FILE] [--operations a,b] [--files ...] [--batch ${FIELD_BATCH_DEFAULT}] [--parallel 2] [--timeout-s 600] [--out DIR]`
+export const MUTATION_USAGE =
+  `Usage: npm run mutation -- [--parallel 2] [--bar 100] [--defects a,b] [--variations ` +
+  `a,b] [--no-defects] [--no-variations] [--files suites/auth,...] [--scope suite|area] [--timeout-s 600] [--batch ` +
+  `1] [--out DIR] [--docs docs/mutation.md]
+       npm run mutation -- --fields | --fields-sample N [--fields-seed 1] [--fail-on-miss] [--bar 95] ` +
+  `[--fields-full] [--free FILE] [--operations a,b] [--files ...] [--batch ${FIELD_BATCH_DEFAULT}] ` +
+  `[--parallel 2] [--timeout-s 600] [--out DIR]`
 
 function list(v: string[] | undefined): string[] | undefined {
-  return v === undefined ? undefined : v.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
+  return v === undefined
+    ? undefined
+    : v
+        .flatMap((s) => s.split(','))
+        .map((s) => s.trim())
+        .filter(Boolean)
 }
 
 /** Parses the mutation harness's arguments; throws with the usage on a bad one. */
@@ -86,20 +100,36 @@ export function parseMutationArgs(argv: string[]): MutationArgs {
   const int = (name: string, s: string | undefined, fallback: number, min: number, max: number): number => {
     if (s === undefined) return fallback
     const n = Number(s)
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name}: expected an integer ${min}..${max}, got '${s}'\n${MUTATION_USAGE}`)
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`--${name}: expected an integer ${min}..${max}, got '${s}'\n${MUTATION_USAGE}`)
     return n
   }
   const defects = v['no-defects'] ? [] : list(v.defects)
   const variations = v['no-variations'] ? [] : list(v.variations)
   const files = list(v.files)
-  if (v.scope !== undefined && v.scope !== 'suite' && v.scope !== 'area') throw new Error(`--scope: expected suite or area, got '${v.scope}'\n${MUTATION_USAGE}`)
+  if (v.scope !== undefined && v.scope !== 'suite' && v.scope !== 'area')
+    throw new Error(`--scope: expected suite or area, got '${v.scope}'\n${MUTATION_USAGE}`)
   const fieldMode = v.fields || v['fields-sample'] !== undefined
-  if (!fieldMode && (v['fail-on-miss'] || v.free !== undefined || v.operations !== undefined || v['fields-seed'] !== undefined || v['fields-full'])) throw new Error(`--fail-on-miss, --free, --operations, --fields-seed and --fields-full go with --fields or --fields-sample N\n${MUTATION_USAGE}`)
-  if (v.fields && v['fields-sample'] !== undefined) throw new Error(`--fields (the whole map) or --fields-sample N, not both\n${MUTATION_USAGE}`)
+  if (
+    !fieldMode &&
+    (v['fail-on-miss'] ||
+      v.free !== undefined ||
+      v.operations !== undefined ||
+      v['fields-seed'] !== undefined ||
+      v['fields-full'])
+  )
+    throw new Error(
+      `--fail-on-miss, --free, --operations, --fields-seed and --fields-full go with --fields or --fields-sample ` +
+        `N\n${MUTATION_USAGE}`,
+    )
+  if (v.fields && v['fields-sample'] !== undefined)
+    throw new Error(`--fields (the whole map) or --fields-sample N, not both\n${MUTATION_USAGE}`)
   const fields: FieldModeArgs | undefined = fieldMode
     ? {
         mode: v['fields-sample'] !== undefined ? 'sample' : 'all',
-        ...(v['fields-sample'] !== undefined ? { sampleSize: int('fields-sample', v['fields-sample'], 40, 1, 100_000) } : {}),
+        ...(v['fields-sample'] !== undefined
+          ? { sampleSize: int('fields-sample', v['fields-sample'], 40, 1, 100_000) }
+          : {}),
         sampleSeed: int('fields-seed', v['fields-seed'], 1, 0, 1_000_000),
         failOnMiss: v['fail-on-miss'] ?? false,
         full: v['fields-full'] ?? false,

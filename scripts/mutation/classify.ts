@@ -30,10 +30,24 @@ export function citesClause(check: FailedCheck, clause: string): boolean {
  * to start (preflight) with a message, which a user also sees as DOES NOT CONFORM. Missed: the run
  * passed. Error: the run broke without a failed check or a stop message (crash, timeout).
  */
-export function classifyDefect(name: string, info: DefectInfo & { undetectable?: string }, run: RunSummary | undefined, baselineFailedIds: ReadonlySet<string>): DefectResult {
+export function classifyDefect(
+  name: string,
+  info: DefectInfo & { undetectable?: string },
+  run: RunSummary | undefined,
+  baselineFailedIds: ReadonlySet<string>,
+): DefectResult {
   const base = { name, area: info.area, clause: info.clause, description: info.description }
-  if (info.undetectable) return { ...base, verdict: 'undetectable', newFailures: [], clauseMatched: false, wallMs: run?.wallMs ?? 0, undetectable: info.undetectable }
-  if (!run) return { ...base, verdict: 'error', newFailures: [], clauseMatched: false, wallMs: 0, outputTail: 'not run' }
+  if (info.undetectable)
+    return {
+      ...base,
+      verdict: 'undetectable',
+      newFailures: [],
+      clauseMatched: false,
+      wallMs: run?.wallMs ?? 0,
+      undetectable: info.undetectable,
+    }
+  if (!run)
+    return { ...base, verdict: 'error', newFailures: [], clauseMatched: false, wallMs: 0, outputTail: 'not run' }
   const newFailures = run.failed.filter((f) => !baselineFailedIds.has(f.id))
   const common = {
     ...base,
@@ -44,10 +58,16 @@ export function classifyDefect(name: string, info: DefectInfo & { undetectable?:
     ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}),
   }
   if (newFailures.length > 0) return { ...common, verdict: 'caught' }
-  if (run.checksRun === 0 && run.exitCode !== 0 && run.stopMessage && run.stoppedByPreflight) return { ...common, verdict: 'stopped', stopMessage: run.stopMessage }
+  if (run.checksRun === 0 && run.exitCode !== 0 && run.stopMessage && run.stoppedByPreflight)
+    return { ...common, verdict: 'stopped', stopMessage: run.stopMessage }
   // Passed, or failed only where the faithful reference fails too: the defect made no difference.
   if (run.exitCode === 0 || run.failed.length > 0) return { ...common, verdict: 'missed' }
-  return { ...common, verdict: 'error', ...(run.stopMessage ? { stopMessage: run.stopMessage } : {}), outputTail: run.outputTail }
+  return {
+    ...common,
+    verdict: 'error',
+    ...(run.stopMessage ? { stopMessage: run.stopMessage } : {}),
+    outputTail: run.outputTail,
+  }
 }
 
 /** A variation is green when the run passed with checks run and none failed; any failed check is a false alarm. */
@@ -55,5 +75,10 @@ export function classifyVariation(name: string, description: string, run: RunSum
   const base = { name, description, failed: run.failed, checksRun: run.checksRun, wallMs: run.wallMs }
   if (run.failed.length > 0) return { ...base, verdict: 'false-alarm' }
   if (run.exitCode === 0 && run.checksRun > 0) return { ...base, verdict: 'green' }
-  return { ...base, verdict: 'error', ...(run.stopMessage ? { stopMessage: run.stopMessage } : {}), outputTail: run.outputTail }
+  return {
+    ...base,
+    verdict: 'error',
+    ...(run.stopMessage ? { stopMessage: run.stopMessage } : {}),
+    outputTail: run.outputTail,
+  }
 }

@@ -13,19 +13,28 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /**
  * The distinct findings of a defect run: its failed checks, less those that are the same finding as checks that failed
- * or were blocked in the same run (runner/run/results/findings.ts): a model invariant broken only in the answers of such
+ * or were blocked in the same run (runner/run/results/findings.ts): a model invariant broken only in the answers of
+ * such
  * checks, a check failed on the same answer as the check that owns that requirement or as its other product's variant.
  */
 export function distinctFailures(d: DefectResult): FailedCheck[] {
-  return distinctFindings(d.newFailures, (d.blocked ?? []).map((b) => b.id))
+  return distinctFindings(
+    d.newFailures,
+    (d.blocked ?? []).map((b) => b.id),
+  )
 }
 
 /** The distinct failures of a defect run that do not cite the defect's clause. */
 export function offClause(d: DefectResult): string[] {
-  return distinctFailures(d).filter((f) => !citesClause(f, d.clause)).map((f) => f.id)
+  return distinctFailures(d)
+    .filter((f) => !citesClause(f, d.clause))
+    .map((f) => f.id)
 }
 
-/** Distinct failed (not blocked) checks per caught defect: median, p90, max (and of every failed check), and the `top` worst defects. */
+/**
+ * Distinct failed (not blocked) checks per caught defect: median, p90, max (and of every failed check), and the `top`
+ * worst defects.
+ */
 export function failureDistribution(defects: readonly DefectResult[], top = 5): FailureDistribution {
   const caught = defects.filter((d) => d.verdict === 'caught')
   const failed = new Map(caught.map((d) => [d, distinctFailures(d).length]))
@@ -49,6 +58,9 @@ export function failureDistribution(defects: readonly DefectResult[], top = 5): 
 /** One line for the console and the reports. */
 export function distributionLine(x: FailureDistribution): string {
   const worst = x.worst.map((w) => `${w.name} ${w.failed}${w.blocked ? ` (+${w.blocked} blocked)` : ''}`).join(', ')
-  const every = x.everyFailure ? ` (every failed check counted, shared findings too: median ${x.everyFailure.median}, p90 ${x.everyFailure.p90}, max ${x.everyFailure.max})` : ''
+  const every = x.everyFailure
+    ? ` (every failed check counted, shared findings too: median ${x.everyFailure.median}, ` +
+      `p90 ${x.everyFailure.p90}, max ${x.everyFailure.max})`
+    : ''
   return `failed checks per caught defect (${x.defects} defects; blocked checks not counted, a failure that is the same finding as another failed or blocked check counted once): median ${x.median}, p90 ${x.p90}, max ${x.max}${every}; every failure on the defect's clause for ${x.onClause}/${x.defects}${worst ? `; worst: ${worst}` : ''}`
 }

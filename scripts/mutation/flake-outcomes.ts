@@ -48,7 +48,12 @@ export function analyseFlakes(runs: readonly RunOutcomes[]): FlakeAnalysis {
     if (Object.keys(counts).length > 1) {
       const badRuns = complete
         .filter((r) => (r.outcomes[id] ?? 'absent') !== 'passed')
-        .map((r) => ({ run: r.run, ...(r.seed !== undefined ? { seed: r.seed } : {}), status: r.outcomes[id] ?? 'absent', ...(r.errors[id] ? { error: r.errors[id] } : {}) }))
+        .map((r) => ({
+          run: r.run,
+          ...(r.seed !== undefined ? { seed: r.seed } : {}),
+          status: r.outcomes[id] ?? 'absent',
+          ...(r.errors[id] ? { error: r.errors[id] } : {}),
+        }))
       flaky.push({ id, counts, badRuns })
     } else if (statuses[0] === 'failed') alwaysFailed.push(id)
   }
@@ -60,22 +65,34 @@ export function flakePassed(a: FlakeAnalysis): boolean {
   return a.flaky.length === 0 && a.alwaysFailed.length === 0 && a.brokenRuns.length === 0
 }
 
-export function flakeMarkdown(a: FlakeAnalysis, wallMs: number, runs: readonly RunOutcomes[], what = 'the whole suite'): string {
+export function flakeMarkdown(
+  a: FlakeAnalysis,
+  wallMs: number,
+  runs: readonly RunOutcomes[],
+  what = 'the whole suite',
+): string {
   const out = [
     '# Flake check',
     '',
-    `${a.runs} run(s) of ${what} against the faithful reference, ${a.checks} checks, wall time ${(wallMs / 1000).toFixed(1)} s.`,
+    `${a.runs} run(s) of ${what} against the faithful reference, ${a.checks} checks, wall ` +
+      `time ${(wallMs / 1000).toFixed(1)} s.`,
     '',
     `- flaky checks (outcome changed between runs): **${a.flaky.length}**`,
     `- checks failing in every run: **${a.alwaysFailed.length}**`,
-    `- runs that stopped before any check: **${a.brokenRuns.length}**${a.brokenRuns.length ? ` (runs ${a.brokenRuns.join(', ')})` : ''}`,
+    `- runs that stopped before any check: **${a.brokenRuns.length}**${
+      a.brokenRuns.length ? ` (runs ${a.brokenRuns.join(', ')})` : ''
+    }`,
     `- verdict: **${flakePassed(a) ? 'PASS' : 'FAIL'}**`,
   ]
   if (a.flaky.length > 0) {
     out.push('', '| check | outcomes | runs not passed (seed) |', '|---|---|---|')
     for (const f of a.flaky) {
-      const counts = Object.entries(f.counts).map(([s, n]) => `${s} ×${n}`).join(', ')
-      const bad = f.badRuns.map((b) => `#${b.run}${b.seed !== undefined ? ` (seed ${b.seed})` : ''} ${b.status}`).join('; ')
+      const counts = Object.entries(f.counts)
+        .map(([s, n]) => `${s} ×${n}`)
+        .join(', ')
+      const bad = f.badRuns
+        .map((b) => `#${b.run}${b.seed !== undefined ? ` (seed ${b.seed})` : ''} ${b.status}`)
+        .join('; ')
       out.push(`| ${f.id} | ${counts} | ${bad} |`)
     }
   }

@@ -45,28 +45,66 @@ function mdCell(s: string): string {
 }
 
 export function markdownTable(header: string[], rows: string[][]): string {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)].join('\n')
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
+  ].join('\n')
 }
 
-const DEFECT_HEADER = ['defect', 'spec clause', 'verdict', 'run time', 'first failure', 'clause cited', 'failed checks (new)', 'blocked']
+const DEFECT_HEADER = [
+  'defect',
+  'spec clause',
+  'verdict',
+  'run time',
+  'first failure',
+  'clause cited',
+  'failed checks (new)',
+  'blocked',
+]
 const VARIATION_HEADER = ['variation', 'verdict', 'checks run', 'run time', 'failed checks']
 
 function defectRow(d: DefectResult, maxChecks: number): string[] {
-  return [d.name, d.clause, VERDICT_LABEL[d.verdict] ?? d.verdict, seconds(d.wallMs), seconds(d.firstFailureMs), isCaught(d) && d.verdict === 'caught' ? (d.clauseMatched ? 'yes' : 'no') : '-', defectEvidence(d, maxChecks), String(d.blocked?.length ?? 0)]
+  return [
+    d.name,
+    d.clause,
+    VERDICT_LABEL[d.verdict] ?? d.verdict,
+    seconds(d.wallMs),
+    seconds(d.firstFailureMs),
+    isCaught(d) && d.verdict === 'caught' ? (d.clauseMatched ? 'yes' : 'no') : '-',
+    defectEvidence(d, maxChecks),
+    String(d.blocked?.length ?? 0),
+  ]
 }
 
 function variationRow(v: VariationResult): string[] {
-  return [v.name, VERDICT_LABEL[v.verdict] ?? v.verdict, String(v.checksRun), seconds(v.wallMs), v.stopMessage ?? checkList(v.failed)]
+  return [
+    v.name,
+    VERDICT_LABEL[v.verdict] ?? v.verdict,
+    String(v.checksRun),
+    seconds(v.wallMs),
+    v.stopMessage ?? checkList(v.failed),
+  ]
 }
 
 export function headline(r: MutationReport): string {
   const s = r.score
   return [
-    `mutation score ${percent(s.ratio)} (${s.caught}/${s.scored} caught${s.undetectable ? `, ${s.undetectable} undetectable excluded` : ''}; bar ${percent(r.bar)})`,
-    `false alarms ${r.falseAlarms} over ${r.variations.length} benign variation(s) (bar 0); faithful reference: ${VERDICT_LABEL[r.baseline.verdict]} (${r.baseline.checksRun} checks)`,
+    `mutation score ${percent(s.ratio)} (${s.caught}/${s.scored} caught${
+      s.undetectable ? `, ${s.undetectable} undetectable excluded` : ''
+    }; bar ${percent(r.bar)})`,
+    `false alarms ${r.falseAlarms} over ${r.variations.length} benign variation(s) (bar 0); faithful ` +
+      `reference: ${VERDICT_LABEL[r.baseline.verdict]} (${r.baseline.checksRun} checks)`,
     ...(r.distribution ? [distributionLine(r.distribution)] : []),
-    ...(r.controlFailures ? [`batch controls (faithful references) failed: ${r.controlFailures.join(', ')}: not counted as any defect's finding; the harness fails`] : []),
-    `wall time ${seconds(r.wallMs)} with ${r.parallel} run(s) in parallel${(r.batch ?? 1) > 1 ? `, up to ${r.batch} defects or variations per run` : ''}; defect runs: ${r.scope === 'area' ? "the defect's area suites" : 'the whole suite'}`,
+    ...(r.controlFailures
+      ? [
+          `batch controls (faithful references) failed: ${r.controlFailures.join(', ')}: not counted as any defect's ` +
+            `finding; the harness fails`,
+        ]
+      : []),
+    `wall time ${seconds(r.wallMs)} with ${r.parallel} run(s) in parallel${
+      (r.batch ?? 1) > 1 ? `, up to ${r.batch} defects or variations per run` : ''
+    }; defect runs: ${r.scope === 'area' ? "the defect's area suites" : 'the whole suite'}`,
     `verdict ${r.passed ? 'PASS' : 'FAIL'}`,
   ].join('\n')
 }
@@ -75,7 +113,10 @@ export function headline(r: MutationReport): string {
 export function consoleReport(r: MutationReport): string {
   return [
     'Defects (one run of the suite per defect):',
-    textTable(DEFECT_HEADER, r.defects.map((d) => defectRow(d, 4))),
+    textTable(
+      DEFECT_HEADER,
+      r.defects.map((d) => defectRow(d, 4)),
+    ),
     '',
     'Benign variations (the suite must stay green):',
     textTable(VARIATION_HEADER, [variationRow(r.baseline), ...r.variations.map(variationRow)]),
@@ -86,7 +127,10 @@ export function consoleReport(r: MutationReport): string {
 
 /** reports/mutation.md: the same, as markdown, with the broken runs' console tails. */
 export function markdownReport(r: MutationReport): string {
-  const broken = [...r.defects.filter((d) => d.verdict === 'error' || d.verdict === 'missed'), ...[r.baseline, ...r.variations].filter((v) => v.verdict !== 'green')]
+  const broken = [
+    ...r.defects.filter((d) => d.verdict === 'error' || d.verdict === 'missed'),
+    ...[r.baseline, ...r.variations].filter((v) => v.verdict !== 'green'),
+  ]
   const out = [
     '# Mutation report',
     '',
@@ -94,7 +138,10 @@ export function markdownReport(r: MutationReport): string {
     '',
     '## Defects',
     '',
-    markdownTable(DEFECT_HEADER, r.defects.map((d) => defectRow(d, 6))),
+    markdownTable(
+      DEFECT_HEADER,
+      r.defects.map((d) => defectRow(d, 6)),
+    ),
     '',
     '## Benign variations',
     '',
@@ -106,7 +153,12 @@ export function markdownReport(r: MutationReport): string {
       const tail = 'outputTail' in b && b.outputTail ? b.outputTail : ''
       const failed = 'failed' in b ? b.failed : []
       out.push(`### ${b.name}: ${VERDICT_LABEL[b.verdict]}`, '')
-      for (const f of failed.slice(0, 10)) out.push(`- \`${f.id}\` (${f.document} ${f.section})${f.error ? `\n\n  \`\`\`\n  ${f.error.split('\n').slice(0, 8).join('\n  ')}\n  \`\`\`` : ''}`)
+      for (const f of failed.slice(0, 10))
+        out.push(
+          `- \`${f.id}\` (${f.document} ${f.section})${
+            f.error ? `\n\n  \`\`\`\n  ${f.error.split('\n').slice(0, 8).join('\n  ')}\n  \`\`\`` : ''
+          }`,
+        )
       if (failed.length === 0) out.push(tail ? `\`\`\`\n${tail}\n\`\`\`` : '(the run passed: no check failed)')
       out.push('')
     }
@@ -119,9 +171,14 @@ export const LATEST_MARKER = '<!-- latest-results -->'
 /** The summary that goes into docs/mutation.md: headline and both tables, without console tails. */
 export function docsSection(r: MutationReport): string {
   return [
-    `Run ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC on the 2-core machine. ${headline(r).split('\n').join('  \n')}`,
+    `Run ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC on the 2-core machine. ${headline(r)
+      .split('\n')
+      .join('  \n')}`,
     '',
-    markdownTable(DEFECT_HEADER, r.defects.map((d) => defectRow(d, 3))),
+    markdownTable(
+      DEFECT_HEADER,
+      r.defects.map((d) => defectRow(d, 3)),
+    ),
     '',
     markdownTable(VARIATION_HEADER, [variationRow(r.baseline), ...r.variations.map(variationRow)]),
   ].join('\n')

@@ -2,7 +2,13 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../common/config/target-config'
 import { DEFECTS, type DefectInfo } from '../../reference/defects/catalogue'
-import { assertVariationNames, VARIATIONS, variationOptions, type VariationInfo, type VariationName } from '../../reference/variations/catalogue'
+import {
+  assertVariationNames,
+  VARIATIONS,
+  variationOptions,
+  type VariationInfo,
+  type VariationName,
+} from '../../reference/variations/catalogue'
 import { runAgainstReferences, type ReferenceTarget } from '../harness/reference-batch'
 import type { MutationArgs } from './args'
 import { classifyDefect, classifyVariation } from './classify'
@@ -21,7 +27,10 @@ function catalogue(): Record<string, Entry> {
 }
 
 /** The defects and variations a run covers; throws naming any unknown name. */
-export function selection(args: Pick<MutationArgs, 'defects' | 'variations'>): { defects: string[]; variations: VariationName[] } {
+export function selection(args: Pick<MutationArgs, 'defects' | 'variations'>): {
+  defects: string[]
+  variations: VariationName[]
+} {
   const all = catalogue()
   const defects = args.defects ?? Object.keys(all)
   const unknown = defects.filter((d) => !Object.hasOwn(all, d))
@@ -36,7 +45,10 @@ export function selection(args: Pick<MutationArgs, 'defects' | 'variations'>): {
  * operation); sales also runs suites/policies, whose flows read the financials and schedule of the issuing quote
  * after a recalculation (sales §4): the sales defects of calculation and issue are caught there (PL-VIEW-001).
  */
-export function areaSuites(area: string, exists: (path: string) => boolean = (p) => existsSync(resolve(PROJECT_ROOT, p))): string[] | undefined {
+export function areaSuites(
+  area: string,
+  exists: (path: string) => boolean = (p) => existsSync(resolve(PROJECT_ROOT, p)),
+): string[] | undefined {
   const also: Record<string, string[]> = { auth: ['suites/security'], sales: ['suites/policies'] }
   const folders = [`suites/${area}`, ...(also[area] ?? [])].filter(exists)
   return folders.length > 0 ? folders : undefined
@@ -45,14 +57,21 @@ export function areaSuites(area: string, exists: (path: string) => boolean = (p)
 type Item = { kind: 'defect'; name: string } | { kind: 'variation'; name: VariationName }
 
 /** A run of the harness: the faithful reference, one defect or variation alone, or a batch of them. */
-type Unit = { kind: 'baseline' } | { kind: 'single'; item: Item; files?: string[] } | { kind: 'batch'; items: Item[]; files?: string[] }
+type Unit =
+  | { kind: 'baseline' }
+  | { kind: 'single'; item: Item; files?: string[] }
+  | { kind: 'batch'; items: Item[]; files?: string[] }
 
 const itemKey = (i: Item) => `${i.kind}:${i.name}`
 
 /** The units of a run: the faithful reference, then the items alone (batch 1) or in batches of the same suites. */
 export function plannedUnits(items: Item[], batch: number, filesOf: (i: Item) => string[] | undefined): Unit[] {
   const units: Unit[] = [{ kind: 'baseline' }]
-  if (batch <= 1) return [...units, ...items.map((item) => ({ kind: 'single' as const, item, ...(filesOf(item) ? { files: filesOf(item)! } : {}) }))]
+  if (batch <= 1)
+    return [
+      ...units,
+      ...items.map((item) => ({ kind: 'single' as const, item, ...(filesOf(item) ? { files: filesOf(item)! } : {}) })),
+    ]
   const groups = new Map<string, { files: string[] | undefined; items: Item[] }>()
   for (const item of items) {
     const files = filesOf(item)
@@ -62,7 +81,8 @@ export function plannedUnits(items: Item[], batch: number, filesOf: (i: Item) =>
     groups.set(key, g)
   }
   for (const g of groups.values()) {
-    for (let i = 0; i < g.items.length; i += batch) units.push({ kind: 'batch', items: g.items.slice(i, i + batch), ...(g.files ? { files: g.files } : {}) })
+    for (let i = 0; i < g.items.length; i += batch)
+      units.push({ kind: 'batch', items: g.items.slice(i, i + batch), ...(g.files ? { files: g.files } : {}) })
   }
   return units
 }
@@ -96,7 +116,8 @@ export async function runMutation(args: MutationArgs, log: (line: string) => voi
     ...variations.map((name) => ({ kind: 'variation' as const, name })),
     ...defects.filter((d) => !all[d]!.undetectable).map((name) => ({ kind: 'defect' as const, name })),
   ]
-  const filesOf = (i: Item) => (i.kind === 'defect' && args.scope === 'area' && !args.files ? areaSuites(all[i.name]!.area) : args.files)
+  const filesOf = (i: Item) =>
+    i.kind === 'defect' && args.scope === 'area' && !args.files ? areaSuites(all[i.name]!.area) : args.files
   const units = plannedUnits(items, args.batch, filesOf)
   const suite = { timeoutMs: args.timeoutMs }
   const summaries = new Map<string, RunSummary>()
@@ -113,18 +134,28 @@ export async function runMutation(args: MutationArgs, log: (line: string) => voi
   const record = (item: Item, summary: RunSummary) => {
     summaries.set(itemKey(item), summary)
     done += 1
-    log(`[${done}/${total}] ${item.kind} ${item.name}: ${summary.failed.length} failed of ${summary.checksRun} checks, exit ${summary.exitCode} (${(summary.wallMs / 1000).toFixed(1)} s)`)
+    log(
+      `[${done}/${total}] ${item.kind} ${item.name}: ${summary.failed.length} failed of ${summary.checksRun} checks, ` +
+        `exit ${summary.exitCode} (${(summary.wallMs / 1000).toFixed(1)} s)`,
+    )
   }
   await mapPool(units, args.parallel, async (unit) => {
     if (unit.kind === 'baseline') {
       baselineRun = await runWithDefects([], { ...suite, ...(args.files ? { files: args.files } : {}) })
       done += 1
-      log(`[${done}/${total}] faithful reference: ${baselineRun.failed.length} failed of ${baselineRun.checksRun} checks, exit ${baselineRun.exitCode} (${(baselineRun.wallMs / 1000).toFixed(1)} s)`)
+      log(
+        `[${done}/${total}] faithful reference: ${baselineRun.failed.length} failed of ${baselineRun.checksRun} ` +
+          `checks, exit ${baselineRun.exitCode} (${(baselineRun.wallMs / 1000).toFixed(1)} s)`,
+      )
       return
     }
     if (unit.kind === 'single') return record(unit.item, await runAlone(unit.item, unit.files))
     const t0 = Date.now()
-    const b = await runAgainstReferences([{ name: 'reference (control)' }, ...unit.items.map(targetOf)], { ...suite, ...(unit.files ? { files: unit.files } : {}), keepReports: true })
+    const b = await runAgainstReferences([{ name: 'reference (control)' }, ...unit.items.map(targetOf)], {
+      ...suite,
+      ...(unit.files ? { files: unit.files } : {}),
+      keepReports: true,
+    })
     const [control, ...mine] = summarizeTargets(b.run, b.keys, b.reports, t0)
     if (!control && mine.every((m) => m === undefined)) {
       // stopped before any check (a multi-target run stops when one target fails its preflight): each alone
@@ -139,11 +170,19 @@ export async function runMutation(args: MutationArgs, log: (line: string) => voi
       record(item, mine[i] ?? noReport(outputTail(b.run.output), b.run.wallMs, b.run.exitCode))
     })
   })
-  const baseline = classifyVariation('faithful reference', 'The reference service as it is, embedded (npm run conformance).', baselineRun!)
+  const baseline = classifyVariation(
+    'faithful reference',
+    'The reference service as it is, embedded (npm run conformance).',
+    baselineRun!,
+  )
   const baselineFailed = new Set(baselineRun!.failed.map((f) => f.id))
   const except = (key: string) => new Set([...baselineFailed, ...(controlFailed.get(key) ?? [])])
-  const defectResults = defects.map((d) => classifyDefect(d, all[d]!, summaries.get(`defect:${d}`), except(`defect:${d}`)))
-  const variationResults = variations.map((v) => classifyVariation(v, VARIATIONS[v].description, summaries.get(`variation:${v}`)!))
+  const defectResults = defects.map((d) =>
+    classifyDefect(d, all[d]!, summaries.get(`defect:${d}`), except(`defect:${d}`)),
+  )
+  const variationResults = variations.map((v) =>
+    classifyVariation(v, VARIATIONS[v].description, summaries.get(`variation:${v}`)!),
+  )
   const s = score(defectResults)
   const alarms = falseAlarms(variationResults)
   return {

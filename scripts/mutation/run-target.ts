@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startReference } from '../../reference/server'
-import { VARIATIONS, variationOptions, type VariationInfo, type VariationName } from '../../reference/variations/catalogue'
+import {
+  VARIATIONS,
+  variationOptions,
+  type VariationInfo,
+  type VariationName,
+} from '../../reference/variations/catalogue'
 import { referenceProfile } from '../harness/reference-batch'
 import { runConformance } from '../harness/run-conformance'
 import { summarize } from './summarize'
@@ -17,7 +22,12 @@ export interface SuiteRunOptions {
 /** One run of the suite against the embedded reference with the given defects (none: the faithful reference). */
 export async function runWithDefects(defects: string[], o: SuiteRunOptions = {}): Promise<RunSummary> {
   const started = Date.now()
-  const run = await runConformance({ defects, keepReports: true, ...(o.files ? { files: o.files } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) })
+  const run = await runConformance({
+    defects,
+    keepReports: true,
+    ...(o.files ? { files: o.files } : {}),
+    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+  })
   return summarize(run, started)
 }
 
@@ -36,7 +46,12 @@ export async function runWithVariation(name: VariationName, o: SuiteRunOptions =
     const started = Date.now()
     const run = await runConformance({
       keepReports: true,
-      env: { TARGET_PROFILE: profilePath, SALES_BASE_URL: ref.url, AUTH_URL: `${ref.url}/api/v1/identifier`, WEBHOOK_BASE_URL: ref.url },
+      env: {
+        TARGET_PROFILE: profilePath,
+        SALES_BASE_URL: ref.url,
+        AUTH_URL: `${ref.url}/api/v1/identifier`,
+        WEBHOOK_BASE_URL: ref.url,
+      },
       ...(o.files ? { files: o.files } : {}),
       ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
     })

@@ -14,7 +14,10 @@ export function isPreflightStop(message: string | undefined): boolean {
 
 /** The one-line reason a run stopped before any check (preflight or configuration), if it says one. */
 export function stopMessage(output: string): string | undefined {
-  const lines = output.replace(ANSI, '').split('\n').map((l) => l.trim())
+  const lines = output
+    .replace(ANSI, '')
+    .split('\n')
+    .map((l) => l.trim())
   const preflight = lines.find((l) => PREFLIGHT.test(l))
   if (preflight) return preflight.replace(/^Error:\s*/, '')
   const err = lines.find((l) => /^Error: /.test(l))
@@ -36,9 +39,14 @@ export function firstFailureMs(allureDir: string, startedAtEpochMs: number, targ
   for (const f of readdirSync(allureDir)) {
     if (!f.endsWith('-result.json')) continue
     try {
-      const r = JSON.parse(readFileSync(join(allureDir, f), 'utf8')) as { status?: string; stop?: number; labels?: { name: string; value: string }[] }
+      const r = JSON.parse(readFileSync(join(allureDir, f), 'utf8')) as {
+        status?: string
+        stop?: number
+        labels?: { name: string; value: string }[]
+      }
       if (target !== undefined && !r.labels?.some((l) => l.name === 'parentSuite' && l.value === target)) continue
-      if ((r.status === 'failed' || r.status === 'broken') && typeof r.stop === 'number') first = Math.min(first ?? r.stop, r.stop)
+      if ((r.status === 'failed' || r.status === 'broken') && typeof r.stop === 'number')
+        first = Math.min(first ?? r.stop, r.stop)
     } catch {
       // a result file being written when the run was killed
     }
@@ -63,10 +71,24 @@ function blockedOf(c: Outcome): BlockedCheck {
 type Report = NonNullable<ConformanceRun['report']>
 
 /** The summary of one target's checks (first: its first failure, when any failed). */
-function summaryOf(run: ConformanceRun, checks: Outcome[], first: (failed: number) => number | undefined, exitCode = run.exitCode): RunSummary {
+function summaryOf(
+  run: ConformanceRun,
+  checks: Outcome[],
+  first: (failed: number) => number | undefined,
+  exitCode = run.exitCode,
+): RunSummary {
   const blocked = checks.filter(isBlocked).map((c) => blockedOf(c))
-  // an errored check (a tool error, a timeout) under a defect or a variation counts like a failed one here: the run is not green
-  const failed = checks.filter((c) => c.status === 'failed' || c.status === 'errored').map((c) => ({ id: c.id, document: c.document, section: c.section, ...(c.error ? { error: c.error.replace(ANSI, '').slice(0, 600) } : {}), ...(c.sameFindingAs ? { sameFindingAs: c.sameFindingAs } : {}) }))
+  // an errored check (a tool error, a timeout) under a defect or a variation counts like a failed one here: the run is
+  // not green
+  const failed = checks
+    .filter((c) => c.status === 'failed' || c.status === 'errored')
+    .map((c) => ({
+      id: c.id,
+      document: c.document,
+      section: c.section,
+      ...(c.error ? { error: c.error.replace(ANSI, '').slice(0, 600) } : {}),
+      ...(c.sameFindingAs ? { sameFindingAs: c.sameFindingAs } : {}),
+    }))
   const firstMs = failed.length > 0 ? first(failed.length) : undefined
   const stop = checks.length === 0 ? stopMessage(run.output) : undefined
   return {
@@ -83,7 +105,9 @@ function summaryOf(run: ConformanceRun, checks: Outcome[], first: (failed: numbe
 
 /** Reduces a finished run (started with keepReports) to a summary, and removes its reports folder. */
 export function summarize(run: ConformanceRun, startedAtEpochMs: number): RunSummary {
-  const summary = summaryOf(run, run.report?.checks ?? [], () => firstFailureMs(join(run.reportsDir, 'allure-results'), startedAtEpochMs))
+  const summary = summaryOf(run, run.report?.checks ?? [], () =>
+    firstFailureMs(join(run.reportsDir, 'allure-results'), startedAtEpochMs),
+  )
   rmSync(run.reportsDir, { recursive: true, force: true })
   return summary
 }
@@ -93,12 +117,19 @@ export function summarize(run: ConformanceRun, startedAtEpochMs: number): RunSum
  * (undefined: the target has no report), and removes its reports folder. The exit code is the target's verdict's, the
  * wall time the run's.
  */
-export function summarizeTargets(run: ConformanceRun, keys: string[], reports: (Report | undefined)[], startedAtEpochMs: number): (RunSummary | undefined)[] {
+export function summarizeTargets(
+  run: ConformanceRun,
+  keys: string[],
+  reports: (Report | undefined)[],
+  startedAtEpochMs: number,
+): (RunSummary | undefined)[] {
   const allure = join(run.reportsDir, 'allure-results')
   // a target's exit code is its own verdict's (one target's failure fails the whole run's vitest)
   const out = keys.map((key, i) => {
     const r = reports[i]
-    return r ? summaryOf(run, r.checks, () => firstFailureMs(allure, startedAtEpochMs, key), r.exitCode ?? run.exitCode) : undefined
+    return r
+      ? summaryOf(run, r.checks, () => firstFailureMs(allure, startedAtEpochMs, key), r.exitCode ?? run.exitCode)
+      : undefined
   })
   rmSync(run.reportsDir, { recursive: true, force: true })
   return out

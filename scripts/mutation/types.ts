@@ -30,11 +30,17 @@ export interface FailedCheck {
   section: string
   /** The start of the check's failure message (already redacted by the suite). */
   error?: string
-  /** A model invariant broken only in the answers of these failed checks: the same finding (runner/run/results/results.ts). */
+  /**
+   * A model invariant broken only in the answers of these failed checks: the same finding
+   * (runner/run/results/results.ts).
+   */
   sameFindingAs?: string[]
 }
 
-/** caught: a check failed that did not fail on the faithful reference; stopped: the run refused to start (counted as caught). */
+/**
+ * caught: a check failed that did not fail on the faithful reference; stopped: the run refused to start (counted as
+ * caught).
+ */
 export type DefectVerdict = 'caught' | 'stopped' | 'missed' | 'error' | 'undetectable'
 
 export interface DefectResult {
@@ -88,7 +94,10 @@ export interface MutationReport {
   batch?: number
   bar: number
   baseline: VariationResult
-  /** Checks that failed against a batch's faithful control reference: the batch's own doing, never a finding; fails the harness. */
+  /**
+   * Checks that failed against a batch's faithful control reference: the batch's own doing, never a finding; fails the
+   * harness.
+   */
   controlFailures?: string[]
   score: Score
   falseAlarms: number

@@ -25,19 +25,38 @@ afterAll(async () => {
 })
 
 /** A policy, its first invoice and the totals before any payment. */
-const subject = givenOnce('an issued policy, its first invoice and its totals', async () => {
-  const p = await issuePolicy(flow, api, { label: 'payments' })
-  const inv = await api.invoices(p.policyId)
-  expectStatus(inv, 200)
-  const first = api.readInvoices(inv)?.[0]
-  expectThat(first !== undefined && first.invoicenumber !== '' && first.amount !== undefined && first.amount >= 5, { expected: `a first invoice with a number and an amount (${s.invoices.amountFields.join(' + ')}) of at least 5`, actual: inv.body, res: inv })
-  const totals = await api.totals(p.policyId)
-  expectStatus(totals, 200)
-  const base = api.readTotals(totals)
-  expectThat(base.paid !== undefined && base.balance !== undefined, { expected: `paid (${s.totals.paid}) and balance (${s.totals.balance}) in the period totals`, actual: totals.body, res: totals })
-  const payment = roundMoney(first.amount! * 0.7)
-  return { p, invoice: first.invoicenumber, base, payment, a1: roundMoney(payment * 0.5), a2: roundMoney(payment * 0.3) }
-}, { product: t.config.product })
+const subject = givenOnce(
+  'an issued policy, its first invoice and its totals',
+  async () => {
+    const p = await issuePolicy(flow, api, { label: 'payments' })
+    const inv = await api.invoices(p.policyId)
+    expectStatus(inv, 200)
+    const first = api.readInvoices(inv)?.[0]
+    expectThat(first !== undefined && first.invoicenumber !== '' && first.amount !== undefined && first.amount >= 5, {
+      expected: `a first invoice with a number and an amount (${s.invoices.amountFields.join(' + ')}) of at least 5`,
+      actual: inv.body,
+      res: inv,
+    })
+    const totals = await api.totals(p.policyId)
+    expectStatus(totals, 200)
+    const base = api.readTotals(totals)
+    expectThat(base.paid !== undefined && base.balance !== undefined, {
+      expected: `paid (${s.totals.paid}) and balance (${s.totals.balance}) in the period totals`,
+      actual: totals.body,
+      res: totals,
+    })
+    const payment = roundMoney(first.amount! * 0.7)
+    return {
+      p,
+      invoice: first.invoicenumber,
+      base,
+      payment,
+      a1: roundMoney(payment * 0.5),
+      a2: roundMoney(payment * 0.3),
+    }
+  },
+  { product: t.config.product },
+)
 
 async function totalsNow(): Promise<{ res: HttpResult; totals: Totals }> {
   const { p } = await subject()
@@ -51,15 +70,33 @@ async function expectPaidMovedBy(delta: number, why: string): Promise<void> {
   const { base } = await subject()
   const { res, totals } = await totalsNow()
   const want = { paid: roundMoney(base.paid! + delta), balance: roundMoney(base.balance! - delta) }
-  const ok = totals.paid !== undefined && totals.balance !== undefined && moneyEqual(totals.paid, want.paid, s.moneyTolerance) && moneyEqual(totals.balance, want.balance, s.moneyTolerance)
-  expectThat(ok, { expected: `paid ${want.paid} and balance ${want.balance} (${why}; before any payment: paid ${base.paid}, balance ${base.balance})`, actual: { paid: totals.paid, balance: totals.balance }, res })
+  const ok =
+    totals.paid !== undefined &&
+    totals.balance !== undefined &&
+    moneyEqual(totals.paid, want.paid, s.moneyTolerance) &&
+    moneyEqual(totals.balance, want.balance, s.moneyTolerance)
+  expectThat(ok, {
+    expected:
+      `paid ${want.paid} and balance ${want.balance} (${why}; before any payment: paid ${base.paid}, ` +
+      `balance ${base.balance})`,
+    actual: { paid: totals.paid, balance: totals.balance },
+    res,
+  })
 }
 
-async function allocate(paymentId: string, allocations: { invoicenumber: string; amount: number }[]): Promise<{ res: HttpResult; events: string[] }> {
+async function allocate(
+  paymentId: string,
+  allocations: { invoicenumber: string; amount: number }[],
+): Promise<{ res: HttpResult; events: string[] }> {
   const res = await api.allocate(paymentId, allocations)
   expectStatus(res, '2xx')
   const events = api.eventIdsOf(res)
-  expectThat(events !== undefined && events.length === allocations.length, { expected: `${allocations.length} allocation event id(s) at ${s.payments.eventsPointer}[].${s.payments.eventIdField}`, actual: res.body, res })
+  expectThat(events !== undefined && events.length === allocations.length, {
+    expected:
+      `${allocations.length} allocation event id(s) ` + `at ${s.payments.eventsPointer}[].${s.payments.eventIdField}`,
+    actual: res.body,
+    res,
+  })
   for (const e of events) live.add(e)
   return { res, events }
 }
@@ -69,7 +106,11 @@ async function newPayment(amount: number): Promise<string> {
   const pay = await api.insertPayment(amount, today)
   expectStatus(pay, '2xx')
   const paymentId = api.paymentIdOf(pay)
-  expectThat(paymentId !== undefined, { expected: `the payment id at ${s.payments.paymentIdPointer}`, actual: pay.body, res: pay })
+  expectThat(paymentId !== undefined, {
+    expected: `the payment id at ${s.payments.paymentIdPointer}`,
+    actual: pay.body,
+    res: pay,
+  })
   return paymentId
 }
 
@@ -84,13 +125,22 @@ lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)
   const st: { paymentId?: string; e1?: string } = {}
 
   step(
-    { id: 'PL-PAY-001', spec: 'sales', section: '§4', requirement: 'POST /brokerpayments inserts a payment and returns its id.' },
+    {
+      id: 'PL-PAY-001',
+      spec: 'sales',
+      section: '§4',
+      requirement: 'POST /brokerpayments inserts a payment and returns its id.',
+    },
     async () => {
       const { payment } = await subject()
       const res = await api.insertPayment(payment, today)
       expectStatus(res, '2xx')
       st.paymentId = api.paymentIdOf(res)
-      expectThat(st.paymentId !== undefined, { expected: `the payment id at ${s.payments.paymentIdPointer}`, actual: res.body, res })
+      expectThat(st.paymentId !== undefined, {
+        expected: `the payment id at ${s.payments.paymentIdPointer}`,
+        actual: res.body,
+        res,
+      })
       const name = api.contract('sales/payment-insert')
       if (name) expectContract(t.contracts, res, name)
       await expectPaidMovedBy(0, 'an unallocated payment pays nothing')
@@ -98,7 +148,14 @@ lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)
   )
 
   step(
-    { id: 'PL-PAY-002', spec: 'sales', section: '§1, §4', requirement: "Allocating part of a payment to the policy's first invoice returns an allocation event id and moves the period totals' paid and balance by exactly that amount." },
+    {
+      id: 'PL-PAY-002',
+      spec: 'sales',
+      section: '§1, §4',
+      requirement:
+        "Allocating part of a payment to the policy's first invoice returns an allocation event id and moves the " +
+        "period totals' paid and balance by exactly that amount.",
+    },
     async () => {
       const { invoice, a1 } = await subject()
       const { res, events } = await allocate(st.paymentId!, [{ invoicenumber: invoice, amount: a1 }])
@@ -110,7 +167,12 @@ lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)
   )
 
   step(
-    { id: 'PL-PAY-003', spec: 'sales', section: '§1, §4', requirement: 'Crediting the allocation event returns the period totals to what they were before the allocation.' },
+    {
+      id: 'PL-PAY-003',
+      spec: 'sales',
+      section: '§1, §4',
+      requirement: 'Crediting the allocation event returns the period totals to what they were before the allocation.',
+    },
     async () => {
       const res = await credit(st.e1!)
       const name = api.contract('sales/invoice-credit')
@@ -120,7 +182,14 @@ lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)
   )
 
   step(
-    { id: 'PL-PAY-004', spec: 'sales', section: '§1, §4', requirement: 'With two live allocations of a payment, crediting one event reverses exactly that allocation and leaves the other.' },
+    {
+      id: 'PL-PAY-004',
+      spec: 'sales',
+      section: '§1, §4',
+      requirement:
+        'With two live allocations of a payment, crediting one event reverses exactly that allocation and leaves the ' +
+        'other.',
+    },
     async () => {
       const { invoice, a1, a2 } = await subject()
       const first = await allocate(st.paymentId!, [{ invoicenumber: invoice, amount: a1 }])
@@ -134,7 +203,14 @@ lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)
   )
 
   step(
-    { id: 'PL-PAY-005', spec: 'sales', section: '§1, §4', requirement: 'An allocation larger than what is left of the payment is refused with a 4xx; nothing is allocated and the whole payment can still be allocated.' },
+    {
+      id: 'PL-PAY-005',
+      spec: 'sales',
+      section: '§1, §4',
+      requirement:
+        'An allocation larger than what is left of the payment is refused with a 4xx; nothing is allocated and the ' +
+        'whole payment can still be allocated.',
+    },
     async () => {
       const { invoice, payment } = await subject()
       const before = await totalsNow()
@@ -142,7 +218,12 @@ lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)
       for (const e of api.eventIdsOf(over) ?? []) live.add(e)
       expectStatus(over, '4xx')
       const after = await totalsNow()
-      expectEqual(after.res.text, before.res.text, 'the period totals after the refused allocation (as before)', after.res)
+      expectEqual(
+        after.res.text,
+        before.res.text,
+        'the period totals after the refused allocation (as before)',
+        after.res,
+      )
       const full = await allocate(st.paymentId!, [{ invoicenumber: invoice, amount: payment }])
       await expectPaidMovedBy(payment, `the whole payment ${payment} allocated`)
       await credit(full.events[0]!)
@@ -150,7 +231,12 @@ lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)
   )
 
   step(
-    { id: 'PL-PAY-006', spec: 'sales', section: '§4', requirement: 'A second credit of the same allocation event is refused with a 4xx and changes nothing.' },
+    {
+      id: 'PL-PAY-006',
+      spec: 'sales',
+      section: '§4',
+      requirement: 'A second credit of the same allocation event is refused with a 4xx and changes nothing.',
+    },
     async () => {
       const before = await totalsNow()
       expectStatus(await api.credit(st.e1!), '4xx')
@@ -160,22 +246,49 @@ lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)
   )
 })
 
-/** Every view of each policy (links, invoices, totals), each answered 200; the model judges what they show (PL-INV-002, 005, 006). */
+/**
+ * Every view of each policy (links, invoices, totals), each answered 200; the model judges what they show (PL-INV-002,
+ * 005, 006).
+ */
 async function readViews(policyIds: string[]): Promise<void> {
-  for (const res of await Promise.all(policyIds.flatMap((id) => [api.links(id), api.invoices(id), api.totals(id)]))) expectStatus(res, 200)
+  for (const res of await Promise.all(policyIds.flatMap((id) => [api.links(id), api.invoices(id), api.totals(id)])))
+    expectStatus(res, 200)
 }
 
 describe('broker payments across invoices and policies (sales-service.md §1, §4)', () => {
   check(
-    { id: 'PL-PAY-010', spec: 'sales', section: '§1, §4', requirement: "Two payments, one allocated to invoices of one policy and one split across the invoices of two policies, then each allocation event credited on its own: every view of both policies is answered after each step, and once every event is credited both policies' period totals are as before the payments (that each allocation and credit moves exactly its own policy is judged by PL-INV-002)." },
+    {
+      id: 'PL-PAY-010',
+      spec: 'sales',
+      section: '§1, §4',
+      requirement:
+        'Two payments, one allocated to invoices of one policy and one split across the invoices of two policies, ' +
+        'then each allocation event credited on its own: every view of both policies is answered after each ' +
+        "step, and once every event is credited both policies' period totals are as before the payments (that " +
+        'each allocation and credit moves exactly its own policy is judged by PL-INV-002).',
+    },
     async () => {
       const product = t.config.product
-      const [a, b] = await given('two issued policies of the tenant', () => Promise.all([issuePolicy(flow, api, { label: 'payments-split-a' }), issuePolicy(flow, api, { label: 'payments-split-b' })]), { product })
+      const [a, b] = await given(
+        'two issued policies of the tenant',
+        () =>
+          Promise.all([
+            issuePolicy(flow, api, { label: 'payments-split-a' }),
+            issuePolicy(flow, api, { label: 'payments-split-b' }),
+          ]),
+        { product },
+      )
       const invoicesOf = async (policyId: string) => {
         const res = await api.invoices(policyId)
         expectStatus(res, 200)
         const list = (api.readInvoices(res) ?? []).filter((i) => i.invoicenumber !== '' && i.amount !== undefined)
-        expectThat(list.length > 0 && list[0]!.amount! >= 5, { expected: `invoices with a number and an amount (${s.invoices.amountFields.join(' + ')}), the first of at least 5`, actual: res.body, res })
+        expectThat(list.length > 0 && list[0]!.amount! >= 5, {
+          expected:
+            `invoices with a number and an amount (${s.invoices.amountFields.join(' + ')}), the first of at ` +
+            `least 5`,
+          actual: res.body,
+          res,
+        })
         return list
       }
       const [invA, invB] = [await invoicesOf(a.policyId), await invoicesOf(b.policyId)]
@@ -187,34 +300,72 @@ describe('broker payments across invoices and policies (sales-service.md §1, §
       const before = [await totalsText(a.policyId), await totalsText(b.policyId)]
       const one = await given('a payment', () => newPayment(2), { product })
       const two = await given('a second payment', () => newPayment(2), { product })
-      // the first payment on the invoices of one policy (its first and last: the same one when it has one), the second split across both policies
+      // the first payment on the invoices of one policy (its first and last: the same one when it has one), the second
+      // split across both policies
       const events = [
-        ...(await allocate(one, [{ invoicenumber: invA[0]!.invoicenumber, amount: 0.6 }, { invoicenumber: invA[invA.length - 1]!.invoicenumber, amount: 0.4 }])).events,
+        ...(
+          await allocate(one, [
+            { invoicenumber: invA[0]!.invoicenumber, amount: 0.6 },
+            { invoicenumber: invA[invA.length - 1]!.invoicenumber, amount: 0.4 },
+          ])
+        ).events,
       ]
       await readViews([a.policyId, b.policyId])
-      events.push(...(await allocate(two, [{ invoicenumber: invA[0]!.invoicenumber, amount: 0.7 }, { invoicenumber: invB[0]!.invoicenumber, amount: 0.9 }])).events)
+      events.push(
+        ...(
+          await allocate(two, [
+            { invoicenumber: invA[0]!.invoicenumber, amount: 0.7 },
+            { invoicenumber: invB[0]!.invoicenumber, amount: 0.9 },
+          ])
+        ).events,
+      )
       await readViews([a.policyId, b.policyId])
       for (const e of events) {
         await credit(e)
         await readViews([a.policyId, b.policyId])
       }
       const after = [await totalsText(a.policyId), await totalsText(b.policyId)]
-      expectEqual(after[0]!.text, before[0]!.text, 'the period totals of the first policy once every event is credited (as before the payments)', after[0]!)
-      expectEqual(after[1]!.text, before[1]!.text, 'the period totals of the second policy once every event is credited (as before the payments)', after[1]!)
+      expectEqual(
+        after[0]!.text,
+        before[0]!.text,
+        'the period totals of the first policy once every event is credited (as before the payments)',
+        after[0]!,
+      )
+      expectEqual(
+        after[1]!.text,
+        before[1]!.text,
+        'the period totals of the second policy once every event is credited (as before the payments)',
+        after[1]!,
+      )
     },
   )
 })
 
 describe('broker payments: unknown ids and other tenants (sales-service.md §4, §5)', () => {
   check(
-    { id: 'PL-PAY-007', spec: 'sales', section: '§4', requirement: `Crediting an allocation event id that does not exist is refused with ${probes.settings.unknownId.statuses.join(' or ')}: ${probes.settings.unknownId.why}.` },
+    {
+      id: 'PL-PAY-007',
+      spec: 'sales',
+      section: '§4',
+      requirement:
+        `Crediting an allocation event id that does not exist is refused ` +
+        `with ${probes.settings.unknownId.statuses.join(' or ')}: ${probes.settings.unknownId.why}.`,
+    },
     async () => {
       expectStatus(await api.credit(probes.missing('sales')), probes.settings.unknownId.statuses)
     },
   )
 
   check(
-    { id: 'PL-PAY-008', spec: 'sales', section: '§4', requirement: `Allocating to an invoice or from a payment that does not exist is refused with ${probes.settings.unknownReference.statuses.join(' or ')} and changes nothing: ${probes.settings.unknownReference.why}.` },
+    {
+      id: 'PL-PAY-008',
+      spec: 'sales',
+      section: '§4',
+      requirement:
+        `Allocating to an invoice or from a payment that does not exist is refused ` +
+        `with ${probes.settings.unknownReference.statuses.join(' or ')} and changes ` +
+        `nothing: ${probes.settings.unknownReference.why}.`,
+    },
     async () => {
       const { invoice, a1 } = await subject()
       const before = await totalsNow()
@@ -232,21 +383,45 @@ describe('broker payments: unknown ids and other tenants (sales-service.md §4, 
   )
 
   check(
-    { id: 'PL-PAY-009', spec: 'sales', section: '§4, §5', requirement: "A caller of another tenant can neither credit this tenant's allocation event nor allocate to its invoice; the totals do not move." },
+    {
+      id: 'PL-PAY-009',
+      spec: 'sales',
+      section: '§4, §5',
+      requirement:
+        "A caller of another tenant can neither credit this tenant's allocation event nor allocate to its invoice; " +
+        'the totals do not move.',
+    },
     async (c) => {
       const other = t.user('otherTenant')
       if (!other) return c.notApplicable(t.missingUser('otherTenant'))
       const { invoice, a1 } = await subject()
       const paymentId = await given('a new payment', () => newPayment(a1), { product: t.config.product })
-      const { events } = await given('an allocation of it to the policy invoice', () => allocate(paymentId, [{ invoicenumber: invoice, amount: a1 }]), { product: t.config.product })
+      const { events } = await given(
+        'an allocation of it to the policy invoice',
+        () => allocate(paymentId, [{ invoicenumber: invoice, amount: a1 }]),
+        { product: t.config.product },
+      )
       const before = await totalsNow()
-      const foreignCredit = await t.sales.call({ op: 'sales.invoice.credit', params: { eventId: events[0]! }, json: {}, as: other })
+      const foreignCredit = await t.sales.call({
+        op: 'sales.invoice.credit',
+        params: { eventId: events[0]! },
+        json: {},
+        as: other,
+      })
       if (foreignCredit.status < 300) live.delete(events[0]!)
       expectStatus(foreignCredit, '4xx')
-      const foreignPay = await t.sales.call({ op: 'sales.payments.insert', json: { amount: a1, paymentDate: today, reference: t.tag('other-tenant') }, as: other })
+      const foreignPay = await t.sales.call({
+        op: 'sales.payments.insert',
+        json: { amount: a1, paymentDate: today, reference: t.tag('other-tenant') },
+        as: other,
+      })
       const foreignPaymentId = api.paymentIdOf(foreignPay)
       if (foreignPaymentId) {
-        const foreignAllocate = await t.sales.call({ op: 'sales.payments.allocate', json: { paymentId: foreignPaymentId, allocations: [{ invoicenumber: invoice, amount: a1 }] }, as: other })
+        const foreignAllocate = await t.sales.call({
+          op: 'sales.payments.allocate',
+          json: { paymentId: foreignPaymentId, allocations: [{ invoicenumber: invoice, amount: a1 }] },
+          as: other,
+        })
         for (const e of api.eventIdsOf(foreignAllocate) ?? []) live.add(e)
         expectStatus(foreignAllocate, '4xx')
       }

@@ -18,13 +18,19 @@ const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
 const probes = probesFor(t)
-const policy = givenOnce('an issued policy', () => issuePolicy(flow, api, { label: 'renewal' }), { product: t.config.product })
+const policy = givenOnce('an issued policy', () => issuePolicy(flow, api, { label: 'renewal' }), {
+  product: t.config.product,
+})
 const renewal = once(async () => {
   const p = await policy()
   const res = await api.renewal(p.policyId)
   expectStatus(res, 200)
   const data = getPointer(expectJsonBody(res), s.renewal.dataPointer)
-  expectThat(data !== null && typeof data === 'object' && !Array.isArray(data), { expected: `renewal data (an object) at ${s.renewal.dataPointer}`, actual: res.body, res })
+  expectThat(data !== null && typeof data === 'object' && !Array.isArray(data), {
+    expected: `renewal data (an object) at ${s.renewal.dataPointer}`,
+    actual: res.body,
+    res,
+  })
   return { p, res, data: data as Record<string, unknown> }
 })
 /** The renewal data as the setup of the checks about its content: PL-REN-001 owns the answer itself. */
@@ -32,7 +38,12 @@ const renewalGiven = () => given('the renewal data', renewal, { operation: 'sale
 
 describe('renewal: data prepared for a renewal quote (sales-service.md §1, §4)', () => {
   check(
-    { id: 'PL-REN-001', spec: 'sales', section: '§4', requirement: 'GET /policies/{policyId}/renewal answers 200 with the data prepared for a renewal quote.' },
+    {
+      id: 'PL-REN-001',
+      spec: 'sales',
+      section: '§4',
+      requirement: 'GET /policies/{policyId}/renewal answers 200 with the data prepared for a renewal quote.',
+    },
     async () => {
       const { res } = await renewal()
       const name = api.contract('sales/policy-renewal')
@@ -41,7 +52,14 @@ describe('renewal: data prepared for a renewal quote (sales-service.md §1, §4)
   )
 
   check(
-    { id: 'PL-REN-002', spec: 'sales', section: '§4', requirement: "The renewal data is valid against the product's JSON schema from the schemes endpoint (it can be used to create the renewal quote)." },
+    {
+      id: 'PL-REN-002',
+      spec: 'sales',
+      section: '§4',
+      requirement:
+        "The renewal data is valid against the product's JSON schema from the schemes endpoint (it can be used to " +
+        'create the renewal quote).',
+    },
     async () => {
       const { p, res, data } = await renewalGiven()
       const schema = { ...(await flow.schema(p.issued.product)) }
@@ -49,29 +67,63 @@ describe('renewal: data prepared for a renewal quote (sales-service.md §1, §4)
       const validate = t.schemas.compile(schema) // by the draft the schema declares
       const body = { schema: { type: flow.settings.schemaType, name: p.issued.product }, ...data }
       const ok = validate(body) as boolean
-      expectThat(ok, { expected: `renewal data valid for product ${p.issued.product}`, actual: formatAjvErrors(validate.errors).slice(0, 10).join('; '), res })
+      expectThat(ok, {
+        expected: `renewal data valid for product ${p.issued.product}`,
+        actual: formatAjvErrors(validate.errors).slice(0, 10).join('; '),
+        res,
+      })
     },
   )
 
   check(
-    { id: 'PL-REN-003', spec: 'sales', section: '§1, §4', requirement: "The renewal period starts the day after the policy's period ends and lasts as long." },
+    {
+      id: 'PL-REN-003',
+      spec: 'sales',
+      section: '§1, §4',
+      requirement: "The renewal period starts the day after the policy's period ends and lasts as long.",
+    },
     async () => {
       const { p, res, data } = await renewalGiven()
-      const got = { dateInception: getPointer(data, s.renewal.dateInceptionPointer), dateExpiry: getPointer(data, s.renewal.dateExpiryPointer) }
-      expectEqual(got, nextPeriod(p.dateInception, p.dateExpiry, s.dayCount), `renewal dates after ${p.dateInception}..${p.dateExpiry} (${s.dayCount})`, res)
+      const got = {
+        dateInception: getPointer(data, s.renewal.dateInceptionPointer),
+        dateExpiry: getPointer(data, s.renewal.dateExpiryPointer),
+      }
+      expectEqual(
+        got,
+        nextPeriod(p.dateInception, p.dateExpiry, s.dayCount),
+        `renewal dates after ${p.dateInception}..${p.dateExpiry} (${s.dayCount})`,
+        res,
+      )
     },
   )
 
   check(
-    { id: 'PL-REN-004', spec: 'sales', section: '§1, §4', requirement: "The renewal data carries the policy's current customer and insured objects." },
+    {
+      id: 'PL-REN-004',
+      spec: 'sales',
+      section: '§1, §4',
+      requirement: "The renewal data carries the policy's current customer and insured objects.",
+    },
     async () => {
       const { p, res, data } = await renewalGiven()
-      expectEqual({ customer: data['customer'], objects: data['objects'] }, { customer: p.data['customer'], objects: p.data['objects'] }, 'customer and objects as in the policy links', res)
+      expectEqual(
+        { customer: data['customer'], objects: data['objects'] },
+        { customer: p.data['customer'], objects: p.data['objects'] },
+        'customer and objects as in the policy links',
+        res,
+      )
     },
   )
 
   check(
-    { id: 'PL-REN-005', spec: 'sales', section: '§4', requirement: `Renewal data of a policy id that does not exist is refused with ${probes.settings.unknownId.statuses.join(' or ')}: ${probes.settings.unknownId.why}.` },
+    {
+      id: 'PL-REN-005',
+      spec: 'sales',
+      section: '§4',
+      requirement:
+        `Renewal data of a policy id that does not exist is refused ` +
+        `with ${probes.settings.unknownId.statuses.join(' or ')}: ${probes.settings.unknownId.why}.`,
+    },
     async () => {
       expectStatus(await api.renewal(probes.missing('sales')), probes.settings.unknownId.statuses)
     },

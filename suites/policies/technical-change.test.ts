@@ -30,7 +30,11 @@ interface Snapshot {
 }
 
 async function snapshot(policyId: string): Promise<Snapshot> {
-  const [invoices, totals, links] = [await api.invoices(policyId), await api.totals(policyId), await api.links(policyId)]
+  const [invoices, totals, links] = [
+    await api.invoices(policyId),
+    await api.totals(policyId),
+    await api.links(policyId),
+  ]
   for (const res of [invoices, totals, links]) expectStatus(res, 200)
   return {
     invoices,
@@ -43,20 +47,46 @@ async function snapshot(policyId: string): Promise<Snapshot> {
 }
 
 function expectMoneyUnchanged(before: Snapshot, after: Snapshot): void {
-  expectEqual(after.invoices.text, before.invoices.text, 'the invoices response (byte for byte, as before the change)', after.invoices)
-  expectEqual(after.totals.text, before.totals.text, 'the period totals response (byte for byte, as before the change)', after.totals)
-  expectEqual(after.financials, before.financials, `the policy financials at ${s.links.financialsPointer} (as before the change)`, after.links)
+  expectEqual(
+    after.invoices.text,
+    before.invoices.text,
+    'the invoices response (byte for byte, as before the change)',
+    after.invoices,
+  )
+  expectEqual(
+    after.totals.text,
+    before.totals.text,
+    'the period totals response (byte for byte, as before the change)',
+    after.totals,
+  )
+  expectEqual(
+    after.financials,
+    before.financials,
+    `the policy financials at ${s.links.financialsPointer} (as before the change)`,
+    after.links,
+  )
 }
 
 lifecycle('technical change: non-financial data only (sales-service.md §4 Policy technical MTA)', (step) => {
   const st: { p?: PolicyUnderTest; before?: Snapshot; change?: Record<string, unknown>; res?: HttpResult } = {}
 
   step(
-    { id: 'PL-TECH-001', spec: 'sales', section: '§4', requirement: 'PUT /policies/{id}/data-change accepts a change of non-financial policy data.' },
+    {
+      id: 'PL-TECH-001',
+      spec: 'sales',
+      section: '§4',
+      requirement: 'PUT /policies/{id}/data-change accepts a change of non-financial policy data.',
+    },
     async () => {
-      const p = await given('an issued policy and its money', () => issuePolicy(flow, api, { label: 'technical-change' }), { product: t.config.product })
+      const p = await given(
+        'an issued policy and its money',
+        () => issuePolicy(flow, api, { label: 'technical-change' }),
+        { product: t.config.product },
+      )
       st.p = p
-      st.before = await given('the money of the policy before the change', () => snapshot(p.policyId), { product: t.config.product })
+      st.before = await given('the money of the policy before the change', () => snapshot(p.policyId), {
+        product: t.config.product,
+      })
       st.change = fillTemplate(s.technicalChange.set, api.vars()) as Record<string, unknown>
       const body: Record<string, unknown> = {}
       for (const [ptr, v] of Object.entries(st.change)) setPointer(body, ptr, v)
@@ -68,7 +98,12 @@ lifecycle('technical change: non-financial data only (sales-service.md §4 Polic
   )
 
   step(
-    { id: 'PL-TECH-002', spec: 'sales', section: '§4', requirement: 'After a technical change the policy shows the new non-financial data.' },
+    {
+      id: 'PL-TECH-002',
+      spec: 'sales',
+      section: '§4',
+      requirement: 'After a technical change the policy shows the new non-financial data.',
+    },
     async () => {
       const res = await api.links(st.p!.policyId)
       expectStatus(res, 200)
@@ -79,26 +114,58 @@ lifecycle('technical change: non-financial data only (sales-service.md §4 Polic
   )
 
   step(
-    { id: 'PL-TECH-003', spec: 'sales', section: '§4', requirement: 'A technical change leaves the invoices, the period totals and the policy financials byte for byte as they were.' },
+    {
+      id: 'PL-TECH-003',
+      spec: 'sales',
+      section: '§4',
+      requirement:
+        'A technical change leaves the invoices, the period totals and the policy financials byte for byte as they ' +
+        'were.',
+    },
     async () => {
       expectMoneyUnchanged(st.before!, await snapshot(st.p!.policyId))
     },
   )
 
   step(
-    { id: 'PL-TECH-004', spec: 'sales', section: '§4', requirement: 'A technical change creates no quote and no documents on the policy.' },
+    {
+      id: 'PL-TECH-004',
+      spec: 'sales',
+      section: '§4',
+      requirement: 'A technical change creates no quote and no documents on the policy.',
+    },
     async (c) => {
       if (st.before!.quotes === undefined && st.before!.documents === undefined) {
-        return c.notApplicable('the profile points at no quotes or documents list of the policy links (links.quotesPointer, links.documentsPointer)')
+        return c.notApplicable(
+          'the profile points at no quotes or documents list of the policy links (links.quotesPointer, ' +
+            'links.documentsPointer)',
+        )
       }
       const after = await snapshot(st.p!.policyId)
-      expectEqual(after.quotes, st.before!.quotes, `the quotes of the policy at ${s.links.quotesPointer} (as before)`, after.links)
-      expectEqual(after.documents, st.before!.documents, `the documents of the policy at ${s.links.documentsPointer} (as before)`, after.links)
+      expectEqual(
+        after.quotes,
+        st.before!.quotes,
+        `the quotes of the policy at ${s.links.quotesPointer} (as before)`,
+        after.links,
+      )
+      expectEqual(
+        after.documents,
+        st.before!.documents,
+        `the documents of the policy at ${s.links.documentsPointer} (as before)`,
+        after.links,
+      )
     },
   )
 
   step(
-    { id: 'PL-TECH-005', spec: 'sales', section: '§4', requirement: 'A technical change that touches a financial field is refused with a 4xx, and the money of the policy does not move.' },
+    {
+      id: 'PL-TECH-005',
+      spec: 'sales',
+      section: '§4',
+      requirement:
+        'A technical change that touches a financial field is refused with a 4xx, and the money of the policy does ' +
+        'not move.',
+    },
     async () => {
       const before = await snapshot(st.p!.policyId)
       const res = await api.dataChange(st.p!.policyId, fillTemplate(s.technicalChange.financialBody, api.vars()))
@@ -109,10 +176,18 @@ lifecycle('technical change: non-financial data only (sales-service.md §4 Polic
 })
 
 check(
-  { id: 'PL-TECH-006', spec: 'sales', section: '§4', requirement: `A technical change of a policy id that does not exist is refused with ${probes.settings.unknownId.statuses.join(' or ')}: ${probes.settings.unknownId.why}.` },
+  {
+    id: 'PL-TECH-006',
+    spec: 'sales',
+    section: '§4',
+    requirement:
+      `A technical change of a policy id that does not exist is refused ` +
+      `with ${probes.settings.unknownId.statuses.join(' or ')}: ${probes.settings.unknownId.why}.`,
+  },
   async () => {
     const body: Record<string, unknown> = {}
-    for (const [ptr, v] of Object.entries(fillTemplate(s.technicalChange.set, api.vars()) as Record<string, unknown>)) setPointer(body, ptr, v)
+    for (const [ptr, v] of Object.entries(fillTemplate(s.technicalChange.set, api.vars()) as Record<string, unknown>))
+      setPointer(body, ptr, v)
     expectStatus(await api.dataChange(probes.missing('sales'), body), probes.settings.unknownId.statuses)
   },
 )

@@ -39,7 +39,8 @@ async function readEveryView(policyId: string, quoteId: string): Promise<void> {
   const views = [api.invoices(policyId), api.totals(policyId), flow.calculation(quoteId), flow.installments(quoteId)]
   if (identity && Object.keys(identity).length > 0) {
     const query: Record<string, string> = {}
-    for (const [name, ptr] of Object.entries(identity)) query[name] = String(getPointer(getPointer(links.body, s.links.dataPointer), ptr) ?? '')
+    for (const [name, ptr] of Object.entries(identity))
+      query[name] = String(getPointer(getPointer(links.body, s.links.dataPointer), ptr) ?? '')
     views.push(api.customView(policyId, query))
   }
   for (const res of await Promise.all(views)) expectStatus(res, 200)
@@ -47,44 +48,71 @@ async function readEveryView(policyId: string, quoteId: string): Promise<void> {
 }
 
 check(
-  { id: 'PL-VIEW-001', spec: 'sales', section: '§4', requirement: "Every view of a quote and of the policy it becomes is answered (200) after each operation: the calculation and schedule before and after a change and a new calculation, the actions list again after them, and the policy's links, invoices, totals, custom view, calculation and schedule after issue, after a renewal preparation and after a termination premium quote." },
+  {
+    id: 'PL-VIEW-001',
+    spec: 'sales',
+    section: '§4',
+    requirement:
+      'Every view of a quote and of the policy it becomes is answered (200) after each operation: the calculation ' +
+      'and schedule before and after a change and a new calculation, the actions list again after them, and the ' +
+      "policy's links, invoices, totals, custom view, calculation and schedule after issue, after a renewal " +
+      'preparation and after a termination premium quote.',
+  },
   async () => {
     const update = flow.payloadOverrides(product).update ?? { '/policy/paymentFrequency': 'annual' }
-    const q = await given('a calculated quote', async () => {
-      // created with another value at every enumerated field of the update, so that the change moves the calculation
-      const schema = await flow.schema(product)
-      const set: Record<string, unknown> = {}
-      for (const [pointer, value] of Object.entries(update)) {
-        const options = (schemaAt(schema, pointer) as { enum?: unknown[] } | undefined)?.enum
-        const other = options?.find((o) => o !== resolveDateToken(value, new Date()))
-        if (other !== undefined) set[pointer] = other
-      }
-      return flow.calculatedQuote(product, { label: 'views', set, unlike: update })
-    }, { product })
+    const q = await given(
+      'a calculated quote',
+      async () => {
+        // created with another value at every enumerated field of the update, so that the change moves the calculation
+        const schema = await flow.schema(product)
+        const set: Record<string, unknown> = {}
+        for (const [pointer, value] of Object.entries(update)) {
+          const options = (schemaAt(schema, pointer) as { enum?: unknown[] } | undefined)?.enum
+          const other = options?.find((o) => o !== resolveDateToken(value, new Date()))
+          if (other !== undefined) set[pointer] = other
+        }
+        return flow.calculatedQuote(product, { label: 'views', set, unlike: update })
+      },
+      { product },
+    )
     for (const res of [await flow.calculation(q.quoteId), await flow.installments(q.quoteId)]) expectStatus(res, 200)
-    await given('the quote changed and calculated again', async () => {
-      const json: Record<string, unknown> = {}
-      for (const [pointer, value] of Object.entries(update)) setPointer(json, pointer, resolveDateToken(value, new Date()))
-      need(await flow.update(q.quoteId, json), 'update')
-      await flow.unlocked(q.quoteId, 'wait after update')
-      need(await flow.calculate(q.quoteId), 'calculate')
-      await flow.unlocked(q.quoteId, 'wait after calculate')
-    }, { product })
+    await given(
+      'the quote changed and calculated again',
+      async () => {
+        const json: Record<string, unknown> = {}
+        for (const [pointer, value] of Object.entries(update))
+          setPointer(json, pointer, resolveDateToken(value, new Date()))
+        need(await flow.update(q.quoteId, json), 'update')
+        await flow.unlocked(q.quoteId, 'wait after update')
+        need(await flow.calculate(q.quoteId), 'calculate')
+        await flow.unlocked(q.quoteId, 'wait after calculate')
+      },
+      { product },
+    )
     for (const res of [await flow.calculation(q.quoteId), await flow.installments(q.quoteId)]) expectStatus(res, 200)
     // the actions list is a view of the quote too: read again with no change since, it holds (SL-INV-010)
     await flow.unlocked(q.quoteId, 'the actions list read again after the reads')
 
-    const policyId = await given('the recalculated quote bound and issued', async () => {
-      need(await flow.bind(q.quoteId), 'bind')
-      await flow.unlocked(q.quoteId, 'wait after bind')
-      const { requestId } = await flow.startIssue(q.quoteId, product)
-      const r = await flow.waitRequest(requestId)
-      flow.requireReadable(r, product)
-      const id = getPointer(r.value?.body, flow.settings.policyIdPointer)
-      if (r.outcome !== 'success' || (typeof id !== 'string' && typeof id !== 'number')) throw new SalesFlowError('issue request', `${r.outcome}: no policy id`, r.last?.value.res, { operation: 'sales.requests.get', product, owner: `SL-LIFE-010-${product}` })
-      flow.markFinal(q.quoteId)
-      return String(id)
-    }, { product })
+    const policyId = await given(
+      'the recalculated quote bound and issued',
+      async () => {
+        need(await flow.bind(q.quoteId), 'bind')
+        await flow.unlocked(q.quoteId, 'wait after bind')
+        const { requestId } = await flow.startIssue(q.quoteId, product)
+        const r = await flow.waitRequest(requestId)
+        flow.requireReadable(r, product)
+        const id = getPointer(r.value?.body, flow.settings.policyIdPointer)
+        if (r.outcome !== 'success' || (typeof id !== 'string' && typeof id !== 'number'))
+          throw new SalesFlowError('issue request', `${r.outcome}: no policy id`, r.last?.value.res, {
+            operation: 'sales.requests.get',
+            product,
+            owner: `SL-LIFE-010-${product}`,
+          })
+        flow.markFinal(q.quoteId)
+        return String(id)
+      },
+      { product },
+    )
     await readEveryView(policyId, q.quoteId)
 
     expectStatus(await api.renewal(policyId), 200)
@@ -94,7 +122,10 @@ check(
     const inception = getPointer(links.body, s.links.dateInceptionPointer)
     const expiry = getPointer(links.body, s.links.dateExpiryPointer)
     if (typeof inception === 'string' && typeof expiry === 'string') {
-      const date = addDays(inception, Math.min(s.termination.afterDays, Math.max(0, daysBetween(inception, expiry) - 1)))
+      const date = addDays(
+        inception,
+        Math.min(s.termination.afterDays, Math.max(0, daysBetween(inception, expiry) - 1)),
+      )
       expectStatus(await api.terminationPremiums(policyId, { type: 'pro-rata', date }), 200)
       await readEveryView(policyId, q.quoteId)
     }

@@ -19,7 +19,11 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 function boundedLists(schema: Json): { type: string; max: number }[] {
   const objects = getPointer(schema, '/properties/objects/properties')
   if (!isObj(objects)) return []
-  return Object.entries(objects).flatMap(([type, s]) => (isObj(s) && Number.isInteger(s['maxItems']) && (s['maxItems'] as number) >= 1 && (s['maxItems'] as number) <= 20 ? [{ type, max: s['maxItems'] as number }] : []))
+  return Object.entries(objects).flatMap(([type, s]) =>
+    isObj(s) && Number.isInteger(s['maxItems']) && (s['maxItems'] as number) >= 1 && (s['maxItems'] as number) <= 20
+      ? [{ type, max: s['maxItems'] as number }]
+      : [],
+  )
 }
 
 /** A key no product schema names: added where the schema explicitly allows keys it does not list. */
@@ -33,7 +37,8 @@ function addExtraKeys(schema: unknown, doc: unknown, at = ''): string[] {
   if (!isObj(schema)) return []
   const added: string[] = []
   if (Array.isArray(doc)) {
-    if (isObj(schema['items'])) doc.forEach((item, i) => added.push(...addExtraKeys(schema['items'], item, `${at}/${i}`)))
+    if (isObj(schema['items']))
+      doc.forEach((item, i) => added.push(...addExtraKeys(schema['items'], item, `${at}/${i}`)))
     return added
   }
   if (!isObj(doc)) return added
@@ -49,24 +54,59 @@ function addExtraKeys(schema: unknown, doc: unknown, at = ''): string[] {
 describe('sales: payloads generated from the product schema (sales-service.md §4)', () => {
   for (const product of t.config.products) {
     check(
-      { id: `SL-PAY-001-${product}`, spec: 'sales', product, section: '§4', requirement: `A ${product} quote payload can be generated from the published schema: required fields, enums, formats and bounds respected, reproducible from the seed.` },
+      {
+        id: `SL-PAY-001-${product}`,
+        spec: 'sales',
+        product,
+        section: '§4',
+        requirement:
+          `A ${product} quote payload can be generated from the published schema: required fields, enums, ` +
+          `formats and bounds respected, reproducible from the seed.`,
+      },
       async () => {
         const schema = await given(`the ${product} schema`, () => flow.schema(product), { product })
         const built = await flow.buildPayload(product, { label: 'payload-check', seed: t.config.seed })
         await allure.parameter(`payload seed (${product})`, String(built.seed))
         await attachEvidence(`generated ${product} payload`, built.payload)
-        expectThat(built.errors.length === 0, { expected: 'a generated payload valid against the schema', actual: built.errors.slice(0, 10).join('; ') })
-        const again = generatePayload(schema, { seed: built.seed, set: { '/schema': built.payload['schema'] }, compile: (s) => t.schemas.compile(s), limits: t.config.schemaLimits })
-        const first = generatePayload(schema, { seed: built.seed, set: { '/schema': built.payload['schema'] }, compile: (s) => t.schemas.compile(s), limits: t.config.schemaLimits })
+        expectThat(built.errors.length === 0, {
+          expected: 'a generated payload valid against the schema',
+          actual: built.errors.slice(0, 10).join('; '),
+        })
+        const again = generatePayload(schema, {
+          seed: built.seed,
+          set: { '/schema': built.payload['schema'] },
+          compile: (s) => t.schemas.compile(s),
+          limits: t.config.schemaLimits,
+        })
+        const first = generatePayload(schema, {
+          seed: built.seed,
+          set: { '/schema': built.payload['schema'] },
+          compile: (s) => t.schemas.compile(s),
+          limits: t.config.schemaLimits,
+        })
         expectEqual(again.payload, first.payload, 'the payload generated again from the same seed')
       },
     )
     check(
-      { id: `SL-PAY-002-${product}`, spec: 'sales', product, section: '§4', requirement: `A ${product} quote that uses what the published schema allows follows the schema, so the service accepts it: its insured-object lists at their maxItems, and a key the schema does not list in every object whose schema says additionalProperties: true. The rules the schema publishes are the ones the service enforces.` },
+      {
+        id: `SL-PAY-002-${product}`,
+        spec: 'sales',
+        product,
+        section: '§4',
+        requirement:
+          `A ${product} quote that uses what the published schema allows follows the schema, so the ` +
+          `service accepts it: its insured-object lists at their maxItems, and a key the schema does not list in ` +
+          `every object whose schema says additionalProperties: true. The rules the schema publishes are the ` +
+          `ones the service enforces.`,
+      },
       async (c) => {
         const schema = await given(`the ${product} schema`, () => flow.schema(product), { product })
         const lists = boundedLists(schema)
-        const built = await given(`a valid ${product} payload`, () => flow.validPayload(product, { label: 'max-items' }), { product })
+        const built = await given(
+          `a valid ${product} payload`,
+          () => flow.validPayload(product, { label: 'max-items' }),
+          { product },
+        )
         const payload = structuredClone(built.payload)
         const filled: string[] = []
         for (const { type, max } of lists) {
@@ -77,11 +117,23 @@ describe('sales: payloads generated from the product schema (sales-service.md §
           filled.push(`${type}: ${max}`)
         }
         const extra = addExtraKeys(schema, payload)
-        if (filled.length === 0 && extra.length === 0) return c.notApplicable(`the generated ${product} payload holds no bounded insured-object list and no object whose schema allows other keys`)
+        if (filled.length === 0 && extra.length === 0)
+          return c.notApplicable(
+            `the generated ${product} payload holds no bounded insured-object list and no object whose schema allows ` +
+              `other keys`,
+          )
         const validate = t.schemas.compile(schema)
         // repeated items a schema forbids (uniqueItems) or bounds the generator cannot meet: nothing to send
-        if (!validate(payload)) return c.notApplicable(`a payload with the lists at their bound (${filled.join(', ')}) does not follow the ${product} schema (repeated items)`)
-        await attachEvidence(`${product} payload using what the schema allows (lists at their bound: ${filled.join(', ') || 'none'}; keys the schema does not list: ${extra.join(', ') || 'none'})`, payload)
+        if (!validate(payload))
+          return c.notApplicable(
+            `a payload with the lists at their bound (${filled.join(', ')}) does not follow the ${product} schema ` +
+              `(repeated items)`,
+          )
+        await attachEvidence(
+          `${product} payload using what the schema allows (lists at their bound: ${filled.join(', ') || 'none'}; ` +
+            `keys the schema does not list: ${extra.join(', ') || 'none'})`,
+          payload,
+        )
         const res = await t.sales.call({ op: 'sales.quote.create', json: payload })
         expectStatus(res, '2xx', { owner: `SL-PAY-002-${product}` })
         const id = getPointer(res.body, flow.settings.quoteIdPointer)

@@ -38,13 +38,29 @@ beforeAll(async () => {
 const VARIANTS = [
   { code: 'NOTOKEN', group: 'NOTOKEN', what: 'with no token', token: () => ({ anonymous: true }) },
   { code: 'MALFORMED', group: 'MALFORMED', what: 'with a malformed token', token: () => ({ bearer: MALFORMED_TOKEN }) },
-  { code: 'FOREIGN', group: 'SIGNATURE', what: 'with a token signed by someone else', token: () => ({ bearer: tokens.foreign! }) },
-  { code: 'UNSIGNED', group: 'SIGNATURE', what: 'with an unsigned (alg none) token', token: () => ({ bearer: tokens.unsigned! }) },
-  { code: 'TAMPERED', group: 'SIGNATURE', what: 'with a token whose payload was altered', token: () => ({ bearer: tokens.tampered! }) },
+  {
+    code: 'FOREIGN',
+    group: 'SIGNATURE',
+    what: 'with a token signed by someone else',
+    token: () => ({ bearer: tokens.foreign! }),
+  },
+  {
+    code: 'UNSIGNED',
+    group: 'SIGNATURE',
+    what: 'with an unsigned (alg none) token',
+    token: () => ({ bearer: tokens.unsigned! }),
+  },
+  {
+    code: 'TAMPERED',
+    group: 'SIGNATURE',
+    what: 'with a token whose payload was altered',
+    token: () => ({ bearer: tokens.tampered! }),
+  },
 ] as const
 
 // One requirement per group of token kinds and service: the representative (the service's first operation) runs
-// first; if it fails, the service does not reject that kind of token at all and the other operations' checks are blocked
+// first; if it fails, the service does not reject that kind of token at all and the other operations' checks are
+// blocked
 // with it as owner instead of failing one by one (docs/mutation.md). While it passes, every probe runs, concurrently,
 // as many at once as the target's limit allows (profile http.maxInFlight, helpers/client/http/limiter.ts).
 const groups = new RepresentedGroups()
@@ -72,12 +88,18 @@ for (const v of VARIANTS) {
     const representatives = leads ? SERVICES.map((service) => OPERATIONS.find((op) => op.service === service)!) : []
     for (const op of representatives) {
       const m = meta(v, op)
-      check(m, () => groups.representative(`${v.group}:${op.service}`, m.id, async () => expectStatus(await probe(op, v.token()), 401)))
+      check(m, () =>
+        groups.representative(`${v.group}:${op.service}`, m.id, async () =>
+          expectStatus(await probe(op, v.token()), 401),
+        ),
+      )
     }
     describe.concurrent(leads ? 'the other operations' : 'every operation', () => {
       for (const op of OPERATIONS.filter((o) => !representatives.includes(o))) {
         check(meta(v, op), () =>
-          groups.member(`${v.group}:${op.service}`, `the ${op.service} service's ${GROUP_WHAT[v.group]}`, async () => expectStatus(await probe(op, v.token()), 401)),
+          groups.member(`${v.group}:${op.service}`, `the ${op.service} service's ${GROUP_WHAT[v.group]}`, async () =>
+            expectStatus(await probe(op, v.token()), 401),
+          ),
         )
       }
     })

@@ -10,13 +10,24 @@ import { COMMANDS as commands } from '../../runner/cli/commands'
 /** The project's code (what ships and the development harnesses), not its tests. */
 function codeFiles(): string[] {
   const dirs = ['helpers', 'runner', 'common', 'scripts', 'reference', 'bin', 'suites']
-  const files = dirs.flatMap((d) => [...listFiles(join(PROJECT_ROOT, d), '.ts'), ...listFiles(join(PROJECT_ROOT, d), '.mjs'), ...listFiles(join(PROJECT_ROOT, d), '.cjs')])
-  return [...files, ...['vitest.config.ts', 'vitest.test.config.ts', 'vitest.proof.config.ts'].map((f) => join(PROJECT_ROOT, f))]
+  const files = dirs.flatMap((d) => [
+    ...listFiles(join(PROJECT_ROOT, d), '.ts'),
+    ...listFiles(join(PROJECT_ROOT, d), '.mjs'),
+    ...listFiles(join(PROJECT_ROOT, d), '.cjs'),
+  ])
+  return [
+    ...files,
+    ...['vitest.config.ts', 'vitest.test.config.ts', 'vitest.proof.config.ts'].map((f) => join(PROJECT_ROOT, f)),
+  ]
 }
 
 /** The variables a source text reads: env.X, env?.X, env['X'], and the names of constants *_ENV = 'X'. */
 function envNamesRead(text: string): string[] {
-  const patterns = [/\benv\??\.([A-Z][A-Z0-9_]+)\b/g, /\benv\[\s*['"]([A-Z][A-Z0-9_]+)['"]\s*\]/g, /\b[A-Z_]*ENV\s*=\s*['"]([A-Z][A-Z0-9_]+)['"]/g]
+  const patterns = [
+    /\benv\??\.([A-Z][A-Z0-9_]+)\b/g,
+    /\benv\[\s*['"]([A-Z][A-Z0-9_]+)['"]\s*\]/g,
+    /\b[A-Z_]*ENV\s*=\s*['"]([A-Z][A-Z0-9_]+)['"]/g,
+  ]
   return [...new Set(patterns.flatMap((p) => [...text.matchAll(p)].map((m) => m[1]!)))]
 }
 
@@ -25,12 +36,17 @@ describe('one list of environment variables (common/env-vars.ts)', () => {
 
   it('names every variable the code reads', () => {
     const missing: string[] = []
-    for (const f of codeFiles()) for (const name of envNamesRead(readFileSync(f, 'utf8'))) if (!listed.has(name)) missing.push(`${relative(PROJECT_ROOT, f)}: ${name}`)
+    for (const f of codeFiles())
+      for (const name of envNamesRead(readFileSync(f, 'utf8')))
+        if (!listed.has(name)) missing.push(`${relative(PROJECT_ROOT, f)}: ${name}`)
     expect(missing).toEqual([])
   })
 
   it('names no variable the code does not use, each once, each with a meaning and a reader', () => {
-    const code = codeFiles().filter((f) => !f.endsWith(join('common', 'env-vars.ts'))).map((f) => readFileSync(f, 'utf8')).join('\n')
+    const code = codeFiles()
+      .filter((f) => !f.endsWith(join('common', 'env-vars.ts')))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n')
     expect(ENV_VARS.filter((v) => !new RegExp(`\\b${v.name}\\b`).test(code)).map((v) => v.name)).toEqual([])
     expect(listed.size).toBe(ENV_VARS.length)
     for (const v of ENV_VARS) expect(v.meaning.length, v.name).toBeGreaterThan(10)
@@ -38,7 +54,11 @@ describe('one list of environment variables (common/env-vars.ts)', () => {
   })
 
   it('the scan sees each form of reading a variable', () => {
-    expect(envNamesRead("process.env.A_B; env?.C_D; env['E_F']; export const SELECTION_ENV = 'G_H'; value(env, 'NOT_SEEN')").sort()).toEqual(['A_B', 'C_D', 'E_F', 'G_H'])
+    expect(
+      envNamesRead(
+        "process.env.A_B; env?.C_D; env['E_F']; export const SELECTION_ENV = 'G_H'; value(env, 'NOT_SEEN')",
+      ).sort(),
+    ).toEqual(['A_B', 'C_D', 'E_F', 'G_H'])
   })
 
   it('the help of each command lists the variables it reads, from the list', () => {
@@ -51,7 +71,15 @@ describe('one list of environment variables (common/env-vars.ts)', () => {
   })
 
   it('the harnesses clear what configures a run; defaults agree with the code', () => {
-    expect(RUN_VARS).toEqual(expect.arrayContaining(['TARGET_PROFILE', 'SALES_BASE_URL', 'REPORTS_DIR', 'REFERENCE_DEFECTS', 'LEDGER_SELECTED_CHECKS']))
+    expect(RUN_VARS).toEqual(
+      expect.arrayContaining([
+        'TARGET_PROFILE',
+        'SALES_BASE_URL',
+        'REPORTS_DIR',
+        'REFERENCE_DEFECTS',
+        'LEDGER_SELECTED_CHECKS',
+      ]),
+    )
     expect(RUN_VARS).not.toContain('CI')
     expect(ENV_VARS.find((v) => v.name === 'REFERENCE_IMAGE')!.default).toBe(REFERENCE_IMAGE)
   })

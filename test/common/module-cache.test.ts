@@ -21,7 +21,9 @@ describe('moduleCachePath: one module cache folder per state of the dependencies
     expect(lockfileKey(pkg)).not.toBe(before)
     expect(moduleCachePath('/cache/modules', pkg, pkg)).toBe(join('/cache/modules', lockfileKey(pkg)))
     // started from another folder: vitest looks from there as well
-    expect(moduleCachePath('/cache/modules', pkg, '/')).toBe(join('/cache/modules', `${lockfileKey(pkg)}-${lockfileKey('/')}`))
+    expect(moduleCachePath('/cache/modules', pkg, '/')).toBe(
+      join('/cache/modules', `${lockfileKey(pkg)}-${lockfileKey('/')}`),
+    )
   })
 
   it('counts a patch folder next to the lock file', () => {

@@ -22,15 +22,22 @@ const TABLES_FOR_A_WRITE_WITH_A_BODY = ['common/operation-facts.ts', 'helpers/ch
  */
 function compileWithFakeOperations(fakes: { id: string; method: string }[]): Map<string, Set<string>> {
   const catalogue = readCatalogueJson()
-  const ids = renderOperationIds({ operations: [...catalogue.operations, ...fakes.map((f) => ({ ...f, service: 'sales' }))] })
-  const config = ts.getParsedCommandLineOfConfigFile(join(PROJECT_ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })
+  const ids = renderOperationIds({
+    operations: [...catalogue.operations, ...fakes.map((f) => ({ ...f, service: 'sales' }))],
+  })
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(PROJECT_ROOT, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  )
   if (!config) throw new Error('tsconfig.json did not parse')
   const host = ts.createCompilerHost(config.options)
   const generated = join(PROJECT_ROOT, OPERATION_IDS_FILE)
   const readFile = host.readFile.bind(host)
   host.readFile = (file) => (file === generated ? ids : readFile(file))
   const getSourceFile = host.getSourceFile.bind(host)
-  host.getSourceFile = (file, lang, onError, fresh) => (file === generated ? ts.createSourceFile(file, ids, lang) : getSourceFile(file, lang, onError, fresh))
+  host.getSourceFile = (file, lang, onError, fresh) =>
+    file === generated ? ts.createSourceFile(file, ids, lang) : getSourceFile(file, lang, onError, fresh)
   const rootNames = config.fileNames.filter((f) => !/^(test|scripts)\//.test(f.slice(PROJECT_ROOT.length + 1)))
   const program = ts.createProgram({ rootNames, options: config.options, host })
   const named = new Map(fakes.map((f) => [f.id, new Set<string>()]))
@@ -47,7 +54,9 @@ function compileWithFakeOperations(fakes: { id: string; method: string }[]): Map
 }
 
 describe('a new operation in the catalogue', () => {
-  it('does not compile until every table that must decide for it has its row (a read; a write with a body)', { timeout: 300_000 }, () => {
+  it('does not compile until every table that must decide for it has its row (a read; a write with a body)', {
+    timeout: 300_000,
+  }, () => {
     const named = compileWithFakeOperations([
       { id: 'sales.fake.read', method: 'GET' },
       { id: 'sales.fake.write', method: 'POST' },

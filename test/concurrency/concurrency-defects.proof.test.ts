@@ -5,7 +5,8 @@ import { defectBatches, expectCaught, runDefectBatch } from '../support/defect-b
 
 /**
  * Each concurrency defect of the reference (issue 41) is caught by the DEFAULT run (every suite, the concurrent checks
- * among them) as DOES NOT CONFORM: the check that names it fails, with a timeline finding (who overlapped whom, what each
+ * among them) as DOES NOT CONFORM: the check that names it fails, with a timeline finding (who overlapped whom, what
+ * each
  * saw, the orders tried). The batch's faithful control is the whole default run against the faithful reference: it
  * fails no check (test/support/defect-batch.ts), so the concurrent checks and the model's linearizability invariants
  * raise no false alarm there.
@@ -27,20 +28,44 @@ const CASES: { defect: keyof typeof CONCURRENCY_DEFECTS; mustFail: string[] }[] 
 const limit = limiter(1)
 // one defect to a run (its reference and a faithful control): two at once loaded one process so much under CI that two
 // writes sent together reached a reference too far apart to race, and nothing concurrent was tried
-const outcome = defectBatches(CASES.map((c) => ({ defect: c.defect, file: DEFAULT_RUN })), limit, 1)
+const outcome = defectBatches(
+  CASES.map((c) => ({ defect: c.defect, file: DEFAULT_RUN })),
+  limit,
+  1,
+)
 
 describe('the concurrency defects are caught by the default run, with a timeline', () => {
   it('every concurrency defect has a case here, and every concurrent check is named by one', () => {
     expect(new Set(CASES.map((c) => c.defect))).toEqual(new Set(Object.keys(CONCURRENCY_DEFECTS)))
-    expect(new Set(CASES.flatMap((c) => c.mustFail))).toEqual(new Set(['SL-CONC-001', 'SL-CONC-002', 'SL-CONC-003', 'SL-CONC-004', 'SL-CONC-005', 'PL-CONC-001', 'WH-CONC-001', 'SL-INV-050', 'SL-INV-051', 'PL-INV-050', 'WH-INV-050']))
+    expect(new Set(CASES.flatMap((c) => c.mustFail))).toEqual(
+      new Set([
+        'SL-CONC-001',
+        'SL-CONC-002',
+        'SL-CONC-003',
+        'SL-CONC-004',
+        'SL-CONC-005',
+        'PL-CONC-001',
+        'WH-CONC-001',
+        'SL-INV-050',
+        'SL-INV-051',
+        'PL-INV-050',
+        'WH-INV-050',
+      ]),
+    )
   })
 
   for (const c of CASES) {
-    it.concurrent(`${c.defect} is caught by ${c.mustFail.join(', ')} with a timeline`, { timeout: 900_000 }, async () => {
+    it.concurrent(`${c.defect} is caught by ${c.mustFail.join(', ')} with a timeline`, {
+      timeout: 900_000,
+    }, async () => {
       // a race is provoked, never guaranteed (the writes must reach the reference within its window): a defect not
       // caught is tried again alone, at most twice more, each time with its faithful control
       let o = await outcome({ defect: c.defect, file: DEFAULT_RUN })
-      for (let attempt = 2; attempt <= 3 && !(o.ran && c.mustFail.every((id) => o.failedIds.includes(id))); attempt += 1) {
+      for (
+        let attempt = 2;
+        attempt <= 3 && !(o.ran && c.mustFail.every((id) => o.failedIds.includes(id)));
+        attempt += 1
+      ) {
         o = (await limit(() => runDefectBatch([DEFAULT_RUN], [c.defect])))[0]!
       }
       expectCaught(o, c.mustFail)

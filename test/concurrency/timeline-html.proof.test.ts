@@ -11,19 +11,26 @@ import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS } from '../../runner/comman
  * linearization points of the longest order found. Opened in headless Chromium (playwright-core, the system browser).
  */
 describe('the timeline of a linearizability finding in conformance.html', () => {
-  it('is visible for a race defect\'s failure: lanes, bars, linearization points and the orders tried', async (ctx) => {
+  it("is visible for a race defect's failure: lanes, bars, linearization points and the orders tried", async (ctx) => {
     const why = browserUnavailable()
     if (why) {
       if (process.env.CI === 'true') throw new Error(`browser test cannot run in CI: ${why}`)
       ctx.skip(`skipped: ${why}`)
     }
-    const run = await runConformance({ files: ['suites/concurrency/concurrent-subscriptions.test.ts'], defects: ['concurrency-update-revives-deleted'], keepReports: true })
+    const run = await runConformance({
+      files: ['suites/concurrency/concurrent-subscriptions.test.ts'],
+      defects: ['concurrency-update-revives-deleted'],
+      keepReports: true,
+    })
     const dir = run.reportsDir
     try {
       expect(run.verdict?.exitCode, run.output.slice(-3000)).toBe(1)
       const failed = run.report!.checks.filter((c) => c.status === 'failed')
       const conc = failed.find((c) => c.id === 'WH-CONC-001')
-      expect(conc?.failure?.timeline?.[0], run.output.slice(-3000)).toMatchObject({ model: 'subscription', result: 'illegal' })
+      expect(conc?.failure?.timeline?.[0], run.output.slice(-3000)).toMatchObject({
+        model: 'subscription',
+        result: 'illegal',
+      })
       const timeline = conc!.failure!.timeline![0]!
       expect(new Set(timeline.ops.map((o) => o.caller)).size).toBeGreaterThanOrEqual(2)
       const { chromium } = await import('playwright-core')
@@ -47,7 +54,8 @@ describe('the timeline of a linearizability finding in conformance.html', () => 
           const box = await figure.locator('svg.timeline-lanes').boundingBox()
           expect(box?.width ?? 0, c.id).toBeGreaterThan(300)
           // each operation's bar says what it asked and what it saw
-          for (const o of shown.ops) expect(await figure.locator(`g.op[data-op="${o.n}"] title`).textContent(), c.id).toContain(o.what)
+          for (const o of shown.ops)
+            expect(await figure.locator(`g.op[data-op="${o.n}"] title`).textContent(), c.id).toContain(o.what)
         }
         await page.locator('#f-WH-CONC-001 figure.timeline').screenshot({ path: join(dir, 'timeline.png') })
         expect(errors).toEqual([])

@@ -8,7 +8,9 @@ import { requireContainerRuntime } from './require-runtime'
 const ENV = { TARGET: 'container', TESTCONTAINERS_RYUK_DISABLED: 'true' }
 
 function leftovers(runId: string): string[] {
-  return execFileSync('docker', ['ps', '-aq', '--filter', `label=${RUN_LABEL}=${runId}`], { encoding: 'utf8' }).split('\n').filter(Boolean)
+  return execFileSync('docker', ['ps', '-aq', '--filter', `label=${RUN_LABEL}=${runId}`], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean)
 }
 
 /** TARGET=container: the global setup starts the reference image, runs against its mapped port, and removes it. */
@@ -31,7 +33,11 @@ describe('container target', () => {
   it('a defect switched on in the container is caught by the matching check', async (ctx) => {
     await requireContainerRuntime(ctx, REFERENCE_IMAGE)
     const runId = `ct-defect-${process.pid}`
-    const run = await runConformance({ files: ['suites/auth'], defects: ['auth-login-wrong-password-accepted'], env: { ...ENV, CONFORMANCE_RUN_ID: runId } })
+    const run = await runConformance({
+      files: ['suites/auth'],
+      defects: ['auth-login-wrong-password-accepted'],
+      env: { ...ENV, CONFORMANCE_RUN_ID: runId },
+    })
     expect(run.exitCode).not.toBe(0)
     expect(run.failedIds).toContain('AUTH-LOGIN-002')
     expect(leftovers(runId)).toEqual([])
@@ -39,7 +45,10 @@ describe('container target', () => {
 
   it('an image that does not exist stops the run with one message naming it', async (ctx) => {
     await requireContainerRuntime(ctx)
-    const run = await runConformance({ files: ['suites/auth'], env: { ...ENV, TARGET_IMAGE: 'ledger-conformance/no-such-image:none', TARGET: '' } })
+    const run = await runConformance({
+      files: ['suites/auth'],
+      env: { ...ENV, TARGET_IMAGE: 'ledger-conformance/no-such-image:none', TARGET: '' },
+    })
     expect(run.exitCode).not.toBe(0)
     expect(run.output).toContain('Target container: ledger-conformance/no-such-image:none')
   })

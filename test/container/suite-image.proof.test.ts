@@ -16,7 +16,10 @@ const data = mkdtempSync(join(tmpdir(), 'lc-suite-image-'))
 chmodSync(data, 0o777)
 const docker = (args: string[]) => spawnSync('docker', args, { encoding: 'utf8', timeout: 300_000 })
 
-/** The suite image must be built (bash scripts/build-suite-image.sh); like the other container tests, a skip fails in CI. */
+/**
+ * The suite image must be built (bash scripts/build-suite-image.sh); like the other container tests, a skip fails in
+ * CI.
+ */
 async function requireSuiteImage(ctx: Parameters<typeof requireContainerRuntime>[0]): Promise<void> {
   if (await imagePresent(SUITE_IMAGE)) return
   const reason = `image ${SUITE_IMAGE} is not built (bash scripts/build-suite-image.sh)`
@@ -40,22 +43,43 @@ describe('the suite image', () => {
     expect(r.stdout).toMatch(/Exit codes:\n {2}0 {2}CONFORMS/)
   })
 
-  it('runs against the reference container on one network, with the profile and the reports in the mounted folder', async (ctx) => {
-    await requireContainerRuntime(ctx, REFERENCE_IMAGE)
-    await requireSuiteImage(ctx)
-    execFileSync('docker', ['network', 'create', `${id}-net`])
-    execFileSync('docker', ['run', '-d', '--rm', '--name', `${id}-ref`, '--network', `${id}-net`, REFERENCE_IMAGE])
-    const ref = `http://${id}-ref:4010`
-    writeFileSync(join(data, 'staging.jsonc'), `// the reference container, reached by its name on the network
+  it(
+    'runs against the reference container on one network, with the profile and the reports in the mounted ' + 'folder',
+    async (ctx) => {
+      await requireContainerRuntime(ctx, REFERENCE_IMAGE)
+      await requireSuiteImage(ctx)
+      execFileSync('docker', ['network', 'create', `${id}-net`])
+      execFileSync('docker', ['run', '-d', '--rm', '--name', `${id}-ref`, '--network', `${id}-net`, REFERENCE_IMAGE])
+      const ref = `http://${id}-ref:4010`
+      writeFileSync(
+        join(data, 'staging.jsonc'),
+        `// the reference container, reached by its name on the network
 { "name": "reference-container", "nonProduction": true, "tenant": "acme",
   "services": { "salesBaseUrl": "${ref}", "authUrl": "${ref}/api/v1/identifier", "webhookBaseUrl": "${ref}" },
   "credentials": { "username": "broker@acme.test", "passwordEnv": "AUTH_PASSWORD" } }
-`)
-    const r = docker(['run', '--rm', '--network', `${id}-net`, '-e', 'AUTH_PASSWORD=demo-pass-4821', '-v', `${data}:/data`, SUITE_IMAGE, 'run', '--profile', '/data/staging.jsonc', 'suites/auth', 'suites/webhooks'])
-    expect(r.status, (r.stdout + r.stderr).slice(-3000)).toBe(0)
-    expect(r.stdout).toMatch(/verdict {2}CONFORMS/)
-    const verdict = JSON.parse(readFileSync(join(data, 'reports', 'verdict.json'), 'utf8')) as { verdict: string }
-    expect(verdict.verdict).toBe('CONFORMS')
-    expect(existsSync(join(data, 'reports', 'junit.xml'))).toBe(true)
-  })
+`,
+      )
+      const r = docker([
+        'run',
+        '--rm',
+        '--network',
+        `${id}-net`,
+        '-e',
+        'AUTH_PASSWORD=demo-pass-4821',
+        '-v',
+        `${data}:/data`,
+        SUITE_IMAGE,
+        'run',
+        '--profile',
+        '/data/staging.jsonc',
+        'suites/auth',
+        'suites/webhooks',
+      ])
+      expect(r.status, (r.stdout + r.stderr).slice(-3000)).toBe(0)
+      expect(r.stdout).toMatch(/verdict {2}CONFORMS/)
+      const verdict = JSON.parse(readFileSync(join(data, 'reports', 'verdict.json'), 'utf8')) as { verdict: string }
+      expect(verdict.verdict).toBe('CONFORMS')
+      expect(existsSync(join(data, 'reports', 'junit.xml'))).toBe(true)
+    },
+  )
 })

@@ -14,9 +14,24 @@ const W = (name: string) => `suites/webhooks/${name}.test.ts`
  * scripts/explore/model-cases.ts, run by test/model/defects.proof.test.ts).
  */
 const CASES: { defect: keyof typeof CONTENT_DEFECTS; file: string; mustFail: string[]; says: RegExp }[] = [
-  { defect: 'webhooks-notification-key-renamed', file: W('delivery'), mustFail: ['WH-DLV-011'], says: /data\/documentId missing[\s\S]*data\/document_id not in the example/ },
-  { defect: 'webhooks-notification-number-as-string', file: W('delivery'), mustFail: ['WH-DLV-011'], says: /data\/rules: string instead of number/ },
-  { defect: 'webhooks-notification-nesting-flattened', file: W('delivery'), mustFail: ['WH-DLV-011'], says: /data\/fields missing[\s\S]*data\/fields\.policyNo not in the example/ },
+  {
+    defect: 'webhooks-notification-key-renamed',
+    file: W('delivery'),
+    mustFail: ['WH-DLV-011'],
+    says: /data\/documentId missing[\s\S]*data\/document_id not in the example/,
+  },
+  {
+    defect: 'webhooks-notification-number-as-string',
+    file: W('delivery'),
+    mustFail: ['WH-DLV-011'],
+    says: /data\/rules: string instead of number/,
+  },
+  {
+    defect: 'webhooks-notification-nesting-flattened',
+    file: W('delivery'),
+    mustFail: ['WH-DLV-011'],
+    says: /data\/fields missing[\s\S]*data\/fields\.policyNo not in the example/,
+  },
 ]
 
 const limit = limiter(2)
@@ -29,7 +44,9 @@ describe("what is inside is judged: documents as files, notifications against th
   })
 
   for (const c of CASES) {
-    it.concurrent(`${c.defect} is caught by ${c.mustFail.join(', ')}, naming the place that differs`, { timeout: 600_000 }, async () => {
+    it.concurrent(`${c.defect} is caught by ${c.mustFail.join(', ')}, naming the place that differs`, {
+      timeout: 600_000,
+    }, async () => {
       const o = await outcome(c)
       expectCaught(o, c.mustFail)
       const failed = o.checks.find((x) => x.id === c.mustFail[0])
@@ -39,11 +56,16 @@ describe("what is inside is judged: documents as files, notifications against th
     })
   }
 
-  it.concurrent('extra keys in notification data are allowed by default and reported as a deviation', { timeout: 600_000 }, async () => {
+  it.concurrent('extra keys in notification data are allowed by default and reported as a deviation', {
+    timeout: 600_000,
+  }, async () => {
     const { variations: _names, ...options } = variationOptions(['notification-extra-keys'])
     const batch = await limit(() => runAgainstReferences([{ options, name: 'extra-keys' }], { files: [W('delivery')] }))
     const report = batch.reports[0]
-    expect(report?.checks.filter((x) => ['failed', 'errored', 'blocked'].includes(x.status)).map((x) => x.id), batch.run.output.slice(-2000)).toEqual([])
+    expect(
+      report?.checks.filter((x) => ['failed', 'errored', 'blocked'].includes(x.status)).map((x) => x.id),
+      batch.run.output.slice(-2000),
+    ).toEqual([])
     const check = report?.checks.find((x) => x.id === 'WH-DLV-011')
     expect(check?.status).toBe('passed')
     expect(check?.deviations?.map((d) => d.id)).toContain('notification-extra-keys')

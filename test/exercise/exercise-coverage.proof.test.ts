@@ -10,7 +10,9 @@ import { runConformance } from '../../scripts/harness/run-conformance'
  */
 const SEEDS = ['101', '202'] as const
 
-async function unexercised(seed: string): Promise<{ cells: string[]; whys: string[]; exercised: number; applicable: number }> {
+async function unexercised(
+  seed: string,
+): Promise<{ cells: string[]; whys: string[]; exercised: number; applicable: number }> {
   const run = await runConformance({ env: { CONFORMANCE_SEED: seed }, timeoutMs: 420_000 })
   expect(run.verdict?.verdict, run.output.slice(-3000)).toBe('CONFORMS')
   const cov = run.report?.exercise
@@ -24,11 +26,19 @@ async function unexercised(seed: string): Promise<{ cells: string[]; whys: strin
 }
 
 describe('the default run exercises the same cells whatever its seed (issue 40)', () => {
-  it('two default runs with different seeds leave the same cells, each left to --thorough', { timeout: 900_000 }, async () => {
+  it('two default runs with different seeds leave the same cells, each left to --thorough', {
+    timeout: 900_000,
+  }, async () => {
     const a = await unexercised(SEEDS[0])
     const b = await unexercised(SEEDS[1])
-    expect(a.whys.filter((w) => w !== 'left to --thorough'), `seed ${SEEDS[0]}: ${a.cells.join(', ')}`).toEqual([])
-    expect(b.whys.filter((w) => w !== 'left to --thorough'), `seed ${SEEDS[1]}: ${b.cells.join(', ')}`).toEqual([])
+    expect(
+      a.whys.filter((w) => w !== 'left to --thorough'),
+      `seed ${SEEDS[0]}: ${a.cells.join(', ')}`,
+    ).toEqual([])
+    expect(
+      b.whys.filter((w) => w !== 'left to --thorough'),
+      `seed ${SEEDS[1]}: ${b.cells.join(', ')}`,
+    ).toEqual([])
     expect(b.cells).toEqual(a.cells)
     expect([b.exercised, b.applicable]).toEqual([a.exercised, a.applicable])
   })

@@ -22,7 +22,8 @@ const CASES: { defect: DefectName; file: string; mustFail: string[]; only?: stri
   { defect: 'exercise-invoices-gone-after-termination', file: 'policy-states', mustFail: ['EX-REREAD-003'] },
   { defect: 'exercise-mta-on-terminated-accepted', file: 'policy-states', mustFail: ['EX-TERM-001'] },
   { defect: 'exercise-data-change-on-terminated-accepted', file: 'policy-states', mustFail: ['EX-TERM-002'] },
-  // the policies area's own defect (test/policies/defects.proof.test.ts has its case there): a terminated policy quoted again
+  // the policies area's own defect (test/policies/defects.proof.test.ts has its case there): a terminated policy quoted
+  // again
   { defect: 'policies-termination-repeatable', file: 'policy-states', mustFail: ['EX-TERM-003'] },
   { defect: 'exercise-payment-on-terminated-refused', file: 'policy-states', mustFail: ['EX-TERM-004'] },
   { defect: 'exercise-payment-on-terminated-not-counted', file: 'policy-states', mustFail: ['EX-TERM-004'] },
@@ -31,7 +32,8 @@ const CASES: { defect: DefectName; file: string; mustFail: string[]; only?: stri
   { defect: 'exercise-refresh-drops-rights', file: 'identity', mustFail: ['EX-ID-003'] },
   { defect: 'exercise-refresh-revokes-old-token', file: 'identity', mustFail: ['EX-ID-004'] },
   { defect: 'exercise-expired-accepted-on-payments', file: 'callers', mustFail: ['EX-EXPIRED-001'] },
-  // the auth area's defect (its case is in test/reference/auth-defects.proof.test.ts): the webhook service's hour of leeway
+  // the auth area's defect (its case is in test/reference/auth-defects.proof.test.ts): the webhook service's hour of
+  // leeway
   { defect: 'auth-webhooks-expiry-leeway-hour', file: 'callers', mustFail: ['EX-EXPIRED-002'] },
   { defect: 'exercise-calculate-other-tenant', file: 'callers', mustFail: ['EX-FOREIGN-001'] },
   { defect: 'exercise-restricted-create-hidden-accepted', file: 'callers', mustFail: ['EX-RIGHTS-001'] },
@@ -41,10 +43,14 @@ const CASES: { defect: DefectName; file: string; mustFail: string[]; only?: stri
   { defect: 'exercise-fanout-subscribers-cached', file: 'fanout', mustFail: ['EX-FAN-001'] },
 ]
 
-/** The check ids declared in suites/exercise: literal ids, and the classes of ids made per operation (EX-EXPIRED-<op>). */
+/**
+ * The check ids declared in suites/exercise: literal ids, and the classes of ids made per operation (EX-EXPIRED-<op>).
+ */
 function declared(): { ids: string[]; classes: string[] } {
   const dir = resolve(PROJECT_ROOT, S)
-  const text = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n')
+  const text = readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n')
   return {
     ids: [...text.matchAll(/\bid: '(EX-[A-Z]+-\d{3})'/g)].map((m) => m[1]!),
     classes: [...text.matchAll(/\bid: `(EX-[A-Z]+-)\$\{/g)].map((m) => m[1]!),
@@ -52,20 +58,34 @@ function declared(): { ids: string[]; classes: string[] } {
 }
 
 const limit = limiter(2)
-const outcome = defectBatches(CASES.map((c) => ({ defect: c.defect, file: `${S}/${c.file}.test.ts`, ...(c.only ? { only: c.only } : {}) })), limit)
+const outcome = defectBatches(
+  CASES.map((c) => ({ defect: c.defect, file: `${S}/${c.file}.test.ts`, ...(c.only ? { only: c.only } : {}) })),
+  limit,
+)
 
 describe('exercise defects are caught by the exercise suites (issue 40)', () => {
   it('every exercise defect of the catalogue has a case here', () => {
-    expect([...new Set([...CASES.map((c) => c.defect).filter((d) => d.startsWith('exercise-')), ...modelDefectsOf('exercise', EXERCISE_DEFECTS)])].sort()).toEqual(Object.keys(EXERCISE_DEFECTS).sort())
+    expect(
+      [
+        ...new Set([
+          ...CASES.map((c) => c.defect).filter((d) => d.startsWith('exercise-')),
+          ...modelDefectsOf('exercise', EXERCISE_DEFECTS),
+        ]),
+      ].sort(),
+    ).toEqual(Object.keys(EXERCISE_DEFECTS).sort())
   })
 
-  it('every check of the exercise suites is shown to fail against some defect (a per-operation class by any of its checks)', () => {
-    const caught = new Set(CASES.flatMap((c) => c.mustFail))
-    const { ids, classes } = declared()
-    expect(ids.length).toBeGreaterThanOrEqual(16)
-    expect(ids.filter((id) => !caught.has(id))).toEqual([])
-    expect(classes.filter((k) => ![...caught].some((id) => id.startsWith(k)))).toEqual([])
-  })
+  it(
+    'every check of the exercise suites is shown to fail against some defect (a per-operation class by any of its ' +
+      'checks)',
+    () => {
+      const caught = new Set(CASES.flatMap((c) => c.mustFail))
+      const { ids, classes } = declared()
+      expect(ids.length).toBeGreaterThanOrEqual(16)
+      expect(ids.filter((id) => !caught.has(id))).toEqual([])
+      expect(classes.filter((k) => ![...caught].some((id) => id.startsWith(k)))).toEqual([])
+    },
+  )
 
   it.concurrent('the exercise suites are green against the faithful reference', { timeout: 600_000 }, async () => {
     const run = await limit(() => runConformance({ files: [S] }))
@@ -75,7 +95,10 @@ describe('exercise defects are caught by the exercise suites (issue 40)', () => 
 
   for (const c of CASES) {
     it.concurrent(`${c.defect} is caught by ${c.mustFail.join(', ')}`, { timeout: 600_000 }, async () => {
-      expectCaught(await outcome({ defect: c.defect, file: `${S}/${c.file}.test.ts`, ...(c.only ? { only: c.only } : {}) }), c.mustFail)
+      expectCaught(
+        await outcome({ defect: c.defect, file: `${S}/${c.file}.test.ts`, ...(c.only ? { only: c.only } : {}) }),
+        c.mustFail,
+      )
     })
   }
 })

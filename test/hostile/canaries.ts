@@ -19,15 +19,17 @@ export function canaryHits(dir: string, output: string, canaries: Iterable<strin
   const hits: string[] = []
   const scan = (where: string, text: string) => {
     const joined = withoutLineBreaks(text)
-    for (const c of list) if (text.includes(c)) hits.push(`${where}: …${c.slice(0, 6)}…`)
-    else if (joined.includes(c)) hits.push(`${where} (across a line break): …${c.slice(0, 6)}…`)
+    for (const c of list)
+      if (text.includes(c)) hits.push(`${where}: …${c.slice(0, 6)}…`)
+      else if (joined.includes(c)) hits.push(`${where} (across a line break): …${c.slice(0, 6)}…`)
   }
   for (const f of filesOf(dir)) scan(relative(dir, f), readFileSync(f, 'latin1') + readFileSync(f, 'utf8'))
   scan('console', output)
   return hits
 }
 
-const RAW_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+const RAW_CONTROL =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
 
 /** "file: U+XXXX" for every text file of the folder (and the console) holding a raw C0/C1/bidi control character. */
 export function controlHits(dir: string, output: string): string[] {
@@ -36,7 +38,8 @@ export function controlHits(dir: string, output: string): string[] {
     const m = RAW_CONTROL.exec(text)
     if (m) hits.push(`${where}: U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${m.index}`)
   }
-  for (const f of filesOf(dir)) if (/\.(json|jsonl|xml|md|html|txt|properties)$/.test(f)) scan(relative(dir, f), readFileSync(f, 'utf8'))
+  for (const f of filesOf(dir))
+    if (/\.(json|jsonl|xml|md|html|txt|properties)$/.test(f)) scan(relative(dir, f), readFileSync(f, 'utf8'))
   scan('console', output)
   return hits
 }

@@ -11,7 +11,8 @@ import { tempDir } from '../support/temp-dir'
  * One redaction for every output of every command (issue #37, item 2): against the echoing hostile target (the
  * password in every encoding of scripts/hostile/encodings.ts, MIME-wrapped base64 included, the token and its parts,
  * webhook secrets), the run (two shards), merge, replay --allow-writes (it re-sends the POST that receives a new
- * webhook secret), report (the HTML report re-emits the results), acceptance and explore: no canary in anything any of them
+ * webhook secret), report (the HTML report re-emits the results), acceptance and explore: no canary in anything any of
+ * them
  * printed or wrote, as written or across a line break.
  */
 let target: HostileTarget
@@ -34,9 +35,33 @@ interface Ran {
 function cli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
   return new Promise((done) => {
     const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
-    for (const k of ['TARGET_PROFILE', 'TARGET_PROFILES', 'REPORTS_DIR', 'REFERENCE_DEFECTS', 'LEDGER_SELECTED_CHECKS', 'LEDGER_SELECTION', 'TENANT', 'AUTH_USERNAME', 'PRODUCT']) delete e[k]
-    Object.assign(e, { SALES_BASE_URL: target.url, AUTH_URL: `${target.url}/api/v1/identifier`, WEBHOOK_BASE_URL: target.url, AUTH_PASSWORD: CANARY_PASSWORD, CONFORMANCE_RUN_ID: RUN_ID }, env)
-    const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), ...args], { cwd, env: e })
+    for (const k of [
+      'TARGET_PROFILE',
+      'TARGET_PROFILES',
+      'REPORTS_DIR',
+      'REFERENCE_DEFECTS',
+      'LEDGER_SELECTED_CHECKS',
+      'LEDGER_SELECTION',
+      'TENANT',
+      'AUTH_USERNAME',
+      'PRODUCT',
+    ])
+      delete e[k]
+    Object.assign(
+      e,
+      {
+        SALES_BASE_URL: target.url,
+        AUTH_URL: `${target.url}/api/v1/identifier`,
+        WEBHOOK_BASE_URL: target.url,
+        AUTH_PASSWORD: CANARY_PASSWORD,
+        CONFORMANCE_RUN_ID: RUN_ID,
+      },
+      env,
+    )
+    const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), ...args], {
+      cwd,
+      env: e,
+    })
     let output = ''
     child.stdout.on('data', (d: Buffer) => (output += d.toString()))
     child.stderr.on('data', (d: Buffer) => (output += d.toString()))
@@ -50,7 +75,10 @@ function cli(args: string[], cwd: string, env: Record<string, string> = {}): Pro
 
 function expectNoLeak(what: string, dir: string | undefined, ran: Ran): void {
   const empty = tempDir('no-files')
-  expect(canaryHits(dir ?? empty, ran.output, target.canaries), `${what}: a secret in what it wrote or printed`).toEqual([])
+  expect(
+    canaryHits(dir ?? empty, ran.output, target.canaries),
+    `${what}: a secret in what it wrote or printed`,
+  ).toEqual([])
   expect(controlHits(dir ?? empty, ran.output), `${what}: a raw control character`).toEqual([])
 }
 
@@ -58,7 +86,9 @@ describe('every command against the echoing hostile target: no secret in any out
   it('run (two shards), merge, replay --allow-writes and report', async () => {
     const cwd = tempDir('every-command')
     const shards = [join(cwd, 'shard-1'), join(cwd, 'shard-2')]
-    const runs = await Promise.all(shards.map((dir, i) => cli(['run', '--shard', `${i + 1}/2`, '--reports', dir, ...FILES], cwd)))
+    const runs = await Promise.all(
+      shards.map((dir, i) => cli(['run', '--shard', `${i + 1}/2`, '--reports', dir, ...FILES], cwd)),
+    )
     for (const [i, r] of runs.entries()) {
       expect(r.code, r.output).not.toBeNull()
       expect(r.output, 'the echo reached the reports: failures print evidence').toMatch(/FAIL|failed/i)
@@ -88,9 +118,21 @@ describe('every command against the echoing hostile target: no secret in any out
   it('acceptance', async () => {
     const cwd = tempDir('every-command-acceptance')
     const profile = join(cwd, 'tenant.json')
-    writeFileSync(profile, JSON.stringify({ name: 'hostile', tenant: 'acme', nonProduction: true, services: { salesBaseUrl: target.url, authUrl: `${target.url}/api/v1/identifier`, webhookBaseUrl: target.url }, credentials: { username: 'broker@acme.test', passwordEnv: 'AUTH_PASSWORD' } }))
+    writeFileSync(
+      profile,
+      JSON.stringify({
+        name: 'hostile',
+        tenant: 'acme',
+        nonProduction: true,
+        services: { salesBaseUrl: target.url, authUrl: `${target.url}/api/v1/identifier`, webhookBaseUrl: target.url },
+        credentials: { username: 'broker@acme.test', passwordEnv: 'AUTH_PASSWORD' },
+      }),
+    )
     const reports = join(cwd, 'reports')
-    const acceptance = await cli(['acceptance', '--profile', profile, '--suites', FILES.join(','), '--lenient'], cwd, { REPORTS_DIR: reports, CONFORMANCE_RUN_ID: `${RUN_ID}-acceptance` })
+    const acceptance = await cli(['acceptance', '--profile', profile, '--suites', FILES.join(','), '--lenient'], cwd, {
+      REPORTS_DIR: reports,
+      CONFORMANCE_RUN_ID: `${RUN_ID}-acceptance`,
+    })
     expect(acceptance.code, acceptance.output).not.toBeNull()
     expect(readFileSync(join(reports, 'acceptance.json'), 'utf8')).toMatch(/REJECTED|ACCEPTED/)
     expectNoLeak('acceptance', reports, acceptance)
@@ -98,7 +140,10 @@ describe('every command against the echoing hostile target: no secret in any out
 
   it('explore', async () => {
     const cwd = tempDir('every-command-explore')
-    const explore = await cli(['explore', '--seed', '3', '--steps', '30', '--max-sequence', '6', '--time-limit-s', '40'], cwd)
+    const explore = await cli(
+      ['explore', '--seed', '3', '--steps', '30', '--max-sequence', '6', '--time-limit-s', '40'],
+      cwd,
+    )
     expect(explore.code, explore.output).not.toBeNull()
     expect(explore.output).toMatch(/explore: target/)
     expectNoLeak('explore', existsSync(join(cwd, 'reports')) ? join(cwd, 'reports') : undefined, explore)

@@ -3,7 +3,12 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runConformance, type ConformanceRun } from '../../scripts/harness/run-conformance'
 import { canaryHits, controlHits, filesOf, markupHits } from './canaries'
-import { CANARY_PASSWORD, startHostileTarget, type HostileTarget, type ScenarioName } from '../../scripts/hostile/server'
+import {
+  CANARY_PASSWORD,
+  startHostileTarget,
+  type HostileTarget,
+  type ScenarioName,
+} from '../../scripts/hostile/server'
 
 /**
  * The hostile-target bed, part 2 (docs/reliability.md, "Threats"): a target that echoes the credentials and tokens it
@@ -15,12 +20,21 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
-async function hostileRun(scenario: ScenarioName, files: string[], o: { defects?: string[]; during?: (t: HostileTarget) => Promise<void> } = {}): Promise<{ run: ConformanceRun; target: HostileTarget }> {
+async function hostileRun(
+  scenario: ScenarioName,
+  files: string[],
+  o: { defects?: string[]; during?: (t: HostileTarget) => Promise<void> } = {},
+): Promise<{ run: ConformanceRun; target: HostileTarget }> {
   const target = await startHostileTarget(scenario, o.defects ? { defects: o.defects } : {})
   try {
     const running = runConformance({
       files,
-      env: { SALES_BASE_URL: target.url, AUTH_URL: `${target.url}/api/v1/identifier`, WEBHOOK_BASE_URL: target.url, AUTH_PASSWORD: CANARY_PASSWORD },
+      env: {
+        SALES_BASE_URL: target.url,
+        AUTH_URL: `${target.url}/api/v1/identifier`,
+        WEBHOOK_BASE_URL: target.url,
+        AUTH_PASSWORD: CANARY_PASSWORD,
+      },
       keepReports: true,
       timeoutMs: 120_000,
     })
@@ -43,24 +57,36 @@ function expectClean(run: ConformanceRun, target: HostileTarget): void {
 }
 
 describe('hostile target: nothing leaks, nothing is forged', () => {
-  it('a target echoing the password (plain, HTML-escaped, URL-encoded, base64), the token and its parts, and ANSI escapes', async () => {
-    const { run, target } = await hostileRun('echo', ['suites/auth', 'suites/security'], { defects: ['auth-token-not-required'] })
-    expect(run.failedIds.length, 'failures print evidence too').toBeGreaterThan(0)
-    expect(target.canaries.size).toBeGreaterThan(8)
-    expectClean(run, target)
-    // the escapes are there, made visible: in the reports' evidence (the console has one line per finding, no bodies)
-    expect(filesOf(run.reportsDir).some((f) => readFileSync(f, 'utf8').includes('u001b[32mverdict CONFORMS'))).toBe(true)
-    // reports: folders 0700, files 0600
-    for (const f of filesOf(run.reportsDir)) expect((statSync(f).mode & 0o777).toString(8), f).toBe('600')
-    expect((statSync(join(run.reportsDir, 'allure-results')).mode & 0o777).toString(8)).toBe('700')
-  })
+  it(
+    'a target echoing the password (plain, HTML-escaped, URL-encoded, base64), the token and its parts, and ANSI ' +
+      'escapes',
+    async () => {
+      const { run, target } = await hostileRun('echo', ['suites/auth', 'suites/security'], {
+        defects: ['auth-token-not-required'],
+      })
+      expect(run.failedIds.length, 'failures print evidence too').toBeGreaterThan(0)
+      expect(target.canaries.size).toBeGreaterThan(8)
+      expectClean(run, target)
+      // the escapes are there, made visible: in the reports' evidence (the console has one line per finding, no bodies)
+      expect(filesOf(run.reportsDir).some((f) => readFileSync(f, 'utf8').includes('u001b[32mverdict CONFORMS'))).toBe(
+        true,
+      )
+      // reports: folders 0700, files 0600
+      for (const f of filesOf(run.reportsDir)) expect((statSync(f).mode & 0o777).toString(8), f).toBe('600')
+      expect((statSync(join(run.reportsDir, 'allure-results')).mode & 0o777).toString(8)).toBe('700')
+    },
+  )
 
-  it('a target flooding the receiver with unsigned and oversized notifications: none counted, the signature check names them', async () => {
-    const { run, target } = await hostileRun('receiver-flood', ['suites/webhooks/delivery.test.ts'])
-    expect(run.failedIds).toContain('WH-DLV-004')
-    expect(run.output).toMatch(/is not the sha256 HMAC/)
-    expectClean(run, target)
-  })
+  it(
+    'a target flooding the receiver with unsigned and oversized notifications: none counted, the signature check ' +
+      'names them',
+    async () => {
+      const { run, target } = await hostileRun('receiver-flood', ['suites/webhooks/delivery.test.ts'])
+      expect(run.failedIds).toContain('WH-DLV-004')
+      expect(run.output).toMatch(/is not the sha256 HMAC/)
+      expectClean(run, target)
+    },
+  )
 
   it('a local process posting forged notifications to the receiver cannot change the verdict', async () => {
     let forged = 0
@@ -72,7 +98,10 @@ describe('hostile target: nothing leaks, nothing is forged', () => {
         const origin = t.subscriberUrls[0] ? new URL(t.subscriberUrls[0]).origin : undefined
         while (origin && Date.now() < until) {
           for (const path of ['/lc-dlv-to-extracted', '/to-export', '/', `/${'A'.repeat(22)}`]) {
-            const res = await fetch(`${origin}${path}`, { method: 'POST', body: JSON.stringify({ event: 'extracted' }) }).catch(() => undefined)
+            const res = await fetch(`${origin}${path}`, {
+              method: 'POST',
+              body: JSON.stringify({ event: 'extracted' }),
+            }).catch(() => undefined)
             if (res) forged += 1
           }
           await new Promise((r) => setTimeout(r, 50))

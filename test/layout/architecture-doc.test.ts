@@ -22,7 +22,12 @@ function namedPaths(markdown: string): string[] {
   return [...out]
 }
 
-const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).split('\n').filter(Boolean)
+const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+  cwd: PROJECT_ROOT,
+  encoding: 'utf8',
+})
+  .split('\n')
+  .filter(Boolean)
 
 /**
  * Where a named path is: from the project root; a part of the check library is named from helpers/
@@ -41,8 +46,15 @@ describe(DOC, () => {
   it('names folders and files (the extraction finds them)', () => {
     expect(names).toContain('helpers/oracle/')
     expect(names).toContain('common/operation-facts.ts')
-    expect(namedPaths('`a/b.ts` `GET /x/{id}` `data.policy.status` `reference/defects/<area>.ts` `x.ts`')).toEqual(['a/b.ts', 'x.ts'])
-    expect([found('helpers/oracle/'), found('oracle/invariants.ts'), found('operations.schema.json')]).toEqual([true, true, true])
+    expect(namedPaths('`a/b.ts` `GET /x/{id}` `data.policy.status` `reference/defects/<area>.ts` `x.ts`')).toEqual([
+      'a/b.ts',
+      'x.ts',
+    ])
+    expect([found('helpers/oracle/'), found('oracle/invariants.ts'), found('operations.schema.json')]).toEqual([
+      true,
+      true,
+      true,
+    ])
     expect([found('helpers/gone/'), found('oracle/gone.ts'), found('gone.json')]).toEqual([false, false, false])
   })
 

@@ -56,26 +56,45 @@ describe('layout: who may import whom', () => {
     expect(offending('helpers/oracle', ['helpers/oracle', 'helpers/client', 'common'])).toEqual([])
   })
 
-  it('checks imports only the checks, the oracle, the client and common/ (never the runner, scripts or the reference service)', () => {
-    expect(offending('helpers/checks', ['helpers/checks', 'helpers/oracle', 'helpers/client', 'common'])).toEqual([])
-  })
+  it(
+    'checks imports only the checks, the oracle, the client and common/ (never the runner, scripts or the reference ' +
+      'service)',
+    () => {
+      expect(offending('helpers/checks', ['helpers/checks', 'helpers/oracle', 'helpers/client', 'common'])).toEqual([])
+    },
+  )
 
-  it('the suites use the check library (any layer), common/ and fixtures/; never the reference service, the runner or scripts', () => {
-    // docs/architecture.md "What the suites may import": checks first; the oracle's and the client's modules directly
-    // where a check needs them as they are (a forged token, a JSON pointer, the types of an answer)
-    expect(offending('suites', ['suites', 'helpers/checks', 'helpers/oracle', 'helpers/client', 'common', 'fixtures'])).toEqual([])
-  })
+  it(
+    'the suites use the check library (any layer), common/ and fixtures/; never the reference service, the runner ' +
+      'or scripts',
+    () => {
+      // docs/architecture.md "What the suites may import": checks first; the oracle's and the client's modules directly
+      // where a check needs them as they are (a forged token, a JSON pointer, the types of an answer)
+      expect(
+        offending('suites', ['suites', 'helpers/checks', 'helpers/oracle', 'helpers/client', 'common', 'fixtures']),
+      ).toEqual([])
+    },
+  )
 
-  it('the runner uses common/, the check library and the reference service (to start it); never suites/, scripts/ or test/', () => {
-    expect(offending('runner', ['runner', 'common', 'helpers/client', 'helpers/oracle', 'helpers/checks', 'reference'])).toEqual([])
-  })
+  it(
+    'the runner uses common/, the check library and the reference service (to start it); never suites/, scripts/ or ' +
+      'test/',
+    () => {
+      expect(
+        offending('runner', ['runner', 'common', 'helpers/client', 'helpers/oracle', 'helpers/checks', 'reference']),
+      ).toEqual([])
+    },
+  )
 
-  it('no cycle among the parts of the check library (a folder or file under each layer), type-only imports counted', () => {
-    const edges = helperEdges(PROJECT_ROOT)
-    expect(edges.length).toBeGreaterThan(50)
-    expect(cycles(edges)).toEqual([])
-    expect(figures(PROJECT_ROOT).backArrows).toEqual([])
-  })
+  it(
+    'no cycle among the parts of the check library (a folder or file under each layer), type-only imports ' + 'counted',
+    () => {
+      const edges = helperEdges(PROJECT_ROOT)
+      expect(edges.length).toBeGreaterThan(50)
+      expect(cycles(edges)).toEqual([])
+      expect(figures(PROJECT_ROOT).backArrows).toEqual([])
+    },
+  )
 
   it('the rules see every form of import: a type-only import into a higher layer would be caught', () => {
     // guards the parser the rules use: the forms the project writes are all recognised, type-only ones included
@@ -86,23 +105,45 @@ describe('layout: who may import whom', () => {
       "export { x } from '../../runner/run/verdict'",
       "const m = await import('../../reference/app')",
     ].join('\n')
-    const places = importsOf(text).map((i) => relative(PROJECT_ROOT, resolve(dirname(probe), i.spec)).split(sep).slice(0, 2).join('/'))
+    const places = importsOf(text).map((i) =>
+      relative(PROJECT_ROOT, resolve(dirname(probe), i.spec))
+        .split(sep)
+        .slice(0, 2)
+        .join('/'),
+    )
     expect(places).toEqual(['helpers/checks', 'helpers/oracle', 'runner/run', 'reference/app'])
-    expect(importsOf(text).slice(0, 2).every((i) => i.typeOnly)).toBe(true)
-    expect(importedPlaces(join(PROJECT_ROOT, 'test', 'layout', 'imports.test.ts')).map((i) => i.place)).toEqual(expect.arrayContaining(['common', 'scripts', 'reference']))
+    expect(
+      importsOf(text)
+        .slice(0, 2)
+        .every((i) => i.typeOnly),
+    ).toBe(true)
+    expect(importedPlaces(join(PROJECT_ROOT, 'test', 'layout', 'imports.test.ts')).map((i) => i.place)).toEqual(
+      expect.arrayContaining(['common', 'scripts', 'reference']),
+    )
   })
 
-  it('the runner never imports scripts/ (the development harnesses), and scripts/ never imports test/ (not in the package)', () => {
-    const into = (layer: string, target: string) => listFiles(join(PROJECT_ROOT, layer), '.ts').flatMap((f) => importedPlaces(f).filter((i) => i.place === target).map((i) => `${relative(PROJECT_ROOT, f)} -> ${i.spec}`))
-    expect(into('runner', 'scripts')).toEqual([])
-    expect(into('scripts', 'test')).toEqual([])
-  })
+  it(
+    'the runner never imports scripts/ (the development harnesses), and scripts/ never imports test/ (not in the ' +
+      'package)',
+    () => {
+      const into = (layer: string, target: string) =>
+        listFiles(join(PROJECT_ROOT, layer), '.ts').flatMap((f) =>
+          importedPlaces(f)
+            .filter((i) => i.place === target)
+            .map((i) => `${relative(PROJECT_ROOT, f)} -> ${i.spec}`),
+        )
+      expect(into('runner', 'scripts')).toEqual([])
+      expect(into('scripts', 'test')).toEqual([])
+    },
+  )
 
   it('no runner file starts a project file by path: every user command is imported by runner/cli', () => {
     // a path literal of a project script (scripts/x.ts, reference/cli.ts, bin/...) is how a command used to be started
     const byPath = /['"`](?:\.\.\/)*(?:scripts|reference|bin|test)\/[\w./-]+\.(?:ts|mjs|cjs|js)['"`]|runProjectScript/
     const starts = listFiles(join(PROJECT_ROOT, 'runner'), '.ts').filter((f) => byPath.test(readFileSync(f, 'utf8')))
     expect(starts.map((f) => relative(PROJECT_ROOT, f))).toEqual([])
-    expect(byPath.test("spawn(process.execPath, ['--import', TSX, resolve(PROJECT_ROOT, 'scripts/report.ts')])")).toBe(true)
+    expect(byPath.test("spawn(process.execPath, ['--import', TSX, resolve(PROJECT_ROOT, 'scripts/report.ts')])")).toBe(
+      true,
+    )
   })
 })

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
 import { listFiles } from '../../common/fs/list-files'
 
-// What vitest carries for the checks (TaskMeta, ProvidedContext) is declared once: the reporters and the checks read one
+// What vitest carries for the checks (TaskMeta, ProvidedContext) is declared once: the reporters and the checks read
+// one
 // declaration, and a field cannot be added in a corner the reporters never look at.
 describe('one declaration of the vitest fields the checks and reporters share', () => {
   it("helpers/checks/task-meta.ts is the only module augmenting 'vitest'", () => {

@@ -7,13 +7,16 @@ import fastConfig from '../../vitest.test.config'
 import proofConfig from '../../vitest.proof.config'
 
 /** What makes a test slow: it runs the suite (or a harness that does), a container, or the installed package. */
-const SLOW = /\brunConformance\(|\brunMutation\(|scripts\/(conformance|acceptance|sharded|mutation|flake|chaos-runs|bench)\.ts|requireContainerRuntime\(|npm', \['pack'/
+const SLOW =
+  /\brunConformance\(|\brunMutation\(|scripts\/(conformance|acceptance|sharded|mutation|flake|chaos-runs|bench)\.ts|requireContainerRuntime\(|npm', \['pack'/
 
 const tests = listFiles(join(PROJECT_ROOT, 'test'), '.test.ts').map((f) => relative(PROJECT_ROOT, f))
 
 describe('fast tests and slow proofs (npm test / npm run test:proofs)', () => {
   it('no fast test file runs the suite, a harness, a container or the package: those are *.proof.test.ts', () => {
-    const slow = tests.filter((f) => !f.endsWith('.proof.test.ts') && SLOW.test(readFileSync(join(PROJECT_ROOT, f), 'utf8')))
+    const slow = tests.filter(
+      (f) => !f.endsWith('.proof.test.ts') && SLOW.test(readFileSync(join(PROJECT_ROOT, f), 'utf8')),
+    )
     expect(slow).toEqual([])
   })
 
@@ -25,7 +28,9 @@ describe('fast tests and slow proofs (npm test / npm run test:proofs)', () => {
   })
 
   it('CI runs both', () => {
-    const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>
+    }
     expect(pkg.scripts.test).toBe('vitest run --config vitest.test.config.ts')
     expect(pkg.scripts['test:proofs']).toBe('vitest run --config vitest.proof.config.ts')
     expect(readFileSync(join(PROJECT_ROOT, '.ci/steps/40-test.sh'), 'utf8')).toMatch(/^npm test$/m)

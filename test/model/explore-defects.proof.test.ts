@@ -8,11 +8,17 @@ import { MAX_REPLAY } from '../../scripts/explore/defects'
  * One defect per area (a subscription update, an operation in a state, a money operation on a policy) and one of issue
  * 29's situations (a recalculated quote issued, its policy read: PL-INV-003).
  */
-const SUBSET = ['webhooks-put-resets-event', 'sales-issued-can-decline', 'policies-balance-ignores-termination', 'sales-issue-uses-created-data']
+const SUBSET = [
+  'webhooks-put-resets-event',
+  'sales-issued-can-decline',
+  'policies-balance-ignores-termination',
+  'sales-issue-uses-created-data',
+]
 
 /**
  * npm run explore:defects finds each defect of the subset against the embedded reference (seed 1, 300 steps), with a
- * replay of at most 12 steps that reproduces alone on a fresh reference, and exits 0; the full table is the script's (docs/model.md "Measured").
+ * replay of at most 12 steps that reproduces alone on a fresh reference, and exits 0; the full table is the script's
+ * (docs/model.md "Measured").
  * At most 200 s of new sequences each: since explore also sends parallel steps (issue 41), seed 1 reaches a terminated
  * policy's totals after about 160 steps (80 s), where it took 15 before; with the six parallel steps (a quarter of the
  * draws) it first resets a subscription's event after 281 steps (154 s on a loaded machine).
@@ -21,8 +27,33 @@ describe('npm run explore:defects', () => {
   it(`finds ${SUBSET.join(', ')} with replays of at most ${MAX_REPLAY} steps`, { timeout: 900_000 }, () => {
     const tsx = resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs')
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' }
-    for (const k of ['SALES_BASE_URL', 'TARGET', 'TARGET_IMAGE', 'TARGET_PROFILE', 'TENANT', 'AUTH_PASSWORD', 'REFERENCE_DEFECTS', 'CONFORMANCE_SEED']) delete env[k]
-    const r = spawnSync(process.execPath, [tsx, 'scripts/explore-defects.ts', '--seed', '1', '--steps', '300', '--time-limit-s', '200', '--defects', SUBSET.join(',')], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 890_000 })
+    for (const k of [
+      'SALES_BASE_URL',
+      'TARGET',
+      'TARGET_IMAGE',
+      'TARGET_PROFILE',
+      'TENANT',
+      'AUTH_PASSWORD',
+      'REFERENCE_DEFECTS',
+      'CONFORMANCE_SEED',
+    ])
+      delete env[k]
+    const r = spawnSync(
+      process.execPath,
+      [
+        tsx,
+        'scripts/explore-defects.ts',
+        '--seed',
+        '1',
+        '--steps',
+        '300',
+        '--time-limit-s',
+        '200',
+        '--defects',
+        SUBSET.join(','),
+      ],
+      { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 890_000 },
+    )
     expect(r.status, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-1000)}`).toBe(0)
     for (const d of SUBSET) {
       const row = r.stdout.split('\n').find((l) => l.startsWith(`| \`${d}\``))

@@ -5,7 +5,9 @@ import { MODEL_CASES } from '../../scripts/explore/model-cases'
 import { OUTPUTS_DEFECTS } from '../../reference/defects/outputs'
 
 const limit = limiter(2)
-/** The cases of the outputs defects (issue #37, item 7), each in a run of its suite file (test/support/defect-batch.ts). */
+/**
+ * The cases of the outputs defects (issue #37, item 7), each in a run of its suite file (test/support/defect-batch.ts).
+ */
 const CASES = MODEL_CASES.filter((c) => Object.hasOwn(OUTPUTS_DEFECTS, c.defect))
 const outcome = defectBatches(CASES, limit)
 

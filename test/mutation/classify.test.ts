@@ -3,12 +3,23 @@ import { citesClause, classifyDefect, classifyVariation, parseClause } from '../
 import type { RunSummary } from '../../scripts/mutation/types'
 
 const info = { area: 'auth', clause: 'sales-service.md §5', description: 'd' }
-const run = (o: Partial<RunSummary>): RunSummary => ({ exitCode: 0, checksRun: 10, failed: [], blocked: [], wallMs: 1000, outputTail: '', ...o })
+const run = (o: Partial<RunSummary>): RunSummary => ({
+  exitCode: 0,
+  checksRun: 10,
+  failed: [],
+  blocked: [],
+  wallMs: 1000,
+  outputTail: '',
+  ...o,
+})
 const f = (id: string, section = '§5', document = 'sales-service.md') => ({ id, document, section })
 
 describe('parseClause / citesClause', () => {
   it('splits document and section', () => {
-    expect(parseClause('webhook-subscriptions.md §7')).toEqual({ document: 'webhook-subscriptions.md', sections: ['§7'] })
+    expect(parseClause('webhook-subscriptions.md §7')).toEqual({
+      document: 'webhook-subscriptions.md',
+      sections: ['§7'],
+    })
     expect(parseClause('sales-service.md §4.2 (bind)')).toEqual({ document: 'sales-service.md', sections: ['§4.2'] })
     expect(parseClause('sales-service.md §4, §5')).toEqual({ document: 'sales-service.md', sections: ['§4', '§5'] })
   })
@@ -25,7 +36,12 @@ describe('parseClause / citesClause', () => {
 
 describe('classifyDefect', () => {
   it('is caught when a check fails that passes on the faithful reference', () => {
-    const r = classifyDefect('x', info, run({ exitCode: 1, failed: [f('SEC-1'), f('OLD')], firstFailureMs: 300 }), new Set(['OLD']))
+    const r = classifyDefect(
+      'x',
+      info,
+      run({ exitCode: 1, failed: [f('SEC-1'), f('OLD')], firstFailureMs: 300 }),
+      new Set(['OLD']),
+    )
     expect(r.verdict).toBe('caught')
     expect(r.newFailures.map((c) => c.id)).toEqual(['SEC-1'])
     expect(r.clauseMatched).toBe(true)
@@ -38,14 +54,29 @@ describe('classifyDefect', () => {
     expect(classifyDefect('x', info, run({}), new Set()).verdict).toBe('missed')
   })
   it('is stopped (caught) when the run refused to start with a reason', () => {
-    const r = classifyDefect('x', info, run({ exitCode: 1, checksRun: 0, stopMessage: 'Login failed: no JWT. No check was run.', stoppedByPreflight: true }), new Set())
+    const r = classifyDefect(
+      'x',
+      info,
+      run({
+        exitCode: 1,
+        checksRun: 0,
+        stopMessage: 'Login failed: no JWT. No check was run.',
+        stoppedByPreflight: true,
+      }),
+      new Set(),
+    )
     expect(r.verdict).toBe('stopped')
     expect(r.stopMessage).toMatch(/Login failed/)
   })
   it('is an error when the run broke without a failed check or a reason', () => {
     expect(classifyDefect('x', info, run({ exitCode: null, checksRun: 0 }), new Set()).verdict).toBe('error')
     expect(classifyDefect('x', info, run({ exitCode: 1, checksRun: 5 }), new Set()).verdict).toBe('error')
-    const crash = classifyDefect('x', info, run({ exitCode: 1, checksRun: 0, stopMessage: "can't resolve reference x", stoppedByPreflight: false }), new Set())
+    const crash = classifyDefect(
+      'x',
+      info,
+      run({ exitCode: 1, checksRun: 0, stopMessage: "can't resolve reference x", stoppedByPreflight: false }),
+      new Set(),
+    )
     expect(crash.verdict).toBe('error')
     expect(crash.stopMessage).toMatch(/resolve/)
   })
@@ -54,8 +85,11 @@ describe('classifyDefect', () => {
     expect(r.verdict).toBe('undetectable')
     expect(r.undetectable).toBe('only visible in server logs')
   })
-  it('flags a catch that does not cite the defect\'s clause', () => {
-    expect(classifyDefect('x', info, run({ exitCode: 1, failed: [f('WH-1', '§7', 'webhook-subscriptions.md')] }), new Set()).clauseMatched).toBe(false)
+  it("flags a catch that does not cite the defect's clause", () => {
+    expect(
+      classifyDefect('x', info, run({ exitCode: 1, failed: [f('WH-1', '§7', 'webhook-subscriptions.md')] }), new Set())
+        .clauseMatched,
+    ).toBe(false)
   })
 })
 

@@ -18,14 +18,36 @@ import {
 
 describe('field paths: the leaves of an answer', () => {
   it('names every leaf by a JSON pointer with array items as *, empty containers as leaves', () => {
-    const body = { data: { id: 7, items: [{ a: 1, b: [] }, { a: 2, c: null }], tags: ['x', 'y'], meta: {} }, ok: true }
-    expect(leafPaths(body)).toEqual(['/data/id', '/data/items/*/a', '/data/items/*/b', '/data/items/*/c', '/data/meta', '/data/tags/*', '/ok'])
+    const body = {
+      data: {
+        id: 7,
+        items: [
+          { a: 1, b: [] },
+          { a: 2, c: null },
+        ],
+        tags: ['x', 'y'],
+        meta: {},
+      },
+      ok: true,
+    }
+    expect(leafPaths(body)).toEqual([
+      '/data/id',
+      '/data/items/*/a',
+      '/data/items/*/b',
+      '/data/items/*/c',
+      '/data/meta',
+      '/data/tags/*',
+      '/ok',
+    ])
   })
 
   it('visits every value, once per array item, and a scalar root as the empty path', () => {
     const seen: [string, unknown][] = []
     visitLeaves([{ n: 1 }, { n: 2 }], (p, v) => seen.push([p, v]))
-    expect(seen).toEqual([['/*/n', 1], ['/*/n', 2]])
+    expect(seen).toEqual([
+      ['/*/n', 1],
+      ['/*/n', 2],
+    ])
     const root: string[] = []
     visitLeaves(42, (p) => root.push(p))
     expect(root).toEqual([''])
@@ -77,7 +99,9 @@ describe('field paths: each perturbation', () => {
     expect(shiftDateTime('2026-11-28T10:36:21.269Z')).toBe('2026-11-28T11:36:21.269Z')
     expect(shiftDateTime('2026-12-31T23:30:00Z')).toBe('2027-01-01T00:30:00Z')
     expect(shiftDateTime('2026-11-28T10:36+01:00')).toBe('2026-11-28T11:36+01:00')
-    expect(Date.parse(shiftDateTime('2026-03-01T00:00:00.5+05:30')) - Date.parse('2026-03-01T00:00:00.5+05:30')).toBe(3_600_000)
+    expect(Date.parse(shiftDateTime('2026-03-01T00:00:00.5+05:30')) - Date.parse('2026-03-01T00:00:00.5+05:30')).toBe(
+      3_600_000,
+    )
   })
 
   it('alters a string at its last letter or digit, keeping its length and the class of the character', () => {
@@ -114,11 +138,25 @@ describe('field paths: each perturbation', () => {
 
 describe('field paths: perturbAt', () => {
   it('perturbs every value at the path, through every array item, and leaves the input as it was', () => {
-    const body = { data: { invoices: [{ amount: 10.5, no: 'I-1' }, { amount: 20, no: 'I-2' }] } }
+    const body = {
+      data: {
+        invoices: [
+          { amount: 10.5, no: 'I-1' },
+          { amount: 20, no: 'I-2' },
+        ],
+      },
+    }
     const before = JSON.stringify(body)
     const r = perturbAt(body, '/data/invoices/*/amount')
     expect(r.count).toBe(2)
-    expect(r.value).toEqual({ data: { invoices: [{ amount: 10.51, no: 'I-1' }, { amount: 21, no: 'I-2' }] } })
+    expect(r.value).toEqual({
+      data: {
+        invoices: [
+          { amount: 10.51, no: 'I-1' },
+          { amount: 21, no: 'I-2' },
+        ],
+      },
+    })
     expect(r.first).toEqual({ kind: 'decimal', before: 10.5, after: 10.51 })
     expect(JSON.stringify(body)).toBe(before)
   })

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { runMutation, selection, writeMutationReport } from '../../scripts/mutation/harness'
 
 describe('mutation harness end to end (3 defects, 1 variation, auth suite, in one batch)', () => {
-  it('catches both defects, counts the one refused at login as stopped, raises no false alarm, and writes the reports', async () => {
+  it('catches both defects, counts the one refused at login as stopped, raises no false alarm, and writes the ' +
+    'reports', async () => {
     // one batch: the defect refused at login stops the multi-target run, so the batch's items run again one by one
     const report = await runMutation({
       parallel: 2,
@@ -35,7 +36,9 @@ describe('mutation harness end to end (3 defects, 1 variation, auth suite, in on
     try {
       const files = writeMutationReport(report, dir)
       expect(JSON.parse(readFileSync(files.json, 'utf8')).score.ratio).toBe(1)
-      expect(readFileSync(files.md, 'utf8')).toMatch(/\| auth-expired-token-accepted \| sales-service\.md §5 \| caught \|/)
+      expect(readFileSync(files.md, 'utf8')).toMatch(
+        /\| auth-expired-token-accepted \| sales-service\.md §5 \| caught \|/,
+      )
       expect(existsSync(files.md)).toBe(true)
     } finally {
       rmSync(dir, { recursive: true, force: true })

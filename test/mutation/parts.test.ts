@@ -10,9 +10,17 @@ import { tempDir } from '../support/temp-dir'
 
 describe('mergeProfile', () => {
   it('merges objects deeply and replaces arrays and scalars', () => {
-    const base = { name: 'reference', statuses: { pending: ['pending'], success: ['success'] }, polling: { longPolling: true, maxDelayMs: 100 } }
-    expect(mergeProfile(base, { statuses: { success: ['COMPLETED'] }, polling: { maxDelayMs: 50 }, name: 'x' })).toEqual({
-      name: 'x', statuses: { pending: ['pending'], success: ['COMPLETED'] }, polling: { longPolling: true, maxDelayMs: 50 },
+    const base = {
+      name: 'reference',
+      statuses: { pending: ['pending'], success: ['success'] },
+      polling: { longPolling: true, maxDelayMs: 100 },
+    }
+    expect(
+      mergeProfile(base, { statuses: { success: ['COMPLETED'] }, polling: { maxDelayMs: 50 }, name: 'x' }),
+    ).toEqual({
+      name: 'x',
+      statuses: { pending: ['pending'], success: ['COMPLETED'] },
+      polling: { longPolling: true, maxDelayMs: 50 },
     })
     expect(base.statuses.success).toEqual(['success'])
   })
@@ -68,7 +76,19 @@ describe('parseMutationArgs', () => {
     expect(parseMutationArgs([])).toEqual({ parallel: 2, bar: 1, scope: 'suite', timeoutMs: 600_000, batch: 1 })
   })
   it('takes lists, subsets and switches', () => {
-    const a = parseMutationArgs(['--defects', 'a,b', '--defects', 'c', '--no-variations', '--files', 'suites/auth', '--bar', '90', '--parallel', '1'])
+    const a = parseMutationArgs([
+      '--defects',
+      'a,b',
+      '--defects',
+      'c',
+      '--no-variations',
+      '--files',
+      'suites/auth',
+      '--bar',
+      '90',
+      '--parallel',
+      '1',
+    ])
     expect(a).toMatchObject({ defects: ['a', 'b', 'c'], variations: [], files: ['suites/auth'], bar: 0.9, parallel: 1 })
   })
   it('rejects bad numbers and unknown flags', () => {
@@ -92,7 +112,11 @@ describe('areaSuites', () => {
 describe('plannedUnits', () => {
   const d = (name: string) => ({ kind: 'defect' as const, name })
   it('runs the faithful reference first, then each item alone with batch 1', () => {
-    expect(plannedUnits([d('a'), d('b')], 1, () => undefined)).toEqual([{ kind: 'baseline' }, { kind: 'single', item: d('a') }, { kind: 'single', item: d('b') }])
+    expect(plannedUnits([d('a'), d('b')], 1, () => undefined)).toEqual([
+      { kind: 'baseline' },
+      { kind: 'single', item: d('a') },
+      { kind: 'single', item: d('b') },
+    ])
   })
   it('batches the items that run the same suites, at most batch of them to a run', () => {
     const files = (i: { name: string }) => (i.name.startsWith('x') ? ['suites/x'] : undefined)

@@ -1,18 +1,52 @@
 import { describe, expect, it } from 'vitest'
-import { checkList, consoleReport, LATEST_MARKER, markdownReport, markdownTable, percent, seconds, textTable, withLatestResults } from '../../scripts/mutation/format'
+import {
+  checkList,
+  consoleReport,
+  LATEST_MARKER,
+  markdownReport,
+  markdownTable,
+  percent,
+  seconds,
+  textTable,
+  withLatestResults,
+} from '../../scripts/mutation/format'
 import { falseAlarms, isCaught, meetsBar, score } from '../../scripts/mutation/score'
 import type { DefectResult, MutationReport, VariationResult } from '../../scripts/mutation/types'
 
 const defect = (name: string, verdict: DefectResult['verdict'], extra: Partial<DefectResult> = {}): DefectResult => ({
-  name, area: 'auth', clause: 'sales-service.md §5', description: 'd', verdict, newFailures: [], clauseMatched: false, wallMs: 2500, ...extra,
+  name,
+  area: 'auth',
+  clause: 'sales-service.md §5',
+  description: 'd',
+  verdict,
+  newFailures: [],
+  clauseMatched: false,
+  wallMs: 2500,
+  ...extra,
 })
-const variation = (name: string, verdict: VariationResult['verdict'], extra: Partial<VariationResult> = {}): VariationResult => ({
-  name, description: 'd', verdict, failed: [], checksRun: 10, wallMs: 3000, ...extra,
+const variation = (
+  name: string,
+  verdict: VariationResult['verdict'],
+  extra: Partial<VariationResult> = {},
+): VariationResult => ({
+  name,
+  description: 'd',
+  verdict,
+  failed: [],
+  checksRun: 10,
+  wallMs: 3000,
+  ...extra,
 })
 
 describe('score', () => {
   it('is caught over all defects minus the undetectable ones', () => {
-    const s = score([defect('a', 'caught'), defect('b', 'stopped'), defect('c', 'missed'), defect('d', 'undetectable'), defect('e', 'error')])
+    const s = score([
+      defect('a', 'caught'),
+      defect('b', 'stopped'),
+      defect('c', 'missed'),
+      defect('d', 'undetectable'),
+      defect('e', 'error'),
+    ])
     expect(s).toEqual({ caught: 2, scored: 4, undetectable: 1, ratio: 0.5 })
   })
   it('is 1 when nothing is scored', () => {
@@ -52,16 +86,36 @@ describe('format', () => {
   })
   it('reports every defect and variation with its verdict and the headline', () => {
     const r: MutationReport = {
-      startedAt: '2026-01-01T00:00:00Z', wallMs: 60_000, parallel: 2, scope: 'suite', bar: 1,
+      startedAt: '2026-01-01T00:00:00Z',
+      wallMs: 60_000,
+      parallel: 2,
+      scope: 'suite',
+      bar: 1,
       baseline: variation('faithful reference', 'green'),
-      score: { caught: 1, scored: 2, undetectable: 1, ratio: 0.5 }, falseAlarms: 1,
+      score: { caught: 1, scored: 2, undetectable: 1, ratio: 0.5 },
+      falseAlarms: 1,
       defects: [
-        defect('auth-a', 'caught', { newFailures: [{ id: 'SEC-1', document: 'sales-service.md', section: '§5' }], clauseMatched: true, firstFailureMs: 800 }),
+        defect('auth-a', 'caught', {
+          newFailures: [{ id: 'SEC-1', document: 'sales-service.md', section: '§5' }],
+          clauseMatched: true,
+          firstFailureMs: 800,
+        }),
         defect('auth-b', 'missed', { outputTail: 'tail' }),
         defect('auth-c', 'undetectable', { undetectable: 'server-side only' }),
       ],
-      distribution: { defects: 1, median: 1, p90: 1, max: 1, onClause: 1, worst: [{ name: 'auth-a', failed: 1, blocked: 0, offClause: [] }] },
-      variations: [variation('key-order', 'false-alarm', { failed: [{ id: 'WH-9', document: 'webhook-subscriptions.md', section: '§4', error: 'expected x' }] })],
+      distribution: {
+        defects: 1,
+        median: 1,
+        p90: 1,
+        max: 1,
+        onClause: 1,
+        worst: [{ name: 'auth-a', failed: 1, blocked: 0, offClause: [] }],
+      },
+      variations: [
+        variation('key-order', 'false-alarm', {
+          failed: [{ id: 'WH-9', document: 'webhook-subscriptions.md', section: '§4', error: 'expected x' }],
+        }),
+      ],
       passed: false,
     }
     const text = consoleReport(r)

@@ -31,7 +31,11 @@ describe('the catalogue', () => {
     for (const [, v] of entries) expect(Boolean(v.wire?.length) || Object.keys(v.options ?? {}).length > 0).toBe(true)
   })
   it('turns names into reference options, and rejects unknown names', () => {
-    expect(variationOptions(['numeric-ids', 'slow-issue'])).toMatchObject({ idStyle: 'numeric', issueMs: 2500, variations: ['numeric-ids', 'slow-issue'] })
+    expect(variationOptions(['numeric-ids', 'slow-issue'])).toMatchObject({
+      idStyle: 'numeric',
+      issueMs: 2500,
+      variations: ['numeric-ids', 'slow-issue'],
+    })
     expect([...wireRewrites(['chunked-bodies', 'key-order'])].sort()).toEqual(['chunked', 'key-order'])
     expect(() => variationOptions(['nope'])).toThrow(/unknown variation/)
   })
@@ -41,7 +45,17 @@ describe('the wire variations are visible on the wire', () => {
   let ref: RunningReference
   let plain: RunningReference
   beforeAll(async () => {
-    ref = await startReference(variationOptions(['extra-fields', 'key-order', 'extra-headers', 'charset-spelling', 'chunked-bodies', 'pretty-json', 'connection-close']))
+    ref = await startReference(
+      variationOptions([
+        'extra-fields',
+        'key-order',
+        'extra-headers',
+        'charset-spelling',
+        'chunked-bodies',
+        'pretty-json',
+        'connection-close',
+      ]),
+    )
     plain = await startReference()
   })
   afterAll(async () => {
@@ -49,7 +63,11 @@ describe('the wire variations are visible on the wire', () => {
     await plain?.close()
   })
   const login = (base: string) =>
-    fetch(`${base}/api/v1/identifier/login/acme`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'broker@acme.test', password: 'demo-pass-4821' }) })
+    fetch(`${base}/api/v1/identifier/login/acme`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'broker@acme.test', password: 'demo-pass-4821' }),
+    })
 
   it('rewrites body, headers and framing, keeping the login usable', async () => {
     const res = await login(ref.url)

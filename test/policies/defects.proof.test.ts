@@ -69,21 +69,35 @@ const ALSO: Partial<Record<keyof typeof POLICIES_DEFECTS, string[]>> = {
 /** Every check id declared in the policies suites. */
 function declaredIds(): string[] {
   const dir = resolve(PROJECT_ROOT, S)
-  return readdirSync(dir).flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/\bid: '(PL-[A-Z]+-\d{3})'/g)].map((m) => m[1]!))
+  return readdirSync(dir).flatMap((f) =>
+    [...readFileSync(join(dir, f), 'utf8').matchAll(/\bid: '(PL-[A-Z]+-\d{3})'/g)].map((m) => m[1]!),
+  )
 }
 
 const limit = limiter(2)
-/** The cases of one suite file run as one batch, each defect against a reference of its own (test/support/defect-batch.ts). */
-const outcome = defectBatches(CASES.map((c) => ({ defect: c.defect, file: `${S}/${c.file}.test.ts` })), limit)
+/**
+ * The cases of one suite file run as one batch, each defect against a reference of its own
+ * (test/support/defect-batch.ts).
+ */
+const outcome = defectBatches(
+  CASES.map((c) => ({ defect: c.defect, file: `${S}/${c.file}.test.ts` })),
+  limit,
+)
 
 describe('policies defects are caught by the policies suites', () => {
   it('every policies defect of the catalogue has a case here', () => {
     // the defects of issue 14 have their cases in scripts/explore/model-cases.ts (caught by the model's invariants)
-    expect([...CASES.map((c) => c.defect), ...modelDefectsOf('policies', POLICIES_DEFECTS)].sort()).toEqual(Object.keys(POLICIES_DEFECTS).sort())
+    expect([...CASES.map((c) => c.defect), ...modelDefectsOf('policies', POLICIES_DEFECTS)].sort()).toEqual(
+      Object.keys(POLICIES_DEFECTS).sort(),
+    )
   })
 
   it('every check of the policies suites is shown to fail against some defect', () => {
-    const caught = new Set([...CASES.map((c) => c.mustFail), ...Object.values(ALSO).flat(), ...MODEL_CASES.flatMap((c) => c.mustFail)])
+    const caught = new Set([
+      ...CASES.map((c) => c.mustFail),
+      ...Object.values(ALSO).flat(),
+      ...MODEL_CASES.flatMap((c) => c.mustFail),
+    ])
     const ids = declaredIds()
     expect(ids.length).toBeGreaterThanOrEqual(44)
     expect(ids.filter((id) => !caught.has(id))).toEqual([])
@@ -95,7 +109,20 @@ describe('policies defects are caught by the policies suites', () => {
     expect(run.exitCode).toBe(0)
     expect(run.report?.totals.passed).toBeGreaterThanOrEqual(44)
     const exercised = new Set(run.report?.operations.filter((o) => o.calls > 0).map((o) => o.id))
-    for (const op of ['sales.quote.mta', 'sales.policy.renewal', 'sales.policy.links', 'sales.policy.invoices', 'sales.policy.period-totals', 'sales.termination.premiums', 'sales.termination.terminate', 'sales.customers.custom-view', 'sales.payments.insert', 'sales.payments.allocate', 'sales.invoice.credit', 'sales.policy.data-change']) {
+    for (const op of [
+      'sales.quote.mta',
+      'sales.policy.renewal',
+      'sales.policy.links',
+      'sales.policy.invoices',
+      'sales.policy.period-totals',
+      'sales.termination.premiums',
+      'sales.termination.terminate',
+      'sales.customers.custom-view',
+      'sales.payments.insert',
+      'sales.payments.allocate',
+      'sales.invoice.credit',
+      'sales.policy.data-change',
+    ]) {
       expect(exercised.has(op), op).toBe(true)
     }
   })

@@ -10,7 +10,8 @@ const PERIODS = [
   { premium: 99.99, dateInception: '2027-03-01', dateExpiry: '2028-02-29' },
   { premium: 500, dateInception: '2026-01-01', dateExpiry: '2026-01-31' },
 ]
-const DATES = (p: (typeof PERIODS)[number]) => [p.dateInception, '2027-01-15', '2028-02-01', p.dateExpiry].filter((d) => d >= p.dateInception && d <= p.dateExpiry)
+const DATES = (p: (typeof PERIODS)[number]) =>
+  [p.dateInception, '2027-01-15', '2028-02-01', p.dateExpiry].filter((d) => d >= p.dateInception && d <= p.dateExpiry)
 
 describe('reference maths agrees with the suite maths (expiry-inclusive)', () => {
   for (const p of PERIODS) {
@@ -19,12 +20,16 @@ describe('reference maths agrees with the suite maths (expiry-inclusive)', () =>
       for (const d of DATES(p)) {
         expect(proRata(p, d), d).toBe(proRataReturn(suite, d))
         expect(shortRate(p, d, 10), d).toBe(shortRateReturn(suite, d, 10, 'return'))
-        expect(mtaPremium(p, p.premium * 1.5, d), d).toBe(suiteMta({ ...suite, newPremium: p.premium * 1.5 }, d, 'pro-rata'))
+        expect(mtaPremium(p, p.premium * 1.5, d), d).toBe(
+          suiteMta({ ...suite, newPremium: p.premium * 1.5 }, d, 'pro-rata'),
+        )
       }
     })
 
     it(`renewal period of ${p.dateInception}..${p.dateExpiry}`, () => {
-      expect(renewalPeriod(p.dateInception, p.dateExpiry)).toEqual(nextPeriod(p.dateInception, p.dateExpiry, 'expiry-inclusive'))
+      expect(renewalPeriod(p.dateInception, p.dateExpiry)).toEqual(
+        nextPeriod(p.dateInception, p.dateExpiry, 'expiry-inclusive'),
+      )
     })
   }
 })

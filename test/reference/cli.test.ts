@@ -5,9 +5,15 @@ import { PROJECT_ROOT } from '../../common/config/target-config'
 
 const TSX = resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs')
 
-function run(args: string[], until: RegExp): Promise<{ out: string; code: number | null; signal: NodeJS.Signals | null }> {
+function run(
+  args: string[],
+  until: RegExp,
+): Promise<{ out: string; code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [TSX, 'reference/cli.ts', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [TSX, 'reference/cli.ts', ...args], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     let stopped = false
     const onData = (d: Buffer) => {

@@ -5,7 +5,19 @@ import { startReference, type RunningReference } from '../../reference/server'
 
 describe('the reference publishes its own OpenAPI 3.1 document (GET /openapi.json)', () => {
   let ref: RunningReference
-  let doc: { openapi: string; paths: Record<string, Record<string, { operationId?: string; parameters?: { name: string; in: string; required?: boolean; schema?: Record<string, unknown> }[] }>> }
+  let doc: {
+    openapi: string
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          operationId?: string
+          parameters?: { name: string; in: string; required?: boolean; schema?: Record<string, unknown> }[]
+        }
+      >
+    >
+  }
   beforeAll(async () => {
     ref = await startReference()
     const res = await fetch(`${ref.url}/openapi.json`)
@@ -16,7 +28,12 @@ describe('the reference publishes its own OpenAPI 3.1 document (GET /openapi.jso
 
   it('is a valid OpenAPI 3.1 document (openapi-backend, strict)', async () => {
     expect(doc.openapi).toBe('3.1.0')
-    const api = new OpenAPIBackend({ definition: structuredClone(doc) as never, strict: true, validate: true, quick: false })
+    const api = new OpenAPIBackend({
+      definition: structuredClone(doc) as never,
+      strict: true,
+      validate: true,
+      quick: false,
+    })
     await expect(api.init()).resolves.toBeDefined()
   })
 
@@ -25,11 +42,22 @@ describe('the reference publishes its own OpenAPI 3.1 document (GET /openapi.jso
     expect(ids.sort()).toEqual(OPERATIONS.map((o) => o.id).sort())
   })
 
-  it('types id path parameters in the reference\'s id style, request ids as UUIDs', () => {
+  it("types id path parameters in the reference's id style, request ids as UUIDs", () => {
     const get = doc.paths['/api/v1/ledger/sales/policies/{policyId}']!['get']!
-    expect(get.parameters).toContainEqual(expect.objectContaining({ name: 'policyId', in: 'path', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } }))
-    expect(get.parameters).toContainEqual(expect.objectContaining({ name: 'X-TENANT-ID', in: 'header', required: true }))
+    expect(get.parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'policyId',
+        in: 'path',
+        required: true,
+        schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+      }),
+    )
+    expect(get.parameters).toContainEqual(
+      expect.objectContaining({ name: 'X-TENANT-ID', in: 'header', required: true }),
+    )
     const status = doc.paths['/api/v1/ledger/requests/{requestId}']!['get']!
-    expect(status.parameters).toContainEqual(expect.objectContaining({ name: 'requestId', schema: { type: 'string', format: 'uuid' } }))
+    expect(status.parameters).toContainEqual(
+      expect.objectContaining({ name: 'requestId', schema: { type: 'string', format: 'uuid' } }),
+    )
   })
 })

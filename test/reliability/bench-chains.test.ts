@@ -14,36 +14,44 @@ const line = (endMs: number, durationMs: number, chain?: string, queuedMs?: numb
 })
 
 describe('bench: the longest dependent chain, from the traffic', () => {
-  it("measures each chain from its first request to its last answer, waits between them included; hook exchanges belong to no chain", () => {
-    const f = chainFigures([
-      line(100, 100, 'lifecycle'),
-      // 30 ms between the answer at 100 and this request (a poll's wait, the suite's work): part of the chain
-      line(250, 120, 'lifecycle'),
-      line(400, 110, 'lifecycle'),
-      line(150, 140, 'probe A'),
-      line(160, 150, 'probe B'),
-      line(50, 50),
-    ])
-    expect(f.chains).toBe(3)
-    expect(f.longest).toEqual({ chain: 'lifecycle', ms: 400, requestMs: 330, exchanges: 3 })
-    expect(f.next.map((c) => c.chain)).toEqual(['probe B', 'probe A'])
-    expect(f.outside).toBe(1)
-    // from the first request sent (the hook's, at 0) to the last answer (400)
-    expect(f.trafficSpanMs).toBe(400)
-  })
+  it(
+    'measures each chain from its first request to its last answer, waits between them included; hook exchanges ' +
+      'belong to no chain',
+    () => {
+      const f = chainFigures([
+        line(100, 100, 'lifecycle'),
+        // 30 ms between the answer at 100 and this request (a poll's wait, the suite's work): part of the chain
+        line(250, 120, 'lifecycle'),
+        line(400, 110, 'lifecycle'),
+        line(150, 140, 'probe A'),
+        line(160, 150, 'probe B'),
+        line(50, 50),
+      ])
+      expect(f.chains).toBe(3)
+      expect(f.longest).toEqual({ chain: 'lifecycle', ms: 400, requestMs: 330, exchanges: 3 })
+      expect(f.next.map((c) => c.chain)).toEqual(['probe B', 'probe A'])
+      expect(f.outside).toBe(1)
+      // from the first request sent (the hook's, at 0) to the last answer (400)
+      expect(f.trafficSpanMs).toBe(400)
+    },
+  )
 
-  it('leaves out the time a chain only waited for a slot at the limiter, not the time a request of it was in flight', () => {
-    const f = chainFigures([
-      line(100, 100, 'steps'),
-      // queued 200 ms after the first answer, then sent: 100..300 is the limiter's, not the chain's
-      line(400, 100, 'steps', 200),
-      // two requests side by side; one queued while the other was in flight: the chain was not idle
-      line(650, 250, 'side', 0),
-      line(600, 100, 'side', 100),
-    ])
-    expect(f.longest).toEqual({ chain: 'side', ms: 250, requestMs: 350, exchanges: 2 })
-    expect(f.next[0]).toEqual({ chain: 'steps', ms: 200, requestMs: 200, exchanges: 2 })
-  })
+  it(
+    'leaves out the time a chain only waited for a slot at the limiter, not the time a request of it was in ' +
+      'flight',
+    () => {
+      const f = chainFigures([
+        line(100, 100, 'steps'),
+        // queued 200 ms after the first answer, then sent: 100..300 is the limiter's, not the chain's
+        line(400, 100, 'steps', 200),
+        // two requests side by side; one queued while the other was in flight: the chain was not idle
+        line(650, 250, 'side', 0),
+        line(600, 100, 'side', 100),
+      ])
+      expect(f.longest).toEqual({ chain: 'side', ms: 250, requestMs: 350, exchanges: 2 })
+      expect(f.next[0]).toEqual({ chain: 'steps', ms: 200, requestMs: 200, exchanges: 2 })
+    },
+  )
 
   it('has no longest chain without traffic', () => {
     expect(chainFigures([])).toEqual({ chains: 0, next: [], trafficSpanMs: 0, outside: 0 })
@@ -54,7 +62,11 @@ describe('bench: the phases of a run and the request limit bound', () => {
   it('splits a run into its start, its requests and its end, from the traffic', () => {
     const t0 = Date.UTC(2026, 0, 1)
     // the first request is sent at 100 ms (it ends at 200 after 100 ms), the last answer comes at 900
-    expect(runPhases([line(200, 100, 'a'), line(900, 300, 'b'), line(500, 50)], t0 - 3000, t0 + 1400)).toEqual({ startMs: 3100, requestsMs: 800, endMs: 500 })
+    expect(runPhases([line(200, 100, 'a'), line(900, 300, 'b'), line(500, 50)], t0 - 3000, t0 + 1400)).toEqual({
+      startMs: 3100,
+      requestsMs: 800,
+      endMs: 500,
+    })
     expect(runPhases([], t0, t0 + 10)).toBeUndefined()
   })
 

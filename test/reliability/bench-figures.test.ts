@@ -5,8 +5,22 @@ import { percentile, pollingFigures } from '../../scripts/bench/lag'
 import { requestsPerFile } from '../../scripts/bench/per-file'
 import type { ChecksReport } from '../../runner/run/results/results'
 
-const e = (path: string, status: number, receivedAt: number, sentAt: number, op = 'sales.quote.actions'): TimelineEntry => ({ op, method: 'GET', path, status, receivedAt, sentAt })
-const seen = (at: number, durationMs: number, status = 200, operationId = 'sales.quote.actions'): TrafficLine => ({ at: new Date(at).toISOString(), runId: 'r', method: 'GET', template: '', operationId, status, durationMs })
+const e = (
+  path: string,
+  status: number,
+  receivedAt: number,
+  sentAt: number,
+  op = 'sales.quote.actions',
+): TimelineEntry => ({ op, method: 'GET', path, status, receivedAt, sentAt })
+const seen = (at: number, durationMs: number, status = 200, operationId = 'sales.quote.actions'): TrafficLine => ({
+  at: new Date(at).toISOString(),
+  runId: 'r',
+  method: 'GET',
+  template: '',
+  operationId,
+  status,
+  durationMs,
+})
 
 describe('pollingFigures()', () => {
   it('a long poll released at completion: lag from the release to the suite having the answer', () => {
@@ -20,7 +34,16 @@ describe('pollingFigures()', () => {
   })
 
   it('a resource complete at the first poll is counted apart; the poll rate is the busiest 1 s window', () => {
-    const f = pollingFigures([e('/q/3', 200, 0, 1), e('/r/1', 423, 0, 10, 'sales.requests.get'), e('/r/1', 423, 100, 110, 'sales.requests.get'), e('/r/1', 423, 200, 210, 'sales.requests.get'), e('/r/1', 200, 1500, 1501, 'sales.requests.get')], [])
+    const f = pollingFigures(
+      [
+        e('/q/3', 200, 0, 1),
+        e('/r/1', 423, 0, 10, 'sales.requests.get'),
+        e('/r/1', 423, 100, 110, 'sales.requests.get'),
+        e('/r/1', 423, 200, 210, 'sales.requests.get'),
+        e('/r/1', 200, 1500, 1501, 'sales.requests.get'),
+      ],
+      [],
+    )
     expect(f.completeAtFirstPoll).toBe(1)
     expect(f.maxPollsPerSecond).toBe(3)
     expect(f.resources).toBe(2)
@@ -36,6 +59,9 @@ describe('requestsPerFile()', () => {
   it('attributes traffic to suite files through check titles', () => {
     const report = { checks: [{ title: 'A-1 does a', file: 'suites/a.test.ts' }] } as unknown as ChecksReport
     const t = (test?: string) => ({ ...seen(0, 1), ...(test ? { test } : {}) })
-    expect([...requestsPerFile(report, [t('block > A-1 does a'), t('A-1 does a'), t()])]).toEqual([['suites/a.test.ts', 2], ['(hooks, outside a check)', 1]])
+    expect([...requestsPerFile(report, [t('block > A-1 does a'), t('A-1 does a'), t()])]).toEqual([
+      ['suites/a.test.ts', 2],
+      ['(hooks, outside a check)', 1],
+    ])
   })
 })

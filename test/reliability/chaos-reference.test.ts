@@ -25,7 +25,11 @@ async function target(chaos: string) {
   return { ref, t, stats }
 }
 
-const subscription = (t: SuiteContext) => ({ url: 'http://127.0.0.1:9/hook', event: 'extracted', description: t.tag('chaos') })
+const subscription = (t: SuiteContext) => ({
+  url: 'http://127.0.0.1:9/hook',
+  event: 'extracted',
+  description: t.tag('chaos'),
+})
 const META = { id: 'REL-DEMO-001', spec: 'webhooks' as const, section: '§3', requirement: 'The event list is JSON.' }
 
 describe('chaos in the reference service', () => {
@@ -57,7 +61,9 @@ describe('chaos in the reference service', () => {
   it('with methods=all a POST whose connection is reset is sent once and fails as a transport error', async () => {
     const { t, stats } = await target('reset=1,methods=all,seed=1')
     await t.auth.token(t.config.users.primary)
-    await expect(t.webhooks.call({ op: 'webhooks.subscription.create', json: subscription(t) })).rejects.toBeInstanceOf(TransportError)
+    await expect(t.webhooks.call({ op: 'webhooks.subscription.create', json: subscription(t) })).rejects.toBeInstanceOf(
+      TransportError,
+    )
     const s = await stats()
     expect(s.chaos?.injected.reset).toBe(1)
     expect(s.created.subscriptions).toBe(0)
@@ -69,20 +75,23 @@ describe('chaos in the reference service', () => {
     expect((await stats()).chaos?.injected.reset).toBeGreaterThan(0)
   })
 
-  it('a truncated JSON body fails the check as "target returned non-JSON / truncated body", with the evidence', async () => {
-    const { t } = await target('garbage=1,garbageKind=truncated,seed=1')
-    const res = await t.webhooks.call({ op: 'webhooks.events.list' })
-    expect(res.status).toBe(200)
-    let message = ''
-    try {
-      expectJsonBody(res)
-    } catch (e) {
-      message = formatFailure(META, e)
-    }
-    expect(message).toMatch(/^\[REL-DEMO-001\] webhook-subscriptions\.md §3/)
-    expect(message).toMatch(/actual: +target returned non-JSON \/ truncated body \(content-type application\/json/)
-    expect(message).toMatch(/response: 200 application\/json/)
-  })
+  it(
+    'a truncated JSON body fails the check as "target returned non-JSON / truncated body", with the ' + 'evidence',
+    async () => {
+      const { t } = await target('garbage=1,garbageKind=truncated,seed=1')
+      const res = await t.webhooks.call({ op: 'webhooks.events.list' })
+      expect(res.status).toBe(200)
+      let message = ''
+      try {
+        expectJsonBody(res)
+      } catch (e) {
+        message = formatFailure(META, e)
+      }
+      expect(message).toMatch(/^\[REL-DEMO-001\] webhook-subscriptions\.md §3/)
+      expect(message).toMatch(/actual: +target returned non-JSON \/ truncated body \(content-type application\/json/)
+      expect(message).toMatch(/response: 200 application\/json/)
+    },
+  )
 
   it('a truncated body is named in the evidence of any failed check, whatever it asserted', async () => {
     const { t } = await target('garbage=1,garbageKind=truncated,seed=1')
@@ -124,7 +133,9 @@ describe('chaos in the reference service', () => {
       await t.auth.token(t.config.users.primary)
       const seen: number[] = []
       for (let i = 0; i < 12; i += 1) {
-        const r = await fetch(`${ref.url}/api/webhook/events`, { headers: { authorization: `Bearer ${await t.auth.token(t.config.users.primary)}` } })
+        const r = await fetch(`${ref.url}/api/webhook/events`, {
+          headers: { authorization: `Bearer ${await t.auth.token(t.config.users.primary)}` },
+        })
         seen.push(r.status)
       }
       return seen

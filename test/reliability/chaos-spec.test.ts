@@ -5,8 +5,22 @@ import { formatChaos, parseChaos } from '../../reference/chaos/spec'
 
 describe('chaos spec', () => {
   it('parses every field', () => {
-    const o = parseChaos('503=0.05, latency=0-200, seed=7, retryAfter=1, reset=0.01, slow=0.1, slowMs=200, garbage=0.02, garbageKind=html, methods=all')
-    expect(o).toEqual({ seed: 7, latency: { minMs: 0, maxMs: 200 }, unavailable: 0.05, retryAfterSeconds: 1, reset: 0.01, slow: 0.1, slowMs: 200, garbage: 0.02, garbageKind: 'html', methods: 'all' })
+    const o = parseChaos(
+      '503=0.05, latency=0-200, seed=7, retryAfter=1, reset=0.01, slow=0.1, slowMs=200, garbage=0.02, ' +
+        'garbageKind=html, methods=all',
+    )
+    expect(o).toEqual({
+      seed: 7,
+      latency: { minMs: 0, maxMs: 200 },
+      unavailable: 0.05,
+      retryAfterSeconds: 1,
+      reset: 0.01,
+      slow: 0.1,
+      slowMs: 200,
+      garbage: 0.02,
+      garbageKind: 'html',
+      methods: 'all',
+    })
     expect(parseChaos(formatChaos(o))).toEqual(o)
     expect(parseChaos('latency=50').latency).toEqual({ minMs: 50, maxMs: 50 })
   })

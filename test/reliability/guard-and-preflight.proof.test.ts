@@ -9,7 +9,15 @@ import { tempDir } from '../support/temp-dir'
 const dir = tempDir('guard')
 function profile(name: string, body: Record<string, unknown>): string {
   const file = join(dir, `${name}.json`)
-  writeFileSync(file, JSON.stringify({ name, tenant: 'acme', credentials: { username: 'broker@acme.test', password: 'demo-pass-4821' }, ...body }))
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name,
+      tenant: 'acme',
+      credentials: { username: 'broker@acme.test', password: 'demo-pass-4821' },
+      ...body,
+    }),
+  )
   return file
 }
 
@@ -17,7 +25,9 @@ describe('production guard, end to end', () => {
   let server: TestServer
   let prod: string
   beforeAll(async () => {
-    server = await startTestServer((_req, res) => void res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nothing here"}'))
+    server = await startTestServer(
+      (_req, res) => void res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nothing here"}'),
+    )
     prod = profile('production', { services: { salesBaseUrl: server.url } })
   })
   afterAll(() => server.close())
@@ -61,12 +71,21 @@ describe('preflight', () => {
     expect(run.output).toMatch(/REFERENCE_CHAOS: field 'latency'/)
   })
 
-  it('a read answered 503 with a Retry-After beyond what the run waits is INCONCLUSIVE naming the operation, never a failed requirement', async () => {
-    const run = await runConformance({ files: ['suites/auth', '-t', 'AUTH-TENANT-002'], env: { REFERENCE_CHAOS: '503=1,retryAfter=3600' } })
-    expect(run.failedIds).toEqual([])
-    expect(run.verdict).toMatchObject({ verdict: 'INCONCLUSIVE', exitCode: 3 })
-    const c = run.report?.checks.find((x) => x.id === 'AUTH-TENANT-002')
-    expect(c?.status).toBe('errored')
-    expect(c?.error).toMatch(/the target said it is unavailable: sales\.schemes\.get answered 503 with Retry-After: 3600/)
-  })
+  it(
+    'a read answered 503 with a Retry-After beyond what the run waits is INCONCLUSIVE naming the operation, never a ' +
+      'failed requirement',
+    async () => {
+      const run = await runConformance({
+        files: ['suites/auth', '-t', 'AUTH-TENANT-002'],
+        env: { REFERENCE_CHAOS: '503=1,retryAfter=3600' },
+      })
+      expect(run.failedIds).toEqual([])
+      expect(run.verdict).toMatchObject({ verdict: 'INCONCLUSIVE', exitCode: 3 })
+      const c = run.report?.checks.find((x) => x.id === 'AUTH-TENANT-002')
+      expect(c?.status).toBe('errored')
+      expect(c?.error).toMatch(
+        /the target said it is unavailable: sales\.schemes\.get answered 503 with Retry-After: 3600/,
+      )
+    },
+  )
 })

@@ -39,12 +39,19 @@ let app: FastifyInstance
 let run: ConformanceRun
 
 beforeAll(async () => {
-  const built = await createReferenceApp(referenceOptions({ defects: ['auth-login-wrong-password-accepted', 'auth-token-not-required'] }))
+  const built = await createReferenceApp(
+    referenceOptions({ defects: ['auth-login-wrong-password-accepted', 'auth-token-not-required'] }),
+  )
   app = built.app
   // The primary user's password is the canary: the service accepts it in place of the demo password.
   app.addHook('preValidation', async (req) => {
     const body = req.body as { password?: unknown } | undefined
-    if (req.url.startsWith('/api/v1/identifier/') && body && typeof body.password === 'string' && body.password.startsWith(CANARY)) {
+    if (
+      req.url.startsWith('/api/v1/identifier/') &&
+      body &&
+      typeof body.password === 'string' &&
+      body.password.startsWith(CANARY)
+    ) {
       body.password = body.password === CANARY ? DEMO_PASSWORD : `${DEMO_PASSWORD}${body.password.slice(CANARY.length)}`
     }
   })
@@ -86,13 +93,21 @@ describe('redaction proof', () => {
     const leaks: string[] = []
     for (const f of files(run.reportsDir)) {
       const text = readFileSync(f, 'utf8')
-      for (const s of secrets) if (text.includes(s)) leaks.push(`${f.slice(run.reportsDir.length)} contains ${s === CANARY ? 'the canary password' : `a secret (${s.slice(0, 4)}…)`}`)
+      for (const s of secrets)
+        if (text.includes(s))
+          leaks.push(
+            `${f.slice(run.reportsDir.length)} contains ${
+              s === CANARY ? 'the canary password' : `a secret (${s.slice(0, 4)}…)`
+            }`,
+          )
     }
     expect(leaks).toEqual([])
   })
 
   it('the console output contains none of them', () => {
-    const leaks = [...secrets].filter((s) => run.output.includes(s)).map((s) => (s === CANARY ? 'the canary password' : `a secret (${s.slice(0, 4)}…)`))
+    const leaks = [...secrets]
+      .filter((s) => run.output.includes(s))
+      .map((s) => (s === CANARY ? 'the canary password' : `a secret (${s.slice(0, 4)}…)`))
     expect(leaks).toEqual([])
   })
 })

@@ -6,7 +6,11 @@ import { runConformance } from '../../scripts/harness/run-conformance'
 
 describe('conformance matrix of a run', () => {
   it('is written at the end of a run, naming the operations whose checks failed', async () => {
-    const run = await runConformance({ files: ['suites/security'], defects: ['auth-token-not-required'], keepReports: true })
+    const run = await runConformance({
+      files: ['suites/security'],
+      defects: ['auth-token-not-required'],
+      keepReports: true,
+    })
     try {
       expect(run.failedIds.length).toBeGreaterThan(0)
       const md = readFileSync(join(run.reportsDir, 'conformance.md'), 'utf8')

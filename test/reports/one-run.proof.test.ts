@@ -8,17 +8,27 @@ import { runConformance } from '../../scripts/harness/run-conformance'
 function report(reportsDir: string) {
   const env: NodeJS.ProcessEnv = { ...process.env, REPORTS_DIR: reportsDir, FORCE_COLOR: '0' }
   delete env.ALLURE_HISTORY
-  return spawnSync(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), 'report'], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 120_000 })
+  return spawnSync(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), 'report'], {
+    cwd: PROJECT_ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
 }
 
-const historyLines = (dir: string) => readFileSync(join(dir, 'history', 'allure-history.jsonl'), 'utf8').trim().split('\n').filter(Boolean)
+const historyLines = (dir: string) =>
+  readFileSync(join(dir, 'history', 'allure-history.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
 
 /**
  * A run's reports are one run (issue #37, item 5), end to end: an acceptance.json and an HTML report of an earlier
  * run do not survive the next run, and `report` made twice of one run leaves one line of it in the history.
  */
-describe('a run\'s reports are one run', () => {
-  it('report twice: one line of the run in the history; the next run removes the HTML report and acceptance.json; its report adds one line', async () => {
+describe("a run's reports are one run", () => {
+  it('report twice: one line of the run in the history; the next run removes the HTML report and acceptance.json; ' +
+    'its report adds one line', async () => {
     const files = ['suites/auth/login.test.ts']
     const first = await runConformance({ files, keepReports: true })
     const dir = first.reportsDir

@@ -10,7 +10,12 @@ import { tempDir } from '../support/temp-dir'
 function report(reportsDir: string, ...args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, REPORTS_DIR: reportsDir, FORCE_COLOR: '0' }
   delete env.ALLURE_HISTORY
-  return spawnSync(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), 'report', ...args], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 120_000 })
+  return spawnSync(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), 'report', ...args], {
+    cwd: PROJECT_ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
 }
 
 describe('stageResults', () => {
@@ -18,7 +23,15 @@ describe('stageResults', () => {
     const from = tempDir('stage')
     const to = join(from, 'out')
     try {
-      const result = (uuid: string, start: number, att: string) => ({ uuid, start, testCaseId: `tc-${uuid}`, historyId: `tc-${uuid}:x`, steps: [{ attachments: [{ source: att }] }], labels: [], parameters: [] })
+      const result = (uuid: string, start: number, att: string) => ({
+        uuid,
+        start,
+        testCaseId: `tc-${uuid}`,
+        historyId: `tc-${uuid}:x`,
+        steps: [{ attachments: [{ source: att }] }],
+        labels: [],
+        parameters: [],
+      })
       writeFileSync(join(from, 'old-result.json'), JSON.stringify(result('old', 1000, 'a-old-attachment.json')))
       writeFileSync(join(from, 'new-result.json'), JSON.stringify(result('new', 5000, 'a-new-attachment.json')))
       writeFileSync(join(from, 'a-old-attachment.json'), '{}')
@@ -43,7 +56,12 @@ describe('stripAnalytics', () => {
   it('removes the third-party analytics tag of the Allure page and nothing else', () => {
     const dir = tempDir('strip')
     const f = join(dir, 'index.html')
-    writeFileSync(f, `<body><div id="app"></div>\n<script async src="https://www.googletagmanager.com/gtag/js?id=G-X"></script>\n    <script>\n window.dataLayer = window.dataLayer || [];\n gtag('config', 'G-X', {});\n</script>\n<script>window.allure = {}</script></body>`)
+    writeFileSync(
+      f,
+      `<body><div id="app"></div>\n<script async src="https://www.googletagmanager.com/gtag/js?id=G-X"></script>\n   ` +
+        ` <script>\n window.dataLayer = window.dataLayer || [];\n gtag('config', 'G-X', ` +
+        `{});\n</script>\n<script>window.allure = {}</script></body>`,
+    )
     expect(stripAnalytics(f)).toBe(1)
     const html = readFileSync(f, 'utf8')
     expect(html).not.toContain('googletagmanager')

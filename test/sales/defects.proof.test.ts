@@ -22,8 +22,18 @@ const CASES: { defect: keyof typeof SALES_DEFECTS; file: string; mustFail: strin
   { defect: 'sales-schema-looser-max-items', file: S('payloads'), mustFail: ['SL-PAY-002-home', 'SL-PAY-002-travel'] },
   { defect: 'sales-schema-open-items', file: S('payloads'), mustFail: ['SL-PAY-002-home', 'SL-PAY-002-travel'] },
   // fails at the polling deadline with the poll trace, not by the test timeout
-  { defect: 'sales-actions-never-unlock', file: S('lifecycle'), mustFail: 'SL-LIFE-002-home', output: /SL-LIFE-002-home[\s\S]*timeout after \d+ attempt\(s\)/ },
-  { defect: 'sales-request-stuck-pending', file: S('lifecycle'), mustFail: 'SL-LIFE-010-home', output: /SL-LIFE-010-home[\s\S]*timeout after \d+ attempt\(s\)/ },
+  {
+    defect: 'sales-actions-never-unlock',
+    file: S('lifecycle'),
+    mustFail: 'SL-LIFE-002-home',
+    output: /SL-LIFE-002-home[\s\S]*timeout after \d+ attempt\(s\)/,
+  },
+  {
+    defect: 'sales-request-stuck-pending',
+    file: S('lifecycle'),
+    mustFail: 'SL-LIFE-010-home',
+    output: /SL-LIFE-010-home[\s\S]*timeout after \d+ attempt\(s\)/,
+  },
   { defect: 'sales-get-no-schema-path', file: S('lifecycle'), mustFail: 'SL-LIFE-003-home' },
   { defect: 'sales-update-ignored', file: S('lifecycle'), mustFail: 'SL-LIFE-004-home' },
   { defect: 'sales-premium-zero', file: S('lifecycle'), mustFail: 'SL-LIFE-005-home' },
@@ -77,8 +87,21 @@ const CASES: { defect: keyof typeof SALES_DEFECTS; file: string; mustFail: strin
   { defect: 'sales-bound-accepts-calculate', file: S('state-table'), mustFail: 'SL-OPS-BOUND-CALCULATE' },
   { defect: 'sales-issued-accepts-calculate', file: S('state-table'), mustFail: 'SL-OPS-ISSUED-CALCULATE' },
   // older defects that show the other cells failing on their own assertion
-  { defect: 'sales-actions-ignore-state', file: S('state-table'), mustFail: ['SL-OPS-DRAFT-REFERRAL', 'SL-OPS-DRAFT-DOCUMENTS', 'SL-OPS-REFERRED-UPDATE'] },
-  { defect: 'sales-referral-unsupported', file: S('state-table'), mustFail: ['SL-OPS-CALCULATED-REFERRAL', 'SL-OPS-DECLINED-REFERRAL', 'SL-OPS-BOUND-REFERRAL', 'SL-OPS-ISSUED-REFERRAL'] },
+  {
+    defect: 'sales-actions-ignore-state',
+    file: S('state-table'),
+    mustFail: ['SL-OPS-DRAFT-REFERRAL', 'SL-OPS-DRAFT-DOCUMENTS', 'SL-OPS-REFERRED-UPDATE'],
+  },
+  {
+    defect: 'sales-referral-unsupported',
+    file: S('state-table'),
+    mustFail: [
+      'SL-OPS-CALCULATED-REFERRAL',
+      'SL-OPS-DECLINED-REFERRAL',
+      'SL-OPS-BOUND-REFERRAL',
+      'SL-OPS-ISSUED-REFERRAL',
+    ],
+  },
   { defect: 'sales-refused-update-applied', file: S('state-table'), mustFail: 'SL-OPS-ISSUED-UPDATE' },
   { defect: 'sales-request-stuck-pending', file: S('state-table'), mustFail: 'SL-OPS-BOUND-ISSUE' },
   { defect: 'sales-issue-unbound', file: S('state-table'), mustFail: 'SL-OPS-CALCULATED-ISSUE' },
@@ -89,13 +112,21 @@ const CASES: { defect: keyof typeof SALES_DEFECTS; file: string; mustFail: strin
 ]
 
 const limit = limiter(2)
-/** The cases of one suite file run as one batch (test/support/defect-batch.ts); a case that reads the console runs alone. */
-const outcome = defectBatches(CASES.filter((c) => !c.output), limit)
+/**
+ * The cases of one suite file run as one batch (test/support/defect-batch.ts); a case that reads the console runs
+ * alone.
+ */
+const outcome = defectBatches(
+  CASES.filter((c) => !c.output),
+  limit,
+)
 
 describe('sales defects are caught by the sales suites', () => {
   it('every sales defect has a case here', () => {
     // the defects of issue 14 have their cases in scripts/explore/model-cases.ts (caught by the model's invariants)
-    expect(new Set([...CASES.map((c) => c.defect), ...modelDefectsOf('sales', SALES_DEFECTS)])).toEqual(new Set(Object.keys(SALES_DEFECTS)))
+    expect(new Set([...CASES.map((c) => c.defect), ...modelDefectsOf('sales', SALES_DEFECTS)])).toEqual(
+      new Set(Object.keys(SALES_DEFECTS)),
+    )
   })
 
   it.concurrent('the sales suites are green against the faithful reference', { timeout: 600_000 }, async () => {
@@ -103,18 +134,29 @@ describe('sales defects are caught by the sales suites', () => {
     expect(run.failedIds, run.output.slice(-3000)).toEqual([])
     expect(run.exitCode).toBe(0)
     expect(run.report?.totals.passed).toBeGreaterThanOrEqual(47)
-    // every check of the sales suites is shown failing by at least one defect here or in scripts/explore/model-cases.ts; a check
+    // every check of the sales suites is shown failing by at least one defect here or in
+    // scripts/explore/model-cases.ts; a check
     // made once per product (SL-LIFE-004-home, -travel) is one body run per product: one of them failing shows it
     const perCheck = (id: string) => id.replace(/-[a-z][a-z0-9]*$/, '')
-    const shown = new Set([...CASES.flatMap((c) => c.mustFail), ...MODEL_CASES.flatMap((c) => c.mustFail)].map(perCheck))
-    const ids = [...new Set(run.report?.checks.filter((c) => c.status === 'passed' && c.id.startsWith('SL-')).map((c) => perCheck(c.id)))]
+    const shown = new Set(
+      [...CASES.flatMap((c) => c.mustFail), ...MODEL_CASES.flatMap((c) => c.mustFail)].map(perCheck),
+    )
+    const ids = [
+      ...new Set(
+        run.report?.checks.filter((c) => c.status === 'passed' && c.id.startsWith('SL-')).map((c) => perCheck(c.id)),
+      ),
+    ]
     expect(ids.length).toBeGreaterThanOrEqual(80)
     expect(ids.filter((id) => !shown.has(id))).toEqual([])
   })
 
   for (const c of CASES) {
     const must = [c.mustFail].flat()
-    it.concurrent(`${c.defect} is caught by ${must.length > 3 ? `${must.slice(0, 3).join(', ')}, ...` : must.join(', ')}${c.file.endsWith('state-table.test.ts') ? ' (the table)' : ''}`, { timeout: 600_000 }, async () => {
+    it.concurrent(`${c.defect} is caught by ${
+      must.length > 3 ? `${must.slice(0, 3).join(', ')}, ...` : must.join(', ')
+    }${c.file.endsWith('state-table.test.ts') ? ' (the table)' : ''}`, {
+      timeout: 600_000,
+    }, async () => {
       if (c.output) {
         const run = await limit(() => runConformance({ files: [c.file], defects: [c.defect] }))
         expect(run.exitCode, run.output.slice(-2000)).not.toBe(0)

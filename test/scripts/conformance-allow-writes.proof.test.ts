@@ -13,10 +13,19 @@ const profile = join(tempDir('prod'), 'production.json')
 /** npm run conformance as a user runs it (scripts/conformance.ts), against a target marked production. */
 function conformance(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((done) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, TARGET_PROFILE: profile, REPORTS_DIR: tempDir('aw'), NO_COLOR: '1' }
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      TARGET_PROFILE: profile,
+      REPORTS_DIR: tempDir('aw'),
+      NO_COLOR: '1',
+    }
     delete env.ALLOW_WRITES
     delete env.SALES_BASE_URL
-    const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/conformance.ts', ...args], { cwd: PROJECT_ROOT, env })
+    const child = spawn(
+      process.execPath,
+      [resolve(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/conformance.ts', ...args],
+      { cwd: PROJECT_ROOT, env },
+    )
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     child.stderr.on('data', (d: Buffer) => (out += d.toString()))
@@ -26,11 +35,16 @@ function conformance(args: string[]): Promise<{ code: number | null; out: string
 
 beforeAll(async () => {
   ref = await startReference({ port: 0 })
-  writeFileSync(profile, JSON.stringify({
-    name: 'production-like', nonProduction: false, tenant: 'acme',
-    services: { salesBaseUrl: ref.url, authUrl: `${ref.url}/api/v1/identifier`, webhookBaseUrl: ref.url },
-    credentials: { username: 'broker@acme.test', password: 'demo-pass-4821' },
-  }))
+  writeFileSync(
+    profile,
+    JSON.stringify({
+      name: 'production-like',
+      nonProduction: false,
+      tenant: 'acme',
+      services: { salesBaseUrl: ref.url, authUrl: `${ref.url}/api/v1/identifier`, webhookBaseUrl: ref.url },
+      credentials: { username: 'broker@acme.test', password: 'demo-pass-4821' },
+    }),
+  )
 })
 afterAll(() => ref.close())
 

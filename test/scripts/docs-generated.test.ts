@@ -12,10 +12,15 @@ beforeAll(async () => {
 }, 120_000)
 
 describe('generated docs', () => {
-  it('docs/model.md (invariants), docs/checks.md (catalogue) and docs/environment.md (variables) are up to date', () => {
-    const stale = [...generatedPages(catalogue)].filter(([, [before, after]]) => before !== after).map(([page]) => page)
-    expect(stale, 'run npm run docs:generate and commit the pages').toEqual([])
-  })
+  it(
+    'docs/model.md (invariants), docs/checks.md (catalogue) and docs/environment.md (variables) are up to ' + 'date',
+    () => {
+      const stale = [...generatedPages(catalogue)]
+        .filter(([, [before, after]]) => before !== after)
+        .map(([page]) => page)
+      expect(stale, 'run npm run docs:generate and commit the pages').toEqual([])
+    },
+  )
 
   it('every check and every invariant is on the catalogue page, per-product checks on one row', () => {
     const page = renderCatalogue(catalogue)
@@ -29,12 +34,18 @@ describe('generated docs', () => {
     expect([...judged.values()].flat()).not.toContain('helpers/oracle/invariants.ts')
   })
 
-  it('replaces only the marked region, keeping the prose around it; a page without the markers is an error naming it', () => {
-    const page = 'intro\n<!-- generated:x (old note) -->\nold\n<!-- /generated:x -->\noutro\n'
-    const out = replaceRegion(page, 'x', 'new', 'docs/p.md')
-    expect(out).toMatch(/^intro\n<!-- generated:x \(npm run docs:generate; [^)]*\) -->\nnew\n<!-- \/generated:x -->\noutro\n$/)
-    expect(replaceRegion(out, 'x', 'new')).toBe(out)
-    expect(() => replaceRegion('no markers', 'x', 'new', 'docs/p.md')).toThrow(RegionError)
-    expect(() => replaceRegion('no markers', 'x', 'new', 'docs/p.md')).toThrow(/docs\/p\.md: no region 'x'/)
-  })
+  it(
+    'replaces only the marked region, keeping the prose around it; a page without the markers is an error naming ' +
+      'it',
+    () => {
+      const page = 'intro\n<!-- generated:x (old note) -->\nold\n<!-- /generated:x -->\noutro\n'
+      const out = replaceRegion(page, 'x', 'new', 'docs/p.md')
+      expect(out).toMatch(
+        /^intro\n<!-- generated:x \(npm run docs:generate; [^)]*\) -->\nnew\n<!-- \/generated:x -->\noutro\n$/,
+      )
+      expect(replaceRegion(out, 'x', 'new')).toBe(out)
+      expect(() => replaceRegion('no markers', 'x', 'new', 'docs/p.md')).toThrow(RegionError)
+      expect(() => replaceRegion('no markers', 'x', 'new', 'docs/p.md')).toThrow(/docs\/p\.md: no region 'x'/)
+    },
+  )
 })

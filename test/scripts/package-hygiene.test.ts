@@ -3,9 +3,19 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../common/project-root'
 
-interface LockEntry { version?: string; engines?: { node?: string }; hasInstallScript?: boolean; optional?: boolean }
-const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; allowScripts: Record<string, boolean> }
-const lock = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> }
+interface LockEntry {
+  version?: string
+  engines?: { node?: string }
+  hasInstallScript?: boolean
+  optional?: boolean
+}
+const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+  engines: { node: string }
+  allowScripts: Record<string, boolean>
+}
+const lock = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, LockEntry>
+}
 const entries = Object.entries(lock.packages).filter(([k]) => k.startsWith('node_modules/'))
 const nameOf = (key: string) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length)
 
@@ -18,13 +28,19 @@ describe('install hygiene', () => {
     expect(withScripts.filter((n) => !(n in pkg.allowScripts))).toEqual([])
   })
 
-  it('no overrides: they pin versions for this clone only, a consumer installing the package gets the ranges (docs/ci.md "Node and npm")', () => {
-    expect((pkg as { overrides?: unknown }).overrides).toBeUndefined()
-  })
+  it(
+    'no overrides: they pin versions for this clone only, a consumer installing the package gets the ranges ' +
+      '(docs/ci.md "Node and npm")',
+    () => {
+      expect((pkg as { overrides?: unknown }).overrides).toBeUndefined()
+    },
+  )
 
   it('no dependency demands a newer Node than the engines field promises (no EBADENGINE warning on Node 20.19)', () => {
     expect(pkg.engines.node).toBe('>=20.19')
-    const newerOnly = entries.filter(([, e]) => !e.optional && /^\s*>=\s*(2[1-9]|[3-9]\d)/.test(e.engines?.node ?? '')).map(([k, e]) => `${k}@${e.version} ${e.engines!.node}`)
+    const newerOnly = entries
+      .filter(([, e]) => !e.optional && /^\s*>=\s*(2[1-9]|[3-9]\d)/.test(e.engines?.node ?? ''))
+      .map(([k, e]) => `${k}@${e.version} ${e.engines!.node}`)
     expect(newerOnly).toEqual([])
   })
 })

@@ -5,7 +5,12 @@ import YAML from 'yaml'
 import { PROJECT_ROOT } from '../../common/config/target-config'
 
 type Step = { run?: string; uses?: string; with?: Record<string, unknown>; env?: Record<string, string> }
-type Job = { steps: Step[]; env?: Record<string, string>; strategy?: { matrix?: Record<string, unknown[]> }; needs?: string }
+type Job = {
+  steps: Step[]
+  env?: Record<string, string>
+  strategy?: { matrix?: Record<string, unknown[]> }
+  needs?: string
+}
 type Workflow = { on: Record<string, unknown>; env?: Record<string, string>; jobs: Record<string, Job> }
 
 function workflow(name: string): { doc: Workflow; text: string } {
@@ -19,9 +24,13 @@ const uses = (j: Job) => j.steps.map((s) => s.uses ?? '')
 describe('CI workflows', () => {
   it('staging: secrets from CI secrets, reports uploaded, JUnit published, on PR and deployment', () => {
     const { doc, text } = workflow('conformance.yml')
-    expect(Object.keys(doc.on)).toEqual(expect.arrayContaining(['pull_request', 'deployment_status', 'workflow_dispatch']))
+    expect(Object.keys(doc.on)).toEqual(
+      expect.arrayContaining(['pull_request', 'deployment_status', 'workflow_dispatch']),
+    )
     const staging = doc.jobs.staging!
-    expect(staging.steps.find((s) => s.run === 'npm run conformance')?.env?.AUTH_PASSWORD).toBe('${{ secrets.STAGING_AUTH_PASSWORD }}')
+    expect(staging.steps.find((s) => s.run === 'npm run conformance')?.env?.AUTH_PASSWORD).toBe(
+      '${{ secrets.STAGING_AUTH_PASSWORD }}',
+    )
     expect(runs(staging)).toContain('npm run conformance')
     expect(uses(staging)).toContain('actions/upload-artifact@v4')
     expect(uses(staging)).toContain('mikepenz/action-junit-report@v5')
@@ -47,8 +56,17 @@ describe('CI workflows', () => {
     expect(merge.needs).toBe('shard')
     expect(merge.strategy?.matrix?.tenant).toEqual(shard.strategy?.matrix?.tenant)
     expect(runs(merge)).toContain('--merge-only')
-    expect(runs(merge)).toMatch(/npm run report -- --history \.allure-history\/\$\{\{ matrix\.tenant \}\}\.jsonl --tenant/)
-    expect(uses(merge)).toEqual(expect.arrayContaining(['actions/download-artifact@v4', 'actions/cache/restore@v4', 'actions/cache/save@v4', 'mikepenz/action-junit-report@v5']))
+    expect(runs(merge)).toMatch(
+      /npm run report -- --history \.allure-history\/\$\{\{ matrix\.tenant \}\}\.jsonl --tenant/,
+    )
+    expect(uses(merge)).toEqual(
+      expect.arrayContaining([
+        'actions/download-artifact@v4',
+        'actions/cache/restore@v4',
+        'actions/cache/save@v4',
+        'mikepenz/action-junit-report@v5',
+      ]),
+    )
   })
 
   it('the self-test runs the fast tests and the slow proofs on every supported Node LTS line', () => {
@@ -73,26 +91,45 @@ describe('CI workflows', () => {
       const { doc } = workflow(name)
       for (const [id, job] of Object.entries(doc.jobs)) {
         for (const [i, step] of job.steps.entries()) {
-          const run = (step.run ?? '').replace(/'[^']*'/g, "''").replace(/\|\|/g, '').replace(/[\w*.-]+(\|[\w*.-]+)+\)/g, 'pattern)') // quoted text, ||, case patterns a|b)
+          const run = (step.run ?? '')
+            .replace(/'[^']*'/g, "''")
+            .replace(/\|\|/g, '')
+            .replace(/[\w*.-]+(\|[\w*.-]+)+\)/g, 'pattern)') // quoted text, ||, case patterns a|b)
           if (!pipe.test(run)) continue
           const shell = (step as { shell?: string }).shell ?? ''
-          if (!/set -[a-z]*o pipefail|set -o pipefail|set -euo pipefail/.test(step.run ?? '') && !/pipefail/.test(shell)) missing.push(`${name} ${id} step ${i + 1}: ${run.split('\n').find((l) => pipe.test(l))?.trim()}`)
+          if (
+            !/set -[a-z]*o pipefail|set -o pipefail|set -euo pipefail/.test(step.run ?? '') &&
+            !/pipefail/.test(shell)
+          )
+            missing.push(
+              `${name} ${id} step ${i + 1}: ${run
+                .split('\n')
+                .find((l) => pipe.test(l))
+                ?.trim()}`,
+            )
         }
       }
     }
     expect(missing).toEqual([])
   })
 
-  it('no workflow takes a free-text input: every workflow_dispatch input is a fixed list (a target or profile decides where secrets go)', () => {
-    for (const name of readdirSync(resolve(PROJECT_ROOT, '.github/workflows')).filter((f) => f.endsWith('.yml'))) {
-      const dispatch = workflow(name).doc.on.workflow_dispatch as { inputs?: Record<string, { type?: string; options?: unknown[] }> } | null | undefined
-      for (const [input, spec] of Object.entries(dispatch?.inputs ?? {})) {
-        expect(spec.type, `${name}: input ${input}`).toBe('choice')
-        expect(spec.options?.length, `${name}: input ${input}`).toBeGreaterThan(0)
+  it(
+    'no workflow takes a free-text input: every workflow_dispatch input is a fixed list (a target or profile ' +
+      'decides where secrets go)',
+    () => {
+      for (const name of readdirSync(resolve(PROJECT_ROOT, '.github/workflows')).filter((f) => f.endsWith('.yml'))) {
+        const dispatch = workflow(name).doc.on.workflow_dispatch as
+          | { inputs?: Record<string, { type?: string; options?: unknown[] }> }
+          | null
+          | undefined
+        for (const [input, spec] of Object.entries(dispatch?.inputs ?? {})) {
+          expect(spec.type, `${name}: input ${input}`).toBe('choice')
+          expect(spec.options?.length, `${name}: input ${input}`).toBeGreaterThan(0)
+        }
       }
-    }
-    expect(workflow('conformance.yml').text).not.toMatch(/inputs\.profile/)
-  })
+      expect(workflow('conformance.yml').text).not.toMatch(/inputs\.profile/)
+    },
+  )
 
   it('tenant acceptance passes the tenant through the environment, not into the shell', () => {
     const { doc, text } = workflow('tenant-acceptance.yml')
@@ -101,38 +138,50 @@ describe('CI workflows', () => {
     expect(text).not.toMatch(/run:.*\$\{\{\s*inputs\./)
   })
 
-  it('secrets are in the environment of the step that runs the suite only: never of the workflow, a job, npm ci or any other step', () => {
-    const suite = /npm run (conformance|acceptance|explore)\b/
-    for (const name of ['conformance.yml', 'nightly.yml', 'tenant-acceptance.yml']) {
-      const { doc } = workflow(name)
-      expect(JSON.stringify(doc.env ?? {}), name).not.toContain('secrets')
-      for (const [id, job] of Object.entries(doc.jobs)) {
-        expect(JSON.stringify(job.env ?? {}), `${name} job ${id}`).not.toContain('secrets')
-        for (const step of job.steps) {
-          const holds = JSON.stringify(step.env ?? {}).includes('secrets') || JSON.stringify(step.with ?? {}).includes('secrets')
-          if (holds) expect(step.run ?? '', `${name} job ${id}: a step with secrets`).toMatch(suite)
+  it(
+    'secrets are in the environment of the step that runs the suite only: never of the workflow, a job, npm ci or ' +
+      'any other step',
+    () => {
+      const suite = /npm run (conformance|acceptance|explore)\b/
+      for (const name of ['conformance.yml', 'nightly.yml', 'tenant-acceptance.yml']) {
+        const { doc } = workflow(name)
+        expect(JSON.stringify(doc.env ?? {}), name).not.toContain('secrets')
+        for (const [id, job] of Object.entries(doc.jobs)) {
+          expect(JSON.stringify(job.env ?? {}), `${name} job ${id}`).not.toContain('secrets')
+          for (const step of job.steps) {
+            const holds =
+              JSON.stringify(step.env ?? {}).includes('secrets') || JSON.stringify(step.with ?? {}).includes('secrets')
+            if (holds) expect(step.run ?? '', `${name} job ${id}: a step with secrets`).toMatch(suite)
+          }
         }
       }
-    }
-  })
+    },
+  )
 
-  it('tenant acceptance: the caller picks a tenant from a fixed list; profile and password secret follow from it (allowlist)', () => {
-    const { doc, text } = workflow('tenant-acceptance.yml')
-    const inputs = (doc.on.workflow_dispatch as { inputs: Record<string, { type?: string; options?: string[] }> }).inputs
-    expect(Object.keys(inputs)).toEqual(['tenant'])
-    expect(inputs.tenant!.type).toBe('choice')
-    expect(inputs.tenant!.options!.length).toBeGreaterThan(0)
-    // no secret is looked up by a name the caller gives
-    expect(text).not.toMatch(/secrets\[/)
-    const step = doc.jobs.acceptance!.steps.find((s) => /npm run acceptance/.test(s.run ?? ''))!
-    const names = [...(step.env?.AUTH_PASSWORD ?? '').matchAll(/inputs\.tenant == '([a-z]+)' && secrets\.([A-Z_]+)/g)].map((m) => [m[1], m[2]])
-    expect(names).toEqual(inputs.tenant!.options!.map((t) => [t, `ACCEPTANCE_PASSWORD_${t.toUpperCase()}`]))
-    // the tenant's own profile, where the team writes it (docs/ci.md), never a demo profile of the embedded reference
-    expect(step.run).toContain('profile="ci/acceptance/$TENANT_KEY.jsonc"')
-    expect(step.run).toContain('--profile "$profile"')
-    expect(step.run).not.toContain('fixtures/targets')
-    // a stop before the run is in the job summary; the summary always carries the verdict line and its reasons
-    expect(step.run).toMatch(/stop\(\) \{[^}]*GITHUB_STEP_SUMMARY/)
-    expect(runs(doc.jobs.acceptance!)).toMatch(/for\(const r of a\.reasons\)/)
-  })
+  it(
+    'tenant acceptance: the caller picks a tenant from a fixed list; profile and password secret follow from it ' +
+      '(allowlist)',
+    () => {
+      const { doc, text } = workflow('tenant-acceptance.yml')
+      const inputs = (doc.on.workflow_dispatch as { inputs: Record<string, { type?: string; options?: string[] }> })
+        .inputs
+      expect(Object.keys(inputs)).toEqual(['tenant'])
+      expect(inputs.tenant!.type).toBe('choice')
+      expect(inputs.tenant!.options!.length).toBeGreaterThan(0)
+      // no secret is looked up by a name the caller gives
+      expect(text).not.toMatch(/secrets\[/)
+      const step = doc.jobs.acceptance!.steps.find((s) => /npm run acceptance/.test(s.run ?? ''))!
+      const names = [
+        ...(step.env?.AUTH_PASSWORD ?? '').matchAll(/inputs\.tenant == '([a-z]+)' && secrets\.([A-Z_]+)/g),
+      ].map((m) => [m[1], m[2]])
+      expect(names).toEqual(inputs.tenant!.options!.map((t) => [t, `ACCEPTANCE_PASSWORD_${t.toUpperCase()}`]))
+      // the tenant's own profile, where the team writes it (docs/ci.md), never a demo profile of the embedded reference
+      expect(step.run).toContain('profile="ci/acceptance/$TENANT_KEY.jsonc"')
+      expect(step.run).toContain('--profile "$profile"')
+      expect(step.run).not.toContain('fixtures/targets')
+      // a stop before the run is in the job summary; the summary always carries the verdict line and its reasons
+      expect(step.run).toMatch(/stop\(\) \{[^}]*GITHUB_STEP_SUMMARY/)
+      expect(runs(doc.jobs.acceptance!)).toMatch(/for\(const r of a\.reasons\)/)
+    },
+  )
 })

@@ -12,7 +12,10 @@ export interface DefectOutcome {
   failedIds: string[]
   /** The tail of the batch's console, for a failure message. */
   output: string
-  /** The checks that failed against the batch's faithful reference (its control target): none, or the batch proves nothing. */
+  /**
+   * The checks that failed against the batch's faithful reference (its control target): none, or the batch proves
+   * nothing.
+   */
   controlFailedIds: string[]
 }
 
@@ -28,14 +31,28 @@ export interface BatchCase {
  * batch's control (scripts/harness/reference-batch.ts). A defect's outcome is its own target's report; a check that
  * fails against the control fails for a reason of the batch's own, so no case may count it.
  */
-export async function runDefectBatch(files: string[], defects: string[], timeoutMs = 540_000): Promise<DefectOutcome[]> {
-  const { run, reports } = await runAgainstReferences([{}, ...defects.map((d) => ({ defects: [d] }))], { files, timeoutMs })
+export async function runDefectBatch(
+  files: string[],
+  defects: string[],
+  timeoutMs = 540_000,
+): Promise<DefectOutcome[]> {
+  const { run, reports } = await runAgainstReferences([{}, ...defects.map((d) => ({ defects: [d] }))], {
+    files,
+    timeoutMs,
+  })
   const failed = (checks: CheckOutcome[]) => checks.filter((c) => c.status === 'failed').map((c) => c.id)
   const controlFailedIds = reports[0] ? failed(reports[0].checks) : ['(the control target did not run)']
   return defects.map((defect, i) => {
     const report = reports[i + 1]
     const checks = report?.checks ?? []
-    return { defect, ran: report !== undefined, checks, failedIds: failed(checks), output: run.output.slice(-3000), controlFailedIds }
+    return {
+      defect,
+      ran: report !== undefined,
+      checks,
+      failedIds: failed(checks),
+      output: run.output.slice(-3000),
+      controlFailedIds,
+    }
   })
 }
 
@@ -56,21 +73,32 @@ export function planBatches(cases: BatchCase[], size: number): BatchCase[][] {
   return [...groups.values()].flat()
 }
 
-const sameCase = (a: BatchCase, b: BatchCase) => a.defect === b.defect && a.file === b.file && (a.only ?? '') === (b.only ?? '')
+const sameCase = (a: BatchCase, b: BatchCase) =>
+  a.defect === b.defect && a.file === b.file && (a.only ?? '') === (b.only ?? '')
 
 /**
  * The outcome of each case of a proof file, from batches (planBatches). The first outcome asked for starts every
  * batch, in order, through `limit` (the proof file's limiter, shared with its other conformance runs); each case then
  * awaits its own batch.
  */
-export function defectBatches(cases: BatchCase[], limit: <T>(fn: () => Promise<T>) => Promise<T>, size = 10): (c: BatchCase) => Promise<DefectOutcome> {
+export function defectBatches(
+  cases: BatchCase[],
+  limit: <T>(fn: () => Promise<T>) => Promise<T>,
+  size = 10,
+): (c: BatchCase) => Promise<DefectOutcome> {
   const batches = planBatches(cases, size)
   let runs: Promise<DefectOutcome[]>[] | undefined
   const start = () =>
     (runs ??= batches.map((b) => {
       const files = [b[0]!.file, ...(b[0]!.only ? ['-t', b[0]!.only] : [])]
-      const run = limit(() => runDefectBatch(files, b.map((c) => c.defect)))
-      run.catch(() => undefined) // awaited by the batch's cases, which fail with the error: never an unhandled rejection
+      const run = limit(() =>
+        runDefectBatch(
+          files,
+          b.map((c) => c.defect),
+        ),
+      )
+      // awaited by the batch's cases, which fail with the error: never an unhandled rejection
+      run.catch(() => undefined)
       return run
     }))
   return async (c) => {
@@ -90,5 +118,8 @@ export function expectCaught(o: DefectOutcome, mustFail: string[]): void {
 /** A defect's outcome can be judged: its target ran, and the batch's faithful control reference failed no check. */
 export function expectJudged(o: DefectOutcome): void {
   expect(o.ran, `${o.defect}: its target has no report\n${o.output}`).toBe(true)
-  expect(o.controlFailedIds, `${o.defect}: checks failed against the batch's faithful control reference\n${o.output}`).toEqual([])
+  expect(
+    o.controlFailedIds,
+    `${o.defect}: checks failed against the batch's faithful control reference\n${o.output}`,
+  ).toEqual([])
 }

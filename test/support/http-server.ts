@@ -8,7 +8,9 @@ export interface TestServer {
 }
 
 /** A throwaway loopback HTTP server for helper tests. */
-export async function startTestServer(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<TestServer> {
+export async function startTestServer(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<TestServer> {
   const requests: TestServer['requests'] = []
   const server = createServer((req, res) => {
     let body = ''
@@ -23,6 +25,10 @@ export async function startTestServer(handler: (req: IncomingMessage, res: Serve
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()) }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections()
+        server.close(() => r())
+      }),
   }
 }

@@ -24,7 +24,11 @@ describe('limiter', () => {
 
   it('frees its place when a call fails', async () => {
     const limit = limiter(1)
-    await expect(limit(async () => { throw new Error('x') })).rejects.toThrow('x')
+    await expect(
+      limit(async () => {
+        throw new Error('x')
+      }),
+    ).rejects.toThrow('x')
     expect(await limit(async () => 'ok')).toBe('ok')
   })
 })

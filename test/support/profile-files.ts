@@ -7,7 +7,8 @@ import { tempDir } from './temp-dir'
 /** A fresh folder holding the given files (a string is written as is, anything else as JSON); returns its path. */
 export function profileDir(files: Record<string, unknown>): string {
   const dir = tempDir('profile')
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content))
+  for (const [name, content] of Object.entries(files))
+    writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content))
   return dir
 }
 

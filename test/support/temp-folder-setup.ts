@@ -32,6 +32,9 @@ export default function setup(): () => void {
     if (left.length === 0) return
     // vitest reports an error thrown here but still exits 0: the exit code is set here
     process.exitCode = 1
-    process.stderr.write(`\nFAIL temp folder: the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in the temp folder (removed now; a test must remove what it makes, test/support/temp-dir.ts): ${left.sort().join(', ')}\n`)
+    process.stderr.write(
+      `\nFAIL temp folder: the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in the temp folder ` +
+        `(removed now; a test must remove what it makes, test/support/temp-dir.ts): ${left.sort().join(', ')}\n`,
+    )
   }
 }

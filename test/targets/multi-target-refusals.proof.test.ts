@@ -18,21 +18,31 @@ function profile(name: string, body: Record<string, unknown>): string {
 describe('a multi-target run stops before any check, naming the target', () => {
   let server: TestServer
   beforeAll(async () => {
-    server = await startTestServer((_req, res) => void res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nothing here"}'))
+    server = await startTestServer(
+      (_req, res) => void res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nothing here"}'),
+    )
   })
   afterAll(() => server.close())
 
-  it('refuses writing suites when one target is not marked nonProduction, before any request to any target', async () => {
-    const prod = profile('production', { nonProduction: null, services: { salesBaseUrl: server.url } })
-    const run = await runConformance({ files: ['suites/security'], env: { TARGET_PROFILES: `${demo('acme')},${prod}`, ALLOW_WRITES: '' } })
-    expect(run.exitCode).not.toBe(0)
-    expect(run.output).toMatch(/\[production\] Production guard: refusing to run suites that create or change data/)
-    expect(server.requests).toHaveLength(0)
-    expect(run.targets).toEqual({})
-  })
+  it(
+    'refuses writing suites when one target is not marked nonProduction, before any request to any ' + 'target',
+    async () => {
+      const prod = profile('production', { nonProduction: null, services: { salesBaseUrl: server.url } })
+      const run = await runConformance({
+        files: ['suites/security'],
+        env: { TARGET_PROFILES: `${demo('acme')},${prod}`, ALLOW_WRITES: '' },
+      })
+      expect(run.exitCode).not.toBe(0)
+      expect(run.output).toMatch(/\[production\] Production guard: refusing to run suites that create or change data/)
+      expect(server.requests).toHaveLength(0)
+      expect(run.targets).toEqual({})
+    },
+  )
 
   it('a target whose login fails stops the run in the preflight with one message naming it', async () => {
-    const wrong = profile('wrong-password', { credentials: { username: 'broker@globex.test', password: 'not-the-password-93' } })
+    const wrong = profile('wrong-password', {
+      credentials: { username: 'broker@globex.test', password: 'not-the-password-93' },
+    })
     const run = await runConformance({ files: ['suites/auth'], env: { TARGET_PROFILES: `${demo('acme')},${wrong}` } })
     expect(run.exitCode).not.toBe(0)
     expect(run.output).toMatch(/\[wrong-password\] .*[Ll]ogin/)
@@ -42,7 +52,10 @@ describe('a multi-target run stops before any check, naming the target', () => {
   })
 
   it('refuses TENANT next to TARGET_PROFILES, naming the variable', async () => {
-    const run = await runConformance({ files: ['suites/auth'], env: { TARGET_PROFILES: `${demo('acme')},${demo('globex')}`, TENANT: 'acme' } })
+    const run = await runConformance({
+      files: ['suites/auth'],
+      env: { TARGET_PROFILES: `${demo('acme')},${demo('globex')}`, TENANT: 'acme' },
+    })
     expect(run.exitCode).not.toBe(0)
     expect(run.output).toMatch(/TENANT: cannot be combined with TARGET_PROFILES/)
     expect(run.targets).toEqual({})

@@ -10,17 +10,31 @@ import { sumTotals } from '../../runner/run/results/results'
 import { totalsLine } from '../../runner/run/results/totals-line'
 
 const profiles = ['acme', 'globex'].map((t) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${t}.json`)).join(',')
-const files = ['suites/webhooks/errors.test.ts', 'suites/sales/lifecycle.test.ts', 'suites/security/bearer-required.test.ts']
+const files = [
+  'suites/webhooks/errors.test.ts',
+  'suites/sales/lifecycle.test.ts',
+  'suites/security/bearer-required.test.ts',
+]
 
 function traffic(dir: string): TrafficLine[] {
   const t = join(dir, 'traffic')
-  return readdirSync(t).flatMap((f) => readFileSync(join(t, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as TrafficLine))
+  return readdirSync(t).flatMap((f) =>
+    readFileSync(join(t, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as TrafficLine),
+  )
 }
 
 describe('a multi-target run (TARGET_PROFILES) against a reference with a defect', () => {
   let run: ConformanceRun
   beforeAll(async () => {
-    run = await runConformance({ files, defects: ['webhooks-missing-url-accepted'], env: { TARGET_PROFILES: profiles, CONFORMANCE_RUN_ID: 'multi-test' }, keepReports: true })
+    run = await runConformance({
+      files,
+      defects: ['webhooks-missing-url-accepted'],
+      env: { TARGET_PROFILES: profiles, CONFORMANCE_RUN_ID: 'multi-test' },
+      keepReports: true,
+    })
   }, 240_000)
   afterAll(() => rmSync(run.reportsDir, { recursive: true, force: true }))
 
@@ -31,8 +45,11 @@ describe('a multi-target run (TARGET_PROFILES) against a reference with a defect
       const r = run.targets[key]!
       expect(r.run?.runId).toBe(`multi-test-${key}`)
       expect(r.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['WH-ERR-001'])
-      // every check comes from a suite file of the run, but the model's invariants, which are listed under the file defining them
-      expect(r.checks.filter((c) => !files.includes(c.file)).map((c) => `${c.id} ${c.file}`)).toEqual(INVARIANTS.map((i) => `${i.id} ${INVARIANTS_FILE}`))
+      // every check comes from a suite file of the run, but the model's invariants, which are listed under the file
+      // defining them
+      expect(r.checks.filter((c) => !files.includes(c.file)).map((c) => `${c.id} ${c.file}`)).toEqual(
+        INVARIANTS.map((i) => `${i.id} ${INVARIANTS_FILE}`),
+      )
       expect(r.totals.passed).toBeGreaterThan(20)
     }
     expect(run.report).toBeUndefined()
@@ -40,7 +57,9 @@ describe('a multi-target run (TARGET_PROFILES) against a reference with a defect
 
   it('prints a verdict per target and one closing line for all of them', () => {
     const [a, g] = [run.targets.acme!, run.targets.globex!]
-    expect(run.output).toMatch(/\[acme\][\s\S]*verdict {2}DOES NOT CONFORM \(1 failed check\(s\): WH-ERR-001\)[\s\S]*\[globex\]/)
+    expect(run.output).toMatch(
+      /\[acme\][\s\S]*verdict {2}DOES NOT CONFORM \(1 failed check\(s\): WH-ERR-001\)[\s\S]*\[globex\]/,
+    )
     expect(run.output).toContain('targets  2: acme DOES NOT CONFORM, globex DOES NOT CONFORM')
     // one closing line for all targets, in the one set of categories (runner/run/results/totals-line.ts)
     const all = sumTotals([a, g])
@@ -52,7 +71,9 @@ describe('a multi-target run (TARGET_PROFILES) against a reference with a defect
     const lines = traffic(run.reportsDir)
     expect(new Set(lines.map((l) => l.runId))).toEqual(new Set(['multi-test-acme', 'multi-test-globex']))
     // the checks of both targets run at once: each exchange must still name its own target's check
-    const misattributed = lines.filter((l) => l.test !== undefined && !l.test.startsWith(`${l.runId.replace('multi-test-', '')} > `))
+    const misattributed = lines.filter(
+      (l) => l.test !== undefined && !l.test.startsWith(`${l.runId.replace('multi-test-', '')} > `),
+    )
     expect(misattributed).toEqual([])
     // and every exchange sent by a check is labelled (only clean-up hooks may send unlabelled ones)
     const unlabelled = lines.filter((l) => l.test === undefined)
@@ -70,7 +91,9 @@ describe('a multi-target run (TARGET_PROFILES) against a reference with a defect
     type Step = { name: string }
     type Result = { labels: { name: string; value: string }[]; steps?: Step[] }
     const dir = join(run.reportsDir, 'allure-results')
-    const results = readdirSync(dir).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Result)
+    const results = readdirSync(dir)
+      .filter((f) => f.endsWith('-result.json'))
+      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Result)
     const steps = new Map<string, number>()
     for (const r of results) {
       const label = (n: string) => r.labels.find((l) => l.name === n)?.value

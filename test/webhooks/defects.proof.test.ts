@@ -18,7 +18,12 @@ const CASES: { defect: Defect; file: string; mustFail: string[]; only?: string }
   { defect: 'webhooks-create-200', file: 'lifecycle', mustFail: ['WH-LIFE-001'] },
   { defect: 'webhooks-updated-at-missing', file: 'lifecycle', mustFail: ['WH-LIFE-001'] },
   { defect: 'webhooks-created-at-not-date-time', file: 'contracts', mustFail: ['WH-CON-002'] },
-  { defect: 'webhooks-created-at-not-date-time', file: 'contracts', mustFail: ['WH-CON-003', 'WH-CON-004', 'WH-CON-005'], only: 'WH-CON-00[345]' },
+  {
+    defect: 'webhooks-created-at-not-date-time',
+    file: 'contracts',
+    mustFail: ['WH-CON-003', 'WH-CON-004', 'WH-CON-005'],
+    only: 'WH-CON-00[345]',
+  },
   { defect: 'webhooks-unknown-id-500', file: 'errors', mustFail: ['WH-ERR-006'] },
   { defect: 'webhooks-unknown-id-500', file: 'errors', mustFail: ['WH-ERR-007', 'WH-ERR-008'], only: 'WH-ERR-00[78]' },
   { defect: 'webhooks-delete-success-false', file: 'lifecycle', mustFail: ['WH-LIFE-006'] },
@@ -63,13 +68,21 @@ const CASES: { defect: Defect; file: string; mustFail: string[]; only?: string }
 
 /** Two runs at a time (the machine has two cores): each case is one suite file against one defect. */
 const limit = limiter(2)
-/** The cases of one suite file (and name pattern) run as one batch, each defect against a reference of its own (test/support/defect-batch.ts). */
-const outcome = defectBatches(CASES.map((c) => ({ defect: c.defect, file: `${S}/${c.file}.test.ts`, ...(c.only ? { only: c.only } : {}) })), limit)
+/**
+ * The cases of one suite file (and name pattern) run as one batch, each defect against a reference of its own
+ * (test/support/defect-batch.ts).
+ */
+const outcome = defectBatches(
+  CASES.map((c) => ({ defect: c.defect, file: `${S}/${c.file}.test.ts`, ...(c.only ? { only: c.only } : {}) })),
+  limit,
+)
 
 describe('webhook defects are caught by the webhook suites', () => {
   it('every webhook defect of the catalogue has a case', () => {
     // the defects of issue 14 have their cases in scripts/explore/model-cases.ts (caught by the model's invariants)
-    expect([...new Set([...CASES.map((c) => c.defect), ...modelDefectsOf('webhooks', WEBHOOKS_DEFECTS)])].sort()).toEqual(Object.keys(WEBHOOKS_DEFECTS).sort())
+    expect(
+      [...new Set([...CASES.map((c) => c.defect), ...modelDefectsOf('webhooks', WEBHOOKS_DEFECTS)])].sort(),
+    ).toEqual(Object.keys(WEBHOOKS_DEFECTS).sort())
   })
 
   it.concurrent('the webhook suites are green against the faithful reference', { timeout: 600_000 }, async () => {
@@ -80,15 +93,22 @@ describe('webhook defects are caught by the webhook suites', () => {
     // every check of the webhook suites is shown to fail by at least one defect below
     // an invariant is judged on every answer, so one shown failing in any suite file (the run's history of
     // subscriptions: a concurrent check's) counts; checks another proof shows failing count too
-    const model = MODEL_CASES.filter((c) => c.file.startsWith(S) || c.mustFail.every((id) => id.includes('-INV-'))).flatMap((c) => c.mustFail).filter((id) => id.startsWith('WH-'))
-    expect([...new Set([...CASES.flatMap((c) => c.mustFail), ...model, ...Object.keys(SHOWN_ELSEWHERE)])].sort()).toEqual([...new Set(ids.filter((id) => id.startsWith('WH-')))].sort())
+    const model = MODEL_CASES.filter((c) => c.file.startsWith(S) || c.mustFail.every((id) => id.includes('-INV-')))
+      .flatMap((c) => c.mustFail)
+      .filter((id) => id.startsWith('WH-'))
+    expect(
+      [...new Set([...CASES.flatMap((c) => c.mustFail), ...model, ...Object.keys(SHOWN_ELSEWHERE)])].sort(),
+    ).toEqual([...new Set(ids.filter((id) => id.startsWith('WH-')))].sort())
   })
 
   for (const c of CASES) {
-    it.concurrent(`${c.defect} is caught by ${c.mustFail.join(', ')}${c.only ? ' (run alone)' : ''}`, { timeout: 600_000 }, async () => {
+    it.concurrent(`${c.defect} is caught by ${c.mustFail.join(', ')}${c.only ? ' (run alone)' : ''}`, {
+      timeout: 600_000,
+    }, async () => {
       const o = await outcome({ defect: c.defect, file: `${S}/${c.file}.test.ts`, ...(c.only ? { only: c.only } : {}) })
       expectCaught(o, c.mustFail)
-      for (const id of c.mustFail) expect(o.checks.find((x) => x.id === id)?.error ?? '').toContain(`[${id}] webhook-subscriptions.md §`)
+      for (const id of c.mustFail)
+        expect(o.checks.find((x) => x.id === id)?.error ?? '').toContain(`[${id}] webhook-subscriptions.md §`)
     })
   }
 })

@@ -15,11 +15,23 @@ async function reference(options: Parameters<typeof startReference>[0] = {}) {
   const ref = await startReference(options)
   open.push({ ref })
   const login = async (tenant: string, username: string) => {
-    const res = await fetch(`${ref.url}/api/v1/identifier/login/${tenant}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'demo-pass-4821' }) })
-    return ((await res.json()) as { authentication_result: { access_token: string } }).authentication_result.access_token
+    const res = await fetch(`${ref.url}/api/v1/identifier/login/${tenant}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password: 'demo-pass-4821' }),
+    })
+    return ((await res.json()) as { authentication_result: { access_token: string } }).authentication_result
+      .access_token
   }
   const call = async (token: string, method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${ref.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) })
+    const res = await fetch(`${ref.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    })
     return { status: res.status, body: (await res.json()) as any }
   }
   return { ref, login, call }
@@ -35,9 +47,14 @@ describe('reference webhooks area', () => {
     const { login, call } = await reference()
     const acme = await login('acme', 'broker@acme.test')
     const globex = await login('globex', 'broker@globex.test')
-    const created = await call(acme, 'POST', '/api/webhook/subscription', { event: 'export', url: 'http://127.0.0.1:9/x' })
+    const created = await call(acme, 'POST', '/api/webhook/subscription', {
+      event: 'export',
+      url: 'http://127.0.0.1:9/x',
+    })
     expect(created.status).toBe(201)
-    expect((await call(acme, 'GET', '/api/webhook/subscriptions')).body.map((s: { id: string }) => s.id)).toEqual([created.body.id])
+    expect((await call(acme, 'GET', '/api/webhook/subscriptions')).body.map((s: { id: string }) => s.id)).toEqual([
+      created.body.id,
+    ])
     expect((await call(globex, 'GET', '/api/webhook/subscriptions')).body).toEqual([])
     expect((await call(globex, 'GET', `/api/webhook/subscription/${created.body.id}`)).status).toBe(404)
   })
@@ -68,7 +85,10 @@ describe('reference webhooks area', () => {
     const r = await reference()
     open.push({ server })
     const token = await r.login('acme', 'broker@acme.test')
-    const sub = await r.call(token, 'POST', '/api/webhook/subscription', { event: 'extracted', url: `${server.url}/hook` })
+    const sub = await r.call(token, 'POST', '/api/webhook/subscription', {
+      event: 'extracted',
+      url: `${server.url}/hook`,
+    })
     const emitted = await r.call(token, 'POST', '/__reference/webhooks/emit', { event: 'extracted' })
     expect(emitted).toEqual({ status: 202, body: { event: 'extracted', deliveries: 1 } })
     await until(() => server.requests.length >= 2)
@@ -83,7 +103,11 @@ describe('reference webhooks area', () => {
 
   it('the emit control route needs a valid token and a known event type', async () => {
     const { ref, login, call } = await reference()
-    const res = await fetch(`${ref.url}/__reference/webhooks/emit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"event":"extracted"}' })
+    const res = await fetch(`${ref.url}/__reference/webhooks/emit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"event":"extracted"}',
+    })
     expect(res.status).toBe(401)
     const token = await login('acme', 'broker@acme.test')
     expect((await call(token, 'POST', '/__reference/webhooks/emit', { event: 'form.submitted' })).status).toBe(400)

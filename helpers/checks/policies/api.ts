@@ -64,22 +64,42 @@ export class PoliciesApi {
   mta(json: unknown): Promise<HttpResult> {
     return this.t.sales.call({ op: 'sales.quote.mta', json })
   }
-  terminationPremiums(policyId: string, v: { type: string; date: string; sum?: number; shortRatePct?: number }): Promise<HttpResult> {
-    const json = fillTemplate(this.s.termination.premiumsBody, this.vars({ type: v.type, date: v.date, sum: v.sum, shortRatePct: v.shortRatePct }))
-    return this.t.sales.call({ op: 'sales.termination.premiums', params: { policyId }, json: JSON.parse(JSON.stringify(json)) })
+  terminationPremiums(
+    policyId: string,
+    v: { type: string; date: string; sum?: number; shortRatePct?: number },
+  ): Promise<HttpResult> {
+    const json = fillTemplate(
+      this.s.termination.premiumsBody,
+      this.vars({ type: v.type, date: v.date, sum: v.sum, shortRatePct: v.shortRatePct }),
+    )
+    return this.t.sales.call({
+      op: 'sales.termination.premiums',
+      params: { policyId },
+      json: JSON.parse(JSON.stringify(json)),
+    })
   }
   terminate(policyId: string, v: { date: string; sum: number }): Promise<HttpResult> {
     const json = fillTemplate(this.s.termination.terminateBody, this.vars({ date: v.date, sum: v.sum }))
     return this.t.sales.call({ op: 'sales.termination.terminate', params: { policyId }, json })
   }
   insertPayment(amount: number, date: string): Promise<HttpResult> {
-    return this.t.sales.call({ op: 'sales.payments.insert', json: fillTemplate(this.s.payments.insertBody, this.vars({ amount, date })) })
+    return this.t.sales.call({
+      op: 'sales.payments.insert',
+      json: fillTemplate(this.s.payments.insertBody, this.vars({ amount, date })),
+    })
   }
   allocate(paymentId: string, allocations: { invoicenumber: string; amount: number }[]): Promise<HttpResult> {
-    return this.t.sales.call({ op: 'sales.payments.allocate', json: fillTemplate(this.s.payments.allocateBody, this.vars({ paymentId, allocations })) })
+    return this.t.sales.call({
+      op: 'sales.payments.allocate',
+      json: fillTemplate(this.s.payments.allocateBody, this.vars({ paymentId, allocations })),
+    })
   }
   credit(eventId: string): Promise<HttpResult> {
-    return this.t.sales.call({ op: 'sales.invoice.credit', params: { eventId }, json: fillTemplate(this.s.payments.creditBody, this.vars()) })
+    return this.t.sales.call({
+      op: 'sales.invoice.credit',
+      params: { eventId },
+      json: fillTemplate(this.s.payments.creditBody, this.vars()),
+    })
   }
   customView(policyId: string, query: Record<string, string | undefined>): Promise<HttpResult> {
     return this.t.sales.call({ op: 'sales.customers.custom-view', params: { policyId }, query })
@@ -103,7 +123,14 @@ export class PoliciesApi {
       const i = (raw ?? {}) as Record<string, unknown>
       const parts = this.s.invoices.amountFields.map((f) => num(i[f]))
       const amount = parts.every((x): x is number => x !== undefined) ? sumMoney(parts) : undefined
-      return { invoicenumber: idOf(i['invoicenumber']) ?? '', duedate: i['duedate'], premium: i['premium'], adminfee: i['adminfee'], payable: i['payable'], ...(amount !== undefined ? { amount } : {}) }
+      return {
+        invoicenumber: idOf(i['invoicenumber']) ?? '',
+        duedate: i['duedate'],
+        premium: i['premium'],
+        adminfee: i['adminfee'],
+        payable: i['payable'],
+        ...(amount !== undefined ? { amount } : {}),
+      }
     })
   }
 

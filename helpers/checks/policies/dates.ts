@@ -5,7 +5,6 @@ import type { DayCount } from '../../../common/config/policies-settings'
 const DAY_MS = 86_400_000
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
-
 /** Days since 1970-01-01 of an ISO date; undefined when the text is not a valid calendar date. */
 export function epochDay(date: string): number | undefined {
   const m = ISO_DATE.exec(date.slice(0, 10))
@@ -71,9 +70,14 @@ export function dayAfterPeriod(expiry: string, dayCount: DayCount): string {
  * whole calendar months (a year, six months) is renewed for the same number of months; any other
  * period for the same number of days.
  */
-export function nextPeriod(inception: string, expiry: string, dayCount: DayCount): { dateInception: string; dateExpiry: string } {
+export function nextPeriod(
+  inception: string,
+  expiry: string,
+  dayCount: DayCount,
+): { dateInception: string; dateExpiry: string } {
   const start = dayAfterPeriod(expiry, dayCount)
-  const end = (months: number, from: string) => (dayCount === 'expiry-inclusive' ? addDays(addMonths(from, months), -1) : addMonths(from, months))
+  const end = (months: number, from: string) =>
+    dayCount === 'expiry-inclusive' ? addDays(addMonths(from, months), -1) : addMonths(from, months)
   const monthsApprox = Math.round(daysBetween(inception, start) / 30.4375)
   for (const months of [monthsApprox - 1, monthsApprox, monthsApprox + 1]) {
     if (months > 0 && end(months, inception) === expiry) return { dateInception: start, dateExpiry: end(months, start) }

@@ -45,14 +45,17 @@ export function proRataReturn(p: PeriodInput, terminationDate: string): number {
   return roundMoney(p.premium * unusedShare(p, terminationDate))
 }
 
-
 /** Short-rate return premium: the pro-rata return less the short-rate penalty. */
-export function shortRateReturn(p: PeriodInput, terminationDate: string, shortRatePct: number, base: ShortRateBase): number {
+export function shortRateReturn(
+  p: PeriodInput,
+  terminationDate: string,
+  shortRatePct: number,
+  base: ShortRateBase,
+): number {
   const exact = p.premium * unusedShare(p, terminationDate)
   if (base === 'return') return roundMoney(exact * (1 - shortRatePct / 100))
   return roundMoney(Math.max(0, exact - (p.premium * shortRatePct) / 100))
 }
-
 
 /** The premium of a mid-term adjustment effective on `mtaDate`. */
 export function mtaPremium(p: PeriodInput & { newPremium: number }, mtaDate: string, method: MtaAdjustment): number {

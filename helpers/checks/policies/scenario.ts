@@ -17,17 +17,32 @@ export interface PolicyUnderTest {
 }
 
 /** Issues a policy through the sales lifecycle and reads its links. Throws SalesFlowError when a step fails. */
-export async function issuePolicy(flow: SalesFlow, api: PoliciesApi, o: CreateQuoteOptions & { product?: string } = {}): Promise<PolicyUnderTest> {
+export async function issuePolicy(
+  flow: SalesFlow,
+  api: PoliciesApi,
+  o: CreateQuoteOptions & { product?: string } = {},
+): Promise<PolicyUnderTest> {
   const product = o.product ?? flow.t.config.product
   const issued = await flow.issueNewPolicy(product, o)
   const links = await api.links(issued.policyId)
-  if (links.status !== 200) throw new SalesFlowError('policy links', 'expected 200 for the policy just issued', links, { product })
+  if (links.status !== 200)
+    throw new SalesFlowError('policy links', 'expected 200 for the policy just issued', links, { product })
   const L = api.s.links
   const data = getPointer(links.body, L.dataPointer)
   const dateInception = getPointer(links.body, L.dateInceptionPointer)
   const dateExpiry = getPointer(links.body, L.dateExpiryPointer)
-  if (typeof data !== 'object' || data === null || typeof dateInception !== 'string' || typeof dateExpiry !== 'string') {
-    throw new SalesFlowError('policy links', `expected policy data at ${L.dataPointer} and dates at ${L.dateInceptionPointer}, ${L.dateExpiryPointer}`, links, { product })
+  if (
+    typeof data !== 'object' ||
+    data === null ||
+    typeof dateInception !== 'string' ||
+    typeof dateExpiry !== 'string'
+  ) {
+    throw new SalesFlowError(
+      'policy links',
+      `expected policy data at ${L.dataPointer} and dates at ${L.dateInceptionPointer}, ${L.dateExpiryPointer}`,
+      links,
+      { product },
+    )
   }
   const premium = getPointer(links.body, L.periodPremiumPointer)
   return {

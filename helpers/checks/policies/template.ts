@@ -14,7 +14,8 @@ const WHOLE = /^\{\{([A-Za-z0-9_.-]+)\}\}$/
 const PART = /\{\{([A-Za-z0-9_.-]+)\}\}/g
 
 function lookup(vars: TemplateVars, name: string): unknown {
-  if (!Object.hasOwn(vars, name)) throw new Error(`template variable {{${name}}} is not defined (have: ${Object.keys(vars).join(', ')})`)
+  if (!Object.hasOwn(vars, name))
+    throw new Error(`template variable {{${name}}} is not defined (have: ${Object.keys(vars).join(', ')})`)
   return vars[name]
 }
 

@@ -1,4 +1,10 @@
-import { factsOf, isBodyOperation, type BodyOperationId, type Operation, type OperationId } from '../../../common/operations'
+import {
+  factsOf,
+  isBodyOperation,
+  type BodyOperationId,
+  type Operation,
+  type OperationId,
+} from '../../../common/operations'
 import type { TargetConfig } from '../../../common/config/types'
 import type { CallOptions } from '../../client/http/client'
 import { missingId, styleOf } from './ids'
@@ -28,7 +34,9 @@ export interface Probes {
   kindOf(op: Pick<Operation, 'service'>, param: string): IdKind | undefined
   /** The query parameters the operation requires (the public documents mark them required). */
   requiredQuery(opId: OperationId): Record<string, string | boolean>
-  /** A complete request of `op` on ids that do not exist (path parameters filled in, required query, documented body). */
+  /**
+   * A complete request of `op` on ids that do not exist (path parameters filled in, required query, documented body).
+   */
   call(op: Operation): ProbeCall
 }
 
@@ -37,7 +45,8 @@ function requiredQuery(opId: OperationId, config: ProbeTarget['config']): Record
   const required = factsOf(opId).requiredQuery
   if (required === 'withNotifications') return { withNotifications: true }
   if (required === 'customerIdentity') {
-    const params = (config.extensions['probes'] as { customerIdentity?: Record<string, string> } | undefined)?.customerIdentity
+    const params = (config.extensions['probes'] as { customerIdentity?: Record<string, string> } | undefined)
+      ?.customerIdentity
     return params ?? { code: '00000000000', documentCountry: 'EE' }
   }
   return {}
@@ -45,7 +54,8 @@ function requiredQuery(opId: OperationId, config: ProbeTarget['config']): Record
 
 export function probesFor(t: ProbeTarget): Probes {
   const settings = probeSettings(t.config)
-  const missing = (kind: IdKind, seen?: unknown): string => missingId(styleOf(seen) ?? settings.ids[kind], t.config, kind)
+  const missing = (kind: IdKind, seen?: unknown): string =>
+    missingId(styleOf(seen) ?? settings.ids[kind], t.config, kind)
   const missingInBody = (kind: IdKind, seen?: unknown): string | number => {
     const id = missing(kind, seen)
     return (styleOf(seen) ?? settings.ids[kind]) === 'integer' ? Number(id) : id
@@ -68,13 +78,23 @@ export function probesFor(t: ProbeTarget): Probes {
     'sales.quote.issue': () => ({}),
     'sales.termination.premiums': () => ({ policy: { terminationType: 'pro-rata', terminationDate: date } }),
     // policy-terminate-request is a oneOf: only full-rollback matches one branch without a date
-    'sales.termination.terminate': () => ({ policy: { terminationType: 'full-rollback', terminationReason: t.tag('probe') } }),
+    'sales.termination.terminate': () => ({
+      policy: { terminationType: 'full-rollback', terminationReason: t.tag('probe') },
+    }),
     'sales.payments.insert': () => ({ amount: 1, paymentDate: date, reference: t.tag('probe') }),
-    'sales.payments.allocate': () => ({ paymentId: missingInBody('sales'), allocations: [{ invoicenumber: missing('sales'), amount: 1 }] }),
+    'sales.payments.allocate': () => ({
+      paymentId: missingInBody('sales'),
+      allocations: [{ invoicenumber: missing('sales'), amount: 1 }],
+    }),
     'sales.invoice.credit': () => ({}),
     'sales.policy.data-change': () => ({ policy: { externalReference: t.tag('probe') } }),
-    'webhooks.subscription.create': () => ({ event: 'extracted', url: `https://webhook-receiver.invalid/ledger-conformance/${t.tag('probe')}` }),
-    'webhooks.subscription.update': () => ({ url: `https://webhook-receiver.invalid/ledger-conformance/${t.tag('probe')}` }),
+    'webhooks.subscription.create': () => ({
+      event: 'extracted',
+      url: `https://webhook-receiver.invalid/ledger-conformance/${t.tag('probe')}`,
+    }),
+    'webhooks.subscription.update': () => ({
+      url: `https://webhook-receiver.invalid/ledger-conformance/${t.tag('probe')}`,
+    }),
     // no documented body
     'sales.documents.generate': null,
   }

@@ -13,13 +13,20 @@ export interface InvalidCase {
  */
 export function invalidCase(overrides: PayloadOverrides, schema: Record<string, unknown>): InvalidCase {
   if (overrides.invalid) return overrides.invalid
-  const props = (schema['properties'] ?? {}) as Record<string, { required?: string[]; properties?: Record<string, { type?: unknown }> }>
+  const props = (schema['properties'] ?? {}) as Record<
+    string,
+    { required?: string[]; properties?: Record<string, { type?: unknown }> }
+  >
   for (const block of (schema['required'] as string[] | undefined) ?? []) {
     const sub = props[block]
     const field = sub?.required?.[0]
     if (!field) continue
     const type = sub.properties?.[field]?.type
-    return { pointer: `/${block}/${field}`, value: type === 'number' || type === 'integer' ? 'not-a-number' : 12345, field: `${block}.${field}` }
+    return {
+      pointer: `/${block}/${field}`,
+      value: type === 'number' || type === 'integer' ? 'not-a-number' : 12345,
+      field: `${block}.${field}`,
+    }
   }
   throw new Error('the schema has no required object block with a required field to break')
 }

@@ -1,7 +1,10 @@
 /** Sets (or, with undefined, removes) the value at an RFC 6901 pointer, creating objects on the way. Mutates doc. */
 export function setPointer(doc: Record<string, unknown>, pointer: string, value: unknown): void {
   if (!pointer.startsWith('/')) throw new Error(`JSON pointer must start with '/': ${pointer}`)
-  const keys = pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const keys = pointer
+    .slice(1)
+    .split('/')
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))
   let cur: Record<string, unknown> = doc
   for (const key of keys.slice(0, -1)) {
     const next = cur[key]

@@ -33,7 +33,11 @@ export class SalesFlowError extends Error {
     readonly res?: HttpResult,
     readonly evidence: FlowEvidence = {},
   ) {
-    super(`sales flow step '${step}' failed: ${detail}${res ? ` (${res.request.method} ${res.request.url} -> ${res.status})` : ''}`)
+    super(
+      `sales flow step '${step}' failed: ${detail}${
+        res ? ` (${res.request.method} ${res.request.url} ` + `-> ${res.status})` : ''
+      }`,
+    )
     this.name = 'SalesFlowError'
   }
 
@@ -46,8 +50,14 @@ export class SalesFlowError extends Error {
   setupEvidence(): FlowEvidence & { res?: HttpResult } {
     return {
       ...(this.res ? { res: this.res } : {}),
-      ...(this.evidence.operation ?? this.recordedOperation() ? { operation: this.evidence.operation ?? this.recordedOperation() } : {}),
-      ...(this.evidence.status !== undefined ? { status: this.evidence.status } : this.res ? { status: this.res.status } : {}),
+      ...((this.evidence.operation ?? this.recordedOperation())
+        ? { operation: this.evidence.operation ?? this.recordedOperation() }
+        : {}),
+      ...(this.evidence.status !== undefined
+        ? { status: this.evidence.status }
+        : this.res
+          ? { status: this.res.status }
+          : {}),
       ...(this.evidence.product ? { product: this.evidence.product } : {}),
       ...(this.evidence.owner ? { owner: this.evidence.owner } : {}),
     }
@@ -127,14 +137,32 @@ export class SalesFlow {
     return o
   }
 
-  async fetchSchema(product: string, as?: UserCredentials): Promise<{ schema: Record<string, unknown>; res: HttpResult }> {
-    const res = await this.t.sales.call({ op: 'sales.schemes.get', params: { type: this.settings.schemaType, name: product }, ...(as ? { as } : {}) })
-    if (res.status !== 200 || typeof res.body !== 'object' || res.body === null) throw new SalesFlowError('fetch schema', `expected 200 with a JSON schema`, res, { product })
+  async fetchSchema(
+    product: string,
+    as?: UserCredentials,
+  ): Promise<{ schema: Record<string, unknown>; res: HttpResult }> {
+    const res = await this.t.sales.call({
+      op: 'sales.schemes.get',
+      params: { type: this.settings.schemaType, name: product },
+      ...(as ? { as } : {}),
+    })
+    if (res.status !== 200 || typeof res.body !== 'object' || res.body === null)
+      throw new SalesFlowError('fetch schema', `expected 200 with a JSON schema`, res, { product })
     const problems = metaSchemaErrors(res.body)
-    if (problems.length > 0) throw new SalesFlowError('fetch schema', `not a valid JSON Schema: ${problems.slice(0, 3).join('; ')}`, res, { product })
+    if (problems.length > 0)
+      throw new SalesFlowError('fetch schema', `not a valid JSON Schema: ${problems.slice(0, 3).join('; ')}`, res, {
+        product,
+      })
     // a reference the suite will not follow, or a cycle no generator or validator ends: this product's checks stop here
     const refs = referenceProblems(res.body, this.t.config.schemaLimits)
-    if (refs.length > 0) throw new SalesFlowError('fetch schema', `the product schema of ${res.request.method} ${res.request.url} refused (a hostile or broken schema): ${refs.slice(0, 3).join('; ')}`, res, { product })
+    if (refs.length > 0)
+      throw new SalesFlowError(
+        'fetch schema',
+        `the product schema of ${res.request.method} ${res.request.url} refused (a hostile or broken ` +
+          `schema): ${refs.slice(0, 3).join('; ')}`,
+        res,
+        { product },
+      )
     return { schema: res.body as Record<string, unknown>, res }
   }
 
@@ -148,7 +176,10 @@ export class SalesFlow {
   }
 
   /** A valid create payload for the product: generated from the schema, fixture overrides, tag, extra `set`. */
-  async buildPayload(product: string, o: Omit<CreateQuoteOptions, 'as'> = {}): Promise<{ payload: Record<string, unknown>; seed: number; errors: string[] }> {
+  async buildPayload(
+    product: string,
+    o: Omit<CreateQuoteOptions, 'as'> = {},
+  ): Promise<{ payload: Record<string, unknown>; seed: number; errors: string[] }> {
     const schema = await this.schema(product)
     const fixture = this.payloadOverrides(product)
     this.counter += 1
@@ -158,13 +189,28 @@ export class SalesFlow {
     if (this.settings.tagPointer) set[this.settings.tagPointer] = this.t.tag(label)
     Object.assign(set, o.set ?? {})
     set['/schema'] = { type: this.settings.schemaType, name: product }
-    return generatePayload(schema, { seed, set, ...(o.unlike ? { unlike: o.unlike } : {}), compile: (s) => this.t.schemas.compile(s), limits: this.t.config.schemaLimits })
+    return generatePayload(schema, {
+      seed,
+      set,
+      ...(o.unlike ? { unlike: o.unlike } : {}),
+      compile: (s) => this.t.schemas.compile(s),
+      limits: this.t.config.schemaLimits,
+    })
   }
 
   /** buildPayload, and SalesFlowError when the payload does not match the schema (SL-PAY-001 owns that). */
-  async validPayload(product: string, o: Omit<CreateQuoteOptions, 'as'> = {}): Promise<{ payload: Record<string, unknown>; seed: number }> {
+  async validPayload(
+    product: string,
+    o: Omit<CreateQuoteOptions, 'as'> = {},
+  ): Promise<{ payload: Record<string, unknown>; seed: number }> {
     const { payload, seed, errors } = await this.buildPayload(product, o)
-    if (errors.length > 0) throw new SalesFlowError('build payload', `generated payload does not match the schema (seed ${seed}): ${errors.join('; ')}`, undefined, { operation: 'sales.schemes.get', status: 'no valid payload', product, owner: `SL-PAY-001-${product}` })
+    if (errors.length > 0)
+      throw new SalesFlowError(
+        'build payload',
+        `generated payload does not match the schema (seed ${seed}): ${errors.join('; ')}`,
+        undefined,
+        { operation: 'sales.schemes.get', status: 'no valid payload', product, owner: `SL-PAY-001-${product}` },
+      )
     return { payload, seed }
   }
 
@@ -174,7 +220,12 @@ export class SalesFlow {
     const res = await this.t.sales.call({ op: 'sales.quote.create', json: payload, ...(o.as ? { as: o.as } : {}) })
     const id = getPointer(res.body, this.settings.quoteIdPointer)
     if (!isOk(res) || (typeof id !== 'string' && typeof id !== 'number')) {
-      throw new SalesFlowError('create quote', `expected 2xx with the quote id at ${this.settings.quoteIdPointer}`, res, { product })
+      throw new SalesFlowError(
+        'create quote',
+        `expected 2xx with the quote id at ${this.settings.quoteIdPointer}`,
+        res,
+        { product },
+      )
     }
     const quoteId = String(id)
     this.created.set(quoteId, { product, final: false })
@@ -193,7 +244,13 @@ export class SalesFlow {
     if (r.outcome !== 'success' || !r.value) {
       if (r.outcome === 'timeout') this.stayedLocked(quoteId, step, r)
       // unlocked, but not with a list of actions: the actions answer's contract (the operation's owner, SL-CON-001)
-      throw new SalesFlowError(step, `actions did not unlock: ${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res, { operation: 'sales.quote.actions' })
+      throw new SalesFlowError(
+        step,
+        `actions did not unlock: ${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms ` +
+          `(${r.last?.seen ?? ''})`,
+        r.last?.value.res,
+        { operation: 'sales.quote.actions' },
+      )
     }
     return r.value.actions
   }
@@ -212,15 +269,24 @@ export class SalesFlow {
   /** The lock was not released within the deadline: SL-LIFE-002 (the lock is released after a change) owns that. */
   private stayedLocked(quoteId: string, step: string, r: PollResult<ActionsValue>): never {
     const product = this.created.get(quoteId)?.product
-    throw new SalesFlowError(step, `the quote stayed locked: ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res, {
-      operation: 'sales.quote.actions',
-      status: `timeout: ${r.last?.seen ?? 'no answer'}`,
-      ...(product ? { product, owner: `SL-LIFE-002-${product}` } : {}),
-    })
+    throw new SalesFlowError(
+      step,
+      `the quote stayed locked: ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`,
+      r.last?.value.res,
+      {
+        operation: 'sales.quote.actions',
+        status: `timeout: ${r.last?.seen ?? 'no answer'}`,
+        ...(product ? { product, owner: `SL-LIFE-002-${product}` } : {}),
+      },
+    )
   }
 
   /** Create, wait, calculate, wait: a calculated quote and its actions. Throws SalesFlowError when a step fails. */
-  async calculatedQuote(product: string, o: CreateQuoteOptions = {}, polls?: PollResult<unknown>[]): Promise<CreatedQuote & { actions: string[] }> {
+  async calculatedQuote(
+    product: string,
+    o: CreateQuoteOptions = {},
+    polls?: PollResult<unknown>[],
+  ): Promise<CreatedQuote & { actions: string[] }> {
     const created = await this.createQuote(product, o)
     await this.unlocked(created.quoteId, 'wait after create', polls)
     const calc = await this.calculate(created.quoteId)
@@ -242,18 +308,30 @@ export class SalesFlow {
   async startIssue(quoteId: string, product: string): Promise<{ requestId: string; res: HttpResult }> {
     const issue = await this.issue(quoteId)
     const requestId = this.requestIdOf(issue)
-    if (!isOk(issue) || !requestId) throw new SalesFlowError('issue', `expected 2xx with a request id at ${this.settings.requestIdPointer}`, issue, { product })
+    if (!isOk(issue) || !requestId)
+      throw new SalesFlowError('issue', `expected 2xx with a request id at ${this.settings.requestIdPointer}`, issue, {
+        product,
+      })
     return { requestId, res: issue }
   }
 
   getQuote(quoteId: string): Promise<HttpResult> {
-    return this.t.sales.call({ op: 'sales.quote.get', params: { policyId: quoteId }, query: { withNotifications: true } })
+    return this.t.sales.call({
+      op: 'sales.quote.get',
+      params: { policyId: quoteId },
+      query: { withNotifications: true },
+    })
   }
   update(quoteId: string, json: unknown): Promise<HttpResult> {
     return this.t.sales.call({ op: 'sales.quote.update', params: { policyId: quoteId }, json })
   }
   calculate(quoteId: string): Promise<HttpResult> {
-    return this.t.sales.call({ op: 'sales.quote.calculate', params: { id: quoteId }, query: { withNotifications: true }, json: {} })
+    return this.t.sales.call({
+      op: 'sales.quote.calculate',
+      params: { id: quoteId },
+      query: { withNotifications: true },
+      json: {},
+    })
   }
   calculation(quoteId: string): Promise<HttpResult> {
     return this.t.sales.call({ op: 'sales.quote.calculation', params: { id: quoteId } })
@@ -289,8 +367,19 @@ export class SalesFlow {
   requireReadable(r: PollResult<RequestValue>, product: string): void {
     if (r.outcome !== 'failure') return
     const v = r.last?.value
-    if (v && v.res.status === 200 && v.status !== undefined && this.t.config.statuses.failure.includes(v.status.toLowerCase())) return
-    throw new SalesFlowError('issue request', `the request status cannot be read: ${r.last?.seen ?? 'no answer'}`, v?.res, { operation: 'sales.requests.get', product })
+    if (
+      v &&
+      v.res.status === 200 &&
+      v.status !== undefined &&
+      this.t.config.statuses.failure.includes(v.status.toLowerCase())
+    )
+      return
+    throw new SalesFlowError(
+      'issue request',
+      `the request status cannot be read: ${r.last?.seen ?? 'no answer'}`,
+      v?.res,
+      { operation: 'sales.requests.get', product },
+    )
   }
 
   policyLinks(policyId: string): Promise<HttpResult> {
@@ -318,21 +407,49 @@ export class SalesFlow {
     const quote = await this.getQuote(quoteId)
     const issue = await this.issue(quoteId)
     const requestId = this.requestIdOf(issue)
-    if (!isOk(issue) || !requestId) throw new SalesFlowError('issue', `expected 2xx with a request id at ${this.settings.requestIdPointer}`, issue, { product })
+    if (!isOk(issue) || !requestId)
+      throw new SalesFlowError('issue', `expected 2xx with a request id at ${this.settings.requestIdPointer}`, issue, {
+        product,
+      })
     const r = await this.waitRequest(requestId)
     await reportPoll(r)
     polls.push(r)
     this.requireReadable(r, product)
     if (r.outcome !== 'success' || !r.value) {
       // a request that stays pending or ends in failure: SL-LIFE-010 (polled until success) owns that
-      throw new SalesFlowError('issue request', `${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`, r.last?.value.res, { operation: 'sales.requests.get', status: `${r.outcome}: ${r.last?.seen ?? 'no answer'}`, product, owner: `SL-LIFE-010-${product}` })
+      throw new SalesFlowError(
+        'issue request',
+        `${r.outcome} after ${r.attempts.length} attempts in ${r.elapsedMs} ms (${r.last?.seen ?? ''})`,
+        r.last?.value.res,
+        {
+          operation: 'sales.requests.get',
+          status: `${r.outcome}: ${r.last?.seen ?? 'no answer'}`,
+          product,
+          owner: `SL-LIFE-010-${product}`,
+        },
+      )
     }
     const policyId = getPointer(r.value.body, this.settings.policyIdPointer)
     if (typeof policyId !== 'string' && typeof policyId !== 'number') {
-      throw new SalesFlowError('issue request', `no policy id at ${this.settings.policyIdPointer} of the successful request`, r.value.res, { product })
+      throw new SalesFlowError(
+        'issue request',
+        `no policy id at ${this.settings.policyIdPointer} of the successful request`,
+        r.value.res,
+        { product },
+      )
     }
     this.markFinal(quoteId)
-    return { quoteId, policyId: String(policyId), requestId, product, payload: created.payload, quote: quote.body, calculation: calculation.body, request: r.value.body, polls }
+    return {
+      quoteId,
+      policyId: String(policyId),
+      requestId,
+      product,
+      payload: created.payload,
+      quote: quote.body,
+      calculation: calculation.body,
+      request: r.value.body,
+      polls,
+    }
   }
 
   /**
@@ -341,7 +458,10 @@ export class SalesFlow {
    */
   async cleanup(): Promise<void> {
     if (this.settings.cleanup !== 'decline') return
-    const polling = { ...this.t.config.polling, actionsDeadlineMs: Math.min(2000, this.t.config.polling.actionsDeadlineMs) }
+    const polling = {
+      ...this.t.config.polling,
+      actionsDeadlineMs: Math.min(2000, this.t.config.polling.actionsDeadlineMs),
+    }
     const open = [...this.created].filter(([, c]) => !c.final).map(([quoteId]) => quoteId)
     await Promise.all(
       open.map(async (quoteId) => {

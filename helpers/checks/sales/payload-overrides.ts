@@ -15,7 +15,11 @@ export interface PayloadOverrides {
 }
 
 /** fixtures/payloads/<product>.json validated against payload-overrides.schema.json; {product} when there is none. */
-export function loadPayloadOverrides(product: string, dir: string = PAYLOADS_DIR, compile: (schema: object) => ValidateFunction = (s) => createAjvFor(s).compile(s)): PayloadOverrides {
+export function loadPayloadOverrides(
+  product: string,
+  dir: string = PAYLOADS_DIR,
+  compile: (schema: object) => ValidateFunction = (s) => createAjvFor(s).compile(s),
+): PayloadOverrides {
   const file = resolve(dir, `${product}.json`)
   if (!/^[A-Za-z0-9_-]+$/.test(product) || !existsSync(file)) return { product }
   const schema = JSON.parse(readFileSync(resolve(dir, 'payload-overrides.schema.json'), 'utf8')) as object

@@ -5,7 +5,12 @@ import { JSONSchemaFaker, type Schema } from 'json-schema-faker'
 import { createAjvFor, formatAjvErrors } from '../../../common/ajv'
 import { getPointer } from '../../client/data/json-pointer'
 import { resolveDateToken } from './date-tokens'
-import { assertWithinLimits, SCHEMA_LIMITS, withinDeadline, type SchemaLimits } from '../../../common/config/schema-limits'
+import {
+  assertWithinLimits,
+  SCHEMA_LIMITS,
+  withinDeadline,
+  type SchemaLimits,
+} from '../../../common/config/schema-limits'
 import { setPointer } from './json-set'
 import { withRealWorldData } from '../../oracle/real-world'
 
@@ -40,14 +45,18 @@ export function withoutReadOnly(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutReadOnly)
   if (node === null || typeof node !== 'object') return node
   const out: Record<string, unknown> = {}
-  const set = (k: string, v: unknown) => Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true })
+  const set = (k: string, v: unknown) =>
+    Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true })
   for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
     if (k === 'properties' && v && typeof v === 'object') {
-      set(k, Object.fromEntries(
-        Object.entries(v as Record<string, unknown>)
-          .filter(([, sub]) => (sub as { readOnly?: unknown } | null)?.readOnly !== true)
-          .map(([name, sub]) => [name, withoutReadOnly(sub)]),
-      ))
+      set(
+        k,
+        Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .filter(([, sub]) => (sub as { readOnly?: unknown } | null)?.readOnly !== true)
+            .map(([name, sub]) => [name, withoutReadOnly(sub)]),
+        ),
+      )
     } else set(k, withoutReadOnly(v))
   }
   return out
@@ -90,13 +99,19 @@ export function generatePayload(
 ): GeneratedPayload {
   const limits = o.limits ?? SCHEMA_LIMITS
   const now = o.now ?? new Date()
-  const unlike = Object.entries(o.unlike ?? {}).map(([pointer, v]) => [pointer, JSON.stringify(resolveDateToken(v, now))] as const)
+  const unlike = Object.entries(o.unlike ?? {}).map(
+    ([pointer, v]) => [pointer, JSON.stringify(resolveDateToken(v, now))] as const,
+  )
   // the schema is the target's: bounded before generation, and the generation stopped at a deadline
   assertWithinLimits(schema, 'the product schema', limits)
   const generate = (realWorld: boolean) =>
     withinDeadline('generating a payload from the product schema', limits.generatorDeadlineMs, () => {
       let p = generateOnce(schema, o.seed, o.set, now, limits, realWorld)
-      for (let n = 1; n <= 20 && unlike.length > 0 && unlike.every(([ptr, v]) => JSON.stringify(getPointer(p, ptr)) === v); n += 1) {
+      for (
+        let n = 1;
+        n <= 20 && unlike.length > 0 && unlike.every(([ptr, v]) => JSON.stringify(getPointer(p, ptr)) === v);
+        n += 1
+      ) {
         p = generateOnce(schema, mixSeed(o.seed, `unlike:${n}`), o.set, now, limits, realWorld)
       }
       return p
@@ -109,7 +124,14 @@ export function generatePayload(
   return { payload: g, seed: o.seed, errors }
 }
 
-function generateOnce(schema: object, seed: number, set: Record<string, unknown> | undefined, now: Date, limits: SchemaLimits, realWorld: boolean): Record<string, unknown> {
+function generateOnce(
+  schema: object,
+  seed: number,
+  set: Record<string, unknown> | undefined,
+  now: Date,
+  limits: SchemaLimits,
+  realWorld: boolean,
+): Record<string, unknown> {
   const random = seededRandom(seed)
   const faker = new FakerClass({ locale: [englishFaker.rawDefinitions], seed })
   const refDate = new Date(Date.UTC(2026, 0, 1))
@@ -132,7 +154,9 @@ function generateOnce(schema: object, seed: number, set: Record<string, unknown>
   })
   JSONSchemaFaker.extend('faker', () => faker)
   JSONSchemaFaker.format('email', () => faker.internet.email().toLowerCase())
-  JSONSchemaFaker.format('date', () => faker.date.between({ from: '1950-01-01', to: '2025-12-31' }).toISOString().slice(0, 10))
+  JSONSchemaFaker.format('date', () =>
+    faker.date.between({ from: '1950-01-01', to: '2025-12-31' }).toISOString().slice(0, 10),
+  )
   JSONSchemaFaker.format('uuid', () => faker.string.uuid())
   const writable = withoutReadOnly(schema)
   const payload = JSONSchemaFaker.generate(writable as Schema) as Record<string, unknown>

@@ -55,7 +55,8 @@ export function propertyPaths(node: unknown, prefix = ''): Map<string, string> {
       for (const [p, t] of propertyPaths(sub, path)) out.set(p, t)
     }
   }
-  if (n['items'] && typeof n['items'] === 'object') for (const [p, t] of propertyPaths(n['items'], `${prefix}[]`)) out.set(p, t)
+  if (n['items'] && typeof n['items'] === 'object')
+    for (const [p, t] of propertyPaths(n['items'], `${prefix}[]`)) out.set(p, t)
   return out
 }
 

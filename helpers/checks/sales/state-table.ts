@@ -24,10 +24,17 @@ const PATH: Record<QuoteStateName, readonly ('calculate' | 'referral' | 'decline
 }
 
 /** The partial update the table sends: the first field of the product fixture's update (or payment frequency). */
-export function tableUpdate(flow: SalesFlow, product: string): { pointer: string; value: unknown; rest: Record<string, unknown> } {
+export function tableUpdate(
+  flow: SalesFlow,
+  product: string,
+): { pointer: string; value: unknown; rest: Record<string, unknown> } {
   const update = flow.payloadOverrides(product).update ?? { '/policy/paymentFrequency': 'annual' }
   const [first, ...rest] = Object.entries(update)
-  return { pointer: first![0], value: resolveDateToken(first![1], new Date()), rest: Object.fromEntries(rest.map(([p, v]) => [p, resolveDateToken(v, new Date())])) }
+  return {
+    pointer: first![0],
+    value: resolveDateToken(first![1], new Date()),
+    rest: Object.fromEntries(rest.map(([p, v]) => [p, resolveDateToken(v, new Date())])),
+  }
 }
 
 export interface TableQuote {
@@ -44,19 +51,30 @@ export interface TableQuote {
  * each). Throws SalesFlowError (the check is then blocked, not failed) when a step of the way is refused. The quote
  * holds the later fields of the fixture's update, so that an update naming only the first can be seen to keep them.
  */
-export async function reachState(flow: SalesFlow, product: string, state: QuoteStateName, label: string): Promise<TableQuote> {
+export async function reachState(
+  flow: SalesFlow,
+  product: string,
+  state: QuoteStateName,
+  label: string,
+): Promise<TableQuote> {
   const u = tableUpdate(flow, product)
   const q = await flow.createQuote(product, { label, set: u.rest, unlike: { [u.pointer]: u.value } })
   await flow.unlocked(q.quoteId, 'wait after create')
   let requestId: string | undefined
   for (const op of PATH[state]) {
     const res = await perform(flow, q.quoteId, op, product)
-    if (res.status < 200 || res.status >= 300) throw new SalesFlowError(`${op} on the way to ${state}`, `expected 2xx`, res)
+    if (res.status < 200 || res.status >= 300)
+      throw new SalesFlowError(`${op} on the way to ${state}`, `expected 2xx`, res)
     if (op === 'issue') {
       requestId = flow.requestIdOf(res)
       if (!requestId) throw new SalesFlowError('issue on the way to issued', 'expected a request id', res)
       const r = await flow.waitRequest(requestId)
-      if (r.outcome !== 'success') throw new SalesFlowError('issue on the way to issued', `the request ended ${r.outcome} (${r.last?.seen ?? ''})`, r.value?.res)
+      if (r.outcome !== 'success')
+        throw new SalesFlowError(
+          'issue on the way to issued',
+          `the request ended ${r.outcome} (${r.last?.seen ?? ''})`,
+          r.value?.res,
+        )
     }
     await flow.unlocked(q.quoteId, `wait after ${op}`)
   }

@@ -9,7 +9,13 @@ export interface ActionsValue {
 }
 
 function baseOptions(name: string, p: PollingSettings, deadlineMs: number) {
-  return { name, deadlineMs, initialDelayMs: p.initialDelayMs, maxDelayMs: p.maxDelayMs, minIntervalMs: 1000 / p.maxRatePerSecond }
+  return {
+    name,
+    deadlineMs,
+    initialDelayMs: p.initialDelayMs,
+    maxDelayMs: p.maxDelayMs,
+    minIntervalMs: 1000 / p.maxRatePerSecond,
+  }
 }
 
 /** Classifies one answer of the actions endpoint: 204/423 locked, 200 with a list unlocked. */
@@ -17,7 +23,8 @@ export function classifyActions(res: HttpResult): PollObservation<ActionsValue> 
   const ra = retryAfterMs(res.headers['retry-after'])
   const extra = ra !== undefined ? { retryAfterMs: ra } : {}
   if (res.status === 204) return { state: 'pending', value: { actions: [], res }, seen: '204 locked', ...extra }
-  if (res.status === 423) return { state: 'pending', value: { actions: [], res }, seen: '423 locked (long polling)', ...extra }
+  if (res.status === 423)
+    return { state: 'pending', value: { actions: [], res }, seen: '423 locked (long polling)', ...extra }
   const data = (res.body as { data?: unknown } | undefined)?.data
   if (res.status === 200 && Array.isArray(data) && data.every((a) => typeof a === 'string')) {
     return { state: 'success', value: { actions: data as string[], res }, seen: `200 [${data.join(', ')}]` }
@@ -27,11 +34,19 @@ export function classifyActions(res: HttpResult): PollObservation<ActionsValue> 
 }
 
 /** Waits until the quote is unlocked: 204 (or 423 with longPolling) means locked. */
-export function waitForActions(sales: ServiceClient, quoteId: string, p: PollingSettings): Promise<PollResult<ActionsValue>> {
+export function waitForActions(
+  sales: ServiceClient,
+  quoteId: string,
+  p: PollingSettings,
+): Promise<PollResult<ActionsValue>> {
   return pollUntil(
     async () =>
       classifyActions(
-        await sales.call({ op: 'sales.quote.actions', params: { id: quoteId }, query: p.longPolling ? { longPolling: true } : {} }),
+        await sales.call({
+          op: 'sales.quote.actions',
+          params: { id: quoteId },
+          query: p.longPolling ? { longPolling: true } : {},
+        }),
       ),
     baseOptions(`actions of quote ${quoteId}`, p, p.actionsDeadlineMs),
   )
@@ -47,10 +62,13 @@ export interface RequestValue {
 export function classifyRequest(res: HttpResult, s: StatusSpellings): PollObservation<RequestValue> {
   const ra = retryAfterMs(res.headers['retry-after'])
   const extra = ra !== undefined ? { retryAfterMs: ra } : {}
-  if (res.status === 423) return { state: 'pending', value: { body: res.body, res }, seen: '423 pending (long polling)', ...extra }
-  if (res.status !== 200) return { state: 'failure', value: { body: res.body, res }, seen: `unexpected status ${res.status}` }
+  if (res.status === 423)
+    return { state: 'pending', value: { body: res.body, res }, seen: '423 pending (long polling)', ...extra }
+  if (res.status !== 200)
+    return { state: 'failure', value: { body: res.body, res }, seen: `unexpected status ${res.status}` }
   const status = (res.body as { status?: unknown } | undefined)?.status
-  if (typeof status !== 'string') return { state: 'failure', value: { body: res.body, res }, seen: res.parseError ?? 'no string status in the body' }
+  if (typeof status !== 'string')
+    return { state: 'failure', value: { body: res.body, res }, seen: res.parseError ?? 'no string status in the body' }
   const v = status.toLowerCase()
   const value = { status, body: res.body, res }
   if (s.pending.includes(v)) return { state: 'pending', value, seen: `status=${status}`, ...extra }
@@ -60,11 +78,20 @@ export function classifyRequest(res: HttpResult, s: StatusSpellings): PollObserv
 }
 
 /** Polls GET /requests/{id} until the profile's success or failure spelling. */
-export function waitForRequest(sales: ServiceClient, requestId: string, p: PollingSettings, s: StatusSpellings): Promise<PollResult<RequestValue>> {
+export function waitForRequest(
+  sales: ServiceClient,
+  requestId: string,
+  p: PollingSettings,
+  s: StatusSpellings,
+): Promise<PollResult<RequestValue>> {
   return pollUntil(
     async () =>
       classifyRequest(
-        await sales.call({ op: 'sales.requests.get', params: { requestId }, query: p.longPolling ? { longPolling: true } : {} }),
+        await sales.call({
+          op: 'sales.requests.get',
+          params: { requestId },
+          query: p.longPolling ? { longPolling: true } : {},
+        }),
         s,
       ),
     baseOptions(`request ${requestId}`, p, p.requestDeadlineMs),

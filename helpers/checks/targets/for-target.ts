@@ -10,7 +10,8 @@ export function forTarget(key: string, file: string, load: () => Promise<unknown
     describe.sequential(file, async () => {
       const collector = TestRunner.getCurrentSuite()
       await load()
-      if (collector.tasks.length === 0) throw new Error(`${file} registered no checks for target '${key}' (was it already evaluated in this worker?)`)
+      if (collector.tasks.length === 0)
+        throw new Error(`${file} registered no checks for target '${key}' (was it already evaluated in this worker?)`)
     })
   })
 }

@@ -9,7 +9,8 @@ export function suiteBlock(file: string, load: () => Promise<unknown>): void {
   describe(file, { meta: { suiteFile: file } }, async () => {
     const collector = TestRunner.getCurrentSuite()
     await load()
-    if (collector.tasks.length === 0) throw new Error(`${file} registered no checks (was it already evaluated in this worker?)`)
+    if (collector.tasks.length === 0)
+      throw new Error(`${file} registered no checks (was it already evaluated in this worker?)`)
   })
 }
 
@@ -19,9 +20,11 @@ export function suiteBlock(file: string, load: () => Promise<unknown>): void {
  * in order"; a block declared concurrent would make every check inside it concurrent.
  */
 export function runSuitesSideBySide(): void {
-  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first parameter, which must be an object pattern
+  // vitest reads a fixture's dependencies from its first parameter, which must be an object pattern
+  // biome-ignore lint/correctness/noEmptyPattern: vitest's fixture signature
   beforeAll(({}, file) => {
-    for (const block of file.tasks) if (block.type === 'suite' && block.meta.suiteFile !== undefined) block.concurrent = true
+    for (const block of file.tasks)
+      if (block.type === 'suite' && block.meta.suiteFile !== undefined) block.concurrent = true
   })
 }
 

@@ -11,7 +11,9 @@ import type { ReceivedNotification } from './receiver'
  * (the receiver label the url was built from).
  */
 
-/** One state of a subscription: the event type and endpoint it had from `from` (ms) until `to` (replaced or deleted). */
+/**
+ * One state of a subscription: the event type and endpoint it had from `from` (ms) until `to` (replaced or deleted).
+ */
 interface Version {
   event: string
   endpoint: string
@@ -121,7 +123,9 @@ export class ExpectedNotifications {
 
   /** How many notifications an endpoint must get for an event type: one per emitted event that found it live. */
   expectedCount(endpoint: string, event: string): number {
-    return this.emits.filter((e) => e.event === event && this.liveAt(e.at).some((v) => v.endpoint === endpoint && v.event === event)).length
+    return this.emits.filter(
+      (e) => e.event === event && this.liveAt(e.at).some((v) => v.endpoint === endpoint && v.event === event),
+    ).length
   }
 
   /** The time of the last event emitted (ms), or undefined before any. */
@@ -134,7 +138,11 @@ export class ExpectedNotifications {
    * expected notification. Undefined while an expected notification is still missing and the deadline after the
    * last event has not passed (the window starts when it arrives).
    */
-  settleEnd(received: (endpoint: string) => ReceivedNotification[], settleMs: number, deadlineMs: number): number | undefined {
+  settleEnd(
+    received: (endpoint: string) => ReceivedNotification[],
+    settleMs: number,
+    deadlineMs: number,
+  ): number | undefined {
     const last = this.lastEmitAt()
     if (last === undefined) return undefined
     const a = this.assess(received)
@@ -161,7 +169,14 @@ export class ExpectedNotifications {
         if (expected > 0 && arrivals.length > 0) firstArrivals.set(pairKey(endpoint, event), arrivals[0]!)
         if (expected > 0 && arrivals.length === 0) waiting.push(pairKey(endpoint, event))
         if (arrivals.length === expected) continue
-        const base = { subscriptionId: owner?.id ?? '(unknown)', endpoint, event, expected, got: arrivals.length, arrivals }
+        const base = {
+          subscriptionId: owner?.id ?? '(unknown)',
+          endpoint,
+          event,
+          expected,
+          got: arrivals.length,
+          arrivals,
+        }
         if (arrivals.length < expected) findings.push({ kind: 'missing', ...base })
         else if (expected > 0) findings.push({ kind: 'duplicate', ...base })
         else findings.push({ kind: this.unwantedKind(owner, endpoint, event), ...base })
@@ -174,9 +189,12 @@ export class ExpectedNotifications {
   private unwantedKind(owner: Tracked | undefined, endpoint: string, event: string): FindingKind {
     if (!owner) return 'wrong-event'
     const cur = owner.versions.at(-1)!
-    if (owner.deletedAt !== undefined && owner.versions.some((v) => v.endpoint === endpoint && v.event === event)) return 'after-delete'
-    if (cur.endpoint !== endpoint && owner.versions.some((v) => v.endpoint === endpoint && v.event === event)) return 'old-url'
-    if (cur.endpoint === endpoint && owner.versions.some((v) => v.endpoint === endpoint && v.event === event)) return 'old-event'
+    if (owner.deletedAt !== undefined && owner.versions.some((v) => v.endpoint === endpoint && v.event === event))
+      return 'after-delete'
+    if (cur.endpoint !== endpoint && owner.versions.some((v) => v.endpoint === endpoint && v.event === event))
+      return 'old-url'
+    if (cur.endpoint === endpoint && owner.versions.some((v) => v.endpoint === endpoint && v.event === event))
+      return 'old-event'
     return 'wrong-event'
   }
 
@@ -191,7 +209,9 @@ export class ExpectedNotifications {
 
   /** The subscription states live at a time. */
   private liveAt(at: number): Version[] {
-    return [...this.subs.values()].flatMap((s) => s.versions.filter((v) => v.from <= at && (v.to === undefined || at < v.to)))
+    return [...this.subs.values()].flatMap((s) =>
+      s.versions.filter((v) => v.from <= at && (v.to === undefined || at < v.to)),
+    )
   }
 }
 

@@ -73,7 +73,10 @@ export class WebhookReceiver {
   /** Listens on host:port (0 = free port); publicUrl is how the target reaches it, when not this address. */
   static async start(options: ReceiverOptions): Promise<WebhookReceiver> {
     if (!options.publicUrl && !LOOPBACK.has(options.listenHost)) {
-      throw new Error(`the webhook receiver listens on ${options.listenHost} only with a public URL (extensions.webhooks.delivery.receiver.publicUrl); without one it stays on 127.0.0.1`)
+      throw new Error(
+        `the webhook receiver listens on ${options.listenHost} only with a public URL ` +
+          `(extensions.webhooks.delivery.receiver.publicUrl); without one it stays on 127.0.0.1`,
+      )
     }
     const o = { ...RECEIVER_LIMITS, ...options }
     const box: { r?: WebhookReceiver } = {}
@@ -83,7 +86,12 @@ export class WebhookReceiver {
       server.listen(o.listenPort, o.listenHost, () => resolve())
     })
     const { port } = server.address() as AddressInfo
-    const host = o.listenHost === '0.0.0.0' || o.listenHost === '::' ? '127.0.0.1' : o.listenHost.includes(':') ? `[${o.listenHost}]` : o.listenHost
+    const host =
+      o.listenHost === '0.0.0.0' || o.listenHost === '::'
+        ? '127.0.0.1'
+        : o.listenHost.includes(':')
+          ? `[${o.listenHost}]`
+          : o.listenHost
     box.r = new WebhookReceiver(server, (o.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, ''), o)
     return box.r
   }

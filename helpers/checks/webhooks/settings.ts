@@ -24,8 +24,16 @@ export interface TriggerSettings {
 
 export interface DeliverySettings {
   trigger?: TriggerSettings
-  /** Where the local receiver listens, and its caps (helpers/checks/webhooks/receiver.ts RECEIVER_LIMITS by default). */
-  receiver: { listenHost: string; listenPort: number; publicUrl?: string; maxBodyBytes?: number; maxPerSubscription?: number }
+  /**
+   * Where the local receiver listens, and its caps (helpers/checks/webhooks/receiver.ts RECEIVER_LIMITS by default).
+   */
+  receiver: {
+    listenHost: string
+    listenPort: number
+    publicUrl?: string
+    maxBodyBytes?: number
+    maxPerSubscription?: number
+  }
   deadlineMs: number
   /**
    * The settle window: notifications that must not come (late duplicates, to an old url or event type, after a
@@ -62,7 +70,10 @@ export const DEFAULT_SIGNATURE: SignatureSettings = {
 type Raw = Partial<Omit<WebhookSettings, 'signature' | 'delivery'>> & {
   signature?: Partial<SignatureSettings>
   /** quietMs: the deprecated name of settleMs. */
-  delivery?: Partial<Omit<DeliverySettings, 'receiver'>> & { receiver?: Partial<DeliverySettings['receiver']>; quietMs?: number }
+  delivery?: Partial<Omit<DeliverySettings, 'receiver'>> & {
+    receiver?: Partial<DeliverySettings['receiver']>
+    quietMs?: number
+  }
 }
 
 /** The default settle window: a duplicate delivered 2 s after the first still falls inside it, with a margin. */
@@ -73,7 +84,10 @@ export function webhookSettings(config: Pick<TargetConfig, 'extensions'>): Webho
   const raw = (config.extensions.webhooks ?? {}) as Raw
   const d = raw.delivery ?? {}
   return {
-    subscriberUrlBase: (raw.subscriberUrlBase ?? 'https://webhook-receiver.invalid/ledger-conformance').replace(/\/+$/, ''),
+    subscriberUrlBase: (raw.subscriberUrlBase ?? 'https://webhook-receiver.invalid/ledger-conformance').replace(
+      /\/+$/,
+      '',
+    ),
     invalidUpdateStatuses: raw.invalidUpdateStatuses ?? [400, 422],
     eventPointer: raw.eventPointer ?? '/event',
     dataPointer: raw.dataPointer ?? '/data',

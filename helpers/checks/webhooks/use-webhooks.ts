@@ -27,5 +27,7 @@ export function contractView(res: HttpResult): HttpResult {
 
 /** The subscriptions of a list response (empty when the body is not an array). */
 export function listed(res: HttpResult): { id?: unknown; url?: unknown; event?: unknown }[] {
-  return Array.isArray(res.body) ? (res.body as { id?: unknown }[]).filter((s) => s !== null && typeof s === 'object') : []
+  return Array.isArray(res.body)
+    ? (res.body as { id?: unknown }[]).filter((s) => s !== null && typeof s === 'object')
+    : []
 }

@@ -33,7 +33,9 @@ export async function takeExpiredToken(t: TokenSource): Promise<ExpiringToken | 
     const user = t.user(role)
     if (!user) continue
     const outcome = await t.auth.login(user)
-    const token = t.config.auth.tokenPointers.map((p) => getPointer(outcome.result.body, p)).find((v): v is string => typeof v === 'string')
+    const token = t.config.auth.tokenPointers
+      .map((p) => getPointer(outcome.result.body, p))
+      .find((v): v is string => typeof v === 'string')
     const jwt = inspectJwt(token, 0)
     if (token && jwt.ok) return { token, exp: jwt.jwt.exp }
   }

@@ -19,7 +19,12 @@ export type ExpiredTokenAnswer =
  * Classifies an answer to a request sent at sentAtMs with a token whose exp (epoch seconds) had passed. The time of
  * sending is the earliest the service can have checked the token, so the seconds past exp are never overstated.
  */
-export function expiredTokenAnswer(res: Pick<HttpResult, 'status'>, exp: number, sentAtMs: number, leewaySeconds: number): ExpiredTokenAnswer {
+export function expiredTokenAnswer(
+  res: Pick<HttpResult, 'status'>,
+  exp: number,
+  sentAtMs: number,
+  leewaySeconds: number,
+): ExpiredTokenAnswer {
   if (res.status === 401) return { kind: 'refused' }
   if (res.status < 200 || res.status >= 300) return { kind: 'other', status: res.status }
   const pastSeconds = Math.max(0, Math.round((sentAtMs / 1000 - exp) * 10) / 10)

@@ -26,16 +26,19 @@ function decodePart(part: string, name: string): Record<string, unknown> | strin
  * (only the issuer can). Reasons never include the token itself.
  */
 export function inspectJwt(token: unknown, nowSeconds = Date.now() / 1000): JwtInspection {
-  if (typeof token !== 'string' || token.length === 0) return { ok: false, reason: 'the access token is not a non-empty string' }
+  if (typeof token !== 'string' || token.length === 0)
+    return { ok: false, reason: 'the access token is not a non-empty string' }
   const parts = token.split('.')
   if (parts.length !== 3) return { ok: false, reason: `a JWT has 3 dot-separated parts, this has ${parts.length}` }
-  if (!parts.every((p, i) => (i === 2 ? p === '' || B64URL.test(p) : B64URL.test(p)))) return { ok: false, reason: 'a part is not base64url' }
+  if (!parts.every((p, i) => (i === 2 ? p === '' || B64URL.test(p) : B64URL.test(p))))
+    return { ok: false, reason: 'a part is not base64url' }
   const header = decodePart(parts[0]!, 'header')
   if (typeof header === 'string') return { ok: false, reason: header }
   if (typeof header.alg !== 'string') return { ok: false, reason: 'the header has no alg' }
   const payload = decodePart(parts[1]!, 'payload')
   if (typeof payload === 'string') return { ok: false, reason: payload }
   if (typeof payload.exp !== 'number') return { ok: false, reason: 'the payload has no numeric exp' }
-  if (payload.exp <= nowSeconds) return { ok: false, reason: `the token expired at ${new Date(payload.exp * 1000).toISOString()}`, expired: true }
+  if (payload.exp <= nowSeconds)
+    return { ok: false, reason: `the token expired at ${new Date(payload.exp * 1000).toISOString()}`, expired: true }
   return { ok: true, jwt: { header, payload, exp: payload.exp } }
 }

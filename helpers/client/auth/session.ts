@@ -21,9 +21,18 @@ export class AuthError extends Error {
   }
 }
 
-/** The options of a session that the target profile gives: where and how to log in, where the token is, when to refresh. */
-export function profileAuthOptions(config: Pick<TargetConfig, 'services' | 'auth'>): Pick<AuthSessionOptions, 'authUrl' | 'loginPath' | 'tokenPointers' | 'refreshSkewSeconds'> {
-  return { authUrl: config.services.authUrl, loginPath: config.auth.loginPath, tokenPointers: config.auth.tokenPointers, refreshSkewSeconds: config.auth.refreshSkewSeconds }
+/**
+ * The options of a session that the target profile gives: where and how to log in, where the token is, when to refresh.
+ */
+export function profileAuthOptions(
+  config: Pick<TargetConfig, 'services' | 'auth'>,
+): Pick<AuthSessionOptions, 'authUrl' | 'loginPath' | 'tokenPointers' | 'refreshSkewSeconds'> {
+  return {
+    authUrl: config.services.authUrl,
+    loginPath: config.auth.loginPath,
+    tokenPointers: config.auth.tokenPointers,
+    refreshSkewSeconds: config.auth.refreshSkewSeconds,
+  }
 }
 
 export interface AuthSessionOptions {
@@ -58,7 +67,10 @@ export class AuthSession {
   /** One login request, classified. Does not touch the cache. */
   async login(user: UserCredentials): Promise<LoginOutcome> {
     this.options.redactor.addSecret(user.password)
-    const result = await this.options.post(this.loginUrl(user.tenant), { username: user.username, password: user.password })
+    const result = await this.options.post(this.loginUrl(user.tenant), {
+      username: user.username,
+      password: user.password,
+    })
     const body = result.body as Record<string, unknown> | undefined
     if (result.status >= 400) return { kind: 'rejected', result }
     if (body && typeof body === 'object' && ('challenge_name' in body || 'ChallengeName' in body)) {
@@ -69,7 +81,14 @@ export class AuthSession {
       if (token === undefined) continue
       this.options.redactor.addSecret(token)
       const check = inspectJwt(token, this.now())
-      if (!check.ok) return { kind: 'invalid-token', reason: check.reason, pointer, ...(check.expired ? { expired: true as const } : {}), result }
+      if (!check.ok)
+        return {
+          kind: 'invalid-token',
+          reason: check.reason,
+          pointer,
+          ...(check.expired ? { expired: true as const } : {}),
+          result,
+        }
       const refresh = getPointer(body, pointer.replace(/access_token$/, 'refresh_token'))
       this.options.redactor.addSecret(refresh)
       return { kind: 'token', token: token as string, jwt: check.jwt, pointer, result }
@@ -104,9 +123,17 @@ export class AuthSession {
       case 'token':
         return { token: outcome.token, exp: outcome.jwt.exp }
       case 'challenge':
-        throw new AuthError(`Login of ${who} answered with a challenge (${outcome.challenge}) instead of a token; use a user without MFA for the suite`, outcome)
+        throw new AuthError(
+          `Login of ${who} answered with a challenge (${outcome.challenge}) instead of a token; use a user without ` +
+            `MFA for the suite`,
+          outcome,
+        )
       case 'rejected':
-        throw new AuthError(`Login of ${who} was rejected with HTTP ${outcome.result.status}; check AUTH_USERNAME / AUTH_PASSWORD and TENANT`, outcome)
+        throw new AuthError(
+          `Login of ${who} was rejected with HTTP ${outcome.result.status}; check AUTH_USERNAME / AUTH_PASSWORD and ` +
+            `TENANT`,
+          outcome,
+        )
       case 'invalid-token':
         throw new AuthError(`Login of ${who} gave no usable JWT access token: ${outcome.reason}`, outcome)
     }

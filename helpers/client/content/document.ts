@@ -159,7 +159,13 @@ function queued<T>(parse: () => Promise<T>): Promise<T | undefined> {
 /** Opens a PDF with pdfjs-dist: its pages and text, or the parser's refusal. */
 async function readPdf(raw: Buffer): Promise<{ pages?: number; text?: string; problem?: string }> {
   const lib = await library()
-  const task = lib.getDocument({ data: new Uint8Array(raw), stopAtErrors: true, isEvalSupported: false, useSystemFonts: false, verbosity: 0 })
+  const task = lib.getDocument({
+    data: new Uint8Array(raw),
+    stopAtErrors: true,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    verbosity: 0,
+  })
   try {
     const doc = await task.promise
     const texts: string[] = []
@@ -206,7 +212,13 @@ export async function openDocument(raw: Buffer, mediaType: string): Promise<Open
   if (kind === undefined) return { mediaType, judged: false, problems: [] }
   const claimed = mediaType === '' ? 'application/pdf' : mediaType
   const read = await parsedOnce(raw)
-  if (read === undefined) return { mediaType: claimed, judged: false, problems: [], unjudgedBecause: `${PDF_PARSER} did not finish within ${PARSE_DEADLINE_MS} ms` }
+  if (read === undefined)
+    return {
+      mediaType: claimed,
+      judged: false,
+      problems: [],
+      unjudgedBecause: `${PDF_PARSER} did not finish within ${PARSE_DEADLINE_MS} ms`,
+    }
   const problems = pdfTrailerProblems(raw)
   if (read.problem) problems.push(read.problem)
   else if ((read.pages ?? 0) < 1) problems.push('it has no page')

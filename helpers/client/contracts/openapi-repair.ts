@@ -34,11 +34,37 @@ const TYPE_ALIASES: Record<string, { type: string; format?: string }> = {
   file: { type: 'string', format: 'binary' },
 }
 
-/** The formats the suite validates (ajv-formats' and the OpenAPI ones openapi-backend adds); any other is a warning and not checked. */
+/**
+ * The formats the suite validates (ajv-formats' and the OpenAPI ones openapi-backend adds); any other is a warning and
+ * not checked.
+ */
 export const KNOWN_FORMATS = new Set([
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname',
-  'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float',
-  'double', 'password', 'binary',
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
 ])
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
@@ -68,7 +94,10 @@ function resolveLocal(doc: unknown, ref: string): unknown {
  * A repaired copy of the document and the warnings about it. The document must already be known to be OpenAPI 3.x
  * (an object with an `openapi` version); this never throws.
  */
-export function repairDocument(source: string, document: Record<string, unknown>): { document: Record<string, unknown>; warnings: DocumentWarning[] } {
+export function repairDocument(
+  source: string,
+  document: Record<string, unknown>,
+): { document: Record<string, unknown>; warnings: DocumentWarning[] } {
   const doc = structuredClone(document)
   const warnings: DocumentWarning[] = []
   const warn = (pointer: string, message: string) => warnings.push({ source, pointer, message })
@@ -78,7 +107,8 @@ export function repairDocument(source: string, document: Record<string, unknown>
   const dangling = (node: Record<string, unknown>, pointer: string): boolean => {
     const ref = node.$ref
     if (typeof ref !== 'string') return false
-    if (!ref.startsWith('#')) return false // an external reference: json-schema-ref-parser resolves it, or the load says why
+    // an external reference: json-schema-ref-parser resolves it, or the load says why
+    if (!ref.startsWith('#')) return false
     if (resolveLocal(doc, ref) !== undefined) return false
     warn(pointer, `$ref ${JSON.stringify(ref)} names nothing in the document; the part is not validated`)
     return true
@@ -91,12 +121,17 @@ export function repairDocument(source: string, document: Record<string, unknown>
     const t = node.type
     const fixType = (name: string, at: string): { type?: string; format?: string } => {
       if (JSON_TYPES.has(name)) {
-        if (name === 'null' && is30) warn(at, `type "null" is not an OpenAPI 3.0 type (3.0 says nullable: true); read as JSON Schema's null`)
+        if (name === 'null' && is30)
+          warn(at, `type "null" is not an OpenAPI 3.0 type (3.0 says nullable: true); read as JSON Schema's null`)
         return { type: name }
       }
       const alias = TYPE_ALIASES[name.toLowerCase()]
       if (alias) {
-        warn(at, `type ${JSON.stringify(name)} is not a JSON Schema type; read as ${JSON.stringify(alias.type)}${alias.format ? ` with format ${JSON.stringify(alias.format)}` : ''}`)
+        warn(
+          at,
+          `type ${JSON.stringify(name)} is not a JSON Schema type; read ` +
+            `as ${JSON.stringify(alias.type)}${alias.format ? ` with format ${JSON.stringify(alias.format)}` : ''}`,
+        )
         return alias
       }
       warn(at, `type ${JSON.stringify(name)} is not a JSON Schema type; the type is not validated`)
@@ -108,7 +143,9 @@ export function repairDocument(source: string, document: Record<string, unknown>
       else node.type = fixed.type
       if (fixed.format && node.format === undefined) node.format = fixed.format
     } else if (Array.isArray(t)) {
-      const types = t.map((x, i) => (typeof x === 'string' ? fixType(x, `${pointer}/type/${i}`).type : undefined)).filter((x): x is string => x !== undefined)
+      const types = t
+        .map((x, i) => (typeof x === 'string' ? fixType(x, `${pointer}/type/${i}`).type : undefined))
+        .filter((x): x is string => x !== undefined)
       if (types.length === 0) delete node.type
       else node.type = [...new Set(types)]
     } else if (t !== undefined) {
@@ -116,24 +153,45 @@ export function repairDocument(source: string, document: Record<string, unknown>
       delete node.type
     }
     if (node.format !== undefined && (typeof node.format !== 'string' || !KNOWN_FORMATS.has(node.format))) {
-      warn(`${pointer}/format`, `format ${JSON.stringify(node.format)} is not one the suite knows; the format is not validated`)
+      warn(
+        `${pointer}/format`,
+        `format ${JSON.stringify(node.format)} is not one the suite knows; the format is not validated`,
+      )
       delete node.format
     }
     if (node.required !== undefined && !Array.isArray(node.required)) {
-      warn(`${pointer}/required`, `required ${JSON.stringify(node.required)} is not a list of property names (a parameter's required inside a schema?); ignored`)
+      warn(
+        `${pointer}/required`,
+        `required ${JSON.stringify(node.required)} is not a list of property names (a parameter's required inside a ` +
+          `schema?); ignored`,
+      )
       delete node.required
     }
     for (const key of ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']) {
       const props = node[key]
-      if (isObject(props)) for (const [k, v] of Object.entries(props)) props[k] = schema(v, `${pointer}/${key}/${escape(k)}`)
+      if (isObject(props))
+        for (const [k, v] of Object.entries(props)) props[k] = schema(v, `${pointer}/${key}/${escape(k)}`)
     }
-    for (const key of ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems']) {
+    for (const key of [
+      'items',
+      'additionalProperties',
+      'not',
+      'contains',
+      'propertyNames',
+      'if',
+      'then',
+      'else',
+      'unevaluatedProperties',
+      'unevaluatedItems',
+      'additionalItems',
+    ]) {
       if (isObject(node[key])) node[key] = schema(node[key], `${pointer}/${key}`)
     }
     for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems']) {
       const list = node[key]
       if (Array.isArray(list)) node[key] = list.map((v, i) => schema(v, `${pointer}/${key}/${i}`))
-      if (Array.isArray(node.items)) node.items = (node.items as unknown[]).map((v, i) => schema(v, `${pointer}/items/${i}`))
+      if (Array.isArray(node.items))
+        node.items = (node.items as unknown[]).map((v, i) => schema(v, `${pointer}/items/${i}`))
     }
     return node
   }
@@ -151,7 +209,11 @@ export function repairDocument(source: string, document: Record<string, unknown>
     if (dangling(node, pointer)) return undefined
     if (typeof node.$ref === 'string') return node
     if (node.schema === undefined && node.content === undefined) {
-      warn(pointer, `${header ? 'header' : `parameter ${JSON.stringify(node.name ?? '?')}`} has neither schema nor content; only its presence is validated`)
+      warn(
+        pointer,
+        `${header ? 'header' : `parameter ${JSON.stringify(node.name ?? '?')}`} has neither schema nor content; only ` +
+          `its presence is validated`,
+      )
       node.schema = {}
     }
     if (node.schema !== undefined) node.schema = schema(node.schema, `${pointer}/schema`)
@@ -187,12 +249,21 @@ export function repairDocument(source: string, document: Record<string, unknown>
   }
 
   const components = isObject(doc.components) ? doc.components : {}
-  if (isObject(components.schemas)) for (const [k, v] of Object.entries(components.schemas)) components.schemas[k] = schema(v, `#/components/schemas/${escape(k)}`)
-  if (isObject(components.parameters)) for (const [k, v] of Object.entries(components.parameters)) components.parameters[k] = parameter(v, `#/components/parameters/${escape(k)}`) ?? { name: k, in: 'query', schema: {} }
+  if (isObject(components.schemas))
+    for (const [k, v] of Object.entries(components.schemas))
+      components.schemas[k] = schema(v, `#/components/schemas/${escape(k)}`)
+  if (isObject(components.parameters))
+    for (const [k, v] of Object.entries(components.parameters))
+      components.parameters[k] = parameter(v, `#/components/parameters/${escape(k)}`) ?? {
+        name: k,
+        in: 'query',
+        schema: {},
+      }
   if (isObject(components.headers)) headers(components.headers, '#/components/headers')
   for (const kind of ['requestBodies', 'responses'] as const) {
     const group = components[kind]
-    if (isObject(group)) for (const [k, v] of Object.entries(group)) group[k] = body(v, `#/components/${kind}/${escape(k)}`) ?? {}
+    if (isObject(group))
+      for (const [k, v] of Object.entries(group)) group[k] = body(v, `#/components/${kind}/${escape(k)}`) ?? {}
   }
 
   if (isObject(doc.paths)) {

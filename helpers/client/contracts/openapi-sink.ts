@@ -5,7 +5,9 @@ import { noteContract, requestInvalidOnPurpose } from '../http/running-check'
 import type { OpenApiContracts } from './openapi'
 import { openApiSources } from './openapi-documents'
 
-/** The deviation name of published-contract findings; the profile's deviations['openapi-contract'] says warn or fail. */
+/**
+ * The deviation name of published-contract findings; the profile's deviations['openapi-contract'] says warn or fail.
+ */
 export const OPENAPI_DEVIATION = 'openapi-contract'
 /** The deviation name of a status the operation does not document: warn unless the profile says fail. */
 export const OPENAPI_STATUS_DEVIATION = 'openapi-undocumented-status'
@@ -20,12 +22,17 @@ export const OPENAPI_STATUS_DEVIATION = 'openapi-undocumented-status'
 const LOADED = new Map<string, Promise<OpenApiContracts>>()
 
 function loadOnce(sources: string[], definitions: Record<string, unknown> | undefined): Promise<OpenApiContracts> {
-  const key = createHash('sha256').update(JSON.stringify({ sources, definitions: definitions ?? null })).digest('hex')
+  const key = createHash('sha256')
+    .update(JSON.stringify({ sources, definitions: definitions ?? null }))
+    .digest('hex')
   let loaded = LOADED.get(key)
   if (!loaded) {
-    // imported on the first exchange to validate: a thread that validates none (the main thread) never loads openapi-backend;
+    // imported on the first exchange to validate: a thread that validates none (the main thread) never loads
+    // openapi-backend;
     // the global setup has repaired the documents and listed their warnings already
-    loaded = import('./openapi').then(({ OpenApiContracts }) => OpenApiContracts.load(sources, { quick: true, ...(definitions ? { definitions, repaired: true } : {}) }))
+    loaded = import('./openapi').then(({ OpenApiContracts }) =>
+      OpenApiContracts.load(sources, { quick: true, ...(definitions ? { definitions, repaired: true } : {}) }),
+    )
     loaded.catch(() => LOADED.delete(key))
     LOADED.set(key, loaded)
   }
@@ -37,7 +44,10 @@ function loadOnce(sources: string[], definitions: Record<string, unknown> | unde
  * documents: the user asked to be held to them), overridden by `deviations["openapi-contract"]`; an undocumented
  * status is a deviation unless `deviations["openapi-undocumented-status"]` is `fail` (docs/contracts.md).
  */
-export function contractPolicy(config: Pick<TargetConfig, 'deviations'> & { contract?: 'fail' | 'warn' }, kind: string): 'fail' | 'warn' {
+export function contractPolicy(
+  config: Pick<TargetConfig, 'deviations'> & { contract?: 'fail' | 'warn' },
+  kind: string,
+): 'fail' | 'warn' {
   if (kind === 'status') return config.deviations[OPENAPI_STATUS_DEVIATION] === 'fail' ? 'fail' : 'warn'
   const chosen = config.deviations[OPENAPI_DEVIATION] ?? config.contract ?? 'fail'
   return chosen === 'warn' ? 'warn' : 'fail'

@@ -73,7 +73,14 @@ function parseBody(text: string | undefined): unknown {
 }
 
 function describe(errors: ErrorObject[] | null | undefined): { message: string; schemaPath: string }[] {
-  return (errors ?? []).map((e) => ({ message: `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && 'allowedValues' in e.params ? ` (${String((e.params as { allowedValues: unknown[] }).allowedValues)})` : ''}`, schemaPath: e.schemaPath }))
+  return (errors ?? []).map((e) => ({
+    message: `${e.instancePath || '/'} ${e.message ?? e.keyword}${
+      e.params && 'allowedValues' in e.params
+        ? ` (${String((e.params as { allowedValues: unknown[] }).allowedValues)})`
+        : ''
+    }`,
+    schemaPath: e.schemaPath,
+  }))
 }
 
 /**
@@ -89,7 +96,8 @@ function sharedAjv(): (fresh: Ajv, options: object, context: string) => Ajv {
     const key = `${context}:${JSON.stringify(options)}`
     let ajv = kept.get(key)
     if (!ajv) {
-      // uuid, date, date-time, email, uri, ... (openapi-backend adds only int32/int64/float/double/byte/binary/password)
+      // uuid, date, date-time, email, uri, ... (openapi-backend adds only
+      // int32/int64/float/double/byte/binary/password)
       ajv = (addFormats as unknown as (a: Ajv) => Ajv)(fresh)
       kept.set(key, ajv)
     }
@@ -100,7 +108,10 @@ function sharedAjv(): (fresh: Ajv, options: object, context: string) => Ajv {
 interface LoadedDocument {
   source: string
   api: OpenAPIBackend
-  /** The document's operations with a compiled path pattern, most specific first (openapi-backend's own matching costs ms per call). */
+  /**
+   * The document's operations with a compiled path pattern, most specific first (openapi-backend's own matching costs
+   * ms per call).
+   */
   routes: Route[]
   /** The response headers' compiled schemas, by pointer (compiled on first use, once per document). */
   headerValidators: Map<string, ValidateFunction | undefined>
@@ -130,7 +141,13 @@ function routesOf(api: OpenAPIBackend): LoadedDocument['routes'] {
         .split('/')
         .map((seg) => escape(seg).replace(/\{([^}]+)\}/g, (_m, name: string) => `(?<p${names.push(name) - 1}>[^/]+)`))
         .join('/')
-      return { method: op.method.toLowerCase(), pattern: new RegExp(`^${source}/?$`), names, op, literal: path.split('/').filter((x) => x && !x.includes('{')).length }
+      return {
+        method: op.method.toLowerCase(),
+        pattern: new RegExp(`^${source}/?$`),
+        names,
+        op,
+        literal: path.split('/').filter((x) => x && !x.includes('{')).length,
+      }
     })
     .sort((a, b) => b.literal - a.literal)
     .map(({ method, pattern, names, op }) => ({ method, pattern, names, op }))
@@ -152,18 +169,37 @@ export class OpenApiContracts {
    * openapi-backend's own validation of the repaired document still refuses is listed as warnings too.
    * `repaired: true`: the definitions given are already repaired (the global setup's), nothing is warned again.
    */
-  static async load(sources: readonly string[], options: { quick?: boolean; repaired?: boolean; definitions?: Record<string, unknown>; deadlineMs?: number; maxBytes?: number } = {}): Promise<OpenApiContracts> {
+  static async load(
+    sources: readonly string[],
+    options: {
+      quick?: boolean
+      repaired?: boolean
+      definitions?: Record<string, unknown>
+      deadlineMs?: number
+      maxBytes?: number
+    } = {},
+  ): Promise<OpenApiContracts> {
     const documents: LoadedDocument[] = []
     const read = await readDocuments(sources, options)
     const definitions: Record<string, unknown> = {}
     const warnings: DocumentWarning[] = []
     for (const [source, raw] of read) {
-      const { document: definition, warnings: found } = options.repaired ? { document: raw, warnings: [] } : repairDocument(source, raw)
+      const { document: definition, warnings: found } = options.repaired
+        ? { document: raw, warnings: [] }
+        : repairDocument(source, raw)
       warnings.push(...found)
       definitions[source] = structuredClone(definition)
       withOperationIds(definition)
       // quick: openapi-backend does not refuse the document as a whole; what the OpenAPI schema refuses is listed below
-      const api = new Backend({ definition: structuredClone(definition) as never, strict: false, validate: true, quick: true, ignoreTrailingSlashes: false, ajvOpts: { strict: false, logger: false, validateSchema: false }, customizeAjv: sharedAjv() })
+      const api = new Backend({
+        definition: structuredClone(definition) as never,
+        strict: false,
+        validate: true,
+        quick: true,
+        ignoreTrailingSlashes: false,
+        ajvOpts: { strict: false, logger: false, validateSchema: false },
+        customizeAjv: sharedAjv(),
+      })
       try {
         await api.init()
       } catch (e) {
@@ -187,7 +223,13 @@ export class OpenApiContracts {
   check(ex: ExchangeForContract, options: { request?: boolean } = {}): ContractFinding[] | undefined {
     const url = new URL(ex.url)
     const query = Object.fromEntries(url.searchParams.entries())
-    const request = { method: ex.method.toLowerCase(), path: url.pathname, query, headers: lowerKeys(ex.requestHeaders), body: parseBody(ex.requestBody) }
+    const request = {
+      method: ex.method.toLowerCase(),
+      path: url.pathname,
+      query,
+      headers: lowerKeys(ex.requestHeaders),
+      body: parseBody(ex.requestBody),
+    }
     for (const doc of this.documents) {
       const { source, api, routes } = doc
       const route = routes.find((r) => r.method === request.method && r.pattern.test(request.path))
@@ -197,30 +239,64 @@ export class OpenApiContracts {
       const base = `${source}#/paths/${escapePointer(op.path)}/${op.method}`
       const out: ContractFinding[] = []
       const finding = (kind: ContractFindingKind, pointer: string, expected: string, message: string) =>
-        out.push({ operation, kind, side: kind === 'request' ? 'request' : 'response', document: source, pointer, expected, message })
+        out.push({
+          operation,
+          kind,
+          side: kind === 'request' ? 'request' : 'response',
+          document: source,
+          pointer,
+          expected,
+          message,
+        })
       if (options.request !== false) {
         const req = tryValidate(() => validateRequest(api, route, request))
-        for (const e of describe(req.errors)) finding('request', `${base} (${e.schemaPath})`, `the request as the operation declares it (${e.schemaPath})`, `request ${e.message}`)
+        for (const e of describe(req.errors))
+          finding(
+            'request',
+            `${base} (${e.schemaPath})`,
+            `the request as the operation declares it (${e.schemaPath})`,
+            `request ${e.message}`,
+          )
       }
       if (ex.status !== undefined) {
-        const responses = (op.responses ?? {}) as Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>
+        const responses = (op.responses ?? {}) as Record<
+          string,
+          { content?: Record<string, unknown>; headers?: Record<string, unknown> }
+        >
         const declared = Object.keys(responses)
         const code = String(ex.status)
         const key = [code, `${code[0]}XX`, `${code[0]}xx`, 'default'].find((k) => declared.includes(k))
         if (declared.length > 0 && key === undefined) {
-          finding('status', `${base}/responses`, `one of the documented statuses ${declared.join(', ')}`, `status ${code} is not documented (${declared.join(', ')})`)
+          finding(
+            'status',
+            `${base}/responses`,
+            `one of the documented statuses ${declared.join(', ')}`,
+            `status ${code} is not documented (${declared.join(', ')})`,
+          )
         } else if (key !== undefined) {
           const declaredResponse = responses[key] ?? {}
           const headersPointer = `${base}/responses/${escapePointer(key)}/headers`
-          for (const h of headerFindings(doc, headersPointer, declaredResponse.headers, ex.responseHeaders ?? {})) finding('response-headers', h.pointer, h.expected, h.message)
+          for (const h of headerFindings(doc, headersPointer, declaredResponse.headers, ex.responseHeaders ?? {}))
+            finding('response-headers', h.pointer, h.expected, h.message)
           const media = Object.keys(declaredResponse.content ?? {})
           const hasBody = ex.responseBody !== undefined && ex.responseBody !== ''
           const type = mediaTypeOf(ex.contentType)
           if (hasBody && media.length > 0 && !media.some((m) => mediaMatches(m, type))) {
-            finding('media-type', `${base}/responses/${escapePointer(key)}/content`, `a media type the document declares: ${media.join(', ')}`, `response Content-Type ${JSON.stringify(type || '(none)')} is not declared (${media.join(', ')})`)
+            finding(
+              'media-type',
+              `${base}/responses/${escapePointer(key)}/content`,
+              `a media type the document declares: ${media.join(', ')}`,
+              `response Content-Type ${JSON.stringify(type || '(none)')} is not declared (${media.join(', ')})`,
+            )
           } else if (hasBody && isJson(ex.contentType) && media.some((m) => isJson(m) || m === '*/*')) {
             const res = tryValidate(() => api.validateResponse(parseBody(ex.responseBody), op, ex.status))
-            for (const e of describe(res.errors)) finding('response', `${base}/responses/${escapePointer(key)} (${e.schemaPath})`, `a body matching the declared schema (${e.schemaPath})`, `response ${e.message}`)
+            for (const e of describe(res.errors))
+              finding(
+                'response',
+                `${base}/responses/${escapePointer(key)} (${e.schemaPath})`,
+                `a body matching the declared schema (${e.schemaPath})`,
+                `response ${e.message}`,
+              )
           }
         }
       }
@@ -232,7 +308,9 @@ export class OpenApiContracts {
 
 /** openapi-backend's own dependencies (its path-template parser and its cookie parser), as it loads them. */
 const fromBackend = createRequire(createRequire(import.meta.url).resolve('openapi-backend'))
-const bath = fromBackend('bath-es5') as { default: (template: string) => { params: (path: string) => Record<string, string> | null } }
+const bath = fromBackend('bath-es5') as {
+  default: (template: string) => { params: (path: string) => Record<string, string> | null }
+}
 const cookie = fromBackend('cookie') as { parse: (text: string) => Record<string, string | undefined> }
 
 /**
@@ -242,12 +320,28 @@ const cookie = fromBackend('cookie') as { parse: (text: string) => Record<string
  * parameters by name are kept per operation (Route). Same parameters object, same validators, same order, so the same
  * errors (test/helpers/client/contracts/openapi.test.ts compares the two).
  */
-function validateRequest(api: OpenAPIBackend, route: Route, request: { method: string; path: string; query: Record<string, string>; headers: Record<string, string>; body: unknown }): { errors: ErrorObject[] | null } {
-  const op = route.op as unknown as { operationId?: string; path: string; parameters?: Record<string, unknown>[]; requestBody?: { content?: Record<string, unknown> } }
+function validateRequest(
+  api: OpenAPIBackend,
+  route: Route,
+  request: {
+    method: string
+    path: string
+    query: Record<string, string>
+    headers: Record<string, string>
+    body: unknown
+  },
+): { errors: ErrorObject[] | null } {
+  const op = route.op as unknown as {
+    operationId?: string
+    path: string
+    parameters?: Record<string, unknown>[]
+    requestBody?: { content?: Record<string, unknown> }
+  }
   if (!op.operationId) throw new Error('Unknown operation')
   const validators = (api.validator.getRequestValidatorsForOperation(op.operationId) ?? []) as ValidateFunction[]
   const errors: ErrorObject[] = []
-  // parseRequest: the body parsed as JSON where it is a text, the headers by lower-case name, the cookies, a copy of the query
+  // parseRequest: the body parsed as JSON where it is a text, the headers by lower-case name, the cookies, a copy of
+  // the query
   let requestBody = request.body
   if (request.body && typeof request.body !== 'object') {
     try {
@@ -285,7 +379,9 @@ function validateRequest(api: OpenAPIBackend, route: Route, request: { method: s
   // validateRequest: a singular query value becomes an array where the operation's parameter is an array
   if (!route.queryParams) {
     route.queryParams = new Map()
-    for (const p of op.parameters ?? []) if (p && p.in === 'query' && typeof p.name === 'string' && !route.queryParams.has(p.name)) route.queryParams.set(p.name, p)
+    for (const p of op.parameters ?? [])
+      if (p && p.in === 'query' && typeof p.name === 'string' && !route.queryParams.has(p.name))
+        route.queryParams.set(p.name, p)
   }
   for (const [name, value] of Object.entries(query)) {
     if (typeof value !== 'string') continue
@@ -299,11 +395,19 @@ function validateRequest(api: OpenAPIBackend, route: Route, request: { method: s
       try {
         JSON.parse(`${String(request.body)}`)
       } catch (e) {
-        if (e instanceof Error) errors.push({ keyword: 'parse', instancePath: '', schemaPath: '#/requestBody', params: [] as never, message: e.message })
+        if (e instanceof Error)
+          errors.push({
+            keyword: 'parse',
+            instancePath: '',
+            schemaPath: '#/requestBody',
+            params: [] as never,
+            message: e.message,
+          })
       }
     }
   }
-  if (typeof requestBody === 'object' || headers['content-type'] === 'application/json') parameters.requestBody = requestBody
+  if (typeof requestBody === 'object' || headers['content-type'] === 'application/json')
+    parameters.requestBody = requestBody
   for (const validate of validators) {
     validate(parameters)
     if (validate.errors) errors.push(...validate.errors)
@@ -320,7 +424,10 @@ interface DeclaredHeader {
   content?: Record<string, { schema?: Record<string, unknown> }>
 }
 
-/** A header value as the finding shows it: redacted and neutralised (the one rule, helpers/client/evidence/redact.ts), at most 200 characters. */
+/**
+ * A header value as the finding shows it: redacted and neutralised (the one rule, helpers/client/evidence/redact.ts),
+ * at most 200 characters.
+ */
 function shownValue(value: string): string {
   const redacted = runRedactor().text(value)
   return safeText(JSON.stringify(redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted))
@@ -333,7 +440,12 @@ function shownValue(value: string): string {
  * booleans coerced). `Content-Type` is ignored (OpenAPI: it is the media type's; the media-type kind judges it). A
  * header without a schema (a document warning) is judged by its presence only.
  */
-function headerFindings(doc: LoadedDocument, pointer: string, declared: Record<string, unknown> | undefined, headers: Record<string, string>): { pointer: string; expected: string; message: string }[] {
+function headerFindings(
+  doc: LoadedDocument,
+  pointer: string,
+  declared: Record<string, unknown> | undefined,
+  headers: Record<string, string>,
+): { pointer: string; expected: string; message: string }[] {
   if (!declared || typeof declared !== 'object') return []
   const got = lowerKeys(headers)
   const out: { pointer: string; expected: string; message: string }[] = []
@@ -343,10 +455,16 @@ function headerFindings(doc: LoadedDocument, pointer: string, declared: Record<s
     const at = `${pointer}/${escapePointer(name)}`
     const value = got[name.toLowerCase()]
     if (value === undefined) {
-      if (h.required === true) out.push({ pointer: at, expected: `the required header ${name}`, message: `response header ${name} is required and missing` })
+      if (h.required === true)
+        out.push({
+          pointer: at,
+          expected: `the required header ${name}`,
+          message: `response header ${name} is required and missing`,
+        })
       continue
     }
-    // a value the recorder redacted (Set-Cookie, a secret inside it) is not the target's: its presence is all that is judged
+    // a value the recorder redacted (Set-Cookie, a secret inside it) is not the target's: its presence is all that is
+    // judged
     if (value.includes('[REDACTED')) continue
     const fromContent = h.content ? Object.values(h.content)[0]?.schema : undefined
     const schema = h.schema ?? fromContent
@@ -357,19 +475,33 @@ function headerFindings(doc: LoadedDocument, pointer: string, declared: Record<s
     if (validate(parsed)) continue
     const shown = JSON.stringify(schema).slice(0, 200)
     for (const e of describe(validate.errors)) {
-      out.push({ pointer: `${at} (${e.schemaPath})`, expected: `header ${name} matching its schema ${shown}`, message: `response header ${name} ${shownValue(value)}: ${e.message}` })
+      out.push({
+        pointer: `${at} (${e.schemaPath})`,
+        expected: `header ${name} matching its schema ${shown}`,
+        message: `response header ${name} ${shownValue(value)}: ${e.message}`,
+      })
     }
   }
   return out
 }
 
-/** The header schema's validator, compiled once per document and pointer (undefined: ajv cannot compile it, nothing is judged). */
-function headerValidator(doc: LoadedDocument, at: string, schema: Record<string, unknown>): ValidateFunction | undefined {
+/**
+ * The header schema's validator, compiled once per document and pointer (undefined: ajv cannot compile it, nothing is
+ * judged).
+ */
+function headerValidator(
+  doc: LoadedDocument,
+  at: string,
+  schema: Record<string, unknown>,
+): ValidateFunction | undefined {
   if (doc.headerValidators.has(at)) return doc.headerValidators.get(at)
   let validate: ValidateFunction | undefined
   try {
     const ajv = createAjv({ logger: false, validateSchema: false })
-    ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 })
+    ajv.addFormat('int32', {
+      type: 'number',
+      validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+    })
     ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) })
     for (const f of ['float', 'double']) ajv.addFormat(f, { type: 'number', validate: () => true })
     validate = ajv.compile(schema)
@@ -389,7 +521,8 @@ function typesOf(schema: Record<string, unknown> | undefined): string[] {
 function coerce(text: string, schema: Record<string, unknown> | undefined): unknown {
   const types = typesOf(schema)
   const t = text.trim()
-  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t)) return Number(t)
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t))
+    return Number(t)
   if (types.includes('boolean') && (t === 'true' || t === 'false')) return t === 'true'
   if (types.includes('null') && t === '') return null
   return t
@@ -427,17 +560,25 @@ function parseJsonOr(value: string): unknown {
   }
 }
 
-/** openapi-backend is CommonJS: under tsx (the CLI) its default export arrives as the module namespace, under vitest as the class. */
-const Backend = ((OpenAPIBackend as unknown as { default?: typeof OpenAPIBackend }).default ?? OpenAPIBackend) as typeof OpenAPIBackend
+/**
+ * openapi-backend is CommonJS: under tsx (the CLI) its default export arrives as the module namespace, under vitest as
+ * the class.
+ */
+const Backend = ((OpenAPIBackend as unknown as { default?: typeof OpenAPIBackend }).default ??
+  OpenAPIBackend) as typeof OpenAPIBackend
 
-/** Every operation gets an operationId (openapi-backend finds operations by it): `<METHOD> <path>` where the document gives none. */
+/**
+ * Every operation gets an operationId (openapi-backend finds operations by it): `<METHOD> <path>` where the document
+ * gives none.
+ */
 function withOperationIds(doc: Record<string, unknown>): void {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>
   for (const [path, item] of Object.entries(paths)) {
     if (typeof item !== 'object' || item === null) continue
     for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) {
       const op = item[method] as Record<string, unknown> | undefined
-      if (op && typeof op === 'object' && typeof op.operationId !== 'string') op.operationId = `${method.toUpperCase()} ${path}`
+      if (op && typeof op === 'object' && typeof op.operationId !== 'string')
+        op.operationId = `${method.toUpperCase()} ${path}`
     }
   }
 }
@@ -447,15 +588,29 @@ function schemaWarnings(source: string, definition: Record<string, unknown>): Do
   const version = String(definition.openapi).startsWith('3.1') ? 3.1 : 3
   let errors: { instancePath?: string; message?: string; params?: unknown }[]
   try {
-    const Validator = ((OpenAPISchemaValidator as unknown as { default?: unknown }).default ?? OpenAPISchemaValidator) as typeof OpenAPISchemaValidator
+    const Validator = ((OpenAPISchemaValidator as unknown as { default?: unknown }).default ??
+      OpenAPISchemaValidator) as typeof OpenAPISchemaValidator
     errors = new Validator({ version: version as 3 }).validate(definition as never).errors as typeof errors
   } catch (e) {
-    return [{ source, pointer: '#', message: `the OpenAPI schema could not be checked: ${String((e as Error).message).slice(0, 200)}` }]
+    return [
+      {
+        source,
+        pointer: '#',
+        message: `the OpenAPI schema could not be checked: ${String((e as Error).message).slice(0, 200)}`,
+      },
+    ]
   }
-  return errors.slice(0, 20).map((x) => ({ source, pointer: `#${x.instancePath ?? ''}`, message: `the OpenAPI schema refuses it: ${x.message ?? 'invalid'}${x.params ? ` ${JSON.stringify(x.params)}` : ''}` }))
+  return errors.slice(0, 20).map((x) => ({
+    source,
+    pointer: `#${x.instancePath ?? ''}`,
+    message: `the OpenAPI schema refuses it: ${x.message ?? 'invalid'}${x.params ? ` ${JSON.stringify(x.params)}` : ''}`,
+  }))
 }
 
-/** A schema ajv cannot compile (a document warning the repairs did not foresee) validates nothing rather than stop the run. */
+/**
+ * A schema ajv cannot compile (a document warning the repairs did not foresee) validates nothing rather than stop the
+ * run.
+ */
 function tryValidate(run: () => { errors?: ErrorObject[] | null }): { errors?: ErrorObject[] | null } {
   try {
     return run()
@@ -464,12 +619,16 @@ function tryValidate(run: () => { errors?: ErrorObject[] | null }): { errors?: E
   }
 }
 
-/** A declared media type (`application/json`, `application/*`, `*\/*`, with or without parameters) against the answer's. */
+/**
+ * A declared media type (`application/json`, `application/*`, `*\/*`, with or without parameters) against the answer's.
+ */
 function mediaMatches(declared: string, actual: string): boolean {
   const d = declared.split(';')[0]!.trim().toLowerCase()
   if (d === '*/*' || d === actual) return true
-  // a structured syntax suffix (RFC 6839): application/schema+json is JSON where application/json is declared (as Prism reads it)
-  if (/^[a-z]+\/[a-z0-9.-]+\+(json|xml)$/.test(actual) && d === `${actual.split('/')[0]}/${actual.split('+')[1]}`) return true
+  // a structured syntax suffix (RFC 6839): application/schema+json is JSON where application/json is declared (as Prism
+  // reads it)
+  if (/^[a-z]+\/[a-z0-9.-]+\+(json|xml)$/.test(actual) && d === `${actual.split('/')[0]}/${actual.split('+')[1]}`)
+    return true
   if (d.endsWith('/*')) return actual.startsWith(d.slice(0, -1))
   return false
 }

@@ -28,7 +28,9 @@ export class ContractRegistry {
     this.ajv = createAjv({ validateSchema: false })
     for (const file of listFiles(dir, '.json')) {
       const schema = JSON.parse(readFileSync(file, 'utf8')) as { $id?: string }
-      const name = relative(dir, file).replace(/\\/g, '/').replace(/\.json$/, '')
+      const name = relative(dir, file)
+        .replace(/\\/g, '/')
+        .replace(/\.json$/, '')
       const id = schema.$id ?? name
       this.ajv.addSchema(schema, id)
       this.ids.set(name, id)

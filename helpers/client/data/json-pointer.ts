@@ -1,6 +1,7 @@
 /** RFC 6901 JSON pointer lookup. Returns undefined when any step is missing. */
 export function getPointer(doc: unknown, pointer: string): unknown {
-  if (pointer === '' || pointer === '/') return pointer === '' ? doc : (doc as Record<string, unknown> | undefined)?.['']
+  if (pointer === '' || pointer === '/')
+    return pointer === '' ? doc : (doc as Record<string, unknown> | undefined)?.['']
   if (!pointer.startsWith('/')) throw new Error(`JSON pointer must start with '/': ${pointer}`)
   let cur: unknown = doc
   for (const raw of pointer.slice(1).split('/')) {

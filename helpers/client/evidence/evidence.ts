@@ -14,7 +14,11 @@ export function redactedJson(value: unknown): string {
 }
 
 /** Attaches a value (JSON) or a text to the running check's report, redacted. */
-export async function attachEvidence(name: string, value: unknown, contentType: 'application/json' | 'text/plain' | 'text/html' = 'application/json'): Promise<void> {
+export async function attachEvidence(
+  name: string,
+  value: unknown,
+  contentType: 'application/json' | 'text/plain' | 'text/html' = 'application/json',
+): Promise<void> {
   const text = contentType === 'application/json' ? redactedJson(value) : safeText(String(value))
   await allure.attachment(safeText(name), text, contentType)
 }

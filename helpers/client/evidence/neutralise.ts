@@ -31,7 +31,10 @@ export function safeValue(value: unknown, r: Redactor = runRedactor(), depth = 0
 
 /** A value as JSON text (pretty when asked), neutralised. */
 export function safeJson(value: unknown, o: { pretty?: boolean; redactor?: Redactor } = {}): string {
-  return JSON.stringify(safeValue(value ?? null, o.redactor ?? runRedactor()), null, o.pretty === false ? undefined : 2) ?? 'null'
+  return (
+    JSON.stringify(safeValue(value ?? null, o.redactor ?? runRedactor()), null, o.pretty === false ? undefined : 2) ??
+    'null'
+  )
 }
 
 const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }

@@ -37,7 +37,8 @@ function base64Spellings(secret: Buffer): Spelling[] {
     const first = Math.ceil((8 * k) / 6)
     const end = Math.floor((8 * (k + secret.length)) / 6)
     const text = b64.slice(first, end)
-    if (text.length >= MIN_FRAGMENT) out.push({ text, before: (8 * k) % 6 === 0 ? 0 : 1, after: (8 * (k + secret.length)) % 6 === 0 ? 0 : 1 })
+    if (text.length >= MIN_FRAGMENT)
+      out.push({ text, before: (8 * k) % 6 === 0 ? 0 : 1, after: (8 * (k + secret.length)) % 6 === 0 ? 0 : 1 })
   }
   return out.flatMap((f) => [f, { ...f, text: f.text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') }])
 }
@@ -65,7 +66,11 @@ export function secretSpellings(secret: string): Spelling[] {
   texts.add(uEscapes)
   texts.add(uEscapes.replace(/\\/g, '\\\\'))
   texts.add(chars.map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`).join(''))
-  texts.add(chars.map((c) => (c.codePointAt(0)! < 256 ? `\\x${hex2(c.codePointAt(0)!)}` : `\\u${hex4(c.charCodeAt(0))}`)).join(''))
+  texts.add(
+    chars
+      .map((c) => (c.codePointAt(0)! < 256 ? `\\x${hex2(c.codePointAt(0)!)}` : `\\u${hex4(c.charCodeAt(0))}`))
+      .join(''),
+  )
   const component = encodeURIComponent(secret)
   const form = new URLSearchParams({ p: secret }).toString().slice(2)
   const full = [...bytes].map((b) => `%${hex2(b)}`).join('')
@@ -153,7 +158,9 @@ export class SpellingIndex {
    * more than the searches). False, and nothing added, when one is shorter than the index's window: build a new one.
    */
   add(spellings: readonly (string | Spelling)[]): boolean {
-    const list = spellings.map((s) => (typeof s === 'string' ? { text: s } : s)).map((sp) => ({ ...sp, text: folded(sp.text) }))
+    const list = spellings
+      .map((s) => (typeof s === 'string' ? { text: s } : s))
+      .map((sp) => ({ ...sp, text: folded(sp.text) }))
     if (this.k === 0 ? list.length > 0 : list.some((sp) => sp.text.length < this.k)) return false
     for (const sp of list) {
       const had = this.entries.get(sp.text)
@@ -212,7 +219,9 @@ export class SpellingIndex {
     while (i + k <= text.length) {
       let hit: Entry | undefined
       const candidates = this.seen[h & 0xffff] === 1 ? this.byHash.get(h) : undefined
-      if (candidates !== undefined) for (const e of candidates) if ((hit === undefined || e.text.length > hit.text.length) && SpellingIndex.at(text, i, e)) hit = e
+      if (candidates !== undefined)
+        for (const e of candidates)
+          if ((hit === undefined || e.text.length > hit.text.length) && SpellingIndex.at(text, i, e)) hit = e
       if (hit !== undefined) {
         let from = i
         for (let b = 0; b < hit.before && from > last && BASE64_CHAR.test(text.charAt(from - 1)); b += 1) from -= 1
@@ -225,7 +234,9 @@ export class SpellingIndex {
         continue
       }
       if (i + k >= text.length) break
-      h = (Math.imul((h - Math.imul(fold(text.charCodeAt(i)), this.pow)) | 0, HASH_BASE) + fold(text.charCodeAt(i + k))) | 0
+      h =
+        (Math.imul((h - Math.imul(fold(text.charCodeAt(i)), this.pow)) | 0, HASH_BASE) + fold(text.charCodeAt(i + k))) |
+        0
       i += 1
     }
     return found
@@ -313,7 +324,13 @@ function wrapCuts(text: string): number[] {
   let openFrom = -1
   let openTo = -1
   const close = () => {
-    if (openFrom > 0 && isBase64(text.charCodeAt(openFrom - 1)) && openTo < text.length && isBase64(text.charCodeAt(openTo))) cuts.push(openFrom, openTo)
+    if (
+      openFrom > 0 &&
+      isBase64(text.charCodeAt(openFrom - 1)) &&
+      openTo < text.length &&
+      isBase64(text.charCodeAt(openTo))
+    )
+      cuts.push(openFrom, openTo)
   }
   while ((m = BREAK.exec(text)) !== null) {
     let from = m.index
@@ -423,7 +440,10 @@ export class Redactor {
     return out
   }
 
-  /** Learns the values held under a key that names a secret: the string, or an object's string members but its descriptors. */
+  /**
+   * Learns the values held under a key that names a secret: the string, or an object's string members but its
+   * descriptors.
+   */
   private learnUnder(value: unknown, depth: number): void {
     if (typeof value === 'string') {
       if (value.length >= MIN_LEARNED && !/\s|:\/\//.test(value)) this.addSecret(value)
@@ -439,7 +459,8 @@ const LEARNED_KEY = /(secret|password|passwd|token|api[-_]?key|private[-_]?key|s
 /** Pagination cursors are named like tokens but are no secret. */
 const NOT_LEARNED_KEY = /(page|next|continuation|cursor)[-_]?token$/i
 /** Members of a secret object that describe it (`{"algorithm": "sha256", "key": "…"}`): not learned. */
-const DESCRIPTOR_KEY = /^(alg|algorithm|type|kind|scheme|encoding|format|hash|digest|name|id|version|user(name)?|login|e?mail|created.*|updated.*|expires.*|.*_at|.*At)$/i
+const DESCRIPTOR_KEY =
+  /^(alg|algorithm|type|kind|scheme|encoding|format|hash|digest|name|id|version|user(name)?|login|e?mail|created.*|updated.*|expires.*|.*_at|.*At)$/i
 /** Shortest value learned from an answer (a configured password may be shorter: MIN_SECRET). */
 const MIN_LEARNED = 8
 

@@ -19,17 +19,29 @@ export async function allureExchangeSink(x: Exchange): Promise<void> {
   if (runningCheck() === undefined) return
   const outcome = x.status !== undefined ? String(x.status) : `no response (${x.error ?? 'transport error'})`
   const name = `${x.method} ${x.template} → ${outcome}${x.attempt && x.attempt > 1 ? ` (attempt ${x.attempt})` : ''}`
-  await allure.step(safeText(name), async (step) => {
-    await step.parameter('url', safeText(x.url))
-    await step.parameter('durationMs', String(x.durationMs))
-    const request = { method: safeText(x.method), url: x.url, headers: x.request.headers, body: readable(x.request.body) }
-    const response = x.response ? { status: x.status, headers: x.response.headers, body: readable(x.response.body) } : { error: x.error ?? 'no response' }
-    // header names and values, bodies, URL: the recorder redacted them; here every string is neutralised once more
-    // (C1 and bidi controls in a JSON body stay raw through JSON.stringify), and masked again only when the run's
-    // redactor learned a secret since the recorder began masking this exchange (its own answer may have taught it one)
-    await attachExchange(safeJson({ request, response }, { redactor: maskedAlready(x) ? NOTHING_MORE : runRedactor() }))
-    if (x.error) throw new Error(safeText(x.error))
-  }).then(undefined, () => undefined)
+  await allure
+    .step(safeText(name), async (step) => {
+      await step.parameter('url', safeText(x.url))
+      await step.parameter('durationMs', String(x.durationMs))
+      const request = {
+        method: safeText(x.method),
+        url: x.url,
+        headers: x.request.headers,
+        body: readable(x.request.body),
+      }
+      const response = x.response
+        ? { status: x.status, headers: x.response.headers, body: readable(x.response.body) }
+        : { error: x.error ?? 'no response' }
+      // header names and values, bodies, URL: the recorder redacted them; here every string is neutralised once more
+      // (C1 and bidi controls in a JSON body stay raw through JSON.stringify), and masked again only when the run's
+      // redactor learned a secret since the recorder began masking this exchange (its own answer may have taught it
+      // one)
+      await attachExchange(
+        safeJson({ request, response }, { redactor: maskedAlready(x) ? NOTHING_MORE : runRedactor() }),
+      )
+      if (x.error) throw new Error(safeText(x.error))
+    })
+    .then(undefined, () => undefined)
 }
 
 /** A redactor that knows no secret: what it still masks (any JWT) the recorder masked already. */

@@ -36,7 +36,10 @@ export class BreakerOpen extends Error {
   }
 }
 
-type Message = { kind: 'answer'; origin: string; at: number } | { kind: 'expiry'; origin: string; label: string; at: number } | { kind: 'open'; origin: string; cause: string }
+type Message =
+  | { kind: 'answer'; origin: string; at: number }
+  | { kind: 'expiry'; origin: string; label: string; at: number }
+  | { kind: 'open'; origin: string; cause: string }
 
 interface OriginState {
   consecutive: number
@@ -120,8 +123,16 @@ class Breakers {
     if (s.open || !own) return
     const silentMs = m.at - s.lastAnswerAt
     if (s.consecutive >= settings.expiries || silentMs >= settings.silenceMs) {
-      const why = s.consecutive >= settings.expiries ? `${s.consecutive} exchanges in a row got no complete response within their deadline (profile http.breakerExpiries, ${settings.expiries})` : `no answer for ${Math.round(silentMs / 1000)} s (profile http.breakerSilenceMs, ${settings.silenceMs})`
-      this.open(m.origin, `the target at ${m.origin} stopped answering: ${why}; the last without an answer: ${s.last.join('; ')}. Every check not yet run is blocked; the run is INCONCLUSIVE`)
+      const why =
+        s.consecutive >= settings.expiries
+          ? `${s.consecutive} exchanges in a row got no complete response within their deadline (profile ` +
+            `http.breakerExpiries, ${settings.expiries})`
+          : `no answer for ${Math.round(silentMs / 1000)} s (profile http.breakerSilenceMs, ${settings.silenceMs})`
+      this.open(
+        m.origin,
+        `the target at ${m.origin} stopped answering: ${why}; the last without an answer: ${s.last.join('; ')}. ` +
+          `Every check not yet run is blocked; the run is INCONCLUSIVE`,
+      )
     }
   }
 
@@ -131,7 +142,11 @@ class Breakers {
    */
   unreadable(origin: string, label: string, why: string): void {
     if (this.state(origin).open) return
-    this.open(origin, `the target at ${origin} answered ${label} with an answer no client can read (${why}). Every check not yet run is blocked; the run is INCONCLUSIVE`)
+    this.open(
+      origin,
+      `the target at ${origin} answered ${label} with an answer no client can read (${why}). Every check not yet run ` +
+        `is blocked; the run is INCONCLUSIVE`,
+    )
   }
 
   private open(origin: string, cause: string): void {

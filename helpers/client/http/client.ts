@@ -78,8 +78,12 @@ function callerNow(): { caller?: string } {
 function bearerActor(bearer: string): Actor {
   const fingerprint = tokenFingerprint(bearer)
   try {
-    const payload = JSON.parse(Buffer.from(bearer.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown }
-    return typeof payload.exp === 'number' ? { kind: 'bearer', exp: payload.exp, fingerprint } : { kind: 'bearer', fingerprint }
+    const payload = JSON.parse(Buffer.from(bearer.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      exp?: unknown
+    }
+    return typeof payload.exp === 'number'
+      ? { kind: 'bearer', exp: payload.exp, fingerprint }
+      : { kind: 'bearer', fingerprint }
   } catch {
     return { kind: 'bearer', fingerprint }
   }
@@ -126,29 +130,52 @@ export class ServiceClient {
     const template = o.path ?? op?.path
     if (!template) throw new Error('call(): give op or path')
     const url = this.url(fillPath(template, o.params), o.query)
-    const user = o.as === 'anonymous' ? undefined : o.as ?? this.options.defaultUser
+    const user = o.as === 'anonymous' ? undefined : (o.as ?? this.options.defaultUser)
     const attempt = async (fresh: boolean): Promise<HttpResult> => {
       const headers: Record<string, string> = { accept: 'application/json', ...this.options.defaultHeaders }
-      if (this.options.tenantHeader && o.tenant !== null) headers[this.options.tenantHeader] = o.tenant ?? user?.tenant ?? this.options.defaultUser.tenant
+      if (this.options.tenantHeader && o.tenant !== null)
+        headers[this.options.tenantHeader] = o.tenant ?? user?.tenant ?? this.options.defaultUser.tenant
       if (o.bearer !== undefined) headers.authorization = `Bearer ${o.bearer}`
       else if (user) {
         if (fresh) this.options.auth.invalidate(user)
         headers.authorization = `Bearer ${await this.options.auth.token(user)}`
       }
       Object.assign(headers, o.headers ?? {})
-      return this.exchange({ method, url, headers, ...(o.json !== undefined ? { json: o.json } : {}), ...(o.body !== undefined ? { body: o.body } : {}) })
+      return this.exchange({
+        method,
+        url,
+        headers,
+        ...(o.json !== undefined ? { json: o.json } : {}),
+        ...(o.body !== undefined ? { body: o.body } : {}),
+      })
     }
-    const tenant = this.options.tenantHeader && o.tenant !== null ? o.tenant ?? user?.tenant ?? this.options.defaultUser.tenant : undefined
+    const tenant =
+      this.options.tenantHeader && o.tenant !== null
+        ? (o.tenant ?? user?.tenant ?? this.options.defaultUser.tenant)
+        : undefined
     const handle = this.options.observer?.begin({
       service: this.options.service ?? 'sales',
       ...(op ? { operationId: op.id } : {}),
       method,
       params: Object.fromEntries(Object.entries(o.params ?? {}).map(([k, v]) => [k, String(v)])),
       ...(o.json !== undefined ? { json: o.json } : {}),
-      actor: o.bearer !== undefined ? bearerActor(o.bearer) : user ? { kind: 'user', tenant: user.tenant, username: user.username } : { kind: 'anonymous' },
+      actor:
+        o.bearer !== undefined
+          ? bearerActor(o.bearer)
+          : user
+            ? { kind: 'user', tenant: user.tenant, username: user.username }
+            : { kind: 'anonymous' },
       ...(tenant !== undefined ? { tenantHeader: tenant } : {}),
       ...(op ? {} : { path: new URL(url).pathname }),
-      ...(o.query && Object.values(o.query).some((v) => v !== undefined) ? { query: Object.fromEntries(Object.entries(o.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])) } : {}),
+      ...(o.query && Object.values(o.query).some((v) => v !== undefined)
+        ? {
+            query: Object.fromEntries(
+              Object.entries(o.query)
+                .filter(([, v]) => v !== undefined)
+                .map(([k, v]) => [k, String(v)]),
+            ),
+          }
+        : {}),
       ...callerNow(),
       invokedAt: instant(),
     })
@@ -171,27 +198,49 @@ export class ServiceClient {
   async exchange(req: Parameters<typeof send>[1]): Promise<HttpResult> {
     // the call (every attempt and wait) ends by its deadline, and never after the running check's
     const tracker = currentInFlight()
-    const endsAt = Math.min(Date.now() + limitsOf(this.options.dispatchers.timeouts).callDeadlineMs, tracker ? Date.now() + tracker.requestBudgetMs() : Number.POSITIVE_INFINITY)
+    const endsAt = Math.min(
+      Date.now() + limitsOf(this.options.dispatchers.timeouts).callDeadlineMs,
+      tracker ? Date.now() + tracker.requestBudgetMs() : Number.POSITIVE_INFINITY,
+    )
     const remainingMs = () => endsAt - Date.now()
     const answerBudgetBytes = req.answerBudgetBytes ?? this.options.recorder.parseBudget?.(req.method, req.url)
-    return withRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, req.method, async (attempt) => {
-      let invokedAt = instant()
-      try {
-        // the time the attempt waited for a slot at the limiter: the suite's scheduling, not the target's (the bench's chains)
-        const queuedAt = performance.now()
-        let queuedMs = 0
-        const sendOnce = () => {
-          queuedMs = performance.now() - queuedAt
-          invokedAt = instant()
-          return send(this.options.dispatchers, { ...req, deadlineMs: Math.max(1, Math.min(req.deadlineMs ?? Number.POSITIVE_INFINITY, remainingMs())), ...(answerBudgetBytes !== undefined ? { answerBudgetBytes } : {}) })
+    return withRetry(
+      this.options.retry ?? DEFAULT_RETRY_POLICY,
+      req.method,
+      async (attempt) => {
+        let invokedAt = instant()
+        try {
+          // the time the attempt waited for a slot at the limiter: the suite's scheduling, not the target's (the
+          // bench's chains)
+          const queuedAt = performance.now()
+          let queuedMs = 0
+          const sendOnce = () => {
+            queuedMs = performance.now() - queuedAt
+            invokedAt = instant()
+            return send(this.options.dispatchers, {
+              ...req,
+              deadlineMs: Math.max(1, Math.min(req.deadlineMs ?? Number.POSITIVE_INFINITY, remainingMs())),
+              ...(answerBudgetBytes !== undefined ? { answerBudgetBytes } : {}),
+            })
+          }
+          const res = await (this.options.limiter
+            ? this.options.limiter.run(sendOnce, this.options.background?.())
+            : sendOnce())
+          res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt, queuedMs, {
+            invokedAt,
+            completedAt: instant(),
+          })
+          return res
+        } catch (e) {
+          if (e instanceof TransportError)
+            await this.options.recorder.record(e.request, undefined, e, attempt, undefined, {
+              invokedAt,
+              completedAt: instant(),
+            })
+          throw e
         }
-        const res = await (this.options.limiter ? this.options.limiter.run(sendOnce, this.options.background?.()) : sendOnce())
-        res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt, queuedMs, { invokedAt, completedAt: instant() })
-        return res
-      } catch (e) {
-        if (e instanceof TransportError) await this.options.recorder.record(e.request, undefined, e, attempt, undefined, { invokedAt, completedAt: instant() })
-        throw e
-      }
-    }, { remainingMs })
+      },
+      { remainingMs },
+    )
   }
 }

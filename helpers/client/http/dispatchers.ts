@@ -49,7 +49,13 @@ export class Dispatchers {
         const grace = new Promise<'late'>((r) => {
           timer = setTimeout(() => r('late'), CLOSE_GRACE_MS)
         })
-        const closed = await Promise.race([p.close().then(() => 'closed' as const, () => 'late' as const), grace])
+        const closed = await Promise.race([
+          p.close().then(
+            () => 'closed' as const,
+            () => 'late' as const,
+          ),
+          grace,
+        ])
         clearTimeout(timer)
         if (closed === 'late') await p.destroy().catch(() => undefined)
       }),

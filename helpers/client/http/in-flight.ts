@@ -1,6 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 
-/** How long after its unit's deadline a request's own timer stops it, if the unit's timer has not (InFlight.requestBudgetMs). */
+/**
+ * How long after its unit's deadline a request's own timer stops it, if the unit's timer has not
+ * (InFlight.requestBudgetMs).
+ */
 export const REQUEST_BACKSTOP_MS = 100
 
 /** A request on its way: what it is and when it was sent. */

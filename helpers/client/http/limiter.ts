@@ -17,12 +17,14 @@ export class RequestLimiter {
   private peak = 0
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new Error(`RequestLimiter: limit must be a positive integer, got ${limit}`)
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new Error(`RequestLimiter: limit must be a positive integer, got ${limit}`)
   }
 
   /** Runs `send` when a slot is free; the slot is given back when it settles. */
   async run<T>(send: () => Promise<T>, background = false): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => (background ? this.waitingBackground : this.waiting).push(resolve))
+    if (this.active >= this.limit)
+      await new Promise<void>((resolve) => (background ? this.waitingBackground : this.waiting).push(resolve))
     else this.active += 1
     this.peak = Math.max(this.peak, this.active)
     try {

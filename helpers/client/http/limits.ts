@@ -11,12 +11,15 @@ export const ANSWER_BUDGET_DEVIATION = 'answer-budget'
  */
 export const ANSWER_HEADERS_DEVIATION = 'answer-headers'
 
-/** The header section Node's own HTTP client reads by default (--max-http-header-size): past it, the deviation above. */
+/**
+ * The header section Node's own HTTP client reads by default (--max-http-header-size): past it, the deviation above.
+ */
 export const COMMON_HEADER_BYTES = 16 * 1024
 
 /**
  * The largest header section the suite reads (undici's maxHeaderSize): what standard clients read (browsers 256 KiB,
- * curl 100 KiB a field). An answer past it no client can read: one finding naming the request (helpers/client/http/send.ts).
+ * curl 100 KiB a field). An answer past it no client can read: one finding naming the request
+ * (helpers/client/http/send.ts).
  */
 export const MAX_HEADER_BYTES = 256 * 1024
 

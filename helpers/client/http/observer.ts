@@ -13,14 +13,18 @@ import type { SourceLocation } from '../../../common/source-location'
 
 /**
  * The id of an invariant. The catalogue (helpers/oracle/invariants.ts, `InvariantId`) is the oracle's; below it an
- * id is a string, so the client does not import the layer above it; the oracle types its own (`Violation<InvariantId>`).
+ * id is a string, so the client does not import the layer above it; the oracle types its own
+ * (`Violation<InvariantId>`).
  */
 export type InvariantRef = string
 
 /** Who sent a request, as the client knows it (never the token itself). */
 export type Actor =
   | { kind: 'user'; tenant: string; username: string }
-  /** A bearer given as is (forged, expired, another tenant's): its exp when it decodes, and a fingerprint (a hash, never the token). */
+  /**
+   * A bearer given as is (forged, expired, another tenant's): its exp when it decodes, and a fingerprint (a hash, never
+   * the token).
+   */
   | { kind: 'bearer'; exp?: number; tenant?: string; username?: string; fingerprint?: string }
   | { kind: 'anonymous' }
 
@@ -65,9 +69,14 @@ export interface Verdict<Id extends InvariantRef = InvariantRef> {
   violations: Violation<Id>[]
   /** Real-world data classes the request wrote (helpers/oracle/real-world.ts), one entry per leaf and class. */
   sent?: string[]
-  /** The cells of the exercise model the call exercised (helpers/oracle/exercise-model.ts), measured from the exchange. */
+  /**
+   * The cells of the exercise model the call exercised (helpers/oracle/exercise-model.ts), measured from the exchange.
+   */
   exercised?: string[]
-  /** Invariants that could not be decided on this answer (the linearizability checker's budget spent), with the resource. */
+  /**
+   * Invariants that could not be decided on this answer (the linearizability checker's budget spent), with the
+   * resource.
+   */
   undecided?: { invariant: Id; resource: string }[]
 }
 

@@ -28,26 +28,37 @@ export interface RecorderOptions {
   currentTest?: () => string | undefined
   /** The dependent chain of the running check, if any. */
   currentChain?: () => string | undefined
-  /** The answer budget (bytes) of an operation, and the policy of an answer over it (profile http.answerBudgetBytes). */
+  /**
+   * The answer budget (bytes) of an operation, and the policy of an answer over it (profile http.answerBudgetBytes).
+   */
   answerBudget?: { bytes: (operationId: string | undefined) => number; policy: 'warn' | 'fail' }
-  /** The policy of an answer whose header section is over what Node's client reads by default (profile deviations['answer-headers']). */
+  /**
+   * The policy of an answer whose header section is over what Node's client reads by default (profile
+   * deviations['answer-headers']).
+   */
   largeHeaders?: { policy: 'warn' | 'fail' }
 }
 
 /** The size of an answer's header section: each field line's name, ": ", value and CRLF. */
 export function headerBytes(headers: Record<string, string | string[] | undefined>): number {
   let n = 0
-  for (const [k, v] of Object.entries(headers)) for (const value of Array.isArray(v) ? v : v === undefined ? [] : [v]) n += k.length + value.length + 4
+  for (const [k, v] of Object.entries(headers))
+    for (const value of Array.isArray(v) ? v : v === undefined ? [] : [v]) n += k.length + value.length + 4
   return n
 }
 
 /** How much of an answer over its budget is recorded (its first characters, redacted). */
 const OVER_BUDGET_PREFIX = 2000
-/** Characters past the prefix redacted with it, so that a secret cut by the prefix's end is masked whole (a JWT is ~1 KB). */
+/**
+ * Characters past the prefix redacted with it, so that a secret cut by the prefix's end is masked whole (a JWT is ~1
+ * KB).
+ */
 const SECRET_MARGIN = 4096
 
 function truncate(text: string): string {
-  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}… [${text.length - MAX_BODY_CHARS} more characters]` : text
+  return text.length > MAX_BODY_CHARS
+    ? `${text.slice(0, MAX_BODY_CHARS)}… [${text.length - MAX_BODY_CHARS} more characters]`
+    : text
 }
 
 /** Redacts each exchange once and hands it to every sink (Allure steps, traffic file, memory). */
@@ -85,7 +96,14 @@ export class Recorder {
     }
   }
 
-  describe(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number, times?: { invokedAt: Instant; completedAt: Instant }): Exchange {
+  describe(
+    req: SentRequest,
+    res?: HttpResult,
+    error?: Error,
+    attempt?: number,
+    queuedMs?: number,
+    times?: { invokedAt: Instant; completedAt: Instant },
+  ): Exchange {
     const r = this.options.redactor
     const known = r.size
     const url = new URL(req.url)
@@ -95,12 +113,25 @@ export class Recorder {
     if (over) {
       // a finding of its own on its operation; the answer is neither redacted in full, deep-copied nor attached
       const label = `${req.method} ${r.text(req.url)}${op ? ` (${op.id})` : ''}`
-      reportFinding({ id: `${ANSWER_BUDGET_DEVIATION}:${op?.id ?? url.pathname}`, message: `the answer of ${label} (${res.status}) is ${res.raw.length} bytes, over the budget of ${budget} bytes for this operation (profile http.answerBudgetBytes / http.answerBudgets)`, policy: this.options.answerBudget!.policy })
+      reportFinding({
+        id: `${ANSWER_BUDGET_DEVIATION}:${op?.id ?? url.pathname}`,
+        message:
+          `the answer of ${label} (${res.status}) is ${res.raw.length} bytes, over the budget of ${budget} ` +
+          `bytes for this operation (profile http.answerBudgetBytes / http.answerBudgets)`,
+        policy: this.options.answerBudget!.policy,
+      })
     }
     const headers = res && this.options.largeHeaders ? headerBytes(res.headers) : 0
     if (headers > COMMON_HEADER_BYTES) {
       const label = `${req.method} ${r.text(req.url)}${op ? ` (${op.id})` : ''}`
-      reportFinding({ id: `${ANSWER_HEADERS_DEVIATION}:${op?.id ?? url.pathname}`, message: `the answer of ${label} (${res!.status}) has a header section of ${headers} bytes, over the ${COMMON_HEADER_BYTES} bytes Node's HTTP client reads by default; read (up to ${MAX_HEADER_BYTES} bytes, as curl and browsers read) and judged`, policy: this.options.largeHeaders!.policy })
+      reportFinding({
+        id: `${ANSWER_HEADERS_DEVIATION}:${op?.id ?? url.pathname}`,
+        message:
+          `the answer of ${label} (${res!.status}) has a header section of ${headers} bytes, over ` +
+          `the ${COMMON_HEADER_BYTES} bytes Node's HTTP client reads by default; read (up to ${MAX_HEADER_BYTES} ` +
+          `bytes, as curl and browsers read) and judged`,
+        policy: this.options.largeHeaders!.policy,
+      })
     }
     const test = this.options.currentTest?.()
     const chain = test === undefined ? undefined : this.options.currentChain?.()
@@ -117,7 +148,10 @@ export class Recorder {
       durationMs: Math.round((res?.durationMs ?? 0) * 10) / 10,
       ...(attempt !== undefined ? { attempt } : {}),
       ...(queuedMs !== undefined && queuedMs >= 1 ? { queuedMs: Math.round(queuedMs) } : {}),
-      request: { headers: r.headers(req.headers), ...(req.body !== undefined ? { body: truncate(redactBody(r, req.body)) } : {}) },
+      request: {
+        headers: r.headers(req.headers),
+        ...(req.body !== undefined ? { body: truncate(redactBody(r, req.body)) } : {}),
+      },
       ...(res
         ? {
             response: {
@@ -125,8 +159,18 @@ export class Recorder {
               contentType: res.contentType,
               ...(over ? { overBudget: res.raw.length } : {}),
               body: over
-                ? `<${res.raw.length} bytes of ${res.contentType || 'unknown type'}, over the answer budget of ${budget} bytes; first characters:> ${r.text(res.raw.subarray(0, OVER_BUDGET_PREFIX + SECRET_MARGIN).toString('utf8')).slice(0, OVER_BUDGET_PREFIX)}`
-                : truncate(res.body !== undefined && typeof res.body === 'object' ? JSON.stringify(r.json(res.body)) : r.text(isBinary(res) ? `<${res.raw.length} bytes of ${res.contentType || 'unknown type'}>` : res.text)),
+                ? `<${res.raw.length} bytes of ${res.contentType || 'unknown type'}, over the answer budget ` +
+                  `of ${budget} bytes; first ` +
+                  `characters:> ${r.text(res.raw.subarray(0, OVER_BUDGET_PREFIX + SECRET_MARGIN).toString('utf8')).slice(0, OVER_BUDGET_PREFIX)}`
+                : truncate(
+                    res.body !== undefined && typeof res.body === 'object'
+                      ? JSON.stringify(r.json(res.body))
+                      : r.text(
+                          isBinary(res)
+                            ? `<${res.raw.length} bytes of ${res.contentType || 'unknown type'}>`
+                            : res.text,
+                        ),
+                  ),
             },
           }
         : {}),
@@ -137,7 +181,14 @@ export class Recorder {
     return exchange
   }
 
-  async record(req: SentRequest, res?: HttpResult, error?: Error, attempt?: number, queuedMs?: number, times?: { invokedAt: Instant; completedAt: Instant }): Promise<Exchange> {
+  async record(
+    req: SentRequest,
+    res?: HttpResult,
+    error?: Error,
+    attempt?: number,
+    queuedMs?: number,
+    times?: { invokedAt: Instant; completedAt: Instant },
+  ): Promise<Exchange> {
     const exchange = this.describe(req, res, error, attempt, queuedMs, times)
     for (const sink of this.options.sinks) {
       try {

@@ -1,17 +1,32 @@
 import type { Exchange } from './recorder'
 
 /** Headers curl computes itself, or that say nothing about what the target was asked. */
-const LEFT_OUT = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'user-agent', 'transfer-encoding', 'keep-alive'])
+const LEFT_OUT = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'accept-encoding',
+  'user-agent',
+  'transfer-encoding',
+  'keep-alive',
+])
 
 /** A text inside single quotes for a POSIX shell. */
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
-/** The shell variable a redacted value stands for: the bearer token, the password, else a secret named after its place. */
+/**
+ * The shell variable a redacted value stands for: the bearer token, the password, else a secret named after its place.
+ */
 function variableFor(place: string): string {
   const p = place.toLowerCase()
   if (p === 'authorization' || p.includes('token')) return 'AUTH_TOKEN'
   if (p.includes('password')) return 'AUTH_PASSWORD'
-  return `SECRET_${place.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '').toUpperCase() || 'VALUE'}`
+  return `SECRET_${
+    place
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '')
+      .toUpperCase() || 'VALUE'
+  }`
 }
 
 /**
@@ -57,6 +72,7 @@ export function curlOf(x: Pick<Exchange, 'method' | 'url' | 'request'>): { comma
 /** The "reproduce:" line of a failure message (helpers/checks/failure.ts). */
 export function reproduceLine(x: Pick<Exchange, 'method' | 'url' | 'request'>): string {
   const c = curlOf(x)
-  return `reproduce: ${c.command}${c.variables.length ? `   # set ${c.variables.map((v) => `$${v}`).join(', ')} first` : ''}`
+  return `reproduce: ${c.command}${
+    c.variables.length ? `   # set ${c.variables.map((v) => `$${v}`).join(', ')} first` : ''
+  }`
 }
-

@@ -77,11 +77,21 @@ export function backoffMs(p: RetryPolicy, attempt: number, random: () => number 
 }
 
 /** Whether (and after how long) to send the request again. Pure. */
-export function decideRetry(p: RetryPolicy, o: AttemptOutcome, random: () => number = Math.random, now: number = Date.now()): RetryDecision {
+export function decideRetry(
+  p: RetryPolicy,
+  o: AttemptOutcome,
+  random: () => number = Math.random,
+  now: number = Date.now(),
+): RetryDecision {
   const d = decideFault(p, o, random, now)
   const waited = o.waitedMs ?? 0
   if (d.retry && waited + d.delayMs > p.maxTotalDelayMs) {
-    return { retry: false, reason: `${d.reason}: waiting ${d.delayMs} ms more would exceed the total wait of ${p.maxTotalDelayMs} ms (${waited} ms waited)` }
+    return {
+      retry: false,
+      reason:
+        `${d.reason}: waiting ${d.delayMs} ms more would exceed the total wait of ${p.maxTotalDelayMs} ms ` +
+        `(${waited} ms waited)`,
+    }
   }
   return d
 }
@@ -93,20 +103,33 @@ function decideFault(p: RetryPolicy, o: AttemptOutcome, random: () => number, no
   if (o.transportCode !== undefined) {
     if (!idempotent) {
       if (p.retryPostWhenNotSent && NOT_SENT_CODES.has(o.transportCode)) {
-        return { retry: true, delayMs: backoffMs(p, o.attempt, random), reason: `${o.transportCode}: the ${method} never reached the server` }
+        return {
+          retry: true,
+          delayMs: backoffMs(p, o.attempt, random),
+          reason: `${o.transportCode}: the ${method} never reached the server`,
+        }
       }
-      return { retry: false, reason: `${method} is not idempotent and may have reached the server (${o.transportCode})` }
+      return {
+        retry: false,
+        reason: `${method} is not idempotent and may have reached the server (${o.transportCode})`,
+      }
     }
     if (!TRANSIENT_CODES.has(o.transportCode)) return { retry: false, reason: `${o.transportCode} is not transient` }
     return { retry: true, delayMs: backoffMs(p, o.attempt, random), reason: o.transportCode }
   }
-  if (o.status === undefined || !p.statuses.includes(o.status)) return { retry: false, reason: `status ${o.status ?? 'none'} is final` }
-  if (!idempotent) return { retry: false, reason: `${method} answered ${o.status}: not idempotent, the server received it` }
+  if (o.status === undefined || !p.statuses.includes(o.status))
+    return { retry: false, reason: `status ${o.status ?? 'none'} is final` }
+  if (!idempotent)
+    return { retry: false, reason: `${method} answered ${o.status}: not idempotent, the server received it` }
   const wait = retryAfterMs(o.retryAfter, now)
   if (wait !== undefined && wait > p.maxRetryAfterMs) {
     return { retry: false, reason: `Retry-After ${Math.round(wait)} ms exceeds the bound of ${p.maxRetryAfterMs} ms` }
   }
-  return { retry: true, delayMs: Math.max(backoffMs(p, o.attempt, random), wait ?? 0), reason: `status ${o.status}${wait !== undefined ? `, Retry-After ${Math.round(wait)} ms` : ''}` }
+  return {
+    retry: true,
+    delayMs: Math.max(backoffMs(p, o.attempt, random), wait ?? 0),
+    reason: `status ${o.status}${wait !== undefined ? `, Retry-After ${Math.round(wait)} ms` : ''}`,
+  }
 }
 
 export interface RetryHooks {
@@ -144,7 +167,17 @@ export async function withRetry(
     try {
       const res = await attempt(n)
       last = { res }
-      decision = decideRetry(p, { method, attempt: n, waitedMs, status: res.status, ...(res.headers['retry-after'] ? { retryAfter: res.headers['retry-after'] } : {}) }, hooks.random)
+      decision = decideRetry(
+        p,
+        {
+          method,
+          attempt: n,
+          waitedMs,
+          status: res.status,
+          ...(res.headers['retry-after'] ? { retryAfter: res.headers['retry-after'] } : {}),
+        },
+        hooks.random,
+      )
       if (!decision.retry) return res
     } catch (e) {
       if (!(e instanceof TransportError)) throw e

@@ -57,8 +57,21 @@ interface RunningCheck {
  */
 const running = new AsyncLocalStorage<RunningCheck>()
 
-export function withRunningCheck<T>(testName: string, body: () => T, chain: { name?: string; independent?: boolean } = {}): T {
-  return running.run({ name: testName, invariants: { evaluated: {}, violations: [] }, contract: [], chain: chain.name ?? testName, independent: chain.independent ?? false }, body)
+export function withRunningCheck<T>(
+  testName: string,
+  body: () => T,
+  chain: { name?: string; independent?: boolean } = {},
+): T {
+  return running.run(
+    {
+      name: testName,
+      invariants: { evaluated: {}, violations: [] },
+      contract: [],
+      chain: chain.name ?? testName,
+      independent: chain.independent ?? false,
+    },
+    body,
+  )
 }
 
 /** The full name ("block > check title") of the check running here, if any. */
@@ -126,7 +139,8 @@ export function runningChain(): string | undefined {
 
 /**
  * Runs `body` as work other checks wait for (a quote several checks share, their turns on it): its requests go in
- * line with the dependent chains' at the request limiter (helpers/client/http/limiter.ts), not behind them, even when the
+ * line with the dependent chains' at the request limiter (helpers/client/http/limiter.ts), not behind them, even when
+ * the
  * check that runs it is independent of its siblings. Same check, same chain, same tally: only the priority changes.
  */
 export function awaitedByOthers<T>(body: () => T): T {
@@ -149,7 +163,9 @@ export interface ExchangeFinding {
 
 const findings = new AsyncLocalStorage<ExchangeFinding[]>()
 
-/** Runs body collecting the findings reported during it (helpers/client/contracts/openapi: published-contract checks). */
+/**
+ * Runs body collecting the findings reported during it (helpers/client/contracts/openapi: published-contract checks).
+ */
 export function withFindings<T>(list: ExchangeFinding[], body: () => T): T {
   return findings.run(list, body)
 }

@@ -11,7 +11,8 @@ const TEXT_TYPE = /^(text\/|application\/(xml|x-www-form-urlencoded|problem\+jso
 /**
  * Sends one request and returns what came back. Never throws on an HTTP status; throws TransportError only when no
  * usable HTTP response arrived. Never retries. Bounded: the whole exchange (connection, 1xx, headers, body) ends
- * within its deadline, and the body is read as it streams and refused past the size cap (helpers/client/http/limits.ts).
+ * within its deadline, and the body is read as it streams and refused past the size cap
+ * (helpers/client/http/limits.ts).
  * A request of a unit of work with a deadline (a check, the preflight) is named by its timeout and aborted by it.
  */
 export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<HttpResult> {
@@ -19,7 +20,8 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
   let body: string | Buffer | undefined = req.body
   if (body === undefined && req.json !== undefined) {
     body = JSON.stringify(req.json)
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json'
   }
   const sent: SentRequest = {
     method: req.method,
@@ -31,7 +33,14 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
   const u = new URL(req.url)
   const label = requestLabel(req.method, req.url)
   const tracker = currentInFlight()
-  const deadlineMs = Math.max(1, Math.min(req.deadlineMs ?? limits.exchangeDeadlineMs, limits.exchangeDeadlineMs, tracker ? tracker.requestBudgetMs() : Number.POSITIVE_INFINITY))
+  const deadlineMs = Math.max(
+    1,
+    Math.min(
+      req.deadlineMs ?? limits.exchangeDeadlineMs,
+      limits.exchangeDeadlineMs,
+      tracker ? tracker.requestBudgetMs() : Number.POSITIVE_INFINITY,
+    ),
+  )
   const breaker = breakerOf(dispatchers, u.origin)
   const open = breaker?.openCause()
   if (open) throw new BreakerOpen(u.origin, open)
@@ -64,18 +73,32 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
     const contentType = outHeaders['content-type'] ?? ''
     // an answer over its budget is judged by its size alone: parsing 15 MB would hold the worker (and the webhook
     // receiver on its thread) for as long as it takes
-    const parsed = req.answerBudgetBytes !== undefined && raw.length > req.answerBudgetBytes ? { body: undefined, text: '', contentType, overBudget: raw.length } : parseBody(raw, contentType, limits.maxJsonDepth)
+    const parsed =
+      req.answerBudgetBytes !== undefined && raw.length > req.answerBudgetBytes
+        ? { body: undefined, text: '', contentType, overBudget: raw.length }
+        : parseBody(raw, contentType, limits.maxJsonDepth)
     return { ...parsed, status: res.statusCode, headers: outHeaders, raw, durationMs, request: sent }
   } catch (e) {
     if (e instanceof ResponseTooLarge) breaker?.answered()
     if (e instanceof TransportError) throw e
     if (tracker?.signal.aborted) {
-      throw new TransportError(sent, 'LC_ABORTED', (tracker.signal.reason as { message?: string } | undefined)?.message ?? 'aborted', performance.now() - started)
+      throw new TransportError(
+        sent,
+        'LC_ABORTED',
+        (tracker.signal.reason as { message?: string } | undefined)?.message ?? 'aborted',
+        performance.now() - started,
+      )
     }
     const reason = controller.signal.aborted ? (controller.signal.reason as unknown) : undefined
     if (reason instanceof ExchangeDeadline) {
       breaker?.expired(label)
-      throw new TransportError(sent, 'LC_EXCHANGE_DEADLINE', `no complete response within the exchange deadline of ${reason.ms} ms (headers and body, 1xx included; profile http.exchangeDeadlineMs)`, performance.now() - started)
+      throw new TransportError(
+        sent,
+        'LC_EXCHANGE_DEADLINE',
+        `no complete response within the exchange deadline of ${reason.ms} ms (headers and body, 1xx included; ` +
+          `profile http.exchangeDeadlineMs)`,
+        performance.now() - started,
+      )
     }
     const err = e as Error & { code?: string; cause?: { code?: string; message?: string } }
     const code = err.code ?? err.cause?.code ?? err.name
@@ -93,13 +116,31 @@ export async function send(dispatchers: Dispatchers, req: HttpRequest): Promise<
 /** Transport faults that mean the target did not answer in time (a refused connection is an answer of a kind). */
 const NO_ANSWER = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
 
-/** The run-wide breaker of an origin when the dispatchers were configured from a profile (helpers/client/http/breaker.ts). */
-function breakerOf(dispatchers: Dispatchers, origin: string): { openCause(): string | undefined; answered(): void; expired(label: string): void; unreadable(label: string, why: string): void } | undefined {
+/**
+ * The run-wide breaker of an origin when the dispatchers were configured from a profile
+ * (helpers/client/http/breaker.ts).
+ */
+function breakerOf(
+  dispatchers: Dispatchers,
+  origin: string,
+):
+  | {
+      openCause(): string | undefined
+      answered(): void
+      expired(label: string): void
+      unreadable(label: string, why: string): void
+    }
+  | undefined {
   const t = dispatchers.timeouts
   if (t.breakerExpiries === undefined) return undefined
   const settings = { expiries: t.breakerExpiries, silenceMs: t.breakerSilenceMs ?? DEFAULT_BREAKER.silenceMs }
   const b = runBreakers()
-  return { openCause: () => b.openCause(origin), answered: () => b.answered(origin), expired: (label) => b.expired(origin, label, settings), unreadable: (label, why) => b.unreadable(origin, label, why) }
+  return {
+    openCause: () => b.openCause(origin),
+    answered: () => b.answered(origin),
+    expired: (label) => b.expired(origin, label, settings),
+    unreadable: (label, why) => b.unreadable(origin, label, why),
+  }
 }
 
 /** "GET http://host/path (sales.quote.get)": how a limit or a timeout names a request. */
@@ -123,7 +164,12 @@ class ExchangeDeadline {
 }
 
 /** The body as it streams in, refused (the connection dropped) as soon as it passes the cap. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(e?: Error): unknown }, contentLength: string | string[] | undefined, cap: number, tooLarge: () => never): Promise<Buffer> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(e?: Error): unknown },
+  contentLength: string | string[] | undefined,
+  cap: number,
+  tooLarge: () => never,
+): Promise<Buffer> {
   const declared = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength)
   if (Number.isFinite(declared) && declared > cap) {
     body.destroy()
@@ -169,13 +215,23 @@ function describeTransport(code: string, err: Error & { cause?: { message?: stri
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
-function parseBody(raw: Buffer, contentType: string, maxDepth: number): Pick<HttpResult, 'body' | 'text' | 'contentType' | 'parseError'> {
+function parseBody(
+  raw: Buffer,
+  contentType: string,
+  maxDepth: number,
+): Pick<HttpResult, 'body' | 'text' | 'contentType' | 'parseError'> {
   const text = raw.toString('utf8')
   if (raw.length === 0) return { body: undefined, text, contentType }
   const claimsJson = JSON_TYPE.test(contentType)
   const looksJson = !contentType && /^\s*[[{]/.test(text)
   if (claimsJson || looksJson) {
-    const garbage = (why: string) => ({ body: undefined, text, contentType, parseError: `target returned non-JSON / truncated body (content-type ${contentType}, ${raw.length} bytes): ${why}` })
+    const garbage = (why: string) => ({
+      body: undefined,
+      text,
+      contentType,
+      parseError:
+        `target returned non-JSON / truncated body (content-type ${contentType}, ${raw.length} ` + `bytes): ${why}`,
+    })
     // RFC 8259 §8.1: JSON text is UTF-8; a body that is not is garbage, not text with replacement characters
     try {
       UTF8.decode(raw)
@@ -206,7 +262,8 @@ export function jsonDepthBeyond(text: string, max: number): number | undefined {
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 92) i += 1 // backslash: the next character is escaped
+      if (c === 92)
+        i += 1 // backslash: the next character is escaped
       else if (c === 34) inString = false
     } else if (c === 34) inString = true
     else if (c === 91 || c === 123) {

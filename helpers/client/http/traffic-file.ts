@@ -8,7 +8,9 @@ export interface TrafficLine {
   at: string
   runId: string
   test?: string
-  /** The dependent chain of the check that sent it (helpers/client/http/running-check.ts; the bench's longest chain). */
+  /**
+   * The dependent chain of the check that sent it (helpers/client/http/running-check.ts; the bench's longest chain).
+   */
   chain?: string
   operationId?: string
   method: string

@@ -14,7 +14,9 @@ export interface HttpRequest {
   bodyTimeoutMs?: number
   /** Deadline of this exchange (at most the client's exchangeDeadlineMs). */
   deadlineMs?: number
-  /** An answer above this many bytes is not parsed nor decoded (its operation's answer budget, when it fails the check). */
+  /**
+   * An answer above this many bytes is not parsed nor decoded (its operation's answer budget, when it fails the check).
+   */
   answerBudgetBytes?: number
 }
 
@@ -28,10 +30,14 @@ export interface HttpResult {
   contentType: string
   /** Set when the response claims JSON (or looks like it) but does not parse. */
   parseError?: string
-  /** The answer's size when it was over its answer budget: then neither parsed nor decoded (body undefined, text ''). */
+  /**
+   * The answer's size when it was over its answer budget: then neither parsed nor decoded (body undefined, text '').
+   */
   overBudget?: number
   durationMs: number
-  /** A document answer (a PDF, or any binary body) opened as what it claims to be (helpers/client/content/document.ts). */
+  /**
+   * A document answer (a PDF, or any binary body) opened as what it claims to be (helpers/client/content/document.ts).
+   */
   document?: import('../content/document').OpenedDocument
   request: SentRequest
   /** The redacted record of this exchange (set by the recording client): safe to print. */
@@ -61,7 +67,12 @@ export class TransportError extends Error {
 
 /** The response passed the size cap while it streamed: the connection was dropped, nothing else is blamed. */
 export class ResponseTooLarge extends TransportError {
-  constructor(request: SentRequest, label: string, readonly limit: number, durationMs: number) {
+  constructor(
+    request: SentRequest,
+    label: string,
+    readonly limit: number,
+    durationMs: number,
+  ) {
     super(request, 'LC_RESPONSE_TOO_LARGE', `exceeds ${limit} bytes`, durationMs)
     this.message = `response of ${label} exceeds ${limit} bytes (profile http.maxResponseBytes); the connection was dropped`
     this.name = 'ResponseTooLarge'
@@ -97,15 +108,26 @@ export interface Exchange {
   durationMs: number
   /** Attempt number when the call was retried (1 = first). */
   attempt?: number
-  /** Milliseconds the attempt waited for a slot at the request limiter before it was sent (helpers/client/http/limiter.ts); absent under 1 ms. */
+  /**
+   * Milliseconds the attempt waited for a slot at the request limiter before it was sent
+   * (helpers/client/http/limiter.ts); absent under 1 ms.
+   */
   queuedMs?: number
   request: { headers: Record<string, string>; body?: string }
-  /** overBudget: the answer's size when it was over its answer budget (its body is then its size and first characters). */
+  /**
+   * overBudget: the answer's size when it was over its answer budget (its body is then its size and first characters).
+   */
   response?: { headers: Record<string, string>; body: string; contentType: string; overBudget?: number }
   error?: string
-  /** When the attempt was sent (after any wait at the limiter) and when its answer was read, on the monotonic and the epoch clock (Instant, above): what orders two exchanges in real time. */
+  /**
+   * When the attempt was sent (after any wait at the limiter) and when its answer was read, on the monotonic and the
+   * epoch clock (Instant, above): what orders two exchanges in real time.
+   */
   invokedAt?: Instant
   completedAt?: Instant
-  /** Set by the published-contract sink when a document describes the exchange and it was validated (helpers/client/contracts). */
+  /**
+   * Set by the published-contract sink when a document describes the exchange and it was validated
+   * (helpers/client/contracts).
+   */
   contract?: 'validated' | 'not-described'
 }

@@ -57,7 +57,10 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
  * jitter from a fast start, never starts two attempts closer than minIntervalMs, honours
  * Retry-After, and gives up at the deadline with what it last saw. Never throws on timeout.
  */
-export async function pollUntil<T>(probe: (n: number) => Promise<PollObservation<T>>, o: PollOptions): Promise<PollResult<T>> {
+export async function pollUntil<T>(
+  probe: (n: number) => Promise<PollObservation<T>>,
+  o: PollOptions,
+): Promise<PollResult<T>> {
   const now = o.now ?? (() => performance.now())
   const sleep = o.sleep ?? defaultSleep
   const random = o.random ?? Math.random
@@ -74,7 +77,14 @@ export async function pollUntil<T>(probe: (n: number) => Promise<PollObservation
     attempts.push({ n, atMs: Math.round(atMs), durationMs: Math.round(durationMs), state: obs.state, seen: obs.seen })
     last = obs
     if (obs.state !== 'pending') {
-      return { name: o.name, outcome: obs.state, value: obs.value, last, attempts, elapsedMs: Math.round(now() - start) }
+      return {
+        name: o.name,
+        outcome: obs.state,
+        value: obs.value,
+        last,
+        attempts,
+        elapsedMs: Math.round(now() - start),
+      }
     }
     const elapsed = now() - start
     const remaining = o.deadlineMs - elapsed

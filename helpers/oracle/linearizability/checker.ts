@@ -26,7 +26,10 @@ export interface Operation<I, O> {
   ret: number
 }
 
-/** A sequential specification: the state an operation moves the resource to, or undefined when it cannot explain the output. */
+/**
+ * A sequential specification: the state an operation moves the resource to, or undefined when it cannot explain the
+ * output.
+ */
 export interface Model<S, I, O> {
   name: string
   init(): S
@@ -137,7 +140,9 @@ class Meter {
     return (this.steps & 1023) !== 0 || performance.now() - this.started <= this.budget.maxMs
   }
   why(): string {
-    return this.steps > this.budget.maxSteps ? `more than ${this.budget.maxSteps} steps` : `more than ${this.budget.maxMs} ms`
+    return this.steps > this.budget.maxSteps
+      ? `more than ${this.budget.maxSteps} steps`
+      : `more than ${this.budget.maxMs} ms`
   }
 }
 
@@ -222,12 +227,17 @@ export interface HistoryResult {
  * Checks a history split per resource (P-compositionality: a history is linearizable iff each resource's
  * subhistory is). Illegal as soon as one partition is; unknown when none is illegal and one ran out of budget.
  */
-export function checkPartitions(partitions: readonly Partition<any, any, any>[], budget: Budget = DEFAULT_BUDGET): HistoryResult {
+export function checkPartitions(
+  partitions: readonly Partition<any, any, any>[],
+  budget: Budget = DEFAULT_BUDGET,
+): HistoryResult {
   const meter = new Meter(budget)
   const results: PartitionResult[] = []
   let unknown = false
   for (const p of partitions) {
-    const outcome = unknown ? { result: 'unknown' as const, steps: meter.steps, reason: meter.why() } : checkSingle(p.model, p.ops, meter)
+    const outcome = unknown
+      ? { result: 'unknown' as const, steps: meter.steps, reason: meter.why() }
+      : checkSingle(p.model, p.ops, meter)
     results.push({ partition: p, outcome })
     if (outcome.result === 'illegal') return { result: 'illegal', partitions: results, steps: meter.steps }
     if (outcome.result === 'unknown') unknown = true
@@ -236,7 +246,11 @@ export function checkPartitions(partitions: readonly Partition<any, any, any>[],
 }
 
 /** Checks one resource's history. */
-export function checkOperations<S, I, O>(model: Model<S, I, O>, ops: readonly Operation<I, O>[], budget: Budget = DEFAULT_BUDGET): CheckResult {
+export function checkOperations<S, I, O>(
+  model: Model<S, I, O>,
+  ops: readonly Operation<I, O>[],
+  budget: Budget = DEFAULT_BUDGET,
+): CheckResult {
   return checkSingle(model, ops, new Meter(budget))
 }
 
@@ -253,7 +267,11 @@ export function partitionBy<T>(items: readonly T[], keyOf: (t: T) => string): Ma
 }
 
 /** The states a sequence of operations passes through (undefined from the first one the model refuses). */
-export function replay<S, I, O>(model: Model<S, I, O>, ops: readonly Operation<I, O>[], order: readonly number[]): (S | undefined)[] {
+export function replay<S, I, O>(
+  model: Model<S, I, O>,
+  ops: readonly Operation<I, O>[],
+  order: readonly number[],
+): (S | undefined)[] {
   let state: S | undefined = model.init()
   return order.map((i) => {
     if (state !== undefined) state = model.step(state, ops[i]!.input, ops[i]!.output)

@@ -9,7 +9,8 @@ import type { Model } from './checker'
  * States are immutable: step() returns a new state, or undefined when the output cannot follow from the state.
  */
 
-const same = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b))
+const same = (a: unknown, b: unknown) =>
+  a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b))
 const show = (v: unknown) => {
   const s = JSON.stringify(v)
   return s === undefined ? 'undefined' : s.length > 60 ? `${s.slice(0, 57)}...` : s
@@ -17,11 +18,11 @@ const show = (v: unknown) => {
 
 // ---------------------------------------------------------------- a quote's data (sales §4)
 
-export type QuoteInput =
-  | { kind: 'update'; patch: unknown }
-  | { kind: 'read' }
-  | { kind: 'calculate' }
-/** ok: the write was carried out (2xx); refused: it was not (4xx, nothing changes). data: the quote data answered, premium: the calculation's. */
+export type QuoteInput = { kind: 'update'; patch: unknown } | { kind: 'read' } | { kind: 'calculate' }
+/**
+ * ok: the write was carried out (2xx); refused: it was not (4xx, nothing changes). data: the quote data answered,
+ * premium: the calculation's.
+ */
 export interface QuoteOutput {
   status: 'ok' | 'refused'
   data?: unknown
@@ -103,7 +104,9 @@ export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataStat
     describeState: (s) => {
       const shown = [...s.leaves].slice(0, 4).map(([p, v]) => `${p} = ${show(v)}`)
       const more = s.leaves.size > 4 ? `, ${s.leaves.size - 4} more` : ''
-      return `${shown.join(', ') || 'nothing known'}${more}${s.priced.size > 0 ? `; premiums ${[...s.priced.values()].join(', ')}` : ''}`
+      return `${shown.join(', ') || 'nothing known'}${more}${
+        s.priced.size > 0 ? `; premiums ${[...s.priced.values()].join(', ')}` : ''
+      }`
     },
     explain(s, input, output) {
       if (output.status === 'refused') return undefined
@@ -117,7 +120,8 @@ export function quoteDataModel(initial: Leaves = new Map()): Model<QuoteDataStat
       }
       if (input.kind === 'calculate' && output.premium !== undefined) {
         const before = s.priced.get(leavesText(leaves))
-        if (before !== undefined && before !== output.premium) return `premium ${output.premium}, the same data was calculated at ${before}`
+        if (before !== undefined && before !== output.premium)
+          return `premium ${output.premium}, the same data was calculated at ${before}`
       }
       return undefined
     },
@@ -161,13 +165,21 @@ export const issueModel: Model<IssueState, IssueInput, IssueOutput> = {
   },
   key: (s) => `${[...s.requests].sort().join(',')}|${s.policy ?? ''}`,
   describeOperation(input, output) {
-    if (input.kind === 'issue') return output.status === 'accepted' ? `issue -> accepted (request ${output.request})` : `issue -> ${output.status}`
-    return `request ${input.request} -> ${output.status}${output.status === 'success' ? ` (policy ${output.policy})` : ''}`
+    if (input.kind === 'issue')
+      return output.status === 'accepted'
+        ? `issue -> accepted (request ${output.request})`
+        : `issue -> ${output.status}`
+    return `request ${input.request} -> ${output.status}${
+      output.status === 'success' ? ` (policy ${output.policy})` : ''
+    }`
   },
-  describeState: (s) => (s.policy !== undefined ? `policy ${s.policy}` : `no policy yet, ${s.requests.length} request(s)`),
+  describeState: (s) =>
+    s.policy !== undefined ? `policy ${s.policy}` : `no policy yet, ${s.requests.length} request(s)`,
   explain(s, input, output) {
-    if (input.kind === 'outcome' && !s.requests.includes(input.request)) return `request ${input.request} was not accepted yet in this order`
-    if (output.status === 'success' && s.policy !== undefined && s.policy !== output.policy) return `a second policy ${output.policy}: the quote already made policy ${s.policy}`
+    if (input.kind === 'outcome' && !s.requests.includes(input.request))
+      return `request ${input.request} was not accepted yet in this order`
+    if (output.status === 'success' && s.policy !== undefined && s.policy !== output.policy)
+      return `a second policy ${output.policy}: the quote already made policy ${s.policy}`
     return undefined
   },
   preserves: (input, output) => input.kind === 'outcome' || output.status === 'refused',
@@ -176,7 +188,10 @@ export const issueModel: Model<IssueState, IssueInput, IssueOutput> = {
 // ---------------------------------------------------------------- a policy's money (sales §1, §4)
 
 /** A credit names its allocation event when known: a second credit of one event moves nothing. */
-export type MoneyInput = { kind: 'allocate'; cents: number } | { kind: 'credit'; cents: number; event?: string } | { kind: 'totals' }
+export type MoneyInput =
+  | { kind: 'allocate'; cents: number }
+  | { kind: 'credit'; cents: number; event?: string }
+  | { kind: 'totals' }
 export type MoneyOutput = { status: 'ok'; paidCents?: number } | { status: 'refused' }
 export interface MoneyState {
   /** paid, in cents, once known. */
@@ -186,10 +201,14 @@ export interface MoneyState {
 }
 
 /** Whether a credit of this event was already counted (a credit answered 2xx twice moves money once at most). */
-const creditedBefore = (s: { credited?: readonly string[] }, input: { event?: string }) => input.event !== undefined && (s.credited ?? []).includes(input.event)
-const withCredited = (s: { credited?: readonly string[] }, input: { event?: string }) => (input.event === undefined ? s.credited : [...(s.credited ?? []), input.event].sort())
+const creditedBefore = (s: { credited?: readonly string[] }, input: { event?: string }) =>
+  input.event !== undefined && (s.credited ?? []).includes(input.event)
+const withCredited = (s: { credited?: readonly string[] }, input: { event?: string }) =>
+  input.event === undefined ? s.credited : [...(s.credited ?? []), input.event].sort()
 
-/** A policy's paid amount: an allocation adds its amount, a credit takes its event's amount back, a read shows the sum. */
+/**
+ * A policy's paid amount: an allocation adds its amount, a credit takes its event's amount back, a read shows the sum.
+ */
 export const moneyModel: Model<MoneyState, MoneyInput, MoneyOutput> = {
   name: 'policy money',
   init: () => ({}),
@@ -209,13 +228,21 @@ export const moneyModel: Model<MoneyState, MoneyInput, MoneyOutput> = {
   },
   key: (s) => `${s.paid ?? '?'}|${(s.credited ?? []).join(',')}`,
   describeOperation(input, output) {
-    const what = input.kind === 'totals' ? 'totals' : `${input.kind}${input.kind === 'credit' && input.event !== undefined ? ` of ${input.event}` : ''} ${(input.cents / 100).toFixed(2)}`
+    const what =
+      input.kind === 'totals'
+        ? 'totals'
+        : `${input.kind}${
+            input.kind === 'credit' && input.event !== undefined ? ` of ${input.event}` : ''
+          } ${(input.cents / 100).toFixed(2)}`
     if (output.status === 'refused') return `${what} -> refused`
-    return input.kind === 'totals' ? `${what} -> paid ${output.paidCents === undefined ? '?' : (output.paidCents / 100).toFixed(2)}` : `${what} -> ok`
+    return input.kind === 'totals'
+      ? `${what} -> paid ${output.paidCents === undefined ? '?' : (output.paidCents / 100).toFixed(2)}`
+      : `${what} -> ok`
   },
   describeState: (s) => (s.paid === undefined ? 'paid unknown' : `paid ${(s.paid / 100).toFixed(2)}`),
   explain(s, input, output) {
-    if (input.kind === 'totals' && output.status === 'ok' && output.paidCents !== undefined && s.paid !== undefined) return `paid ${(output.paidCents / 100).toFixed(2)}, the order says ${(s.paid / 100).toFixed(2)}`
+    if (input.kind === 'totals' && output.status === 'ok' && output.paidCents !== undefined && s.paid !== undefined)
+      return `paid ${(output.paidCents / 100).toFixed(2)}, the order says ${(s.paid / 100).toFixed(2)}`
     return undefined
   },
   preserves: (input, output) => output.status === 'refused' || input.kind === 'totals',
@@ -242,16 +269,22 @@ export function paymentModel(amountCents: number): Model<PaymentState, PaymentIn
     init: () => ({ unallocated: amountCents, credited: [] }),
     step(s, input, output) {
       if (output.status === 'refused') return s
-      if (input.kind === 'credit') return creditedBefore(s, input) ? s : { unallocated: s.unallocated + input.cents, credited: withCredited(s, input)! }
+      if (input.kind === 'credit')
+        return creditedBefore(s, input)
+          ? s
+          : { unallocated: s.unallocated + input.cents, credited: withCredited(s, input)! }
       return s.unallocated - input.cents < 0 ? undefined : { ...s, unallocated: s.unallocated - input.cents }
     },
     key: (s) => `${s.unallocated}|${s.credited.join(',')}`,
     describeOperation(input, output) {
-      return `${input.kind}${input.kind === 'credit' ? ` of ${input.event}` : ''} ${(input.cents / 100).toFixed(2)} -> ${output.status}`
+      return `${input.kind}${
+        input.kind === 'credit' ? ` of ${input.event}` : ''
+      } ${(input.cents / 100).toFixed(2)} -> ${output.status}`
     },
     describeState: (s) => `${(s.unallocated / 100).toFixed(2)} unallocated`,
     explain(s, input, output) {
-      if (output.status === 'ok' && input.kind === 'allocate' && s.unallocated - input.cents < 0) return `allocated ${(input.cents / 100).toFixed(2)} with ${(s.unallocated / 100).toFixed(2)} left of the payment in this order`
+      if (output.status === 'ok' && input.kind === 'allocate' && s.unallocated - input.cents < 0)
+        return `allocated ${(input.cents / 100).toFixed(2)} with ${(s.unallocated / 100).toFixed(2)} left of the payment in this order`
       return undefined
     },
     preserves: (_input, output) => output.status === 'refused',
@@ -260,8 +293,14 @@ export function paymentModel(amountCents: number): Model<PaymentState, PaymentIn
 
 // ---------------------------------------------------------------- a webhook subscription (webhooks §2, §4)
 
-export type SubscriptionInput = { kind: 'update'; fields: { event?: string; url?: string } } | { kind: 'delete' } | { kind: 'get' }
-export type SubscriptionOutput = { status: 'ok'; event?: string; url?: string } | { status: 'not-found' } | { status: 'refused' }
+export type SubscriptionInput =
+  | { kind: 'update'; fields: { event?: string; url?: string } }
+  | { kind: 'delete' }
+  | { kind: 'get' }
+export type SubscriptionOutput =
+  | { status: 'ok'; event?: string; url?: string }
+  | { status: 'not-found' }
+  | { status: 'refused' }
 export interface SubscriptionState {
   live: boolean
   event?: string
@@ -269,7 +308,10 @@ export interface SubscriptionState {
 }
 
 /** A subscription: an update changes the fields it names, a delete ends it; after the delete everything is 404. */
-export function subscriptionModel(initial: { event: string; url: string }): Model<SubscriptionState, SubscriptionInput, SubscriptionOutput> {
+export function subscriptionModel(initial: {
+  event: string
+  url: string
+}): Model<SubscriptionState, SubscriptionInput, SubscriptionOutput> {
   return {
     name: 'subscription',
     init: () => ({ live: true, ...initial }),
@@ -279,19 +321,27 @@ export function subscriptionModel(initial: { event: string; url: string }): Mode
       if (!s.live) return undefined
       if (input.kind === 'delete') return { live: false }
       if (input.kind === 'update') return { ...s, ...input.fields }
-      if ((output.event !== undefined && output.event !== s.event) || (output.url !== undefined && output.url !== s.url)) return undefined
+      if (
+        (output.event !== undefined && output.event !== s.event) ||
+        (output.url !== undefined && output.url !== s.url)
+      )
+        return undefined
       return s
     },
     key: (s) => JSON.stringify([s.live, s.event, s.url]),
     describeOperation(input, output) {
       const what = input.kind === 'update' ? `update ${show(input.fields)}` : input.kind
-      return output.status === 'ok' && input.kind === 'get' ? `get -> ${show({ event: output.event, url: output.url })}` : `${what} -> ${output.status}`
+      return output.status === 'ok' && input.kind === 'get'
+        ? `get -> ${show({ event: output.event, url: output.url })}`
+        : `${what} -> ${output.status}`
     },
     describeState: (s) => (s.live ? `live, event ${s.event}, url ${s.url}` : 'deleted'),
     explain(s, input, output) {
       if (output.status === 'not-found' && s.live) return 'answered 404, the order says it is live'
-      if (output.status === 'ok' && !s.live) return `answered ${input.kind === 'get' ? 'it' : '200'}, the order says it was deleted`
-      if (input.kind === 'get' && output.status === 'ok') return `read ${show({ event: output.event, url: output.url })}, the order says ${show({ event: s.event, url: s.url })}`
+      if (output.status === 'ok' && !s.live)
+        return `answered ${input.kind === 'get' ? 'it' : '200'}, the order says it was deleted`
+      if (input.kind === 'get' && output.status === 'ok')
+        return `read ${show({ event: output.event, url: output.url })}, the order says ${show({ event: s.event, url: s.url })}`
       return undefined
     },
     preserves: (input, output) => input.kind === 'get' || output.status !== 'ok',

@@ -23,7 +23,12 @@ export interface Shrunk<I, O> {
 
 export const SHRINK_BUDGET: Budget = { maxSteps: 20_000, maxMs: 50 }
 
-export function shrinkHistory<S, I, O>(model: Model<S, I, O>, ops: readonly Operation<I, O>[], outcome: CheckResult, budget: Budget = SHRINK_BUDGET): Shrunk<I, O> {
+export function shrinkHistory<S, I, O>(
+  model: Model<S, I, O>,
+  ops: readonly Operation<I, O>[],
+  outcome: CheckResult,
+  budget: Budget = SHRINK_BUDGET,
+): Shrunk<I, O> {
   if (outcome.result !== 'illegal') return { ops: [...ops], outcome }
   const illegal = (candidate: readonly Operation<I, O>[]) => {
     const r = checkOperations(model, candidate, budget)
@@ -58,6 +63,9 @@ export function shrinkHistory<S, I, O>(model: Model<S, I, O>, ops: readonly Oper
     result = r
     quiet += 1
   }
-  const parts = [...(tail > 0 ? [`${tail} operation(s) that began after all the others had answered`] : []), ...(quiet > 0 ? [`${quiet} read(s) or refusal(s) no order needed`] : [])]
+  const parts = [
+    ...(tail > 0 ? [`${tail} operation(s) that began after all the others had answered`] : []),
+    ...(quiet > 0 ? [`${quiet} read(s) or refusal(s) no order needed`] : []),
+  ]
   return { ops: kept, outcome: result, ...(parts.length > 0 ? { dropped: parts.join(' and ') } : {}) }
 }

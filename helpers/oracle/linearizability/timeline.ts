@@ -35,7 +35,8 @@ function span(ops: readonly Operation<unknown, unknown>[]): { t0: number; total:
 
 function verdictOf(outcome: CheckResult): string {
   if (outcome.result === 'ok') return `linearizable (${outcome.steps} steps)`
-  if (outcome.result === 'illegal') return `NOT linearizable: no order of these operations explains every answer (${outcome.steps} steps searched)`
+  if (outcome.result === 'illegal')
+    return `NOT linearizable: no order of these operations explains every answer (${outcome.steps} steps searched)`
   return `undecided: the search stopped after ${outcome.reason} (${outcome.steps} steps): INCONCLUSIVE`
 }
 
@@ -60,7 +61,14 @@ function triedOrders<S, I, O>(t: TimelineInput<S, I, O>): Tried[] {
       .map(({ op, id }) => {
         // an operation that returned before one of the order was invoked should have come earlier
         const early = op.ret < lastCall
-        const why = last === undefined ? 'the model refused the order' : t.model.step(last, op.input, op.output) !== undefined ? (early ? 'it returned before an operation of the order began' : 'it fits here, but then the rest cannot follow') : (t.model.explain?.(last, op.input, op.output) ?? 'the model cannot explain its answer here')
+        const why =
+          last === undefined
+            ? 'the model refused the order'
+            : t.model.step(last, op.input, op.output) !== undefined
+              ? early
+                ? 'it returned before an operation of the order began'
+                : 'it fits here, but then the rest cannot follow'
+              : (t.model.explain?.(last, op.input, op.output) ?? 'the model cannot explain its answer here')
         return { id, why }
       })
     return { order, state: last === undefined ? '?' : t.model.describeState(last), stuck }
@@ -71,7 +79,10 @@ function triedOrders<S, I, O>(t: TimelineInput<S, I, O>): Tried[] {
  * The timeline as data (helpers/client/http/timeline-record.ts): what every report renders. `shrunk`: the history
  * before shrinking (its size) and what the shrinking dropped (helpers/oracle/linearizability/shrink.ts).
  */
-export function timelineRecord<S, I, O>(t: TimelineInput<S, I, O>, shrunk?: { total: number; dropped?: string }): TimelineRecord {
+export function timelineRecord<S, I, O>(
+  t: TimelineInput<S, I, O>,
+  shrunk?: { total: number; dropped?: string },
+): TimelineRecord {
   const { t0, total } = t.ops.length > 0 ? span(t.ops) : { t0: 0, total: 0 }
   return {
     resource: t.resource,
@@ -81,8 +92,18 @@ export function timelineRecord<S, I, O>(t: TimelineInput<S, I, O>, shrunk?: { to
     total: shrunk?.total ?? t.ops.length,
     ...(shrunk?.dropped ? { shrunk: shrunk.dropped } : {}),
     spanMs: round(total),
-    ops: t.ops.map((op, n) => ({ n, caller: short(op.caller), what: t.model.describeOperation(op.input, op.output), startMs: round(op.call - t0), endMs: round(op.ret - t0) })),
-    orders: triedOrders(t).map((o) => ({ order: o.order, state: o.state, stuck: o.stuck.map((x) => ({ n: x.id, why: x.why })) })),
+    ops: t.ops.map((op, n) => ({
+      n,
+      caller: short(op.caller),
+      what: t.model.describeOperation(op.input, op.output),
+      startMs: round(op.call - t0),
+      endMs: round(op.ret - t0),
+    })),
+    orders: triedOrders(t).map((o) => ({
+      order: o.order,
+      state: o.state,
+      stuck: o.stuck.map((x) => ({ n: x.id, why: x.why })),
+    })),
   }
 }
 
@@ -90,15 +111,22 @@ const round = (ms: number) => Math.round(ms * 10) / 10
 
 /** The pairs of operations whose intervals intersect: only those may be ordered either way. */
 function overlapsOf(r: TimelineRecord): string[] {
-  return r.ops.flatMap((a, i) => r.ops.slice(i + 1).flatMap((b) => (a.startMs <= b.endMs && b.startMs <= a.endMs ? [`#${a.n}~#${b.n}`] : [])))
+  return r.ops.flatMap((a, i) =>
+    r.ops.slice(i + 1).flatMap((b) => (a.startMs <= b.endMs && b.startMs <= a.endMs ? [`#${a.n}~#${b.n}`] : [])),
+  )
 }
 
-/** The compact text of a record: one line per operation with its bar, then the orders tried (the console, checks.json). */
+/**
+ * The compact text of a record: one line per operation with its bar, then the orders tried (the console, checks.json).
+ */
 export function renderTimelineText(r: TimelineRecord): string {
   const lines = [`${r.resource} (${r.model}): ${r.verdict}`]
   if (r.ops.length === 0) return lines[0]!
   const total = Math.max(r.spanMs, 0.001)
-  if (r.shrunk) lines.push(`  shrunk: ${r.ops.length} of the ${r.total} operations shown (dropped ${r.shrunk}; the rest still fails)`)
+  if (r.shrunk)
+    lines.push(
+      `  shrunk: ${r.ops.length} of the ${r.total} operations shown (dropped ${r.shrunk}; the rest still fails)`,
+    )
   lines.push(`  time 0 .. ${r.spanMs.toFixed(1)} ms; each bar from invocation to answer`)
   for (const op of r.ops) {
     const a = Math.floor((op.startMs / total) * (WIDTH - 1))
@@ -109,7 +137,11 @@ export function renderTimelineText(r: TimelineRecord): string {
   const overlaps = overlapsOf(r)
   lines.push(`  overlapping: ${overlaps.length > 0 ? overlaps.join(' ') : 'none (a sequential history)'}`)
   for (const tried of r.orders) {
-    lines.push(`  order tried: ${tried.order.length > 0 ? tried.order.map((i) => `#${i}`).join(' -> ') : '(nothing could go first)'} => ${tried.state}`)
+    lines.push(
+      `  order tried: ${
+        tried.order.length > 0 ? tried.order.map((i) => `#${i}`).join(' -> ') : '(nothing could go first)'
+      } => ${tried.state}`,
+    )
     for (const s of tried.stuck) lines.push(`    then #${s.n} cannot follow: ${s.why}`)
   }
   return lines.join('\n')
@@ -150,7 +182,17 @@ const PLOT_WIDTH = 640
  * Self-contained (an inline SVG, no script), for conformance.html and the Allure attachment.
  */
 export function renderTimelineHtml(r: TimelineRecord): string {
-  const out = [`<figure class="timeline" data-resource="${esc(r.resource)}" data-result="${r.result}"><figcaption><b>${esc(r.resource)}</b> (${esc(r.model)}): ${esc(r.verdict)}${r.shrunk ? `<br><span class="shrunk">shrunk: ${r.ops.length} of the ${r.total} operations shown (dropped ${esc(r.shrunk)}; the rest still fails)</span>` : ''}</figcaption>`]
+  const out = [
+    `<figure class="timeline" data-resource="${esc(r.resource)}" ` +
+      `data-result="${r.result}"><figcaption><b>${esc(r.resource)}</b> ` +
+      `(${esc(r.model)}): ${esc(r.verdict)}${
+        r.shrunk
+          ? `<br><span class="shrunk">shrunk: ${r.ops.length} of ` +
+            `the ${r.total} operations shown (dropped ${esc(r.shrunk)}; the rest still ` +
+            `fails)</span>`
+          : ''
+      }</figcaption>`,
+  ]
   if (r.ops.length > 0) {
     const callers = [...new Set(r.ops.map((o) => o.caller))]
     const total = Math.max(r.spanMs, 0.001)
@@ -163,10 +205,18 @@ export function renderTimelineHtml(r: TimelineRecord): string {
       x0 + text.length * 6.6 > LABEL_WIDTH + PLOT_WIDTH + 20 && x0 - LABEL_WIDTH > PLOT_WIDTH / 3
         ? `<text x="${(x0 - 3).toFixed(1)}" y="${y}" text-anchor="end">${esc(text)}</text>`
         : `<text x="${(x0 + 3).toFixed(1)}" y="${y}">${esc(text)}</text>`
-    const svg: string[] = [`<svg class="timeline-lanes" role="img" aria-label="${esc(`timeline of ${r.resource}`)}" width="${LABEL_WIDTH + PLOT_WIDTH + 20}" height="${height}" viewBox="0 0 ${LABEL_WIDTH + PLOT_WIDTH + 20} ${height}" font-family="monospace" font-size="11">`]
+    const svg: string[] = [
+      `<svg class="timeline-lanes" role="img" aria-label="${esc(`timeline of ${r.resource}`)}" ` +
+        `width="${LABEL_WIDTH + PLOT_WIDTH + 20}" height="${height}" viewBox="0 ` +
+        `0 ${LABEL_WIDTH + PLOT_WIDTH + 20} ${height}" font-family="monospace" font-size="11">`,
+    ]
     callers.forEach((c, lane) => {
       const y = lane * LANE_HEIGHT
-      svg.push(`<g class="lane" data-caller="${esc(c)}"><line x1="0" y1="${y + LANE_HEIGHT - 2}" x2="${LABEL_WIDTH + PLOT_WIDTH}" y2="${y + LANE_HEIGHT - 2}" stroke="#eee"/><text x="4" y="${y + 20}">${esc(c.length > 24 ? `${c.slice(0, 23)}…` : c)}</text></g>`)
+      svg.push(
+        `<g class="lane" data-caller="${esc(c)}"><line x1="0" y1="${y + LANE_HEIGHT - 2}" ` +
+          `x2="${LABEL_WIDTH + PLOT_WIDTH}" y2="${y + LANE_HEIGHT - 2}" stroke="#eee"/><text x="4" ` +
+          `y="${y + 20}">${esc(c.length > 24 ? `${c.slice(0, 23)}…` : c)}</text></g>`,
+      )
     })
     for (const op of r.ops) {
       const lane = callers.indexOf(op.caller)
@@ -176,7 +226,11 @@ export function renderTimelineHtml(r: TimelineRecord): string {
       const w = Math.max(x(op.endMs) - x0, 3)
       const stroke = placed.has(op.n) || r.result !== 'illegal' ? `hsl(${hue},55%,35%)` : '#c62828'
       const title = `#${op.n} ${op.caller}: ${op.what} [${op.startMs.toFixed(1)}..${op.endMs.toFixed(1)} ms]`
-      svg.push(`<g class="op" data-op="${op.n}"><title>${esc(title)}</title><rect x="${x0.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="22" rx="3" fill="hsl(${hue},60%,85%)" stroke="${stroke}" stroke-width="${placed.has(op.n) || r.result !== 'illegal' ? 1 : 2}"/>${label(x0, w, y + 15, `#${op.n} ${op.what.length > 60 ? `${op.what.slice(0, 59)}…` : op.what}`)}</g>`)
+      svg.push(
+        `<g class="op" data-op="${op.n}"><title>${esc(title)}</title><rect x="${x0.toFixed(1)}" y="${y}" ` +
+          `width="${w.toFixed(1)}" height="22" rx="3" fill="hsl(${hue},60%,85%)" stroke="${stroke}" ` +
+          `stroke-width="${placed.has(op.n) || r.result !== 'illegal' ? 1 : 2}"/>${label(x0, w, y + 15, `#${op.n} ${op.what.length > 60 ? `${op.what.slice(0, 59)}…` : op.what}`)}</g>`,
+      )
     }
     const order = r.orders[0]?.order ?? []
     order.forEach((n, i) => {
@@ -184,15 +238,34 @@ export function renderTimelineHtml(r: TimelineRecord): string {
       const op = r.ops[n]
       if (at === undefined || !op) return
       const y = callers.indexOf(op.caller) * LANE_HEIGHT + 2
-      svg.push(`<g class="point" data-op="${n}" data-rank="${i + 1}"><line x1="${x(at).toFixed(1)}" y1="${y}" x2="${x(at).toFixed(1)}" y2="${y + 26}" stroke="#1565c0" stroke-width="2"/><text x="${(x(at) + 2).toFixed(1)}" y="${y + 33}" fill="#1565c0">${i + 1}</text></g>`)
+      svg.push(
+        `<g class="point" data-op="${n}" data-rank="${i + 1}"><line x1="${x(at).toFixed(1)}" y1="${y}" ` +
+          `x2="${x(at).toFixed(1)}" y2="${y + 26}" stroke="#1565c0" stroke-width="2"/><text ` +
+          `x="${(x(at) + 2).toFixed(1)}" y="${y + 33}" fill="#1565c0">${i + 1}</text></g>`,
+      )
     })
-    svg.push(`<text x="${LABEL_WIDTH}" y="${height - 4}" fill="#757575">0 ms</text><text x="${LABEL_WIDTH + PLOT_WIDTH}" y="${height - 4}" text-anchor="end" fill="#757575">${r.spanMs.toFixed(1)} ms</text></svg>`)
+    svg.push(
+      `<text x="${LABEL_WIDTH}" y="${height - 4}" fill="#757575">0 ms</text><text x="${LABEL_WIDTH + PLOT_WIDTH}" ` +
+        `y="${height - 4}" text-anchor="end" fill="#757575">${r.spanMs.toFixed(1)} ms</text></svg>`,
+    )
     out.push(svg.join(''))
     const overlaps = overlapsOf(r)
-    out.push(`<p class="overlapping">overlapping: ${esc(overlaps.length > 0 ? overlaps.join(' ') : 'none (a sequential history)')}; blue marks: the linearization points of the longest order found${r.result === 'illegal' ? ', red outline: an operation it could not place' : ''}</p>`)
+    out.push(
+      `<p class="overlapping">overlapping: ${esc(
+        overlaps.length > 0 ? overlaps.join(' ') : 'none (a sequential history)',
+      )}; blue marks: the linearization points of the longest order found${
+        r.result === 'illegal' ? ', red outline: an operation it could not place' : ''
+      }</p>`,
+    )
     if (r.orders.length > 0) {
       out.push('<ol class="orders-tried">')
-      for (const o of r.orders) out.push(`<li>${esc(o.order.map((i) => `#${i}`).join(' → ') || '(nothing could go first)')} ⇒ ${esc(o.state)}<ul>${o.stuck.map((s) => `<li>#${s.n} cannot follow: ${esc(s.why)}</li>`).join('')}</ul></li>`)
+      for (const o of r.orders)
+        out.push(
+          `<li>${esc(o.order.map((i) => `#${i}`).join(' → ') || '(nothing could go first)')} ` +
+            `⇒ ${esc(o.state)}<ul>${o.stuck
+              .map((s) => `<li>#${s.n} cannot ` + `follow: ${esc(s.why)}</li>`)
+              .join('')}</ul></li>`,
+        )
       out.push('</ol>')
     }
   }

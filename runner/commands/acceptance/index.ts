@@ -4,7 +4,9 @@ import { inCallerEnv } from '../caller'
 import type { Command } from '../command'
 import { writeOptionsHelp } from '../../run/guard/write-guard'
 
-const HELP = `Usage: ledger-conformance acceptance --profile FILE [--suites DIR,...]     (in a clone: npm run acceptance -- ...)
+const HELP =
+  `Usage: ledger-conformance acceptance --profile FILE [--suites DIR,...]     (in a clone: npm run ` +
+  `acceptance -- ...)
 
 Tenant acceptance: runs the suites a new tenant must pass (auth, security, sales, policies, webhooks) against
 the target of the profile and says ACCEPTED or REJECTED, with each failed requirement and its evidence. Checks
@@ -36,7 +38,10 @@ Exit codes:
   3  REJECTED: the run could not test (INCONCLUSIVE; the cause is printed)
   (the run's conformance verdict, also in acceptance.json "conformance")`
 
-/** ledger-conformance acceptance: runner/commands/acceptance/acceptance.ts with the profile anywhere and the reports in the caller's folder. */
+/**
+ * ledger-conformance acceptance: runner/commands/acceptance/acceptance.ts with the profile anywhere and the reports in
+ * the caller's folder.
+ */
 export const acceptanceCommand: Command = {
   name: 'acceptance',
   summary: 'tenant acceptance: ACCEPTED or REJECTED for a tenant profile, with the failed requirements',

@@ -10,7 +10,12 @@ import { takeExpiredToken, expiryLeewaySeconds, msUntilExpired } from '../../../
 import { exerciseCells, type Dimension } from '../../../helpers/oracle/exercise-model'
 import { exerciseProfile } from '../../../helpers/oracle/exercise-tracker'
 import { probesFor } from '../../../helpers/checks/probes/requests'
-import { perform, QUOTE_STATES, type QuoteStateName, type TableOperation } from '../../../helpers/checks/sales/state-table'
+import {
+  perform,
+  QUOTE_STATES,
+  type QuoteStateName,
+  type TableOperation,
+} from '../../../helpers/checks/sales/state-table'
 import { setPointer } from '../../../helpers/checks/sales/json-set'
 import { issuePolicy } from '../../../helpers/checks/policies/scenario'
 import { addDays, daysBetween } from '../../../helpers/checks/policies/dates'
@@ -73,7 +78,11 @@ async function exercise(w: World, op: string, dimension: Dimension, cls: string)
  * and the event emitted while one of them is updated (updated-while-emitting) or deleted (deleted-while-emitting).
  */
 async function fanout(w: World, cls: string): Promise<void> {
-  const trigger = (w.t.config.extensions['webhooks'] as { delivery?: { trigger?: { method?: HttpMethod; path?: string; body?: unknown } } } | undefined)?.delivery?.trigger
+  const trigger = (
+    w.t.config.extensions['webhooks'] as
+      | { delivery?: { trigger?: { method?: HttpMethod; path?: string; body?: unknown } } }
+      | undefined
+  )?.delivery?.trigger
   if (!trigger?.path) return
   const url = w.subs.url(`cell-fan-${w.subIds.length}`)
   const made: string[] = []
@@ -82,14 +91,31 @@ async function fanout(w: World, cls: string): Promise<void> {
     if (c.id !== undefined) made.push(c.id)
   }
   w.subIds.push(...made)
-  const fill = (v: unknown): unknown => (typeof v === 'string' ? v.split('{event}').join('export') : Array.isArray(v) ? v.map(fill) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v)
-  const emit = () => w.t.webhooks.call({ method: trigger.method ?? 'POST', path: trigger.path!, json: fill(trigger.body ?? { event: '{event}' }) })
+  const fill = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? v.split('{event}').join('export')
+      : Array.isArray(v)
+        ? v.map(fill)
+        : v !== null && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]))
+          : v
+  const emit = () =>
+    w.t.webhooks.call({
+      method: trigger.method ?? 'POST',
+      path: trigger.path!,
+      json: fill(trigger.body ?? { event: '{event}' }),
+    })
   const id = made.at(-1)
   if (id === undefined || cls === 'several-per-event' || cls === 'several-per-url') {
     await emit()
     return
   }
-  await Promise.all([emit(), cls === 'deleted-while-emitting' ? w.t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id } }) : w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { event: 'extracted' } })])
+  await Promise.all([
+    emit(),
+    cls === 'deleted-while-emitting'
+      ? w.t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id } })
+      : w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { event: 'extracted' } }),
+  ])
 }
 
 /** The sequence's resource of a kind (made when it has none), or undefined when the sequence cannot make one here. */
@@ -116,7 +142,12 @@ async function ownCall(w: World, op: OperationId, id?: string) {
   const own = id ?? (f.idParam ? await resourceOf(w, f.resource) : undefined)
   const params = f.idParam && own !== undefined ? { ...probe.params, [f.idParam]: own } : probe.params
   const json = op === 'sales.quote.mta' ? await mtaBody(w, own) : probe.json
-  return { ...probe, params, ...(json !== undefined ? { json } : {}), ...(op === 'sales.documents.download' ? { headers: { accept: '*/*' } } : {}) }
+  return {
+    ...probe,
+    params,
+    ...(json !== undefined ? { json } : {}),
+    ...(op === 'sales.documents.download' ? { headers: { accept: '*/*' } } : {}),
+  }
 }
 
 function client(w: World, op: OperationId) {
@@ -138,7 +169,9 @@ async function asCaller(w: World, op: OperationId, cls: string): Promise<void> {
   }
 }
 
-/** The MTA body of a policy of the sequence: its issued payload with the profile's MTA change, effective in its term. */
+/**
+ * The MTA body of a policy of the sequence: its issued payload with the profile's MTA change, effective in its term.
+ */
 async function mtaBody(w: World, policyId: string | undefined): Promise<unknown> {
   const policy = w.policies.find((p) => p.id === policyId)
   const payload = policy ? w.payloads.get(policy.quoteId) : undefined
@@ -148,19 +181,31 @@ async function mtaBody(w: World, policyId: string | undefined): Promise<unknown>
   const inception = getPointer(links.body, s.links.dateInceptionPointer)
   const expiry = getPointer(links.body, s.links.dateExpiryPointer)
   if (typeof inception !== 'string' || typeof expiry !== 'string') return undefined
-  const vars = w.api.vars({ policyId: policy.id, dateEffective: addDays(inception, Math.min(s.mta.effectiveAfterDays, Math.max(0, daysBetween(inception, expiry) - 1))) })
+  const vars = w.api.vars({
+    policyId: policy.id,
+    dateEffective: addDays(
+      inception,
+      Math.min(s.mta.effectiveAfterDays, Math.max(0, daysBetween(inception, expiry) - 1)),
+    ),
+  })
   const body = structuredClone(payload)
-  for (const [ptr, v] of Object.entries(fillTemplate(s.mta.set, vars) as Record<string, unknown>)) setPointer(body, ptr, v)
+  for (const [ptr, v] of Object.entries(fillTemplate(s.mta.set, vars) as Record<string, unknown>))
+    setPointer(body, ptr, v)
   return deepMerge(body, fillTemplate(s.mta.body, vars))
 }
 
 /** The policy's own write of a re-read class or a state (an MTA issued, a technical change, a termination). */
-async function policyWrite(w: World, policyId: string, what: 'changed' | 'technically-changed' | 'terminated'): Promise<void> {
+async function policyWrite(
+  w: World,
+  policyId: string,
+  what: 'changed' | 'technically-changed' | 'terminated',
+): Promise<void> {
   const api = w.api
   const s = api.s
   if (what === 'technically-changed') {
     const body: Record<string, unknown> = {}
-    for (const [ptr, v] of Object.entries(fillTemplate(s.technicalChange.set, api.vars()) as Record<string, unknown>)) setPointer(body, ptr, v)
+    for (const [ptr, v] of Object.entries(fillTemplate(s.technicalChange.set, api.vars()) as Record<string, unknown>))
+      setPointer(body, ptr, v)
     await api.dataChange(policyId, body)
     return
   }
@@ -170,7 +215,10 @@ async function policyWrite(w: World, policyId: string, what: 'changed' | 'techni
     const expiry = getPointer(links.body, s.links.dateExpiryPointer)
     const premium = api.readTotals(await api.totals(policyId)).premium
     if (typeof inception !== 'string' || typeof expiry !== 'string' || premium === undefined) return
-    await api.terminate(policyId, { date: addDays(inception, Math.min(s.termination.afterDays, Math.max(0, daysBetween(inception, expiry) - 1))), sum: roundMoney(premium * 0.25) })
+    await api.terminate(policyId, {
+      date: addDays(inception, Math.min(s.termination.afterDays, Math.max(0, daysBetween(inception, expiry) - 1))),
+      sum: roundMoney(premium * 0.25),
+    })
     return
   }
   const body = await mtaBody(w, policyId)
@@ -196,11 +244,15 @@ async function policyWrite(w: World, policyId: string, what: 'changed' | 'techni
 async function policyIn(w: World, state: string): Promise<string | undefined> {
   await newQuote(w, 'issued')
   const policy = w.policies.at(-1)?.id
-  if (policy !== undefined && state !== 'issued') await policyWrite(w, policy, state as 'changed' | 'technically-changed' | 'terminated')
+  if (policy !== undefined && state !== 'issued')
+    await policyWrite(w, policy, state as 'changed' | 'technically-changed' | 'terminated')
   return policy
 }
 
-/** A payment of half the first invoice of the policy, allocated to it; the period totals read before and after (PL-INV-002). */
+/**
+ * A payment of half the first invoice of the policy, allocated to it; the period totals read before and after
+ * (PL-INV-002).
+ */
 async function allocateOn(w: World, policyId: string): Promise<void> {
   const api = w.api
   await api.totals(policyId)
@@ -218,7 +270,8 @@ async function allocateFirst(w: World, policyId: string): Promise<void> {
   const amount = roundMoney(first.amount * 0.5)
   const paymentId = api.paymentIdOf(await api.insertPayment(amount, new Date().toISOString().slice(0, 10)))
   if (paymentId === undefined) return
-  for (const e of api.eventIdsOf(await api.allocate(paymentId, [{ invoicenumber: first.invoicenumber, amount }])) ?? []) w.allocations.add(e)
+  for (const e of api.eventIdsOf(await api.allocate(paymentId, [{ invoicenumber: first.invoicenumber, amount }])) ?? [])
+    w.allocations.add(e)
 }
 
 async function inState(w: World, op: OperationId, cls: string): Promise<void> {
@@ -245,7 +298,12 @@ async function inState(w: World, op: OperationId, cls: string): Promise<void> {
   if (x.stateOf === 'subscription') {
     const id = await newSubscription(w)
     if (id === undefined) return
-    if (cls !== 'live') await w.t.webhooks.call(cls === 'deleted' ? { op: 'webhooks.subscription.delete', params: { id } } : { op: 'webhooks.subscription.update', params: { id }, json: { url: w.subs.url('cell-moved') } })
+    if (cls !== 'live')
+      await w.t.webhooks.call(
+        cls === 'deleted'
+          ? { op: 'webhooks.subscription.delete', params: { id } }
+          : { op: 'webhooks.subscription.update', params: { id }, json: { url: w.subs.url('cell-moved') } },
+      )
     await w.t.webhooks.call(await ownCall(w, op, id))
   }
 }
@@ -255,9 +313,16 @@ async function reread(w: World, op: OperationId, cls: string): Promise<void> {
   if (cls === 'after-update' || cls === 'after-delete') {
     const id = await newSubscription(w)
     if (id === undefined) return
-    const read = async () => w.t.webhooks.call(op === 'webhooks.subscriptions.list' ? { op } : { op: 'webhooks.subscription.get', params: { id } })
+    const read = async () =>
+      w.t.webhooks.call(
+        op === 'webhooks.subscriptions.list' ? { op } : { op: 'webhooks.subscription.get', params: { id } },
+      )
     await read()
-    await w.t.webhooks.call(cls === 'after-delete' ? { op: 'webhooks.subscription.delete', params: { id } } : { op: 'webhooks.subscription.update', params: { id }, json: { url: w.subs.url('cell-reread') } })
+    await w.t.webhooks.call(
+      cls === 'after-delete'
+        ? { op: 'webhooks.subscription.delete', params: { id } }
+        : { op: 'webhooks.subscription.update', params: { id }, json: { url: w.subs.url('cell-reread') } },
+    )
     await read()
     return
   }
@@ -265,7 +330,11 @@ async function reread(w: World, op: OperationId, cls: string): Promise<void> {
   if (policyId === undefined) return
   const read = async () => w.t.sales.call(await ownCall(w, op, policyId))
   await read()
-  await policyWrite(w, policyId, cls === 'after-mta' ? 'changed' : cls === 'after-technical-change' ? 'technically-changed' : 'terminated')
+  await policyWrite(
+    w,
+    policyId,
+    cls === 'after-mta' ? 'changed' : cls === 'after-technical-change' ? 'technically-changed' : 'terminated',
+  )
   await read()
 }
 
@@ -273,7 +342,10 @@ async function ofSize(w: World, op: OperationId, cls: string): Promise<void> {
   if (op === 'webhooks.subscriptions.list') return cls === 'over-page' ? overPage(w) : smallLists(w)
   // a schedule of 1 (annual) or 12 (monthly) entries: a policy paying so, its quote's schedule, invoices, custom view
   const x = exerciseSettings(w.t.config)
-  const p = await issuePolicy(w.flow, w.api, { label: `explore-cell-${w.quoteIds.length}`, set: cls === '12' ? x.monthlySet : x.annualSet })
+  const p = await issuePolicy(w.flow, w.api, {
+    label: `explore-cell-${w.quoteIds.length}`,
+    set: cls === '12' ? x.monthlySet : x.annualSet,
+  })
   w.quoteIds.push(p.quoteId)
   w.payloads.set(p.quoteId, p.issued.payload)
   w.requests.push({ id: p.issued.requestId, quoteId: p.quoteId })
@@ -281,8 +353,15 @@ async function ofSize(w: World, op: OperationId, cls: string): Promise<void> {
   if (op === 'sales.quote.installments') await w.flow.installments(p.quoteId)
   else if (op === 'sales.policy.invoices') await w.api.invoices(p.policyId)
   else {
-    const identity = (w.t.config.features['customer_identity'] as { params?: Record<string, string> } | undefined)?.params ?? {}
-    if (Object.keys(identity).length > 0) await w.api.customView(p.policyId, Object.fromEntries(Object.entries(identity).map(([name, ptr]) => [name, String(getPointer(p.data, ptr) ?? '')])))
+    const identity =
+      (w.t.config.features['customer_identity'] as { params?: Record<string, string> } | undefined)?.params ?? {}
+    if (Object.keys(identity).length > 0)
+      await w.api.customView(
+        p.policyId,
+        Object.fromEntries(
+          Object.entries(identity).map(([name, ptr]) => [name, String(getPointer(p.data, ptr) ?? '')]),
+        ),
+      )
   }
 }
 
@@ -295,7 +374,11 @@ async function smallLists(w: World): Promise<void> {
   const made: string[] = []
   try {
     for (const n of [1, 2]) {
-      const res: HttpResult = await w.t.webhooks.call({ op: 'webhooks.subscription.create', json: { event: 'export', url: w.subs.url(`cell-small-${n}`) }, as })
+      const res: HttpResult = await w.t.webhooks.call({
+        op: 'webhooks.subscription.create',
+        json: { event: 'export', url: w.subs.url(`cell-small-${n}`) },
+        as,
+      })
       const id = (res.body as { id?: unknown } | undefined)?.id
       if (typeof id === 'string' || typeof id === 'number') made.push(String(id))
       await list()
@@ -311,23 +394,38 @@ async function overPage(w: World): Promise<void> {
   const x = exerciseSettings(w.t.config)
   const size = x.listPage?.size ?? 50
   const live = w.subIds.length
-  await Promise.all(Array.from({ length: Math.max(0, size + 1 - live) }, (_, i) => newSubscription(w, `cell-vol-${i}-`)))
+  await Promise.all(
+    Array.from({ length: Math.max(0, size + 1 - live) }, (_, i) => newSubscription(w, `cell-vol-${i}-`)),
+  )
   const page = x.listPage
   if (!page) {
     await w.t.webhooks.call({ op: 'webhooks.subscriptions.list' })
     return
   }
   for (let n = page.firstPage, read = size; read >= size && n < page.firstPage + 10; n += 1) {
-    const res = await w.t.webhooks.call({ op: 'webhooks.subscriptions.list', query: { [page.pageParam]: n, [page.sizeParam]: size } })
+    const res = await w.t.webhooks.call({
+      op: 'webhooks.subscriptions.list',
+      query: { [page.pageParam]: n, [page.sizeParam]: size },
+    })
     const body = res.body as unknown
     read = Array.isArray(body) ? body.length : 0
   }
 }
 
-/** The identity service: a login at a tenant's path with a role's credentials; a refresh, its token and the old one used. */
+/**
+ * The identity service: a login at a tenant's path with a role's credentials; a refresh, its token and the old one
+ * used.
+ */
 async function identity(w: World, op: string, cls: string): Promise<void> {
   const t = w.t
-  const login = (user: UserCredentials, tenant: string) => t.identity.call({ method: 'POST', path: t.config.auth.loginPath, params: { tenant }, json: { username: user.username, password: user.password }, as: 'anonymous' })
+  const login = (user: UserCredentials, tenant: string) =>
+    t.identity.call({
+      method: 'POST',
+      path: t.config.auth.loginPath,
+      params: { tenant },
+      json: { username: user.username, password: user.password },
+      as: 'anonymous',
+    })
   if (op === 'identity.login') {
     const [role = '', at = ''] = cls.split('@')
     const user = t.user(role as 'primary' | 'restricted' | 'otherTenant')
@@ -349,9 +447,20 @@ async function identity(w: World, op: string, cls: string): Promise<void> {
   const access = token(res.body, false)
   const refreshToken = token(res.body, true)
   if (!access || !refreshToken || !t.config.auth.refreshPath) return
-  const refreshed = await t.identity.call({ method: 'POST', path: t.config.auth.refreshPath, params: { tenant: primary.tenant }, json: { refresh_token: refreshToken, username: primary.username }, as: 'anonymous' })
+  const refreshed = await t.identity.call({
+    method: 'POST',
+    path: t.config.auth.refreshPath,
+    params: { tenant: primary.tenant },
+    json: { refresh_token: refreshToken, username: primary.username },
+    as: 'anonymous',
+  })
   const next = token(refreshed.body, false)
-  const schemes = (bearer: string) => t.sales.call({ op: 'sales.schemes.get', params: { type: w.flow.settings.schemaType, name: t.config.product }, bearer })
+  const schemes = (bearer: string) =>
+    t.sales.call({
+      op: 'sales.schemes.get',
+      params: { type: w.flow.settings.schemaType, name: t.config.product },
+      bearer,
+    })
   if (next && cls !== 'refresh') await schemes(next)
   if (cls === 'old-token-after-refresh') await schemes(access)
 }

@@ -10,7 +10,12 @@ import { InvariantBroken, stepArbitraries, type StepPacing } from './steps'
 import { World, type ExploreModel, type StepLog } from './world'
 import { discardAllureOutsideTests } from './quiet-allure'
 import { cellArbitrary } from './cell-steps'
-import { exerciseCells, exerciseCoverage, exerciseLines, type ExerciseCoverage } from '../../../helpers/oracle/exercise-model'
+import {
+  exerciseCells,
+  exerciseCoverage,
+  exerciseLines,
+  type ExerciseCoverage,
+} from '../../../helpers/oracle/exercise-model'
 import { exerciseProfile } from '../../../helpers/oracle/exercise-tracker'
 
 export interface ExploreOptions {
@@ -35,7 +40,10 @@ export interface ExploreResult {
   evaluated: Record<string, number>
   /** Sequences with a 2xx answer after their first step (a flow that got past its first step). */
   sequencesPastFirstStep: number
-  /** Parallel steps run (operations on one resource sent at once: runner/commands/explore/parallel-steps.ts), shrinking's reruns included. */
+  /**
+   * Parallel steps run (operations on one resource sent at once: runner/commands/explore/parallel-steps.ts),
+   * shrinking's reruns included.
+   */
   parallelSteps?: number
   seconds: number
   interrupted: boolean
@@ -55,10 +63,17 @@ export interface ExploreResult {
   exercise?: ExerciseCoverage
 }
 
-/** A fresh suite context (and so a fresh model of the services' state) per generated sequence; its exchanges logged per step. */
+/**
+ * A fresh suite context (and so a fresh model of the services' state) per generated sequence; its exchanges logged per
+ * step.
+ */
 function newWorld(config: TargetConfig): World {
   const holder: { world?: World } = {}
-  const t = createSuiteContext(config, { allure: false, trafficFile: false, sinks: [(x: Exchange) => void holder.world?.current.push(x)] })
+  const t = createSuiteContext(config, {
+    allure: false,
+    trafficFile: false,
+    sinks: [(x: Exchange) => void holder.world?.current.push(x)],
+  })
   holder.world = new World(t)
   return holder.world
 }
@@ -81,17 +96,33 @@ export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?
     counters.steps += w.log.length
     counters.parallel += w.log.filter((s) => s.parallel).length
     counters.sequences += 1
-    if (w.log.slice(1).some((s) => s.exchanges.some((x) => x.status !== undefined && x.status >= 200 && x.status < 300))) counters.pastFirst += 1
+    if (
+      w.log.slice(1).some((s) => s.exchanges.some((x) => x.status !== undefined && x.status >= 200 && x.status < 300))
+    )
+      counters.pastFirst += 1
     for (const s of w.log) for (const id of s.evaluated) evaluated[id] = (evaluated[id] ?? 0) + 1
     for (const s of w.log) for (const c of s.exercised ?? []) exercised.add(c)
   }
   const exercised = new Set<string>()
-  const coverage = () => ({ exercise: exerciseCoverage(exerciseCells(exerciseProfile(config)), exercised, { thorough: true, readOnly: false, partial: false }) })
+  const coverage = () => ({
+    exercise: exerciseCoverage(exerciseCells(exerciseProfile(config)), exercised, {
+      thorough: true,
+      readOnly: false,
+      partial: false,
+    }),
+  })
   const state: { failed: boolean; stepsToFailure?: number } = { failed: false }
-  const runSequence = async (cmds: Iterable<fc.AsyncCommand<ExploreModel, World>>, keep?: (w: World) => void, target: TargetConfig = config) => {
+  const runSequence = async (
+    cmds: Iterable<fc.AsyncCommand<ExploreModel, World>>,
+    keep?: (w: World) => void,
+    target: TargetConfig = config,
+  ) => {
     const world = newWorld(target)
     try {
-      await fc.asyncModelRun(() => ({ model: { subs: 0, quotes: 0, requests: 0, documents: 0, policies: 0 }, real: world }), cmds)
+      await fc.asyncModelRun(
+        () => ({ model: { subs: 0, quotes: 0, requests: 0, documents: 0, policies: 0 }, real: world }),
+        cmds,
+      )
     } catch (e) {
       if (e instanceof InvariantBroken && !state.failed) {
         state.failed = true
@@ -105,22 +136,46 @@ export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?
     }
   }
   // sequences are generated until the step budget is spent; once one failed, fast-check's shrinking runs are never cut
-  const property = fc.asyncProperty(fc.commands(stepArbitraries(pacing, cellArbitrary(config)), { maxCommands: o.maxSequence, size: 'max' }), async (cmds) => {
-    if (!state.failed && counters.steps >= o.steps) return
-    await runSequence(cmds)
-  })
+  const property = fc.asyncProperty(
+    fc.commands(stepArbitraries(pacing, cellArbitrary(config)), { maxCommands: o.maxSequence, size: 'max' }),
+    async (cmds) => {
+      if (!state.failed && counters.steps >= o.steps) return
+      await runSequence(cmds)
+    },
+  )
   const numRuns = o.steps
-  const details = await fc.check(property, { seed: o.seed, numRuns, interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false, endOnFailure: false })
-  const base = { seed: o.seed, sequences: counters.sequences, evaluated, sequencesPastFirstStep: counters.pastFirst, parallelSteps: counters.parallel, interrupted: details.interrupted, ...coverage() }
+  const details = await fc.check(property, {
+    seed: o.seed,
+    numRuns,
+    interruptAfterTimeLimit: o.timeLimitMs,
+    markInterruptAsFailure: false,
+    endOnFailure: false,
+  })
+  const base = {
+    seed: o.seed,
+    sequences: counters.sequences,
+    evaluated,
+    sequencesPastFirstStep: counters.pastFirst,
+    parallelSteps: counters.parallel,
+    interrupted: details.interrupted,
+    ...coverage(),
+  }
   if (!details.failed) return { ok: true, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000 }
   const error = details.errorInstance
   if (!(error instanceof InvariantBroken)) {
-    return { ok: false, ...base, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, error: String((error as Error | undefined)?.message ?? 'unknown') }
+    return {
+      ok: false,
+      ...base,
+      stepsRun: counters.steps,
+      seconds: (Date.now() - started) / 1000,
+      error: String((error as Error | undefined)?.message ?? 'unknown'),
+    }
   }
   // replay the minimal sequence once more, keeping its log: alone on a fresh target when one is given
   const holder: { steps?: StepLog[] } = {}
   const [found] = details.counterexample!
-  // a fresh copy: each parallel step's scheduler then releases its calls in the order it drew (runner/commands/explore/parallel-steps.ts)
+  // a fresh copy: each parallel step's scheduler then releases its calls in the order it drew
+  // (runner/commands/explore/parallel-steps.ts)
   const cmds = fc.hasCloneMethod(found) ? found[fc.cloneMethod]() : found
   const fresh = replayOn ? await replayOn() : undefined
   let replayBroken: string[] = []
@@ -132,11 +187,27 @@ export async function explore(config: TargetConfig, o: ExploreOptions, replayOn?
     await fresh?.close()
   }
   const stepsToFailure = state.stepsToFailure !== undefined ? { stepsToFailure: state.stepsToFailure } : {}
-  const replay = { path: details.counterexamplePath ?? '', steps: holder.steps ?? [], alone: fresh !== undefined, reproduced: replayBroken.length > 0, replayBroken }
-  return { ok: false, ...base, ...stepsToFailure, stepsRun: counters.steps, seconds: (Date.now() - started) / 1000, broken: error.ids, replay }
+  const replay = {
+    path: details.counterexamplePath ?? '',
+    steps: holder.steps ?? [],
+    alone: fresh !== undefined,
+    reproduced: replayBroken.length > 0,
+    replayBroken,
+  }
+  return {
+    ok: false,
+    ...base,
+    ...stepsToFailure,
+    stepsRun: counters.steps,
+    seconds: (Date.now() - started) / 1000,
+    broken: error.ids,
+    replay,
+  }
 }
 
-/** The invariant families (WH-INV, SL-INV, PL-INV): each must judge at least one answer for an exploration to conform. */
+/**
+ * The invariant families (WH-INV, SL-INV, PL-INV): each must judge at least one answer for an exploration to conform.
+ */
 export const INVARIANT_FAMILIES: string[] = [...new Set(INVARIANTS.map((i) => i.id.replace(/-\d+$/, '')))]
 
 /**
@@ -149,10 +220,14 @@ export function exploreVerdict(r: ExploreResult): { verdict: Verdict; exit: Exit
   if (!r.ok && !r.error) return { verdict: 'DOES NOT CONFORM', exit: EXIT.doesNotConform }
   if (r.error) return { verdict: 'INCONCLUSIVE', exit: EXIT.inconclusive, reason: r.error }
   const reasons: string[] = []
-  if (r.sequences > 0 && r.sequencesPastFirstStep === 0) reasons.push(`no sequence got past its first step (no 2xx answer after it in ${r.sequences} sequence(s))`)
-  const silent = INVARIANT_FAMILIES.filter((f) => !Object.entries(r.evaluated).some(([id, n]) => id.startsWith(`${f}-`) && n > 0))
+  if (r.sequences > 0 && r.sequencesPastFirstStep === 0)
+    reasons.push(`no sequence got past its first step (no 2xx answer after it in ${r.sequences} sequence(s))`)
+  const silent = INVARIANT_FAMILIES.filter(
+    (f) => !Object.entries(r.evaluated).some(([id, n]) => id.startsWith(`${f}-`) && n > 0),
+  )
   if (silent.length > 0) reasons.push(`no invariant of ${silent.join(', ')} judged any answer`)
-  if (reasons.length > 0) return { verdict: 'INCONCLUSIVE', exit: exitCodeOf('INCONCLUSIVE'), reason: reasons.join('; ') }
+  if (reasons.length > 0)
+    return { verdict: 'INCONCLUSIVE', exit: exitCodeOf('INCONCLUSIVE'), reason: reasons.join('; ') }
   return { verdict: 'CONFORMS', exit: EXIT.conforms }
 }
 
@@ -161,26 +236,49 @@ export function formatExplore(r: ExploreResult, o: ExploreOptions): string {
   const judged = Object.keys(r.evaluated).length
   const answers = Object.values(r.evaluated).reduce((a, b) => a + b, 0)
   const lines = [
-    `explore: seed ${r.seed}, ${r.stepsRun} steps (${r.parallelSteps ?? 0} parallel) in ${r.sequences} sequences, ${judged}/${INVARIANTS.length} invariants judged on ${answers} step answers, ${r.seconds.toFixed(1)} s${r.interrupted ? ' (time limit reached)' : ''}`,
-    // the cells the exploration reached; an exploration is random, so what it did not reach is "not reached", never a verdict
+    `explore: seed ${r.seed}, ${r.stepsRun} steps (${r.parallelSteps ?? 0} parallel) in ${r.sequences} ` +
+      `sequences, ${judged}/${INVARIANTS.length} invariants judged on ${answers} step ` +
+      `answers, ${r.seconds.toFixed(1)} s${r.interrupted ? ' (time limit reached)' : ''}`,
+    // the cells the exploration reached; an exploration is random, so what it did not reach is "not reached", never a
+    // verdict
     ...(r.exercise ? exerciseLines(r.exercise, null) : []),
   ]
   if (r.ok) {
     const v = exploreVerdict(r)
-    return [...lines, v.verdict === 'CONFORMS' ? 'verdict  CONFORMS (no invariant broken)' : `verdict  INCONCLUSIVE (no invariant broken, but ${v.reason})`].join('\n')
+    return [
+      ...lines,
+      v.verdict === 'CONFORMS'
+        ? 'verdict  CONFORMS (no invariant broken)'
+        : `verdict  INCONCLUSIVE (no invariant broken, but ${v.reason})`,
+    ].join('\n')
   }
   if (r.error) return [...lines, `error: ${r.error}`, 'verdict  INCONCLUSIVE'].join('\n')
   const steps = r.replay?.steps ?? []
-  if (r.stepsToFailure !== undefined) lines.push(`first broken after ${r.stepsToFailure} steps: ${(r.broken ?? []).join(', ')}`)
-  const again = r.replay ? `${r.replay.reproduced ? `broke ${r.replay.replayBroken.join(', ')} again` : 'did NOT break an invariant again'} when replayed${r.replay.alone ? ' alone on a fresh target' : ''}; ` : ''
-  lines.push(`replay: ${steps.length} step(s), ${again}run it again with: ${suggestedCommand(`explore --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}`, `npm run explore -- --seed ${o.seed} --steps ${o.steps} --max-sequence ${o.maxSequence}`)}  (fast-check path ${r.replay?.path})`)
+  if (r.stepsToFailure !== undefined)
+    lines.push(`first broken after ${r.stepsToFailure} steps: ${(r.broken ?? []).join(', ')}`)
+  const again = r.replay
+    ? `${
+        r.replay.reproduced ? `broke ${r.replay.replayBroken.join(', ')} again` : 'did NOT break an invariant again'
+      } when replayed${r.replay.alone ? ' alone on a fresh target' : ''}; `
+    : ''
+  lines.push(
+    `replay: ${steps.length} step(s), ${again}run it again with: ${suggestedCommand(
+      `explore --seed ${o.seed} ` + `--steps ${o.steps} --max-sequence ${o.maxSequence}`,
+      `npm run explore -- --seed ${o.seed} ` + `--steps ${o.steps} --max-sequence ${o.maxSequence}`,
+    )}  (fast-check path ${r.replay?.path})`,
+  )
   steps.forEach((s, i) => {
     lines.push(`${String(i + 1).padStart(3)}. ${s.step}`)
     for (const x of s.exchanges) {
       lines.push(`       ${x.method} ${x.url}${x.request.body ? ` ${x.request.body.slice(0, 300)}` : ''}`)
       lines.push(`       -> ${x.status ?? x.error ?? 'no answer'} ${(x.response?.body ?? '').slice(0, 300)}`)
     }
-    if (s.violations.length > 0) lines.push(...formatViolations(s.violations).split('\n').map((l) => `       ${l}`))
+    if (s.violations.length > 0)
+      lines.push(
+        ...formatViolations(s.violations)
+          .split('\n')
+          .map((l) => `       ${l}`),
+      )
   })
   lines.push('verdict  DOES NOT CONFORM')
   return lines.join('\n')

@@ -31,7 +31,10 @@ function positive(name: string, v: string | undefined, fallback: number): number
  * a second) but the time limit, whose default differs: 240 s for one exploration, 120 s per defect. Throws on a value
  * that is not a positive number, naming the option.
  */
-export function exploreOptionsFrom(values: ExploreValues, defaults: { timeLimitS: number; seed?: string }): ExploreOptions {
+export function exploreOptionsFrom(
+  values: ExploreValues,
+  defaults: { timeLimitS: number; seed?: string },
+): ExploreOptions {
   return {
     seed: Math.floor(positive('seed', values.seed ?? defaults.seed, 1)),
     steps: Math.floor(positive('steps', values.steps, 300)),

@@ -21,11 +21,18 @@ import { Step, type StepPacing } from './step'
  * failure replays with the same sending order, not necessarily the same interleaving (docs/concurrency.md).
  */
 
-/** Sends the calls in the scheduler's order, all before any answer is awaited; resolves to their answers in call order. */
-export async function sendTogether(s: fc.Scheduler, calls: readonly (() => Promise<HttpResult>)[]): Promise<HttpResult[]> {
+/**
+ * Sends the calls in the scheduler's order, all before any answer is awaited; resolves to their answers in call order.
+ */
+export async function sendTogether(
+  s: fc.Scheduler,
+  calls: readonly (() => Promise<HttpResult>)[],
+): Promise<HttpResult[]> {
   const started: Promise<HttpResult>[] = new Array(calls.length)
   // each call as a client of its own: its own lane in the history's timeline
-  const releases = calls.map((send, i) => s.schedule(Promise.resolve(i)).then(() => void (started[i] = asClient(`client ${i + 1}`, send))))
+  const releases = calls.map((send, i) =>
+    s.schedule(Promise.resolve(i)).then(() => void (started[i] = asClient(`client ${i + 1}`, send))),
+  )
   await s.waitNext(calls.length)
   await Promise.all(releases)
   return Promise.all(started)
@@ -34,13 +41,19 @@ export async function sendTogether(s: fc.Scheduler, calls: readonly (() => Promi
 const scheduled = (s: fc.Scheduler) => ` (sent in the order ${orderOf(s)})`
 /** The order the scheduler released the calls in, as the step's name shows it once run (fast-check's own report). */
 function orderOf(s: fc.Scheduler): string {
-  const report = s.report().filter((r) => r.status === 'resolved').map((r) => String(r.outputValue))
+  const report = s
+    .report()
+    .filter((r) => r.status === 'resolved')
+    .map((r) => String(r.outputValue))
   return report.length > 0 ? report.map((i) => `#${Number(i) + 1}`).join(', ') : 'not yet drawn'
 }
 
 abstract class ParallelStep extends Step {
   override readonly parallel = true
-  constructor(pacing: StepPacing, protected readonly s: fc.Scheduler) {
+  constructor(
+    pacing: StepPacing,
+    protected readonly s: fc.Scheduler,
+  ) {
     super(pacing)
   }
   abstract what(): string
@@ -57,20 +70,39 @@ abstract class ParallelStep extends Step {
 
 /** An update of a subscription and a delete of it (or another update) at once, then a read. */
 export class ParallelSubWrites extends ParallelStep {
-  constructor(p: StepPacing, s: fc.Scheduler, private readonly k: number, private readonly with_: 'delete' | 'update') {
+  constructor(
+    p: StepPacing,
+    s: fc.Scheduler,
+    private readonly k: number,
+    private readonly with_: 'delete' | 'update',
+  ) {
     super(p, s)
   }
   override check(m: Readonly<ExploreModel>) {
     return m.subs > 0
   }
   what() {
-    return `update subscription #${this.k} and ${this.with_ === 'delete' ? 'delete it' : 'update its event'} at once, then read it`
+    return `update subscription #${this.k} and ${
+      this.with_ === 'delete' ? 'delete it' : 'update its event'
+    } at once, then read it`
   }
   async act(w: World) {
     const id = pick(w.subIds, this.k)!
     await sendTogether(this.s, [
-      () => w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { url: w.subs.url(`par${this.k}`) } }),
-      () => (this.with_ === 'delete' ? w.t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id } }) : w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json: { event: 'validation-success' } })),
+      () =>
+        w.t.webhooks.call({
+          op: 'webhooks.subscription.update',
+          params: { id },
+          json: { url: w.subs.url(`par${this.k}`) },
+        }),
+      () =>
+        this.with_ === 'delete'
+          ? w.t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id } })
+          : w.t.webhooks.call({
+              op: 'webhooks.subscription.update',
+              params: { id },
+              json: { event: 'validation-success' },
+            }),
     ])
     await w.t.webhooks.call({ op: 'webhooks.subscription.get', params: { id } })
   }
@@ -78,7 +110,9 @@ export class ParallelSubWrites extends ParallelStep {
 
 /** The product's update (pointer -> value), its date tokens resolved. */
 function updateOf(w: World): [string, unknown][] {
-  return Object.entries(w.flow.payloadOverrides(w.t.config.product).update ?? { '/policy/paymentFrequency': 'annual' }).map(([p, v]) => [p, resolveDateToken(v, new Date())])
+  return Object.entries(
+    w.flow.payloadOverrides(w.t.config.product).update ?? { '/policy/paymentFrequency': 'annual' },
+  ).map(([p, v]) => [p, resolveDateToken(v, new Date())])
 }
 function patchOf(entries: readonly [string, unknown][]): Record<string, unknown> {
   const json: Record<string, unknown> = {}
@@ -92,7 +126,12 @@ function patchOf(entries: readonly [string, unknown][]): Record<string, unknown>
  * writer's whole, never a mix).
  */
 export class ParallelQuoteUpdates extends ParallelStep {
-  constructor(p: StepPacing, s: fc.Scheduler, private readonly k: number, private readonly fields: 'disjoint' | 'same') {
+  constructor(
+    p: StepPacing,
+    s: fc.Scheduler,
+    private readonly k: number,
+    private readonly fields: 'disjoint' | 'same',
+  ) {
     super(p, s)
   }
   override check(m: Readonly<ExploreModel>) {
@@ -109,7 +148,10 @@ export class ParallelQuoteUpdates extends ParallelStep {
     let patches: Record<string, unknown>[]
     if (this.fields === 'same') {
       // a new quote whose values differ from the update's: one writer the update, the other the values it holds now
-      const q = await w.flow.createQuote(w.t.config.product, { label: `explore-${w.quoteIds.length}`, unlike: Object.fromEntries(fields) })
+      const q = await w.flow.createQuote(w.t.config.product, {
+        label: `explore-${w.quoteIds.length}`,
+        unlike: Object.fromEntries(fields),
+      })
       w.quoteIds.push(q.quoteId)
       w.payloads.set(q.quoteId, q.payload)
       id = q.quoteId
@@ -119,9 +161,13 @@ export class ParallelQuoteUpdates extends ParallelStep {
     } else {
       id = pick(w.quoteIds, this.k)!
       await w.flow.waitActions(id)
-      patches = fields.length > 1 ? [patchOf(fields.slice(0, 1)), patchOf(fields.slice(1))] : [patchOf(fields), patchOf(fields)]
+      patches =
+        fields.length > 1 ? [patchOf(fields.slice(0, 1)), patchOf(fields.slice(1))] : [patchOf(fields), patchOf(fields)]
     }
-    await sendTogether(this.s, patches.map((json) => () => w.flow.update(id, json)))
+    await sendTogether(
+      this.s,
+      patches.map((json) => () => w.flow.update(id, json)),
+    )
     await w.flow.waitActions(id)
     await w.flow.getQuote(id)
   }
@@ -140,11 +186,17 @@ export class ParallelCalculateUpdate extends ParallelStep {
   }
   async act(w: World) {
     const product = w.t.config.product
-    const q = await w.flow.calculatedQuote(product, { label: `explore-${w.quoteIds.length}`, unlike: Object.fromEntries(updateOf(w)) })
+    const q = await w.flow.calculatedQuote(product, {
+      label: `explore-${w.quoteIds.length}`,
+      unlike: Object.fromEntries(updateOf(w)),
+    })
     w.quoteIds.push(q.quoteId)
     w.payloads.set(q.quoteId, q.payload)
     await w.flow.waitActions(q.quoteId)
-    await sendTogether(this.s, [() => w.flow.calculate(q.quoteId), () => w.flow.update(q.quoteId, patchOf(updateOf(w).slice(0, 1)))])
+    await sendTogether(this.s, [
+      () => w.flow.calculate(q.quoteId),
+      () => w.flow.update(q.quoteId, patchOf(updateOf(w).slice(0, 1))),
+    ])
     await w.flow.waitActions(q.quoteId)
     await w.flow.getQuote(q.quoteId)
   }
@@ -155,7 +207,11 @@ export class ParallelCalculateUpdate extends ParallelStep {
 
 /** Two or three new quotes (their data differ: each its own customer) calculated at once, then each read. */
 export class ParallelCalculations extends ParallelStep {
-  constructor(p: StepPacing, s: fc.Scheduler, private readonly n: number) {
+  constructor(
+    p: StepPacing,
+    s: fc.Scheduler,
+    private readonly n: number,
+  ) {
     super(p, s)
   }
   override check(m: Readonly<ExploreModel>) {
@@ -174,7 +230,10 @@ export class ParallelCalculations extends ParallelStep {
       ids.push(q.quoteId)
     }
     for (const id of ids) await w.flow.waitActions(id)
-    await sendTogether(this.s, ids.map((id) => () => w.flow.calculate(id)))
+    await sendTogether(
+      this.s,
+      ids.map((id) => () => w.flow.calculate(id)),
+    )
     for (const id of ids) {
       await w.flow.waitActions(id)
       await w.flow.getQuote(id)
@@ -206,7 +265,11 @@ export class ParallelIssues extends ParallelStep {
       w.requests.push({ id: requestId, quoteId: q.quoteId })
       const r = await w.flow.waitRequest(requestId)
       const policyId = r.outcome === 'success' ? getPointer(r.value?.body, w.flow.settings.policyIdPointer) : undefined
-      if ((typeof policyId === 'string' || typeof policyId === 'number') && !w.policies.some((p) => p.id === String(policyId))) w.policies.push({ id: String(policyId), quoteId: q.quoteId })
+      if (
+        (typeof policyId === 'string' || typeof policyId === 'number') &&
+        !w.policies.some((p) => p.id === String(policyId))
+      )
+        w.policies.push({ id: String(policyId), quoteId: q.quoteId })
     }
   }
   override update(m: ExploreModel, w: World) {
@@ -220,7 +283,11 @@ export class ParallelIssues extends ParallelStep {
  * some order; PL-INV-051: never more allocated than the payment holds).
  */
 export class ParallelAllocateCredit extends ParallelStep {
-  constructor(p: StepPacing, s: fc.Scheduler, private readonly k: number) {
+  constructor(
+    p: StepPacing,
+    s: fc.Scheduler,
+    private readonly k: number,
+  ) {
     super(p, s)
   }
   what() {
@@ -235,7 +302,8 @@ export class ParallelAllocateCredit extends ParallelStep {
         w.requests.push({ id: q.requestId, quoteId: q.quoteId })
         const r = await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: q.requestId } })
         const policyId = getPointer(r.body, w.flow.settings.policyIdPointer)
-        if (typeof policyId === 'string' || typeof policyId === 'number') w.policies.push({ id: String(policyId), quoteId: q.quoteId })
+        if (typeof policyId === 'string' || typeof policyId === 'number')
+          w.policies.push({ id: String(policyId), quoteId: q.quoteId })
       }
     }
     const policy = pick(w.policies, this.k)
@@ -247,7 +315,9 @@ export class ParallelAllocateCredit extends ParallelStep {
     const paymentId = api.paymentIdOf(await api.insertPayment(amount, new Date().toISOString().slice(0, 10)))
     if (paymentId === undefined) return
     await api.totals(policy.id)
-    const one = api.eventIdsOf(await api.allocate(paymentId, [{ invoicenumber: first.invoicenumber, amount: roundMoney(amount * 0.5) }]))?.[0]
+    const one = api.eventIdsOf(
+      await api.allocate(paymentId, [{ invoicenumber: first.invoicenumber, amount: roundMoney(amount * 0.5) }]),
+    )?.[0]
     if (one === undefined) return
     w.allocations.add(one)
     await api.totals(policy.id)
@@ -264,15 +334,32 @@ export class ParallelAllocateCredit extends ParallelStep {
   }
 }
 
-/** The parallel steps' arbitraries, each with its weight among explore's steps (runner/commands/explore/commands.ts). */
-export function parallelStepArbitraries(pacing: StepPacing): { arbitrary: fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>; weight: number }[] {
+/**
+ * The parallel steps' arbitraries, each with its weight among explore's steps (runner/commands/explore/commands.ts).
+ */
+export function parallelStepArbitraries(
+  pacing: StepPacing,
+): { arbitrary: fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>; weight: number }[] {
   const k = fc.nat({ max: 99 })
   const s = fc.scheduler()
   return [
-    { arbitrary: fc.tuple(s, k, fc.constantFrom('delete', 'update' as const)).map(([sc, i, x]) => new ParallelSubWrites(pacing, sc, i, x)), weight: 2 },
-    { arbitrary: fc.tuple(s, k, fc.constantFrom('disjoint', 'same' as const)).map(([sc, i, f]) => new ParallelQuoteUpdates(pacing, sc, i, f)), weight: 2 },
+    {
+      arbitrary: fc
+        .tuple(s, k, fc.constantFrom('delete', 'update' as const))
+        .map(([sc, i, x]) => new ParallelSubWrites(pacing, sc, i, x)),
+      weight: 2,
+    },
+    {
+      arbitrary: fc
+        .tuple(s, k, fc.constantFrom('disjoint', 'same' as const))
+        .map(([sc, i, f]) => new ParallelQuoteUpdates(pacing, sc, i, f)),
+      weight: 2,
+    },
     { arbitrary: s.map((sc) => new ParallelCalculateUpdate(pacing, sc)), weight: 2 },
-    { arbitrary: fc.tuple(s, fc.integer({ min: 2, max: 3 })).map(([sc, n]) => new ParallelCalculations(pacing, sc, n)), weight: 2 },
+    {
+      arbitrary: fc.tuple(s, fc.integer({ min: 2, max: 3 })).map(([sc, n]) => new ParallelCalculations(pacing, sc, n)),
+      weight: 2,
+    },
     { arbitrary: s.map((sc) => new ParallelIssues(pacing, sc)), weight: 2 },
     { arbitrary: fc.tuple(s, k).map(([sc, i]) => new ParallelAllocateCredit(pacing, sc, i)), weight: 2 },
   ]

@@ -4,7 +4,10 @@ import type { ExploreModel, World } from './world'
 
 /** A step's invariants were broken: fast-check shrinks the sequence that led here. */
 export class InvariantBroken extends Error {
-  constructor(readonly step: string, readonly ids: string[]) {
+  constructor(
+    readonly step: string,
+    readonly ids: string[],
+  ) {
     super(`${step}: broke ${ids.join(', ')}`)
     this.name = 'InvariantBroken'
   }
@@ -47,9 +50,18 @@ export abstract class Step implements fc.AsyncCommand<ExploreModel, World> {
       }
       return { ...runningInvariants()!, error }
     })
-    // named again once run: a parallel step's name says the order its calls were sent in (runner/commands/explore/parallel-steps.ts)
-    w.log.push({ step: this.toString() + (tally.error ? ` (flow stopped: ${w.t.redactor.text(tally.error).slice(0, 200)})` : ''), exchanges: w.current, evaluated: Object.keys(tally.evaluated), violations: tally.violations, exercised: Object.keys(tally.exercised ?? {}), ...(this.parallel ? { parallel: true as const } : {}) })
+    // named again once run: a parallel step's name says the order its calls were sent in
+    // (runner/commands/explore/parallel-steps.ts)
+    w.log.push({
+      step: this.toString() + (tally.error ? ` (flow stopped: ${w.t.redactor.text(tally.error).slice(0, 200)})` : ''),
+      exchanges: w.current,
+      evaluated: Object.keys(tally.evaluated),
+      violations: tally.violations,
+      exercised: Object.keys(tally.exercised ?? {}),
+      ...(this.parallel ? { parallel: true as const } : {}),
+    })
     this.update(m, w)
-    if (tally.violations.length > 0) throw new InvariantBroken(name, [...new Set(tally.violations.map((v) => v.invariant))])
+    if (tally.violations.length > 0)
+      throw new InvariantBroken(name, [...new Set(tally.violations.map((v) => v.invariant))])
   }
 }

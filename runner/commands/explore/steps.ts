@@ -1,7 +1,14 @@
 import fc from 'fast-check'
 import { getPointer } from '../../../helpers/client/data/json-pointer'
 import { documentIdOf } from '../../../helpers/oracle/documents'
-import { perform, QUOTE_STATES, reachState, TABLE_OPERATIONS, type QuoteStateName, type TableOperation } from '../../../helpers/checks/sales/state-table'
+import {
+  perform,
+  QUOTE_STATES,
+  reachState,
+  TABLE_OPERATIONS,
+  type QuoteStateName,
+  type TableOperation,
+} from '../../../helpers/checks/sales/state-table'
 import { takeExpiredToken, expiryLeewaySeconds, msUntilExpired } from '../../../helpers/client/auth/expiring-token'
 import { getPointer as at } from '../../../helpers/client/data/json-pointer'
 import { addDays, daysBetween } from '../../../helpers/checks/policies/dates'
@@ -38,10 +45,14 @@ async function followUp(w: World, id: string, then: FollowUp): Promise<void> {
   await read()
 }
 
-const suffix = (then: FollowUp) => (then === 'none' ? '' : then === 'read' ? ', then read it and list' : ', then read it, list, update its url, read it')
+const suffix = (then: FollowUp) =>
+  then === 'none' ? '' : then === 'read' ? ', then read it and list' : ', then read it, list, update its url, read it'
 
 class CreateSub extends Step {
-  constructor(p: StepPacing, private readonly event: string) {
+  constructor(
+    p: StepPacing,
+    private readonly event: string,
+  ) {
     super(p)
   }
   toString() {
@@ -57,7 +68,12 @@ class CreateSub extends Step {
 }
 
 class UpdateSub extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly change: string, private readonly then: FollowUp) {
+  constructor(
+    p: StepPacing,
+    private readonly k: number,
+    private readonly change: string,
+    private readonly then: FollowUp,
+  ) {
     super(p)
   }
   override check(m: Readonly<ExploreModel>) {
@@ -68,7 +84,12 @@ class UpdateSub extends Step {
   }
   async act(w: World) {
     const id = pick(w.subIds, this.k)!
-    const json = this.change === 'url' ? { url: w.subs.url(`moved${this.k}`) } : this.change === 'invalid' ? { event: 'no-such-event' } : { event: this.change }
+    const json =
+      this.change === 'url'
+        ? { url: w.subs.url(`moved${this.k}`) }
+        : this.change === 'invalid'
+          ? { event: 'no-such-event' }
+          : { event: this.change }
     await w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id }, json })
     await followUp(w, id, this.then)
   }
@@ -76,7 +97,12 @@ class UpdateSub extends Step {
 
 /** A read or a delete of one subscription, and what follows it. */
 class SubOp extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly op: 'get' | 'delete', private readonly then: FollowUp) {
+  constructor(
+    p: StepPacing,
+    private readonly k: number,
+    private readonly op: 'get' | 'delete',
+    private readonly then: FollowUp,
+  ) {
     super(p)
   }
   override check(m: Readonly<ExploreModel>) {
@@ -87,7 +113,10 @@ class SubOp extends Step {
   }
   async act(w: World) {
     const id = pick(w.subIds, this.k)!
-    await w.t.webhooks.call({ op: this.op === 'get' ? 'webhooks.subscription.get' : 'webhooks.subscription.delete', params: { id } })
+    await w.t.webhooks.call({
+      op: this.op === 'get' ? 'webhooks.subscription.get' : 'webhooks.subscription.delete',
+      params: { id },
+    })
     await followUp(w, id, this.then)
   }
 }
@@ -106,7 +135,10 @@ class ListSubs extends Step {
  * tenant (users.otherTenant; skipped when the profile has none): the model requires each answer to be a refusal.
  */
 class ForeignProbe extends Step {
-  constructor(p: StepPacing, private readonly k: number) {
+  constructor(
+    p: StepPacing,
+    private readonly k: number,
+  ) {
     super(p)
   }
   override check(m: Readonly<ExploreModel>) {
@@ -121,18 +153,29 @@ class ForeignProbe extends Step {
     const sub = pick(w.subIds, this.k)
     if (sub !== undefined) {
       await w.t.webhooks.call({ op: 'webhooks.subscription.get', params: { id: sub }, as })
-      await w.t.webhooks.call({ op: 'webhooks.subscription.update', params: { id: sub }, as, json: { url: w.subs.url('foreign') } })
+      await w.t.webhooks.call({
+        op: 'webhooks.subscription.update',
+        params: { id: sub },
+        as,
+        json: { url: w.subs.url('foreign') },
+      })
       await w.t.webhooks.call({ op: 'webhooks.subscription.delete', params: { id: sub }, as })
     }
     const quote = pick(w.quoteIds, this.k)
     if (quote !== undefined) {
       await w.t.sales.call({ op: 'sales.quote.get', params: { policyId: quote }, as })
-      await w.t.sales.call({ op: 'sales.quote.update', params: { policyId: quote }, as, json: { policy: { externalReference: w.t.tag('foreign') } } })
+      await w.t.sales.call({
+        op: 'sales.quote.update',
+        params: { policyId: quote },
+        as,
+        json: { policy: { externalReference: w.t.tag('foreign') } },
+      })
     }
     const request = pick(w.requests, this.k)
     if (request) await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: request.id }, as })
     const doc = pick(w.documents, this.k)
-    if (doc !== undefined) await w.t.sales.call({ op: 'sales.documents.download', params: { id: doc }, headers: { accept: '*/*' }, as })
+    if (doc !== undefined)
+      await w.t.sales.call({ op: 'sales.documents.download', params: { id: doc }, headers: { accept: '*/*' }, as })
     const policy = pick(w.policies, this.k)
     if (policy) {
       await w.t.sales.call({ op: 'sales.policy.links', params: { policyId: policy.id }, as })
@@ -148,7 +191,10 @@ class ForeignProbe extends Step {
  * the period totals of policy #k: the model requires each answer to be a refusal.
  */
 class ExpiredProbe extends Step {
-  constructor(p: StepPacing, private readonly k: number) {
+  constructor(
+    p: StepPacing,
+    private readonly k: number,
+  ) {
     super(p)
   }
   toString() {
@@ -161,7 +207,11 @@ class ExpiredProbe extends Step {
     await w.t.webhooks.call({ op: 'webhooks.subscriptions.list', bearer })
     const sub = pick(w.subIds, this.k)
     if (sub !== undefined) await w.t.webhooks.call({ op: 'webhooks.subscription.get', params: { id: sub }, bearer })
-    await w.t.sales.call({ op: 'sales.schemes.get', params: { type: w.flow.settings.schemaType, name: w.t.config.product }, bearer })
+    await w.t.sales.call({
+      op: 'sales.schemes.get',
+      params: { type: w.flow.settings.schemaType, name: w.t.config.product },
+      bearer,
+    })
     const quote = pick(w.quoteIds, this.k)
     if (quote !== undefined) await w.t.sales.call({ op: 'sales.quote.get', params: { policyId: quote }, bearer })
     const policy = pick(w.policies, this.k)
@@ -194,12 +244,18 @@ export async function newQuote(w: World, state: QuoteStateName): Promise<string>
     w.requests.push({ id: q.requestId, quoteId: q.quoteId })
     const r = await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: q.requestId } })
     const policyId = getPointer(r.body, w.flow.settings.policyIdPointer)
-    if (typeof policyId === 'string' || typeof policyId === 'number') w.policies.push({ id: String(policyId), quoteId: q.quoteId })
+    if (typeof policyId === 'string' || typeof policyId === 'number')
+      w.policies.push({ id: String(policyId), quoteId: q.quoteId })
   }
   return q.quoteId
 }
 
-const counts = (w: World) => ({ quotes: w.quoteIds.length, requests: w.requests.length, documents: w.documents.length, policies: w.policies.length })
+const counts = (w: World) => ({
+  quotes: w.quoteIds.length,
+  requests: w.requests.length,
+  documents: w.documents.length,
+  policies: w.policies.length,
+})
 
 /**
  * One quote operation after reading the actions list (sales §3 rule 4: the model judges the operation against it);
@@ -222,8 +278,10 @@ async function operate(w: World, id: string, op: TableOperation): Promise<void> 
       if (requestId) {
         w.requests.push({ id: requestId, quoteId: id })
         const r = await w.flow.waitRequest(requestId)
-        const policyId = r.outcome === 'success' ? getPointer(r.value?.body, w.flow.settings.policyIdPointer) : undefined
-        if (typeof policyId === 'string' || typeof policyId === 'number') w.policies.push({ id: String(policyId), quoteId: id })
+        const policyId =
+          r.outcome === 'success' ? getPointer(r.value?.body, w.flow.settings.policyIdPointer) : undefined
+        if (typeof policyId === 'string' || typeof policyId === 'number')
+          w.policies.push({ id: String(policyId), quoteId: id })
       }
     }
   }
@@ -233,7 +291,10 @@ async function operate(w: World, id: string, op: TableOperation): Promise<void> 
 
 /** A new quote in a state, shown in its actions list (and its request and policy when issued). */
 class NewQuote extends Step {
-  constructor(p: StepPacing, private readonly state: QuoteStateName) {
+  constructor(
+    p: StepPacing,
+    private readonly state: QuoteStateName,
+  ) {
     super(p)
   }
   toString() {
@@ -252,7 +313,11 @@ class NewQuote extends Step {
 
 /** Any quote operation in any state the API reaches: a new quote brought to the state, then the operation. */
 class OperationInState extends Step {
-  constructor(p: StepPacing, private readonly state: QuoteStateName, private readonly op: TableOperation) {
+  constructor(
+    p: StepPacing,
+    private readonly state: QuoteStateName,
+    private readonly op: TableOperation,
+  ) {
     super(p)
   }
   toString() {
@@ -271,10 +336,14 @@ class OperationInState extends Step {
 
 /**
  * One quote operation in every state the API reaches: per state a new quote brought to it, then the operation (as in
- * OperationInState). A state whose quote could not be reached is passed over; the first such failure ends the step's log.
+ * OperationInState). A state whose quote could not be reached is passed over; the first such failure ends the step's
+ * log.
  */
 class OperationInEveryState extends Step {
-  constructor(p: StepPacing, private readonly op: TableOperation) {
+  constructor(
+    p: StepPacing,
+    private readonly op: TableOperation,
+  ) {
     super(p)
   }
   toString() {
@@ -301,7 +370,11 @@ class OperationInEveryState extends Step {
 
 /** Any quote operation on a quote the sequence made (whatever state earlier steps left it in). */
 class QuoteOp extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly op: TableOperation) {
+  constructor(
+    p: StepPacing,
+    private readonly k: number,
+    private readonly op: TableOperation,
+  ) {
     super(p)
   }
   override check(m: Readonly<ExploreModel>) {
@@ -321,13 +394,25 @@ class QuoteOp extends Step {
 const READ_KINDS = ['quote', 'request', 'document', 'totals', 'invoices', 'links'] as const
 type Read = (typeof READ_KINDS)[number]
 
-/** A read of a quote (its actions, then its data), a request, a document or a policy (links, invoices, period totals). */
+/**
+ * A read of a quote (its actions, then its data), a request, a document or a policy (links, invoices, period totals).
+ */
 class ReadOne extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly what: Read) {
+  constructor(
+    p: StepPacing,
+    private readonly k: number,
+    private readonly what: Read,
+  ) {
     super(p)
   }
   override check(m: Readonly<ExploreModel>) {
-    return this.what === 'quote' ? m.quotes > 0 : this.what === 'request' ? m.requests > 0 : this.what === 'document' ? m.documents > 0 : m.policies > 0
+    return this.what === 'quote'
+      ? m.quotes > 0
+      : this.what === 'request'
+        ? m.requests > 0
+        : this.what === 'document'
+          ? m.documents > 0
+          : m.policies > 0
   }
   toString() {
     return `read ${this.what} #${this.k}${this.what === 'invoices' ? ', then the totals' : ''}`
@@ -339,8 +424,14 @@ class ReadOne extends Step {
       await w.flow.waitActions(id)
       await w.flow.getQuote(id)
     }
-    if (kind === 'request') await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: pick(w.requests, this.k)!.id } })
-    if (kind === 'document') await w.t.sales.call({ op: 'sales.documents.download', params: { id: pick(w.documents, this.k)! }, headers: { accept: '*/*' } })
+    if (kind === 'request')
+      await w.t.sales.call({ op: 'sales.requests.get', params: { requestId: pick(w.requests, this.k)!.id } })
+    if (kind === 'document')
+      await w.t.sales.call({
+        op: 'sales.documents.download',
+        params: { id: pick(w.documents, this.k)! },
+        headers: { accept: '*/*' },
+      })
     const policy = pick(w.policies, this.k)?.id
     if (policy === undefined) return
     if (kind === 'totals') await w.api.totals(policy)
@@ -359,7 +450,11 @@ class ReadOne extends Step {
  * (the profile's MTA change through a new quote: calculate, bind, issue).
  */
 class MoneyOp extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly op: 'terminate' | 'allocate' | 'credit' | 'mta') {
+  constructor(
+    p: StepPacing,
+    private readonly k: number,
+    private readonly op: 'terminate' | 'allocate' | 'credit' | 'mta',
+  ) {
     super(p)
   }
   toString() {
@@ -383,7 +478,8 @@ class MoneyOp extends Step {
         const pay = await api.insertPayment(amount, new Date().toISOString().slice(0, 10))
         const paymentId = api.paymentIdOf(pay)
         if (paymentId === undefined) return
-        const events = api.eventIdsOf(await api.allocate(paymentId, [{ invoicenumber: first.invoicenumber, amount }])) ?? []
+        const events =
+          api.eventIdsOf(await api.allocate(paymentId, [{ invoicenumber: first.invoicenumber, amount }])) ?? []
         for (const e of events) w.allocations.add(e)
         if (this.op === 'credit') {
           await api.totals(policy.id)
@@ -399,14 +495,21 @@ class MoneyOp extends Step {
       if (this.op === 'terminate') {
         const premium = api.readTotals(await api.totals(policy.id)).premium
         if (premium === undefined) return
-        await api.terminate(policy.id, { date: addDays(inception, Math.min(s.termination.afterDays, span)), sum: roundMoney(premium * 0.37) })
+        await api.terminate(policy.id, {
+          date: addDays(inception, Math.min(s.termination.afterDays, span)),
+          sum: roundMoney(premium * 0.37),
+        })
         return
       }
       const payload = w.payloads.get(policy.quoteId)
       if (!payload) return
-      const vars = api.vars({ policyId: policy.id, dateEffective: addDays(inception, Math.min(s.mta.effectiveAfterDays, span)) })
+      const vars = api.vars({
+        policyId: policy.id,
+        dateEffective: addDays(inception, Math.min(s.mta.effectiveAfterDays, span)),
+      })
       const body = structuredClone(payload)
-      for (const [ptr, v] of Object.entries(fillTemplate(s.mta.set, vars) as Record<string, unknown>)) setPointer(body, ptr, v)
+      for (const [ptr, v] of Object.entries(fillTemplate(s.mta.set, vars) as Record<string, unknown>))
+        setPointer(body, ptr, v)
       const res = await api.mta(deepMerge(body, fillTemplate(s.mta.body, vars)))
       const id = at(res.body, s.mta.quoteIdPointer)
       if (res.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return
@@ -436,7 +539,10 @@ class MoneyOp extends Step {
  * its own credits, so an amount booked on the wrong policy or a credit reversing the other event breaks it).
  */
 class SplitPayment extends Step {
-  constructor(p: StepPacing, private readonly k: number) {
+  constructor(
+    p: StepPacing,
+    private readonly k: number,
+  ) {
     super(p)
   }
   toString() {
@@ -460,7 +566,10 @@ class SplitPayment extends Step {
       wanted.push({ invoicenumber: first.invoicenumber, amount: roundMoney(first.amount * 0.5) })
     }
     await totals()
-    const pay = await api.insertPayment(roundMoney(wanted.reduce((sum, a) => sum + a.amount, 0)), new Date().toISOString().slice(0, 10))
+    const pay = await api.insertPayment(
+      roundMoney(wanted.reduce((sum, a) => sum + a.amount, 0)),
+      new Date().toISOString().slice(0, 10),
+    )
     const paymentId = api.paymentIdOf(pay)
     if (paymentId === undefined) return
     const events = api.eventIdsOf(await api.allocate(paymentId, wanted)) ?? []
@@ -505,11 +614,17 @@ type PolicyViewOp = (typeof POLICY_VIEW_OPS)[number]
  * (PL-INV-003..006 judge them).
  */
 class PolicyView extends Step {
-  constructor(p: StepPacing, private readonly k: number, private readonly op: PolicyViewOp) {
+  constructor(
+    p: StepPacing,
+    private readonly k: number,
+    private readonly op: PolicyViewOp,
+  ) {
     super(p)
   }
   toString() {
-    return `${this.op === 'views' ? 'read' : `${this.op} of`} policy #${this.k} (a new one when the sequence has none), every view read before and after`
+    return `${
+      this.op === 'views' ? 'read' : `${this.op} of`
+    } policy #${this.k} (a new one when the sequence has none), every view read before and after`
   }
   override update(m: ExploreModel, w: World) {
     Object.assign(m, counts(w))
@@ -526,7 +641,8 @@ class PolicyView extends Step {
     if (this.op === 'custom-view') await readPolicyViews(w, policy)
     if (this.op === 'data-change') {
       const body: Record<string, unknown> = {}
-      for (const [ptr, v] of Object.entries(fillTemplate(s.technicalChange.set, api.vars()) as Record<string, unknown>)) setPointer(body, ptr, v)
+      for (const [ptr, v] of Object.entries(fillTemplate(s.technicalChange.set, api.vars()) as Record<string, unknown>))
+        setPointer(body, ptr, v)
       await api.dataChange(policy.id, body)
     }
     if (this.op === 'termination-quote') {
@@ -534,7 +650,10 @@ class PolicyView extends Step {
       const inception = at(links.body, s.links.dateInceptionPointer)
       const expiry = at(links.body, s.links.dateExpiryPointer)
       if (typeof inception !== 'string' || typeof expiry !== 'string') return
-      await api.terminationPremiums(policy.id, { type: 'pro-rata', date: addDays(inception, Math.min(s.termination.afterDays, Math.max(0, daysBetween(inception, expiry) - 1))) })
+      await api.terminationPremiums(policy.id, {
+        type: 'pro-rata',
+        date: addDays(inception, Math.min(s.termination.afterDays, Math.max(0, daysBetween(inception, expiry) - 1))),
+      })
     }
     await readPolicyViews(w, policy)
   }
@@ -548,7 +667,10 @@ class PolicyView extends Step {
  * read (PL-INV-003: the policy carries the data as updated, not as created; PL-INV-004..006).
  */
 class Recalculate extends Step {
-  constructor(p: StepPacing, private readonly issue: boolean) {
+  constructor(
+    p: StepPacing,
+    private readonly issue: boolean,
+  ) {
     super(p)
   }
   toString() {
@@ -566,7 +688,9 @@ class Recalculate extends Step {
     const schema = await w.flow.schema(product)
     const set: Record<string, unknown> = {}
     for (const [pointer, value] of Object.entries(update)) {
-      const other = (schemaAt(schema, pointer) as { enum?: unknown[] } | undefined)?.enum?.find((o) => o !== resolveDateToken(value, new Date()))
+      const other = (schemaAt(schema, pointer) as { enum?: unknown[] } | undefined)?.enum?.find(
+        (o) => o !== resolveDateToken(value, new Date()),
+      )
       if (other !== undefined) set[pointer] = other
     }
     const q = await w.flow.calculatedQuote(product, { label: `explore-${w.quoteIds.length}`, set, unlike: update })
@@ -579,7 +703,8 @@ class Recalculate extends Step {
     }
     await reads()
     const json: Record<string, unknown> = {}
-    for (const [pointer, value] of Object.entries(update)) setPointer(json, pointer, resolveDateToken(value, new Date()))
+    for (const [pointer, value] of Object.entries(update))
+      setPointer(json, pointer, resolveDateToken(value, new Date()))
     if ((await w.flow.update(q.quoteId, json)).status >= 300) return
     await w.flow.waitActions(q.quoteId)
     if ((await w.flow.calculate(q.quoteId)).status >= 300) return
@@ -595,9 +720,14 @@ class Recalculate extends Step {
   }
 }
 
-/** A step drawn from the exercise model's cells (runner/commands/explore/cell-steps.ts): what it does is the action's. */
+/**
+ * A step drawn from the exercise model's cells (runner/commands/explore/cell-steps.ts): what it does is the action's.
+ */
 class ActionStep extends Step {
-  constructor(p: StepPacing, private readonly action: ExploreAction) {
+  constructor(
+    p: StepPacing,
+    private readonly action: ExploreAction,
+  ) {
     super(p)
   }
   toString() {
@@ -617,33 +747,94 @@ class ActionStep extends Step {
  * documents and policies, money operations on policies, a payment split across two policies then credited, every
  * view of a policy around a read or a change, a recalculation of a changed quote (then issued in half the draws),
  * probes from another tenant and with an expired token. Quotes carry the suites' generated payloads (real-world data
- * included, helpers/checks/sales/payload.ts). The quote operations weigh most (42 operation x state pairs; one operation in every state covers 6 at once).
- * `cells`: the exercise model's cells as actions (runner/commands/explore/cell-steps.ts), drawn beside the others (issue 40).
+ * included, helpers/checks/sales/payload.ts). The quote operations weigh most (42 operation x state pairs; one
+ * operation in every state covers 6 at once).
+ * `cells`: the exercise model's cells as actions (runner/commands/explore/cell-steps.ts), drawn beside the others
+ * (issue 40).
  */
-export function stepArbitraries(pacing: StepPacing, cells?: fc.Arbitrary<ExploreAction>): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
+export function stepArbitraries(
+  pacing: StepPacing,
+  cells?: fc.Arbitrary<ExploreAction>,
+): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
   const k = fc.nat({ max: 99 })
   const then = fc.constantFrom(...FOLLOW_UPS)
   const change = fc.oneof(fc.constantFrom('url', 'invalid'), fc.constantFrom(...EVENTS))
   const w = (arbitrary: fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>, weight: number) => ({ arbitrary, weight })
   return [
     fc.oneof(
-      w(fc.constantFrom(...EVENTS).map((e) => new CreateSub(pacing, e)), 3),
-      w(fc.tuple(k, change, then).map(([i, c, r]) => new UpdateSub(pacing, i, c, r)), 3),
-      w(fc.tuple(k, fc.constantFrom('get', 'delete' as const), then).map(([i, op, r]) => new SubOp(pacing, i, op, r)), 3),
-      w(fc.constant(null).map(() => new ListSubs(pacing)), 1),
-      w(fc.constantFrom(...QUOTE_STATES).map((st) => new NewQuote(pacing, st)), 2),
-      w(fc.tuple(fc.constantFrom(...QUOTE_STATES), fc.constantFrom(...TABLE_OPERATIONS)).map(([st, op]) => new OperationInState(pacing, st, op)), 3),
-      w(fc.constantFrom(...TABLE_OPERATIONS).map((op) => new OperationInEveryState(pacing, op)), 2),
-      w(fc.tuple(k, fc.constantFrom(...TABLE_OPERATIONS)).map(([i, op]) => new QuoteOp(pacing, i, op)), 2),
-      w(fc.tuple(k, fc.constantFrom(...READ_KINDS)).map(([i, x]) => new ReadOne(pacing, i, x)), 3),
-      w(fc.tuple(k, fc.constantFrom('terminate', 'allocate', 'credit', 'mta' as const)).map(([i, op]) => new MoneyOp(pacing, i, op)), 3),
-      w(k.map((i) => new SplitPayment(pacing, i)), 1),
-      w(fc.tuple(k, fc.constantFrom(...POLICY_VIEW_OPS)).map(([i, op]) => new PolicyView(pacing, i, op)), 3),
-      w(fc.boolean().map((issue) => new Recalculate(pacing, issue)), 1),
-      w(k.map((i) => new ForeignProbe(pacing, i)), 2),
-      w(k.map((i) => new ExpiredProbe(pacing, i)), 1),
+      w(
+        fc.constantFrom(...EVENTS).map((e) => new CreateSub(pacing, e)),
+        3,
+      ),
+      w(
+        fc.tuple(k, change, then).map(([i, c, r]) => new UpdateSub(pacing, i, c, r)),
+        3,
+      ),
+      w(
+        fc.tuple(k, fc.constantFrom('get', 'delete' as const), then).map(([i, op, r]) => new SubOp(pacing, i, op, r)),
+        3,
+      ),
+      w(
+        fc.constant(null).map(() => new ListSubs(pacing)),
+        1,
+      ),
+      w(
+        fc.constantFrom(...QUOTE_STATES).map((st) => new NewQuote(pacing, st)),
+        2,
+      ),
+      w(
+        fc
+          .tuple(fc.constantFrom(...QUOTE_STATES), fc.constantFrom(...TABLE_OPERATIONS))
+          .map(([st, op]) => new OperationInState(pacing, st, op)),
+        3,
+      ),
+      w(
+        fc.constantFrom(...TABLE_OPERATIONS).map((op) => new OperationInEveryState(pacing, op)),
+        2,
+      ),
+      w(
+        fc.tuple(k, fc.constantFrom(...TABLE_OPERATIONS)).map(([i, op]) => new QuoteOp(pacing, i, op)),
+        2,
+      ),
+      w(
+        fc.tuple(k, fc.constantFrom(...READ_KINDS)).map(([i, x]) => new ReadOne(pacing, i, x)),
+        3,
+      ),
+      w(
+        fc
+          .tuple(k, fc.constantFrom('terminate', 'allocate', 'credit', 'mta' as const))
+          .map(([i, op]) => new MoneyOp(pacing, i, op)),
+        3,
+      ),
+      w(
+        k.map((i) => new SplitPayment(pacing, i)),
+        1,
+      ),
+      w(
+        fc.tuple(k, fc.constantFrom(...POLICY_VIEW_OPS)).map(([i, op]) => new PolicyView(pacing, i, op)),
+        3,
+      ),
+      w(
+        fc.boolean().map((issue) => new Recalculate(pacing, issue)),
+        1,
+      ),
+      w(
+        k.map((i) => new ForeignProbe(pacing, i)),
+        2,
+      ),
+      w(
+        k.map((i) => new ExpiredProbe(pacing, i)),
+        1,
+      ),
       ...parallelStepArbitraries(pacing),
-      ...(cells ? [w(cells.map((a) => new ActionStep(pacing, a)), CELL_WEIGHT)] : []),
+      ...(cells
+        ? [
+            w(
+              cells.map((a) => new ActionStep(pacing, a)),
+              CELL_WEIGHT,
+            ),
+          ]
+        : []),
     ),
   ]
 }

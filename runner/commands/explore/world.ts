@@ -19,7 +19,10 @@ export interface StepLog {
   parallel?: true
 }
 
-/** One thing a step does, with its name (a step drawn from the exercise model's cells: runner/commands/explore/cell-steps.ts). */
+/**
+ * One thing a step does, with its name (a step drawn from the exercise model's cells:
+ * runner/commands/explore/cell-steps.ts).
+ */
 export interface ExploreAction {
   name: string
   act(w: World): Promise<void>

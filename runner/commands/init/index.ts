@@ -9,7 +9,8 @@ import type { Command } from '../command'
 import { validateProfile } from '../validate/index'
 import { withDidYouMean } from '../did-you-mean'
 
-const HELP = `Usage: ledger-conformance init [FILE] [options]
+const HELP =
+  `Usage: ledger-conformance init [FILE] [options]
 
 Writes a commented target profile (JSONC) for your deployment: where the services are, the tenant, the user,
 and whether suites may create data there. Every other setting keeps its documented default and is shown,
@@ -24,7 +25,8 @@ Arguments:
 Options:
   --name NAME            profile name, shown in reports (default: the tenant)
   --sales-url URL        base URL of the sales service (required)
-  --auth-url URL         identity service; login is POST {auth-url}/login/{tenant} (default {sales-url}/api/v1/identifier)
+  --auth-url URL         identity service; login is POST {auth-url}/login/{tenant} (default ` +
+  `{sales-url}/api/v1/identifier)
   --webhook-url URL      webhook service (default: the sales URL)
   --tenant TAG           tenant tag (required)
   --username NAME        the primary user (required)
@@ -76,18 +78,42 @@ interface Answers {
 }
 
 /** The profile text: the answers, the open points of the specs as comments with their defaults. */
-type Optional = 'authUrl' | 'webhookUrl' | 'restrictedUser' | 'otherTenant' | 'otherTenantUser' | 'receiverUrl' | 'openapi' | 'contract'
+type Optional =
+  | 'authUrl'
+  | 'webhookUrl'
+  | 'restrictedUser'
+  | 'otherTenant'
+  | 'otherTenantUser'
+  | 'receiverUrl'
+  | 'openapi'
+  | 'contract'
 
-/** The users and delivery receiver that enable the areas most often left untested (docs/reports.md "Requirement coverage"). */
+/**
+ * The users and delivery receiver that enable the areas most often left untested (docs/reports.md "Requirement
+ * coverage").
+ */
 function enablers(a: Pick<Answers, 'restrictedUser' | 'otherTenant' | 'otherTenantUser' | 'receiverUrl'>): string {
   const q = JSON.stringify
   const users: string[] = []
-  if (a.restrictedUser) users.push(`"restricted": { "username": ${q(a.restrictedUser)}, "passwordEnv": "RESTRICTED_PASSWORD" }`)
-  if (a.otherTenant && a.otherTenantUser) users.push(`"otherTenant": { "tenant": ${q(a.otherTenant)}, "username": ${q(a.otherTenantUser)}, "passwordEnv": "OTHER_TENANT_PASSWORD" }`)
+  if (a.restrictedUser)
+    users.push(`"restricted": { "username": ${q(a.restrictedUser)}, "passwordEnv": "RESTRICTED_PASSWORD" }`)
+  if (a.otherTenant && a.otherTenantUser)
+    users.push(
+      `"otherTenant": { "tenant": ${q(a.otherTenant)}, "username": ${q(a.otherTenantUser)}, "passwordEnv": ` +
+        `"OTHER_TENANT_PASSWORD" }`,
+    )
   const out: string[] = []
-  if (users.length) out.push(`,\n\n  // users that enable the rights and tenant-isolation checks; their passwords come from these variables\n  "users": { ${users.join(',\n             ')} }`)
+  if (users.length)
+    out.push(
+      `,\n\n  // users that enable the rights and tenant-isolation checks; their passwords come from these ` +
+        `variables\n  "users": { ${users.join(',\n             ')} }`,
+    )
   if (a.receiverUrl) {
-    out.push(`,\n\n  // where the target reaches this machine's delivery receiver; the delivery checks also need a trigger\n  // (delivery.trigger: how to make the target emit an event, docs/webhooks.md)\n  "extensions": { "webhooks": { "delivery": { "receiver": { "publicUrl": ${q(a.receiverUrl)} } } } }`)
+    out.push(
+      `,\n\n  // where the target reaches this machine's delivery receiver; the delivery checks also need a ` +
+        `trigger\n  // (delivery.trigger: how to make the target emit an event, docs/webhooks.md)\n  "extensions": ` +
+        `{ "webhooks": { "delivery": { "receiver": { "publicUrl": ${q(a.receiverUrl)} } } } }`,
+    )
   }
   return out.join('')
 }
@@ -120,7 +146,9 @@ export function profileText(a: Required<Omit<Answers, Optional>> & Pick<Answers,
 
   // Never write a password here: name the environment variable that holds it.
   // AUTH_USERNAME / AUTH_PASSWORD override these in a run.
-  "credentials": { "username": ${q(a.username)}, "passwordEnv": ${q(a.passwordEnv)} }${enablers(a)}${a.openapi && a.openapi.length > 0 ? `,
+  "credentials": { "username": ${q(a.username)}, "passwordEnv": ${q(a.passwordEnv)} }${enablers(a)}${
+    a.openapi && a.openapi.length > 0
+      ? `,
 
   // The service's published OpenAPI documents (files relative to this profile, or URLs): every exchange of the
   // run is judged against them; each finding kind on each operation is a contract check CT-<operation>-<kind>.
@@ -128,7 +156,9 @@ export function profileText(a: Required<Omit<Answers, Optional>> & Pick<Answers,
   "openapi": ${q(a.openapi)},
   // fail: a contract finding fails the run (DOES NOT CONFORM); warn: it is a deviation, listed, and the run may
   // conform. A status an operation does not document is a deviation either way (docs/contracts.md).
-  "contract": ${q(a.contract ?? 'fail')}` : ''}
+  "contract": ${q(a.contract ?? 'fail')}`
+      : ''
+  }
 
   // Optional, with their defaults (uncomment and edit; add a comma after the field above):
   // "users": { "restricted": { "username": "...", "passwordEnv": "RESTRICTED_PASSWORD" },
@@ -142,7 +172,8 @@ export function profileText(a: Required<Omit<Answers, Optional>> & Pick<Answers,
   // "http": { "connectTimeoutMs": 3000, "headersTimeoutMs": 15000, "bodyTimeoutMs": 15000 },
   // "features": { "referral": true, "bindRequiredBeforeIssue": true },
   // "deviations": { "webhook-secret-type": "warn" },
-  // "extensions": { "sales": { ... }, "policies": { ... }, "webhooks": { ... } }   (docs/sales.md, docs/policies.md, docs/webhooks.md)
+  // "extensions": { "sales": { ... }, "policies": { ... }, "webhooks": { ... } }
+  //   (docs/sales.md, docs/policies.md, docs/webhooks.md)
 }
 `
 }
@@ -164,8 +195,23 @@ async function ask(a: Answers): Promise<Answers> {
     const restrictedUser = await q('A user of this tenant with fewer rights (empty: none; rights checks untested)')
     const otherTenant = await q("A second tenant's tag (empty: none; tenant isolation untested)")
     const otherTenantUser = otherTenant ? await q(`Username of a user of tenant ${otherTenant}`) : undefined
-    const receiverUrl = await q("A public URL at which the target reaches this machine's delivery receiver (empty: none; webhook delivery untested)")
-    return { ...a, salesUrl, tenant, username, passwordEnv, product, nonProduction: /^y/i.test(np ?? ''), restrictedUser, otherTenant, otherTenantUser, receiverUrl }
+    const receiverUrl = await q(
+      "A public URL at which the target reaches this machine's delivery receiver (empty: none; webhook delivery " +
+        'untested)',
+    )
+    return {
+      ...a,
+      salesUrl,
+      tenant,
+      username,
+      passwordEnv,
+      product,
+      nonProduction: /^y/i.test(np ?? ''),
+      restrictedUser,
+      otherTenant,
+      otherTenantUser,
+      receiverUrl,
+    }
   } finally {
     rl.close()
   }
@@ -177,10 +223,23 @@ function usage(message: string): number {
 }
 
 const INIT_OPTIONS = {
-  name: { type: 'string' }, 'sales-url': { type: 'string' }, 'auth-url': { type: 'string' }, 'webhook-url': { type: 'string' },
-  tenant: { type: 'string' }, username: { type: 'string' }, 'password-env': { type: 'string' }, product: { type: 'string' },
-  'restricted-user': { type: 'string' }, 'other-tenant': { type: 'string' }, 'other-tenant-user': { type: 'string' }, 'receiver-url': { type: 'string' },
-  'non-production': { type: 'boolean' }, openapi: { type: 'string', multiple: true }, contract: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  'sales-url': { type: 'string' },
+  'auth-url': { type: 'string' },
+  'webhook-url': { type: 'string' },
+  tenant: { type: 'string' },
+  username: { type: 'string' },
+  'password-env': { type: 'string' },
+  product: { type: 'string' },
+  'restricted-user': { type: 'string' },
+  'other-tenant': { type: 'string' },
+  'other-tenant-user': { type: 'string' },
+  'receiver-url': { type: 'string' },
+  'non-production': { type: 'boolean' },
+  openapi: { type: 'string', multiple: true },
+  contract: { type: 'string' },
+  force: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
 } as const
 
 /** ledger-conformance init: a commented profile from flags or, on a terminal with no flag, from questions. */
@@ -201,41 +260,87 @@ export const initCommand: Command = {
     const file = resolve(process.cwd(), parsed.positionals[0] ?? 'ledger-conformance.jsonc')
     if (existsSync(file) && !v.force) return usage(`${file} exists; --force overwrites it`)
     let a: Answers = {
-      name: v.name, salesUrl: v['sales-url'], authUrl: v['auth-url'], webhookUrl: v['webhook-url'], tenant: v.tenant,
-      username: v.username, passwordEnv: v['password-env'], product: v.product, nonProduction: v['non-production'] ?? false,
-      restrictedUser: v['restricted-user'], otherTenant: v['other-tenant'], otherTenantUser: v['other-tenant-user'], receiverUrl: v['receiver-url'],
+      name: v.name,
+      salesUrl: v['sales-url'],
+      authUrl: v['auth-url'],
+      webhookUrl: v['webhook-url'],
+      tenant: v.tenant,
+      username: v.username,
+      passwordEnv: v['password-env'],
+      product: v.product,
+      nonProduction: v['non-production'] ?? false,
+      restrictedUser: v['restricted-user'],
+      otherTenant: v['other-tenant'],
+      otherTenantUser: v['other-tenant-user'],
+      receiverUrl: v['receiver-url'],
     }
-    if (v.contract !== undefined && v.contract !== 'fail' && v.contract !== 'warn') return usage(`--contract: must be fail or warn, got '${v.contract}'`)
+    if (v.contract !== undefined && v.contract !== 'fail' && v.contract !== 'warn')
+      return usage(`--contract: must be fail or warn, got '${v.contract}'`)
     // a document file is named relative to the profile, as the profile resolves it
-    const openapi = (v.openapi ?? []).map((s) => (/^https?:\/\//i.test(s) ? s : relative(dirname(file), resolve(process.cwd(), s)) || '.'))
+    const openapi = (v.openapi ?? []).map((s) =>
+      /^https?:\/\//i.test(s) ? s : relative(dirname(file), resolve(process.cwd(), s)) || '.',
+    )
     const flagged = Object.keys(v).some((k) => k !== 'force')
     if (!flagged && process.stdin.isTTY) a = await ask(a)
-    const missing = [['--sales-url', a.salesUrl], ['--tenant', a.tenant], ['--username', a.username]].filter(([, x]) => !x).map(([f]) => f)
+    const missing = [
+      ['--sales-url', a.salesUrl],
+      ['--tenant', a.tenant],
+      ['--username', a.username],
+    ]
+      .filter(([, x]) => !x)
+      .map(([f]) => f)
     if (missing.length > 0) return usage(`required: ${missing.join(', ')}`)
-    if (!!a.otherTenant !== !!a.otherTenantUser) return usage('--other-tenant and --other-tenant-user go together (the tenant and its user)')
-    for (const [flag, url] of [['--sales-url', a.salesUrl], ['--auth-url', a.authUrl], ['--webhook-url', a.webhookUrl], ['--receiver-url', a.receiverUrl]] as const) {
+    if (!!a.otherTenant !== !!a.otherTenantUser)
+      return usage('--other-tenant and --other-tenant-user go together (the tenant and its user)')
+    for (const [flag, url] of [
+      ['--sales-url', a.salesUrl],
+      ['--auth-url', a.authUrl],
+      ['--webhook-url', a.webhookUrl],
+      ['--receiver-url', a.receiverUrl],
+    ] as const) {
       if (url !== undefined && !isHttpUrl(url)) return usage(`${flag}: must be an absolute http(s) URL, got '${url}'`)
     }
     const passwordEnv = a.passwordEnv ?? 'AUTH_PASSWORD'
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnv)) return usage(`--password-env: must be a variable name, got '${passwordEnv}'`)
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnv))
+      return usage(`--password-env: must be a variable name, got '${passwordEnv}'`)
     const schema = resolve(PROJECT_ROOT, 'fixtures/targets/profile.schema.json')
     const rel = relative(dirname(file), schema)
     const schemaRef = isAbsolute(rel) ? schema : rel.startsWith('.') ? rel : `./${rel}`
-    const text = profileText({
-      name: a.name ?? a.tenant!, salesUrl: a.salesUrl!.replace(/\/+$/, ''), authUrl: a.authUrl?.replace(/\/+$/, ''), webhookUrl: a.webhookUrl?.replace(/\/+$/, ''),
-      tenant: a.tenant!, username: a.username!, passwordEnv, product: a.product ?? 'home', nonProduction: a.nonProduction,
-      ...(openapi.length > 0 ? { openapi, contract: (v.contract as 'fail' | 'warn' | undefined) ?? 'fail' } : {}),
-      restrictedUser: a.restrictedUser, otherTenant: a.otherTenant, otherTenantUser: a.otherTenantUser, receiverUrl: a.receiverUrl,
-    }, schemaRef)
+    const text = profileText(
+      {
+        name: a.name ?? a.tenant!,
+        salesUrl: a.salesUrl!.replace(/\/+$/, ''),
+        authUrl: a.authUrl?.replace(/\/+$/, ''),
+        webhookUrl: a.webhookUrl?.replace(/\/+$/, ''),
+        tenant: a.tenant!,
+        username: a.username!,
+        passwordEnv,
+        product: a.product ?? 'home',
+        nonProduction: a.nonProduction,
+        ...(openapi.length > 0 ? { openapi, contract: (v.contract as 'fail' | 'warn' | undefined) ?? 'fail' } : {}),
+        restrictedUser: a.restrictedUser,
+        otherTenant: a.otherTenant,
+        otherTenantUser: a.otherTenantUser,
+        receiverUrl: a.receiverUrl,
+      },
+      schemaRef,
+    )
     mkdirSync(dirname(file), { recursive: true })
     writeFileSync(file, text)
     const check = validateProfile(file, {}, false)
     if (check.problems.length > 0) {
       rmSync(file, { force: true })
-      return usage(`the values make an invalid profile (nothing written):\n${check.problems.map((p) => `  - ${p}`).join('\n')}`)
+      return usage(
+        `the values make an invalid profile (nothing written):\n${check.problems.map((p) => `  - ${p}`).join('\n')}`,
+      )
     }
-    process.stdout.write(`wrote ${relative(process.cwd(), file) || file}: ${check.summary}\n` +
-      `next: ${passwordEnv}=... npx ledger-conformance run --profile ${relative(process.cwd(), file) || file}${a.nonProduction ? '' : ' --read-only   (not nonProduction: --allow-writes to run every suite)'}\n`)
+    process.stdout.write(
+      `wrote ${relative(process.cwd(), file) || file}: ${check.summary}\n` +
+        `next: ${passwordEnv}=... npx ledger-conformance run ` +
+        `--profile ${relative(process.cwd(), file) || file}${
+          a.nonProduction ? '' : ' --read-only   (not nonProduction: --allow-writes to run every suite)'
+        }\n`,
+    )
     return EXIT.conforms
   },
 }

@@ -11,7 +11,9 @@ import { runConformance } from '../run/index'
 import { applyTargetOptions } from '../target-options'
 import { renderFieldSources } from './fields-view'
 
-const HELP = `Usage: ledger-conformance list [selection options]     (in a clone: npm run conformance -- --list [selection options])
+const HELP =
+  `Usage: ledger-conformance list [selection options]     (in a clone: npm run conformance -- --list ` +
+  `[selection options])
 
 Prints one line per selected check: id  document §section  requirement. Sends no request and needs no target: the
 suites are collected without running (with the profile's products when TARGET_PROFILE is given, else the reference
@@ -38,7 +40,10 @@ Exit codes:
   0  the list was printed
   2  usage error, or a selection that matches no check (the nearest matches are printed)`
 
-/** list's own options: the selection of run, the profile (its products decide the per-product checks), the requirements view. */
+/**
+ * list's own options: the selection of run, the profile (its products decide the per-product checks), the requirements
+ * view.
+ */
 const LIST_OPTIONS = {
   check: { type: 'string', multiple: true },
   section: { type: 'string', multiple: true },
@@ -53,7 +58,11 @@ const LIST_OPTIONS = {
 } as const
 
 /** `list --requirements [--ids] [--json]`: the requirements index with the checks of the catalogue that cover each. */
-async function listRequirements(v: { ids?: boolean | undefined; json?: boolean | undefined; profile?: string | undefined }): Promise<number> {
+async function listRequirements(v: {
+  ids?: boolean | undefined
+  json?: boolean | undefined
+  profile?: string | undefined
+}): Promise<number> {
   let target
   try {
     target = loadTargetConfig(applyTargetOptions({ profile: v.profile }, { ...process.env }))
@@ -66,7 +75,11 @@ async function listRequirements(v: { ids?: boolean | undefined; json?: boolean |
   const checks = await collectCatalogue({ target: withEmbeddedOrigin(target, 'http://127.0.0.1:9') })
   if (v.json) {
     const covered = coverage(index, checks)
-    const out = { source: REQUIREMENTS_FILE, documents: index.documents, requirements: index.requirements.map((r) => ({ ...r, coveredBy: covered.get(r.id) ?? [] })) }
+    const out = {
+      source: REQUIREMENTS_FILE,
+      documents: index.documents,
+      requirements: index.requirements.map((r) => ({ ...r, coveredBy: covered.get(r.id) ?? [] })),
+    }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
   } else {
     process.stdout.write(`${requirementsView(index, checks, { allIds: v.ids ?? false })}\n`)
@@ -83,7 +96,9 @@ async function listFields(argv: string[]): Promise<number> {
   try {
     v = parseArgs({ args: argv, options: FIELDS_OPTIONS }).values
   } catch (e) {
-    process.stderr.write(`ledger-conformance list: ${withDidYouMean((e as Error).message, FIELDS_OPTIONS)}\n\n${HELP}\n`)
+    process.stderr.write(
+      `ledger-conformance list: ${withDidYouMean((e as Error).message, FIELDS_OPTIONS)}\n\n${HELP}\n`,
+    )
     return EXIT.usage
   }
   const { text, rows } = renderFieldSources(v.json ?? false)
@@ -97,7 +112,12 @@ async function list(argv: string[]): Promise<number> {
   const cut = argv.indexOf('--')
   let parsed
   try {
-    parsed = parseArgs({ args: cut < 0 ? argv : argv.slice(0, cut), options: LIST_OPTIONS, allowPositionals: true, strict: true })
+    parsed = parseArgs({
+      args: cut < 0 ? argv : argv.slice(0, cut),
+      options: LIST_OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    })
   } catch (e) {
     process.stderr.write(`ledger-conformance list: ${withDidYouMean((e as Error).message, LIST_OPTIONS)}\n\n${HELP}\n`)
     return EXIT.usage

@@ -9,7 +9,11 @@ function idList(ids: string[], max: number): string {
  * `ledger-conformance list --requirements`: the requirements of both documents the suite checks, each with its
  * section, the paraphrase and the checks that cover it (from the catalogue when given, else the id prefixes).
  */
-export function requirementsView(index: RequirementsIndex, checks?: readonly CitingCheck[], o: { allIds?: boolean } = {}): string {
+export function requirementsView(
+  index: RequirementsIndex,
+  checks?: readonly CitingCheck[],
+  o: { allIds?: boolean } = {},
+): string {
   const covered = checks ? coverage(index, checks) : undefined
   const lines: string[] = []
   for (const [file, doc] of Object.entries(index.documents)) {
@@ -19,11 +23,17 @@ export function requirementsView(index: RequirementsIndex, checks?: readonly Cit
       lines.push(`  ${r.id}  ${file} ${r.section}`)
       lines.push(`    ${r.paraphrase}`)
       const ids = covered?.get(r.id)
-      lines.push(ids ? `    checks (${ids.length}): ${idList(ids, o.allIds ? Infinity : 8)}` : `    checks: ${r.checks.map((p) => `${p}*`).join(', ')}`)
+      lines.push(
+        ids
+          ? `    checks (${ids.length}): ${idList(ids, o.allIds ? Infinity : 8)}`
+          : `    checks: ${r.checks.map((p) => `${p}*`).join(', ')}`,
+      )
     }
     lines.push('')
   }
-  lines.push('Citations ("sales-service.md §4") name a section of the two specification documents, which the service owners')
+  lines.push(
+    'Citations ("sales-service.md §4") name a section of the two specification documents, which the service owners',
+  )
   lines.push('publish with the services; they are not part of this package (README "The specifications it checks").')
   return lines.join('\n')
 }

@@ -28,7 +28,7 @@ ${EXIT_CODES_HELP}
 
 export const mergeCommand: Command = {
   name: 'merge',
-  summary: 'merge the reports of the shards of one run (run --shard i/n) into one run\'s reports and verdict',
+  summary: "merge the reports of the shards of one run (run --shard i/n) into one run's reports and verdict",
   help: HELP,
   target: 'none',
   async run(argv) {
@@ -40,7 +40,10 @@ export const mergeCommand: Command = {
       return EXIT.usage
     }
     if (parsed.positionals.length === 0) {
-      process.stderr.write(`ledger-conformance merge: give the shards' reports folders (e.g. ledger-conformance merge shards/*)\n\n${HELP}\n`)
+      process.stderr.write(
+        `ledger-conformance merge: give the shards' reports folders (e.g. ledger-conformance merge ` +
+          `shards/*)\n\n${HELP}\n`,
+      )
       return EXIT.usage
     }
     const out = resolve(process.cwd(), parsed.values.reports ?? process.env.REPORTS_DIR ?? 'reports')

@@ -10,7 +10,16 @@ import { TransportError, type HttpMethod, type HttpResult } from '../../../helpe
 import { Redactor, safeText } from '../../../helpers/client/evidence/redact'
 import type { TrafficLine } from '../../../helpers/client/http/traffic-file'
 import { readTraffic, type ChecksReport } from '../../run/results/results'
-import { findCheck, planReplay, recordedRequest, resultOfCheck, exchangeSources, sentToken, type AllureResultLike, type RecordedRequest } from './plan'
+import {
+  findCheck,
+  planReplay,
+  recordedRequest,
+  resultOfCheck,
+  exchangeSources,
+  sentToken,
+  type AllureResultLike,
+  type RecordedRequest,
+} from './plan'
 import { parseArgs } from 'node:util'
 import { withDidYouMean } from '../did-you-mean'
 import { envHelp } from '../../../common/env-vars'
@@ -20,7 +29,9 @@ import { guardTarget } from '../../run/guard/target-guard'
 import { isLogin, SAFE_METHODS } from './plan'
 import { saysUnavailable } from '../../run/login-faults'
 
-const HELP = `Usage: ledger-conformance replay <check-id> [options]     (in a clone: npm run conformance -- replay <check-id>)
+const HELP =
+  `Usage: ledger-conformance replay <check-id> [options]     (in a clone: npm run conformance -- replay ` +
+  `<check-id>)
 
 Sends a check's requests of the last run again, one by one, against the same target, and prints each request and
 what comes back (status, headers, body), redacted like every report. It reads the run's reports (checks.json,
@@ -36,7 +47,10 @@ and bodies were created by the original run and may be stale (deleted, expired, 
 come from that.
 
 Options:
-${TARGET_OPTIONS_HELP.replace('the reports folder (sets REPORTS_DIR; default ./reports of the current folder)', 'the reports folder of the run (sets REPORTS_DIR; default ./reports)')}
+${TARGET_OPTIONS_HELP.replace(
+  'the reports folder (sets REPORTS_DIR; default ./reports of the current folder)',
+  'the reports folder of the run (sets REPORTS_DIR; default ./reports)',
+)}
 ${writeOptionsHelp('replay')}
   -h, --help         this help
 
@@ -68,14 +82,21 @@ export function parseReplayArgs(argv: readonly string[]): Args {
     return { allowWrites: false, problem: withDidYouMean((e as Error).message, OPTIONS) }
   }
   const v = parsed.values
-  const out: Args = { allowWrites: !!v['allow-writes'], ...(v['read-only'] ? { readOnly: true } : {}), ...(v.reports !== undefined ? { reports: v.reports } : {}), ...(v.profile !== undefined ? { profile: v.profile } : {}) }
+  const out: Args = {
+    allowWrites: !!v['allow-writes'],
+    ...(v['read-only'] ? { readOnly: true } : {}),
+    ...(v.reports !== undefined ? { reports: v.reports } : {}),
+    ...(v.profile !== undefined ? { profile: v.profile } : {}),
+  }
   const [id, second] = parsed.positionals
   if (id !== undefined) out.id = id
   if (second !== undefined) return { ...out, problem: `one check id at a time (got '${id}' and '${second}')` }
   if (v.reports === '') return { ...out, problem: '--reports: needs a folder' }
   const mode = writeModeProblem('replay', { allowWrites: out.allowWrites, readOnly: out.readOnly })
   if (mode) return { ...out, problem: mode }
-  if (out.id === undefined) out.problem = 'which check? ledger-conformance replay <check-id> (ids: ledger-conformance list, or reports/checks.json)'
+  if (out.id === undefined)
+    out.problem =
+      'which check? ledger-conformance replay <check-id> (ids: ledger-conformance list, or reports/checks.json)'
   return out
 }
 
@@ -100,11 +121,16 @@ function allureResults(dir: string): AllureResultLike[] {
 
 /** The check's traffic lines of that run, in the order they were sent (runner/run/results/results.ts readTraffic). */
 function trafficOf(dir: string, runId: string, title: string): TrafficLine[] {
-  return readTraffic(dir, runId).filter((t) => t.test?.endsWith(title)).sort((a, b) => a.at.localeCompare(b.at))
+  return readTraffic(dir, runId)
+    .filter((t) => t.test?.endsWith(title))
+    .sort((a, b) => a.at.localeCompare(b.at))
 }
 
 function block(prefix: string, text: string, r: Redactor): string {
-  return safeText(text, r).split('\n').map((l) => `${prefix}${l}`).join('\n')
+  return safeText(text, r)
+    .split('\n')
+    .map((l) => `${prefix}${l}`)
+    .join('\n')
 }
 
 /**
@@ -124,7 +150,13 @@ function bodyText(res: HttpResult, r: Redactor): string {
 }
 
 /** ledger-conformance replay <check-id>: the check's recorded requests sent again, printed redacted. */
-export async function replay(argv: readonly string[], out: (s: string) => void, err: (s: string) => void, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+export async function replay(
+  argv: readonly string[],
+  out: (s: string) => void,
+  err: (s: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): Promise<number> {
   const args = parseReplayArgs(argv)
   if (args.problem) {
     err(`ledger-conformance replay: ${args.problem}\n`)
@@ -134,7 +166,10 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
   const dir = isAbsolute(dirArg) ? dirArg : resolve(cwd, dirArg)
   const checksFile = join(dir, 'checks.json')
   if (!existsSync(checksFile)) {
-    err(`ledger-conformance replay: no reports of a run in ${dirArg} (no checks.json): run the suite first (ledger-conformance run), or name the folder with --reports DIR\n`)
+    err(
+      `ledger-conformance replay: no reports of a run in ${dirArg} (no checks.json): run the suite first ` +
+        `(ledger-conformance run), or name the folder with --reports DIR\n`,
+    )
     return EXIT.usage
   }
   const report = readJson(checksFile) as ChecksReport
@@ -161,8 +196,15 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
     .filter((r): r is RecordedRequest => r !== undefined)
   const traffic = trafficOf(join(dir, 'traffic'), run.runId, check.title)
   if (requests.length === 0) {
-    const seen = traffic.length ? ` The traffic file has ${traffic.length} of its exchanges (${traffic.map((t) => `${t.method} ${t.template} → ${t.status ?? t.error ?? '?'}`).join(', ')}), without their URLs and bodies.` : ''
-    err(`ledger-conformance replay: no recorded exchange of ${check.id} in ${join(dirArg, 'allure-results')} (run ${run.runId}).${seen} Run it again with its reports (ledger-conformance run --check ${check.id}).\n`)
+    const seen = traffic.length
+      ? ` The traffic file has ${traffic.length} of its exchanges (${traffic
+          .map((t) => `${t.method} ${t.template} ` + `→ ${t.status ?? t.error ?? '?'}`)
+          .join(', ')}), without their URLs and bodies.`
+      : ''
+    err(
+      `ledger-conformance replay: no recorded exchange of ${check.id} in ${join(dirArg, 'allure-results')} ` +
+        `(run ${run.runId}).${seen} Run it again with its reports (ledger-conformance run --check ${check.id}).\n`,
+    )
     return EXIT.usage
   }
 
@@ -176,11 +218,17 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
     return EXIT.usage
   }
   if (config.profileName !== run.profile && !run.profile.endsWith(config.profileName)) {
-    err(`ledger-conformance replay: run ${run.runId} was against profile '${run.profile}', this environment resolves '${config.profileName}': set TARGET_PROFILE (and the variables) as for the run\n`)
+    err(
+      `ledger-conformance replay: run ${run.runId} was against profile '${run.profile}', this environment resolves ` +
+        `'${config.profileName}': set TARGET_PROFILE (and the variables) as for the run\n`,
+    )
     return EXIT.usage
   }
   if (config.embedded) {
-    err(`ledger-conformance replay: run ${run.runId} was against the embedded reference, which stopped with the run; start one (ledger-conformance reference) and run and replay against its URL (SALES_BASE_URL)\n`)
+    err(
+      `ledger-conformance replay: run ${run.runId} was against the embedded reference, which stopped with the run; ` +
+        `start one (ledger-conformance reference) and run and replay against its URL (SALES_BASE_URL)\n`,
+    )
     return EXIT.usage
   }
 
@@ -193,7 +241,9 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
     mode: { allowWrites: args.allowWrites, readOnly: args.readOnly },
     writes: writes.length > 0,
     env,
-    detail: `${check.id} recorded ${writes.length} write(s) of ${requests.length} request(s): ${[...new Set(writes.map((w) => w.method.toUpperCase()))].join(', ')}.`,
+    detail:
+      `${check.id} recorded ${writes.length} write(s) of ${requests.length} ` +
+      `request(s): ${[...new Set(writes.map((w) => w.method.toUpperCase()))].join(', ')}.`,
   })
   if (guard.go === 'refused') {
     err(`ledger-conformance replay: ${guard.message}\n`)
@@ -202,15 +252,26 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
 
   const redactor = new Redactor()
   for (const u of Object.values(config.users)) redactor.addSecret(u?.password)
-  const dispatchers = new Dispatchers({ connectTimeoutMs: config.http.connectTimeoutMs, headersTimeoutMs: config.http.headersTimeoutMs, bodyTimeoutMs: config.http.bodyTimeoutMs })
+  const dispatchers = new Dispatchers({
+    connectTimeoutMs: config.http.connectTimeoutMs,
+    headersTimeoutMs: config.http.headersTimeoutMs,
+    bodyTimeoutMs: config.http.bodyTimeoutMs,
+  })
   const baseHeaders = { accept: 'application/json', ...config.headers.extra }
   try {
     const steps = planReplay(requests, { run, now: config.services, allowWrites: guard.go === 'writes' })
-    out(`Replay of ${check.id} (${check.status} in run ${run.runId} of ${run.startedAt}) against ${safeText(config.services.salesBaseUrl, redactor)} (profile ${config.profileName})\n`)
+    out(
+      `Replay of ${check.id} (${check.status} in run ${run.runId} of ${run.startedAt}) ` +
+        `against ${safeText(config.services.salesBaseUrl, redactor)} (profile ${config.profileName})\n`,
+    )
     out(`  requirement (${check.document} ${check.section}): ${safeText(check.requirement, redactor)}\n`)
     if (check.failure?.expected) out(`  expected: ${safeText(check.failure.expected, redactor)}\n`)
     if (check.failure?.actual) out(`  actual in the run: ${safeText(check.failure.actual, redactor)}\n`)
-    out(`  ${requests.length} recorded request(s)${traffic.length ? ` (${traffic.length} in the traffic file)` : ''}; ids in them were created by run ${run.runId} and may be stale now (deleted, expired, cleaned up): a different answer may come from that\n`)
+    out(
+      `  ${requests.length} recorded request(s)${traffic.length ? ` (${traffic.length} in the traffic file)` : ''}; ` +
+        `ids in them were created by run ${run.runId} and may be stale now (deleted, expired, cleaned up): a ` +
+        `different answer may come from that\n`,
+    )
 
     let token: string | undefined
     if (steps.some((s) => s.kind === 'send' && sentToken(s.request))) {
@@ -222,7 +283,10 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
       try {
         token = await auth.token(config.users.primary)
         redactor.addSecret(token)
-        out(`  logged in as ${config.users.primary.username} of tenant ${config.users.primary.tenant} (configured credentials)\n`)
+        out(
+          `  logged in as ${config.users.primary.username} of tenant ${config.users.primary.tenant} (configured ` +
+            `credentials)\n`,
+        )
       } catch (e) {
         if (e instanceof TransportError) {
           err(`ledger-conformance replay: the target is unreachable: ${safeText(e.message, redactor)}\n`)
@@ -230,9 +294,11 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
         }
         if (e instanceof AuthError) {
           err(`ledger-conformance replay: ${safeText(e.message, redactor)}\n`)
-          // credentials the identity service refuses are a configuration error (2, as for run); unavailable or broken is 3
+          // credentials the identity service refuses are a configuration error (2, as for run); unavailable or broken
+          // is 3
           const o = e.outcome
-          const refused = o.kind === 'rejected' && o.result.status >= 400 && o.result.status < 500 && !saysUnavailable(o.result)
+          const refused =
+            o.kind === 'rejected' && o.result.status >= 400 && o.result.status < 500 && !saysUnavailable(o.result)
           return refused ? EXIT.usage : EXIT.inconclusive
         }
         throw e
@@ -254,12 +320,22 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
       for (const [k, v] of Object.entries(redactor.headers(headers))) out(`${block('  > ', `${k}: ${v}`, redactor)}\n`)
       if (s.request.body !== undefined) out(`${block('  > ', s.request.body, redactor)}\n`)
       try {
-        const res = await send(dispatchers, { method: s.request.method.toUpperCase() as HttpMethod, url: s.url, headers, ...(s.request.body !== undefined ? { body: s.request.body } : {}) })
+        const res = await send(dispatchers, {
+          method: s.request.method.toUpperCase() as HttpMethod,
+          url: s.url,
+          headers,
+          ...(s.request.body !== undefined ? { body: s.request.body } : {}),
+        })
         sent += 1
         // the body first: a secret it carries is learned before the headers are printed
         const body = bodyText(res, redactor)
-        out(`  < ${res.status}${res.status !== Number(s.request.originally) ? `   (was ${s.request.originally})` : '   (as in the run)'}\n`)
-        for (const [k, v] of Object.entries(redactor.headers(res.headers))) out(`${block('  < ', `${k}: ${v}`, redactor)}\n`)
+        out(
+          `  < ${res.status}${
+            res.status !== Number(s.request.originally) ? `   (was ${s.request.originally})` : '   (as in the run)'
+          }\n`,
+        )
+        for (const [k, v] of Object.entries(redactor.headers(res.headers)))
+          out(`${block('  < ', `${k}: ${v}`, redactor)}\n`)
         if (body) out(`${block('  < ', body, redactor)}\n`)
       } catch (e) {
         if (!(e instanceof TransportError)) throw e
@@ -268,7 +344,11 @@ export async function replay(argv: readonly string[], out: (s: string) => void, 
       }
     }
     const skipped = steps.filter((s) => s.kind === 'skip').length
-    out(`\nReplayed ${sent} of ${steps.length} request(s) of ${check.id}; ${skipped} skipped${skippedWrites ? ` (${skippedWrites} write(s), --read-only)` : ''}.\n`)
+    out(
+      `\nReplayed ${sent} of ${steps.length} request(s) of ${check.id}; ${skipped} skipped${
+        skippedWrites ? ` (${skippedWrites} write(s), --read-only)` : ''
+      }.\n`,
+    )
     if (unreachable > 0 && sent === 0) {
       err(`ledger-conformance replay: the target is unreachable: no request got an answer\n`)
       return EXIT.inconclusive
@@ -284,5 +364,10 @@ export const replayCommand: Command = {
   summary: "send a check's requests of the last run again and print what comes back",
   help: HELP,
   target: 'writes',
-  run: (argv) => replay(argv, (s) => process.stdout.write(s), (s) => process.stderr.write(s)),
+  run: (argv) =>
+    replay(
+      argv,
+      (s) => process.stdout.write(s),
+      (s) => process.stderr.write(s),
+    ),
 }

@@ -25,7 +25,9 @@ export interface AllureSummary {
  * Allure Report 3 (npm `allure`, no Java): a single-file HTML report with history.
  * The config is written as JSON (allurerc) so the history file and output are absolute paths.
  */
-export async function generateAllure(o: GenerateOptions): Promise<{ exitCode: number | null; output: string; summary?: AllureSummary }> {
+export async function generateAllure(
+  o: GenerateOptions,
+): Promise<{ exitCode: number | null; output: string; summary?: AllureSummary }> {
   mkdirSync(o.workDir, { recursive: true })
   mkdirSync(dirname(o.historyPath), { recursive: true })
   const config = {
@@ -38,11 +40,15 @@ export async function generateAllure(o: GenerateOptions): Promise<{ exitCode: nu
   const configPath = join(o.workDir, 'allurerc.json')
   writeFileSync(configPath, JSON.stringify(config, null, 2))
   const cli = dependencyFile('allure', 'cli.js')
-  const child = spawn(process.execPath, [cli, 'generate', '--config', configPath, ...o.results.map((r) => resolve(r))], {
-    cwd: o.workDir,
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [cli, 'generate', '--config', configPath, ...o.results.map((r) => resolve(r))],
+    {
+      cwd: o.workDir,
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   child.stdout.on('data', (d: Buffer) => (output += d.toString()))
   child.stderr.on('data', (d: Buffer) => (output += d.toString()))

@@ -3,7 +3,13 @@ import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run']
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--no-first-run',
+]
 
 export interface PageExpectation {
   /** HTML file to open (file://). */
@@ -29,7 +35,10 @@ export function browserUnavailable(): string | undefined {
   try {
     createRequire(import.meta.url).resolve('playwright-core')
   } catch {
-    return 'playwright-core is not installed (a development dependency of this package: npm install --no-save playwright-core)'
+    return (
+      'playwright-core is not installed (a development dependency of this package: npm install --no-save ' +
+      'playwright-core)'
+    )
   }
   return undefined
 }

@@ -23,5 +23,7 @@ function isRunLine(line: string, runId: string): boolean {
   } catch {
     return false
   }
-  return Object.values(entry.testResults ?? {}).some((r) => (r.labels ?? []).some((l) => l.name === RUN_ID_LABEL && l.value === runId))
+  return Object.values(entry.testResults ?? {}).some((r) =>
+    (r.labels ?? []).some((l) => l.name === RUN_ID_LABEL && l.value === runId),
+  )
 }

@@ -32,7 +32,9 @@ Exit codes:
      browser it needs (no Chromium or playwright-core: the report is written, the pages are not checked)
   3  no report: no results of a run in the folder, the report tool failed, or --check found a problem`
 
-/** ledger-conformance report: runner/commands/report/report.ts in the caller's folder; its failures are tool errors (3). */
+/**
+ * ledger-conformance report: runner/commands/report/report.ts in the caller's folder; its failures are tool errors (3).
+ */
 export const reportCommand: Command = {
   name: 'report',
   summary: 'HTML report (Allure Report 3) of the last run, with history and trends',

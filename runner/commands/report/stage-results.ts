@@ -59,7 +59,8 @@ export function stageResults(from: string, to: string, o: StageOptions = {}): St
       r.labels = [...(r.labels ?? []).filter((l) => l.name !== 'tenant'), { name: 'tenant', value: o.tenant }]
       if (r.testCaseId) r.historyId = `${r.testCaseId}:${createHash('md5').update(`tenant:${o.tenant}`).digest('hex')}`
     }
-    if (o.runId) r.labels = [...(r.labels ?? []).filter((l) => l.name !== RUN_ID_LABEL), { name: RUN_ID_LABEL, value: o.runId }]
+    if (o.runId)
+      r.labels = [...(r.labels ?? []).filter((l) => l.name !== RUN_ID_LABEL), { name: RUN_ID_LABEL, value: o.runId }]
     writeFileSync(join(to, f), JSON.stringify(r))
     staged.results += 1
   }

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 
-const TAG = /<script async src="https:\/\/www\.googletagmanager\.com\/[^"]*"><\/script>\s*<script>[^<]*?gtag\('config'[^<]*?<\/script>/g
+const TAG =
+  /<script async src="https:\/\/www\.googletagmanager\.com\/[^"]*"><\/script>\s*<script>[^<]*?gtag\('config'[^<]*?<\/script>/g
 
 /**
  * The Allure 3 "awesome" page loads Google Analytics (hard-coded, no option to disable). A

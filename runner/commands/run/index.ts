@@ -16,17 +16,38 @@ import { CALLER_CWD_ENV, callerPath } from '../../../common/report-paths'
 import { earlyRunInfo, runInfo, type RunInfo } from '../../run/results/run-info'
 import { readVerdictFile, writeStoppedRun } from '../../run/results/run-reports'
 import { cachedCatalogue, collectCatalogue, type CatalogueEntry } from '../../run/selection/catalogue'
-import { CATALOGUE_SIZE_ENV, SELECTION_ENV, STRICT_ENV, VITEST_FILTER_ENV, vitestFilterOf } from '../../run/selection/env'
+import {
+  CATALOGUE_SIZE_ENV,
+  SELECTION_ENV,
+  STRICT_ENV,
+  VITEST_FILTER_ENV,
+  vitestFilterOf,
+} from '../../run/selection/env'
 import { hasCriteria, listLine, selectChecks, whereOf, SelectionError, type Criteria } from '../../run/selection/select'
 import { loadTargets } from '../../run/targets/load'
 import { EXIT, type RunStop, type Selection } from '../../run/verdict'
-import { blobName, parseShard, SHARD_BLOB_ENV, SHARD_FILE, shardSeed, writeShardInfo, type Shard } from '../../run/shard'
+import {
+  blobName,
+  parseShard,
+  SHARD_BLOB_ENV,
+  SHARD_FILE,
+  shardSeed,
+  writeShardInfo,
+  type Shard,
+} from '../../run/shard'
 import { EXIT_CODES_HELP, type Command } from '../command'
 import { withDidYouMean } from '../did-you-mean'
 import { colourEnv } from '../colour'
 import { WRITE_OPTIONS, writeModeProblem, writeOptionsHelp } from '../../run/guard/write-guard'
 import { newRunId } from '../../../common/run-id'
-import { RUN_PLAN_ENV, runPlanVariable, sealTargets, writeRunPlan, type PlannedTarget, type RunPlan } from '../../../common/run-plan'
+import {
+  RUN_PLAN_ENV,
+  runPlanVariable,
+  sealTargets,
+  writeRunPlan,
+  type PlannedTarget,
+  type RunPlan,
+} from '../../../common/run-plan'
 
 export const RUN_OPTIONS = {
   check: { type: 'string', multiple: true },
@@ -43,7 +64,9 @@ export const RUN_OPTIONS = {
 } as const
 
 /** The selection part of run's help; `example` is the count of --check SL-LIFE (selectionExample). */
-const selectionHelp = (example: string) => `Selection (any of them; values of one option add up, different options narrow down):
+const selectionHelp = (
+  example: string,
+) => `Selection (any of them; values of one option add up, different options narrow down):
   --check <id or prefix>[,...]   checks whose id is or starts with it (--check SL-LIFE, --check AUTH-LOGIN-002,WH-)
   --section "<document> §N"      every check citing that section, also "§3, §4" citations and §N.x
                                  (document: sales-service.md, webhook-subscriptions.md, or sales / webhooks)
@@ -64,7 +87,8 @@ export function selectionExample(env: NodeJS.ProcessEnv = process.env): string {
   try {
     const targets = resolveTargets({ ...env, REPORTS_DIR: env.REPORTS_DIR ?? 'reports' })
     const catalogue = cachedCatalogue({ target: targets.target, targets: targets.targets })
-    if (catalogue) return `${selectChecks(catalogue, { checks: ['SL-LIFE'] }).selected.length} of ${catalogue.length} checks`
+    if (catalogue)
+      return `${selectChecks(catalogue, { checks: ['SL-LIFE'] }).selected.length} of ${catalogue.length} checks`
   } catch {
     // a profile that does not load: the words below
   }
@@ -104,7 +128,17 @@ ${ENV_HELP}
 ${EXIT_CODES_HELP}`
 }
 
-export type RunArgs = { criteria: Criteria; list: boolean; allowWrites: boolean; strict?: boolean; thorough?: boolean; shard?: Shard; profile?: string; reports?: string; vitestArgs: string[] }
+export type RunArgs = {
+  criteria: Criteria
+  list: boolean
+  allowWrites: boolean
+  strict?: boolean
+  thorough?: boolean
+  shard?: Shard
+  profile?: string
+  reports?: string
+  vitestArgs: string[]
+}
 
 /** The run command's arguments; a usage error throws SelectionError. */
 export function parseRunArgs(argv: string[]): RunArgs {
@@ -116,12 +150,20 @@ export function parseRunArgs(argv: string[]): RunArgs {
     parsed = parseArgs({ args: own, options: RUN_OPTIONS, allowPositionals: true, strict: true })
   } catch (e) {
     const msg = withDidYouMean((e as Error).message, RUN_OPTIONS)
-    throw new SelectionError(/-t\b|testNamePattern/.test(own.join(' ')) ? `${msg}; select checks with --check <id or prefix> (vitest options go after --)` : msg)
+    throw new SelectionError(
+      /-t\b|testNamePattern/.test(own.join(' '))
+        ? `${msg}; select checks with --check <id or prefix> (vitest options go after --)`
+        : msg,
+    )
   }
   const v = parsed.values
   const modeProblem = writeModeProblem('run', { allowWrites: v['allow-writes'], readOnly: v['read-only'] })
   if (modeProblem) throw new SelectionError(modeProblem)
-  const split = (xs: string[] | undefined) => (xs ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean)
+  const split = (xs: string[] | undefined) =>
+    (xs ?? [])
+      .flatMap((x) => x.split(','))
+      .map((x) => x.trim())
+      .filter(Boolean)
   const criteria: Criteria = {
     ...(v.check ? { checks: split(v.check) } : {}),
     ...(v.section ? { sections: v.section.map((s) => s.trim()).filter(Boolean) } : {}),
@@ -137,13 +179,34 @@ export function parseRunArgs(argv: string[]): RunArgs {
     } catch (e) {
       throw new SelectionError((e as Error).message)
     }
-    if (vitestArgs.some((a) => a === '--shard' || a.startsWith('--shard='))) throw new SelectionError('--shard: given twice (as an option and after --); give it once, before --')
+    if (vitestArgs.some((a) => a === '--shard' || a.startsWith('--shard=')))
+      throw new SelectionError('--shard: given twice (as an option and after --); give it once, before --')
   }
-  return { criteria, list: !!v.list, allowWrites: !!v['allow-writes'], ...(v.strict ? { strict: true } : {}), ...(v.thorough ? { thorough: true } : {}), ...(shard ? { shard } : {}), ...(v.profile ? { profile: v.profile } : {}), ...(v.reports ? { reports: v.reports } : {}), vitestArgs }
+  return {
+    criteria,
+    list: !!v.list,
+    allowWrites: !!v['allow-writes'],
+    ...(v.strict ? { strict: true } : {}),
+    ...(v.thorough ? { thorough: true } : {}),
+    ...(shard ? { shard } : {}),
+    ...(v.profile ? { profile: v.profile } : {}),
+    ...(v.reports ? { reports: v.reports } : {}),
+    vitestArgs,
+  }
 }
 
-/** The tool variables the run plan replaces: never passed on to vitest (a stale one in the caller's shell is ignored). */
-const TOOL_VARS = [SELECTED_CHECKS_ENV, SELECTION_ENV, CATALOGUE_SIZE_ENV, VITEST_FILTER_ENV, STRICT_ENV, CALLER_CWD_ENV, SHARD_BLOB_ENV]
+/**
+ * The tool variables the run plan replaces: never passed on to vitest (a stale one in the caller's shell is ignored).
+ */
+const TOOL_VARS = [
+  SELECTED_CHECKS_ENV,
+  SELECTION_ENV,
+  CATALOGUE_SIZE_ENV,
+  VITEST_FILTER_ENV,
+  STRICT_ENV,
+  CALLER_CWD_ENV,
+  SHARD_BLOB_ENV,
+]
 
 /** What the global setup would refuse before starting anything, said here before vitest prints a line. */
 function checkRunSettings(env: NodeJS.ProcessEnv, first: TargetConfig): void {
@@ -161,7 +224,12 @@ function checkRunSettings(env: NodeJS.ProcessEnv, first: TargetConfig): void {
  * target gets a placeholder origin: nothing is started), and as resolved, for the run plan (`planned`), which vitest's
  * process reads instead of loading the profile again.
  */
-function resolveTargets(env: NodeJS.ProcessEnv): { target?: TargetConfig; targets?: Record<string, TargetConfig>; first: TargetConfig; planned: PlannedTarget[] } {
+function resolveTargets(env: NodeJS.ProcessEnv): {
+  target?: TargetConfig
+  targets?: Record<string, TargetConfig>
+  first: TargetConfig
+  planned: PlannedTarget[]
+} {
   const many = loadTargets(env)
   const place = (c: TargetConfig) => (c.embedded ? withEmbeddedOrigin(c, 'http://127.0.0.1:9') : c)
   if (many && many.length > 0) {
@@ -175,15 +243,33 @@ function resolveTargets(env: NodeJS.ProcessEnv): { target?: TargetConfig; target
 function stopRun(dir: string, run: RunInfo, stop: RunStop, selection?: Selection): number {
   const report = writeStoppedRun(dir, run, stop, selection)
   const stream = report.exitCode === EXIT.conforms ? process.stdout : process.stderr
-  stream.write(`\n${stop.kind === 'configuration' ? 'Configuration error' : stop.kind === 'violation' ? 'Requirement violated' : 'Could not run'}: ${stop.cause}\n`)
-  stream.write(`verdict  ${report.label}\nrun      ${run.runId}  target ${run.profile} ${run.salesBaseUrl}\nreports  ${callerPath(dir)} (verdict.json, checks.json, conformance.md, junit.xml)\n`)
+  stream.write(
+    `\n${
+      stop.kind === 'configuration'
+        ? 'Configuration error'
+        : stop.kind === 'violation'
+          ? 'Requirement violated'
+          : 'Could not run'
+    }: ${stop.cause}\n`,
+  )
+  stream.write(
+    `verdict  ${report.label}\nrun      ${run.runId}  target ${run.profile} ${run.salesBaseUrl}\nreports ` +
+      ` ${callerPath(dir)} (verdict.json, checks.json, conformance.md, junit.xml)\n`,
+  )
   return report.exitCode ?? EXIT.inconclusive
 }
 
 /** Spawns `vitest run` with the project's config; resolves to its exit code or the signal that ended it. */
-function runVitest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+function runVitest(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   const vitest = dependencyFile('vitest', 'vitest.mjs')
-  const child = spawn(process.execPath, [vitest, 'run', ...conformanceConfigArgs(), ...args], { cwd: PROJECT_ROOT, env, stdio: 'inherit' })
+  const child = spawn(process.execPath, [vitest, 'run', ...conformanceConfigArgs(), ...args], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: 'inherit',
+  })
   const forward = (s: NodeJS.Signals) => child.kill(s)
   process.on('SIGINT', forward)
   process.on('SIGTERM', forward)
@@ -231,13 +317,21 @@ export async function runConformance(argv: string[]): Promise<number> {
   let selectedIds: string[] | undefined
   let shardBlob: string | undefined
   if (args.shard && !args.list) {
-    // the merge tells the shards of one run by their run id: each machine must be given it (docs/ci.md "Shard and merge")
+    // the merge tells the shards of one run by their run id: each machine must be given it (docs/ci.md "Shard and
+    // merge")
     if (!env.CONFORMANCE_RUN_ID) {
-      process.stderr.write(`ledger-conformance run: --shard ${args.shard.index}/${args.shard.count} needs CONFORMANCE_RUN_ID, the same in every shard of the run (e.g. the CI pipeline's id), so that ledger-conformance merge can tell its shards; nothing was run\n`)
+      process.stderr.write(
+        `ledger-conformance run: --shard ${args.shard.index}/${args.shard.count} needs CONFORMANCE_RUN_ID, the same ` +
+          `in every shard of the run (e.g. the CI pipeline's id), so that ledger-conformance merge can tell its ` +
+          `shards; nothing was run\n`,
+      )
       return EXIT.usage
     }
     if (env.TARGET_PROFILES) {
-      process.stderr.write('ledger-conformance run: --shard runs one target; TARGET_PROFILES names several (run each target sharded on its own, or unsharded); nothing was run\n')
+      process.stderr.write(
+        'ledger-conformance run: --shard runs one target; TARGET_PROFILES names several (run each target sharded on ' +
+          'its own, or unsharded); nothing was run\n',
+      )
       return EXIT.usage
     }
     env.CONFORMANCE_SEED ??= shardSeed(env.CONFORMANCE_RUN_ID)
@@ -255,7 +349,9 @@ export async function runConformance(argv: string[]): Promise<number> {
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e
     if (args.list) {
-      process.stderr.write(`(the profile does not load: ${e.message}; listing the catalogue of the reference profile)\n`)
+      process.stderr.write(
+        `(the profile does not load: ${e.message}; listing the catalogue of the reference profile)\n`,
+      )
       targets = resolveTargets({ REPORTS_DIR: dir })
     } else {
       clearRunReports(dir)
@@ -265,7 +361,7 @@ export async function runConformance(argv: string[]): Promise<number> {
   const run = env.TARGET_PROFILES ? earlyRunInfo(env, runId) : runInfo(targets.first)
 
   let selection: Selection | undefined
-  let files = [...args.criteria.files ?? []]
+  let files = [...(args.criteria.files ?? [])]
   // a vitest shard runs part of the suite files: its verdict says "partial: N of M" (the reporter counts N, M is here)
   const sharded = args.vitestArgs.some((a) => a === '--shard' || a.startsWith('--shard='))
   // vitest's own filters (--changed, -t, files after --) run part of it too: the same "partial: N of M"
@@ -291,16 +387,28 @@ export async function runConformance(argv: string[]): Promise<number> {
       return EXIT.usage
     }
     if (result.selected.length === 0) {
-      const cause = `the selection ${result.label || '(all)'} matches no check of the ${catalogue.length} in the catalogue; nearest: ${result.nearest.join('; ') || 'none'}`
-      process.stderr.write(`${args.list ? '' : `ledger-conformance run: nothing was run, ${callerPath(dir)} keeps the last run's reports: `}${cause}\n`)
+      const cause =
+        `the selection ${result.label || '(all)'} matches no check of the ${catalogue.length} in the ` +
+        `catalogue; nearest: ${result.nearest.join('; ') || 'none'}`
+      process.stderr.write(
+        `${
+          args.list ? '' : `ledger-conformance run: nothing was run, ${callerPath(dir)} keeps the last run's reports: `
+        }${cause}\n`,
+      )
       return EXIT.usage
     }
     if (args.list) {
       const width = Math.max(...result.selected.map((e) => e.id.length))
       const where = Math.max(...result.selected.map((e) => whereOf(e).length))
       process.stdout.write(`${result.selected.map((e) => listLine(e, width, where)).join('\n')}\n`)
-      const note = result.addedSteps.length ? `; with ${result.addedSteps.length} earlier lifecycle step(s) the selected steps need` : ''
-      process.stderr.write(`${result.selected.length} of ${catalogue.length} checks${result.label ? ` (selection ${result.label})` : ''}${note}\n`)
+      const note = result.addedSteps.length
+        ? `; with ${result.addedSteps.length} earlier lifecycle step(s) the selected steps need`
+        : ''
+      process.stderr.write(
+        `${result.selected.length} of ${catalogue.length} checks${
+          result.label ? ` (selection ${result.label})` : ''
+        }${note}\n`,
+      )
       return EXIT.conforms
     }
     // an invariant of the model is judged on the answers of whatever checks run: selected alone, every check runs
@@ -317,7 +425,8 @@ export async function runConformance(argv: string[]): Promise<number> {
   // preflight's requests saved, 1 s against a target 100 ms away: docs/reliability.md "Cost")
   clearRunReports(dir)
   rmSync(join(dir, SHARD_FILE), { force: true })
-  for (const f of existsSync(dir) ? readdirSync(dir).filter((f) => /^blob-\d+-\d+\.json$/.test(f)) : []) rmSync(join(dir, f), { force: true })
+  for (const f of existsSync(dir) ? readdirSync(dir).filter((f) => /^blob-\d+-\d+\.json$/.test(f)) : [])
+    rmSync(join(dir, f), { force: true })
   if (args.shard) {
     mkdirSync(dir, { recursive: true })
     shardBlob = join(dir, blobName(args.shard))
@@ -326,7 +435,14 @@ export async function runConformance(argv: string[]): Promise<number> {
       ...args.shard,
       runId,
       seed: env.CONFORMANCE_SEED!,
-      scope: { profile: run.profile, salesBaseUrl: run.embedded ? '' : run.salesBaseUrl, tenant: run.tenant, selection: selectionWords, strict: !!args.strict, thorough: !!args.thorough },
+      scope: {
+        profile: run.profile,
+        salesBaseUrl: run.embedded ? '' : run.salesBaseUrl,
+        tenant: run.tenant,
+        selection: selectionWords,
+        strict: !!args.strict,
+        thorough: !!args.thorough,
+      },
       ...(selection ? { selectionDetail: selection } : {}),
       ...(catalogueSize ? { catalogueSize } : {}),
       startedAt: new Date().toISOString(),
@@ -353,13 +469,25 @@ export async function runConformance(argv: string[]): Promise<number> {
     targets: sealed.targets,
     sealed: sealed.sealed,
   }
-  const child: NodeJS.ProcessEnv = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', [RUN_PLAN_ENV]: runPlanVariable(writeRunPlan(plan), sealed.key) }
+  const child: NodeJS.ProcessEnv = {
+    ...process.env,
+    VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true',
+    [RUN_PLAN_ENV]: runPlanVariable(writeRunPlan(plan), sealed.key),
+  }
   for (const k of TOOL_VARS) delete child[k]
   const ended = await runVitest([...files, ...args.vitestArgs], colourEnv(child, process.stdout.isTTY === true))
   const verdict = readVerdictFile(dir)
   if (verdict && verdict.runId === runId) return verdict.exitCode
   const how = ended.signal ? `was ended by ${ended.signal}` : `exited ${ended.code}`
-  return stopRun(dir, run, { kind: 'inconclusive', cause: `the run ${how} before writing its report (see the output above); no verdict could be given` }, selection)
+  return stopRun(
+    dir,
+    run,
+    {
+      kind: 'inconclusive',
+      cause: `the run ${how} before writing its report (see the output above); no verdict could be given`,
+    },
+    selection,
+  )
 }
 
 export const runCommand: Command = {

@@ -9,7 +9,9 @@ import { EXIT } from '../../run/verdict'
 import type { Command } from '../command'
 import { withDidYouMean } from '../did-you-mean'
 
-const HELP = `Usage: ledger-conformance validate <profile>... [--env]     (or --profile FILE, repeatable; none: TARGET_PROFILE)
+const HELP =
+  `Usage: ledger-conformance validate <profile>... [--env]     (or --profile FILE, repeatable; none: ` +
+  `TARGET_PROFILE)
 
 Checks target profiles (JSON or JSONC, anywhere) against the profile schema, with their "extends" chain, and
 resolves them as a run would. Sends no request to the target's API and starts nothing. Every problem names the
@@ -33,14 +35,26 @@ Exit codes:
      is not OpenAPI 3.0/3.1 (each problem is printed, naming the field or the document)`
 
 /** The profile's OpenAPI documents loaded as a run loads them: their warnings, or the problem that stops a run. */
-export async function validateDocuments(config: TargetConfig): Promise<{ problems: string[]; warnings: { source: string; pointer: string; message: string }[]; notes: string[] }> {
+export async function validateDocuments(
+  config: TargetConfig,
+): Promise<{ problems: string[]; warnings: { source: string; pointer: string; message: string }[]; notes: string[] }> {
   const sources = openApiSources(config).filter((s) => !(config.embedded && s.includes('{')))
-  const notes = config.embedded && (config.openapi ?? []).some((s) => s.includes('{')) ? ['openapi: a document of the embedded reference ({salesBaseUrl}) is loaded by the run'] : []
+  const notes =
+    config.embedded && (config.openapi ?? []).some((s) => s.includes('{'))
+      ? ['openapi: a document of the embedded reference ({salesBaseUrl}) is loaded by the run']
+      : []
   if (sources.length === 0) return { problems: [], warnings: [], notes }
   try {
     const { OpenApiContracts } = await import('../../../helpers/client/contracts/openapi')
-    const loaded = await OpenApiContracts.load(sources, { deadlineMs: config.http.preflightDeadlineMs, maxBytes: config.http.maxResponseBytes })
-    return { problems: [], warnings: loaded.warnings, notes: [...notes, `openapi: ${sources.length} document(s) loaded, ${loaded.warnings.length} warning(s)`] }
+    const loaded = await OpenApiContracts.load(sources, {
+      deadlineMs: config.http.preflightDeadlineMs,
+      maxBytes: config.http.maxResponseBytes,
+    })
+    return {
+      problems: [],
+      warnings: loaded.warnings,
+      notes: [...notes, `openapi: ${sources.length} document(s) loaded, ${loaded.warnings.length} warning(s)`],
+    }
   } catch (e) {
     return { problems: [(e as Error).message], warnings: [], notes }
   }
@@ -50,12 +64,23 @@ export async function validateDocuments(config: TargetConfig): Promise<{ problem
 const UNSET_PASSWORD = /passwordEnv: environment variable (\S+) is not set|\.password: is required \(or set passwordEnv/
 
 /** The problems of one profile (empty when valid) and notes on what the run will still need. */
-export function validateProfile(path: string, env: NodeJS.ProcessEnv, strictEnv: boolean): { problems: string[]; notes: string[]; summary?: string; config?: TargetConfig } {
+export function validateProfile(
+  path: string,
+  env: NodeJS.ProcessEnv,
+  strictEnv: boolean,
+): { problems: string[]; notes: string[]; summary?: string; config?: TargetConfig } {
   try {
     readProfile(path)
     const c = loadTargetConfig({ ...env, TARGET_PROFILE: path, TARGET_PROFILES: '' })
     const where = c.embedded ? 'the embedded reference service' : c.services.salesBaseUrl
-    return { problems: [], notes: [], config: c, summary: `profile '${c.profileName}': ${where}, tenant ${c.tenant}, ${c.nonProduction ? 'nonProduction (writing suites allowed)' : 'production (read-only unless --allow-writes)'}` }
+    return {
+      problems: [],
+      notes: [],
+      config: c,
+      summary: `profile '${c.profileName}': ${where}, tenant ${c.tenant}, ${
+        c.nonProduction ? 'nonProduction (writing suites allowed)' : 'production (read-only unless --allow-writes)'
+      }`,
+    }
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e
     if (strictEnv) return { problems: e.problems, notes: [] }
@@ -73,7 +98,11 @@ export function validateProfile(path: string, env: NodeJS.ProcessEnv, strictEnv:
   }
 }
 
-const VALIDATE_OPTIONS = { profile: { type: 'string', multiple: true }, env: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
+const VALIDATE_OPTIONS = {
+  profile: { type: 'string', multiple: true },
+  env: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
 
 /** ledger-conformance validate <profile>...: schema and resolution of profiles, no request. */
 export const validateCommand: Command = {
@@ -86,7 +115,9 @@ export const validateCommand: Command = {
     try {
       parsed = parseArgs({ args: argv, allowPositionals: true, options: VALIDATE_OPTIONS })
     } catch (e) {
-      process.stderr.write(`ledger-conformance validate: ${withDidYouMean((e as Error).message, VALIDATE_OPTIONS)}\n\n${HELP}\n`)
+      process.stderr.write(
+        `ledger-conformance validate: ${withDidYouMean((e as Error).message, VALIDATE_OPTIONS)}\n\n${HELP}\n`,
+      )
       return EXIT.usage
     }
     // --profile FILE (repeatable) names a profile as every other command does; positional files too
@@ -94,7 +125,9 @@ export const validateCommand: Command = {
     // none named: the profile of the environment, as every command reads it (TARGET_PROFILE)
     if (files.length === 0 && process.env.TARGET_PROFILE) files.push(process.env.TARGET_PROFILE)
     if (files.length === 0) {
-      process.stderr.write(`validate: name at least one profile file (or --profile FILE, or TARGET_PROFILE)\n\n${HELP}\n`)
+      process.stderr.write(
+        `validate: name at least one profile file (or --profile FILE, or TARGET_PROFILE)\n\n${HELP}\n`,
+      )
       return EXIT.usage
     }
     let ok = true

@@ -30,7 +30,10 @@ export class ContainerRunError extends Error {
  */
 export async function startContainerForRun(target: ContainerTarget, config: TargetConfig): Promise<ContainerRun> {
   if (!config.embedded) {
-    throw new ContainerRunError(`${target.image}: the profile ${config.profileName} names services.salesBaseUrl; a container target gets its URL from the container (remove services.* or unset TARGET/TARGET_IMAGE)`)
+    throw new ContainerRunError(
+      `${target.image}: the profile ${config.profileName} names services.salesBaseUrl; a container target gets its ` +
+        `URL from the container (remove services.* or unset TARGET/TARGET_IMAGE)`,
+    )
   }
   if (!target.reference && config.reference.defects.length > 0) {
     throw new ContainerRunError(`REFERENCE_DEFECTS: only applies to the reference image, not to ${target.image}`)
@@ -40,7 +43,11 @@ export async function startContainerForRun(target: ContainerTarget, config: Targ
   if (target.reference) {
     const built = await imageLabel(target.image, SOURCE_HASH_LABEL)
     if (built !== imageSourceHash(PROJECT_ROOT)) {
-      process.stderr.write(`warning: ${target.image} was not built from this tree's reference (${built ? `sources ${built}` : 'no source label'}); rebuild it: bash scripts/build-reference-image.sh\n`)
+      process.stderr.write(
+        `warning: ${target.image} was not built from this tree's reference (${
+          built ? `sources ${built}` : 'no source label'
+        }); rebuild it: bash scripts/build-reference-image.sh\n`,
+      )
     }
   }
   const guard = guardContainerRun(config.runId)
@@ -54,7 +61,10 @@ export async function startContainerForRun(target: ContainerTarget, config: Targ
     })
   } catch (e) {
     await guard.release().catch(() => undefined)
-    throw new ContainerRunError(`${target.image} did not become ready (${target.healthPath} on port ${target.port}): ${(e as Error).message.split('\n')[0]}`)
+    throw new ContainerRunError(
+      `${target.image} did not become ready (${target.healthPath} on ` +
+        `port ${target.port}): ${(e as Error).message.split('\n')[0]}`,
+    )
   }
   guard.attach(running)
   const origin = running.origin

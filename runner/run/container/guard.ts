@@ -10,8 +10,14 @@ export interface ContainerGuard {
 
 /** Removes every container of the run by its label, synchronously, with the docker CLI (best effort). */
 export function removeRunContainers(runId: string): void {
-  const ids = spawnSync('docker', ['ps', '-aq', '--filter', `label=${RUN_LABEL}=${runId}`], { encoding: 'utf8', timeout: 10_000 })
-  const list = (ids.stdout ?? '').split('\n').map((s) => s.trim()).filter(Boolean)
+  const ids = spawnSync('docker', ['ps', '-aq', '--filter', `label=${RUN_LABEL}=${runId}`], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  })
+  const list = (ids.stdout ?? '')
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)
   if (list.length > 0) spawnSync('docker', ['rm', '-f', ...list], { stdio: 'ignore', timeout: 15_000 })
 }
 
@@ -21,12 +27,19 @@ export function removeRunContainers(runId: string): void {
  * container; on exit it removes the run's containers by label with the docker CLI, synchronously.
  * Install it before starting the container.
  */
-export function guardContainerRun(runId: string, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): ContainerGuard {
+export function guardContainerRun(
+  runId: string,
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): ContainerGuard {
   let running: RunningContainerTarget | undefined
   let released = false
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: removing the target container of run ${runId}`)
-    if (running) void running.stop().then(() => (released = true), () => undefined)
+    if (running)
+      void running.stop().then(
+        () => (released = true),
+        () => undefined,
+      )
   }
   const onExit = () => {
     if (!released) removeRunContainers(runId)

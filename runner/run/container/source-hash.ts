@@ -3,7 +3,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
 /** What the reference image is built from (the Dockerfile's COPY lines; node_modules is covered by the lock file). */
-export const IMAGE_SOURCES = ['Dockerfile', 'package.json', 'package-lock.json', 'tsconfig.json', 'fixtures', 'common', 'reference']
+export const IMAGE_SOURCES = [
+  'Dockerfile',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'fixtures',
+  'common',
+  'reference',
+]
 
 /** Label of the reference image that records the hash of its sources. */
 export const SOURCE_HASH_LABEL = 'ledger-conformance.source-hash'
@@ -13,7 +21,9 @@ function files(root: string, path: string): string[] {
   const st = statSync(full, { throwIfNoEntry: false })
   if (!st) return []
   if (st.isFile()) return [path]
-  return readdirSync(full).sort().flatMap((name) => files(root, join(path, name)))
+  return readdirSync(full)
+    .sort()
+    .flatMap((name) => files(root, join(path, name)))
 }
 
 /** A hash of the image's sources in the working tree: an image with another hash is stale. */

@@ -41,18 +41,27 @@ export function containerTargetFromEnv(env: NodeJS.ProcessEnv): ContainerTarget 
   if (target !== undefined && target !== 'container' && target !== 'embedded') {
     problems.push(`TARGET: must be 'container' or 'embedded', got '${target}'`)
   }
-  if (target === 'embedded' && targetImage) problems.push("TARGET=embedded and TARGET_IMAGE contradict each other; unset one")
+  if (target === 'embedded' && targetImage)
+    problems.push('TARGET=embedded and TARGET_IMAGE contradict each other; unset one')
   if (!targetImage && target !== 'container') {
     if (problems.length) throw new ContainerTargetError(problems)
     return undefined
   }
   if (env.SALES_BASE_URL?.trim()) {
-    problems.push('SALES_BASE_URL: a container target gets its URL from the container; unset SALES_BASE_URL (or TARGET/TARGET_IMAGE)')
+    problems.push(
+      'SALES_BASE_URL: a container target gets its URL from the container; unset SALES_BASE_URL (or ' +
+        'TARGET/TARGET_IMAGE)',
+    )
   }
   const referenceImage = value(env, 'REFERENCE_IMAGE') ?? REFERENCE_IMAGE
   const image = targetImage ?? referenceImage
   if (!/^[a-z0-9][a-z0-9._/:@-]*$/i.test(image)) problems.push(`TARGET_IMAGE: not an image reference: '${image}'`)
-  const int = (name: 'TARGET_PORT' | 'TARGET_STARTUP_TIMEOUT_MS', fallback: number, min: number, max: number): number => {
+  const int = (
+    name: 'TARGET_PORT' | 'TARGET_STARTUP_TIMEOUT_MS',
+    fallback: number,
+    min: number,
+    max: number,
+  ): number => {
     const raw = value(env, name)
     if (raw === undefined) return fallback
     const n = /^\d+$/.test(raw) ? Number(raw) : NaN

@@ -27,11 +27,21 @@ type Receiver = { listenHost?: string; listenPort?: number; publicUrl?: string }
  * host gateway. Pure: returns a new config.
  */
 export function withContainerReceiver(config: TargetConfig, port: number): TargetConfig {
-  const webhooks = (config.extensions.webhooks ?? {}) as { delivery?: { receiver?: Receiver } & Record<string, unknown> } & Record<string, unknown>
+  const webhooks = (config.extensions.webhooks ?? {}) as {
+    delivery?: { receiver?: Receiver } & Record<string, unknown>
+  } & Record<string, unknown>
   if (webhooks.delivery?.receiver?.publicUrl) return config
-  const receiver: Receiver = { ...(webhooks.delivery?.receiver ?? {}), listenHost: '0.0.0.0', listenPort: port, publicUrl: `http://${HOST_ALIAS}:${port}` }
+  const receiver: Receiver = {
+    ...(webhooks.delivery?.receiver ?? {}),
+    listenHost: '0.0.0.0',
+    listenPort: port,
+    publicUrl: `http://${HOST_ALIAS}:${port}`,
+  }
   return {
     ...config,
-    extensions: { ...config.extensions, webhooks: { ...webhooks, delivery: { ...(webhooks.delivery ?? {}), receiver } } },
+    extensions: {
+      ...config.extensions,
+      webhooks: { ...webhooks, delivery: { ...(webhooks.delivery ?? {}), receiver } },
+    },
   }
 }

@@ -19,7 +19,10 @@ export interface Invocation {
   targetVars?: string[]
 }
 
-/** The variable the CLI passes its invocation in to the processes it starts (the run's vitest: the global setup's guard). */
+/**
+ * The variable the CLI passes its invocation in to the processes it starts (the run's vitest: the global setup's
+ * guard).
+ */
 export const COMMAND_LINE_ENV = 'LEDGER_COMMAND_LINE'
 
 const LAUNCHER = join('bin', 'ledger-conformance.mjs')
@@ -31,15 +34,26 @@ const TARGET_VARS = ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT',
  * an npm script of a clone (`npm run conformance -- ...`: npm_lifecycle_event and its script), else `npx
  * ledger-conformance` for an installed package, else the launcher's path from the current folder.
  */
-export function invocationOf(argv: readonly string[], command: string, env: NodeJS.ProcessEnv = process.env, installed = INSTALLED, cwd = process.cwd()): Invocation {
+export function invocationOf(
+  argv: readonly string[],
+  command: string,
+  env: NodeJS.ProcessEnv = process.env,
+  installed = INSTALLED,
+  cwd = process.cwd(),
+): Invocation {
   const extra = {
-    ...(env.TARGET_PROFILE && !env.TARGET_PROFILES && !hasOption(argv, '--profile') ? { profileFromEnv: env.TARGET_PROFILE } : {}),
+    ...(env.TARGET_PROFILE && !env.TARGET_PROFILES && !hasOption(argv, '--profile')
+      ? { profileFromEnv: env.TARGET_PROFILE }
+      : {}),
     ...(TARGET_VARS.some((v) => env[v]) ? { targetVars: TARGET_VARS.filter((v) => env[v]) } : {}),
   }
-  const script = env.npm_lifecycle_event ? /\bledger-conformance\.mjs((?:\s+[^\s;&|]+)*)\s*$/.exec(env.npm_lifecycle_script ?? '') : null
+  const script = env.npm_lifecycle_event
+    ? /\bledger-conformance\.mjs((?:\s+[^\s;&|]+)*)\s*$/.exec(env.npm_lifecycle_script ?? '')
+    : null
   if (script) {
     const own = script[1]!.trim().split(/\s+/).filter(Boolean)
-    if (own.every((a, i) => argv[i] === a)) return { prefix: `npm run ${env.npm_lifecycle_event} --`, args: argv.slice(own.length), command, ...extra }
+    if (own.every((a, i) => argv[i] === a))
+      return { prefix: `npm run ${env.npm_lifecycle_event} --`, args: argv.slice(own.length), command, ...extra }
   }
   if (installed) return { prefix: 'npx ledger-conformance', args: [...argv], command, ...extra }
   // named, never started: the launcher's path as the user would type it from their folder

@@ -48,7 +48,12 @@ export function declaredNonProduction(i: Pick<GuardInput, 'config' | 'profileSer
   const own = new Set(Object.values(i.profileServices ?? {}).map((u) => u.replace(/\/+$/, '')))
   const foreign = urls.filter((u) => !isLoopback(u) && !own.has(u))
   if (foreign.length === 0) return { ok: true, why: `profile '${c.profileName}' is nonProduction` }
-  return { ok: false, why: `profile '${c.profileName}' is nonProduction, but ${foreign.join(', ')} came from the environment and is not one of its services` }
+  return {
+    ok: false,
+    why:
+      `profile '${c.profileName}' is nonProduction, but ${foreign.join(', ')} came from the environment and is ` +
+      `not one of its services`,
+  }
 }
 
 /**
@@ -59,10 +64,12 @@ export function productionGuard(i: GuardInput): GuardDecision {
   const writing = writingFiles(i.files, i.classes)
   const np = declaredNonProduction(i)
   const command = commandOf(i.env)
-  const list = writing.length > 6 ? `${writing.slice(0, 6).join(', ')} and ${writing.length - 6} more` : writing.join(', ')
+  const list =
+    writing.length > 6 ? `${writing.slice(0, 6).join(', ')} and ${writing.length - 6} more` : writing.join(', ')
   const decision = guardWrites({
     command,
-    // --read-only has already narrowed the files to the read-only suites; the flag itself reaches the guard as ALLOW_WRITES
+    // --read-only has already narrowed the files to the read-only suites; the flag itself reaches the guard as
+    // ALLOW_WRITES
     mode: {},
     env: i.env,
     writes: writing.length > 0,

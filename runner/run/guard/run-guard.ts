@@ -18,12 +18,23 @@ export class GuardRefusal extends Error {
  * resolves the suite files vitest will run from its command line, and refuses writing suites against a
  * target the profile does not mark nonProduction, unless ALLOW_WRITES=1.
  */
-export async function guardRun(project: Pick<TestProject, 'globTestFiles'>, config: TargetConfig, env: NodeJS.ProcessEnv, argv: readonly string[]): Promise<GuardDecision> {
+export async function guardRun(
+  project: Pick<TestProject, 'globTestFiles'>,
+  config: TargetConfig,
+  env: NodeJS.ProcessEnv,
+  argv: readonly string[],
+): Promise<GuardDecision> {
   const filters = cliFileFilters(argv)
   let files = (await project.globTestFiles(filters)).testFiles
   // A filter that selects nothing leaves vitest with nothing to run; judge every suite rather than none.
   if (files.length === 0) files = (await project.globTestFiles()).testFiles
-  const decision = productionGuard({ config, files, classes: loadSuiteClasses(), env, profileServices: (config.asWritten ?? readProfile(config.profilePath)).services ?? {} })
+  const decision = productionGuard({
+    config,
+    files,
+    classes: loadSuiteClasses(),
+    env,
+    profileServices: (config.asWritten ?? readProfile(config.profilePath)).services ?? {},
+  })
   if (!decision.allowed) throw new GuardRefusal(decision.message)
   return decision
 }

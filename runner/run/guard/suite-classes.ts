@@ -18,7 +18,8 @@ const SCHEMA = resolve(PROJECT_ROOT, 'fixtures/suite-classes.schema.json')
 export function loadSuiteClasses(file = FILE): SuiteClasses {
   const data = JSON.parse(readFileSync(file, 'utf8')) as { readOnly: { file: string }[] }
   const validate = new SchemaCompiler().compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object, { shipped: true })
-  if (!validate(data)) throw new Error(`${relative(PROJECT_ROOT, file)}: ${formatAjvErrors(validate.errors).join('; ')}`)
+  if (!validate(data))
+    throw new Error(`${relative(PROJECT_ROOT, file)}: ${formatAjvErrors(validate.errors).join('; ')}`)
   return { readOnly: data.readOnly.map((e) => e.file) }
 }
 

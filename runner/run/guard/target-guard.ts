@@ -9,8 +9,17 @@ import { guardWrites, type GuardedCommand, type WriteDecision, type WriteMode } 
  * the target's profile says whether it is non-production, the user's command line (from the CLI, else `argv`) goes
  * into the refusal.
  */
-export function guardTarget(o: { command: GuardedCommand; argv: readonly string[]; config: TargetConfig; mode: WriteMode; writes: boolean; env: NodeJS.ProcessEnv; detail?: string }): WriteDecision {
-  const profileServices = o.config.asWritten?.services ?? (o.config.profilePath ? (readProfile(o.config.profilePath).services ?? {}) : {})
+export function guardTarget(o: {
+  command: GuardedCommand
+  argv: readonly string[]
+  config: TargetConfig
+  mode: WriteMode
+  writes: boolean
+  env: NodeJS.ProcessEnv
+  detail?: string
+}): WriteDecision {
+  const profileServices =
+    o.config.asWritten?.services ?? (o.config.profilePath ? (readProfile(o.config.profilePath).services ?? {}) : {})
   return guardWrites({
     command: o.command,
     mode: o.mode,

@@ -21,18 +21,34 @@ export interface WriteGuardSpec {
 
 /** Every command that can write to a target, by name (runner/commands/*: the command's `writeGuard`). */
 export const WRITE_GUARDS = {
-  run: { action: 'run suites that create or change data', consent: 'creates and changes data there (tagged with the run id, removed where the API allows)', readOnly: { offered: true, does: 'only the read-only suites; the verdict says it is partial' } },
+  run: {
+    action: 'run suites that create or change data',
+    consent: 'creates and changes data there (tagged with the run id, removed where the API allows)',
+    readOnly: { offered: true, does: 'only the read-only suites; the verdict says it is partial' },
+  },
   acceptance: {
     action: 'run the acceptance suites, which create or change data,',
     consent: 'creates and changes data there (tagged with the run id, removed where the API allows)',
-    readOnly: { offered: false, because: 'a tenant is accepted on every requirement, and most need data created (ledger-conformance run --read-only checks what reads, with a partial verdict)' },
+    readOnly: {
+      offered: false,
+      because:
+        'a tenant is accepted on every requirement, and most need data created (ledger-conformance run --read-only ' +
+        'checks what reads, with a partial verdict)',
+    },
   },
   explore: {
     action: 'explore, whose every sequence creates, changes and pays for quotes, policies and subscriptions,',
     consent: 'creates and changes data there (quotes left open are declined, subscriptions removed afterwards)',
     readOnly: { offered: false, because: 'every generated sequence creates and changes data' },
   },
-  replay: { action: "re-send the check's writes", consent: "re-sends the check's POST, PUT, PATCH and DELETE requests there, as the run sent them", readOnly: { offered: true, does: "only the check's reads (GET, HEAD, OPTIONS) are re-sent, its writes listed as skipped" } },
+  replay: {
+    action: "re-send the check's writes",
+    consent: "re-sends the check's POST, PUT, PATCH and DELETE requests there, as the run sent them",
+    readOnly: {
+      offered: true,
+      does: "only the check's reads (GET, HEAD, OPTIONS) are re-sent, its writes listed as skipped",
+    },
+  },
 } as const satisfies Record<string, WriteGuardSpec>
 
 export type GuardedCommand = keyof typeof WRITE_GUARDS
@@ -49,7 +65,9 @@ export function writeOptionsHelp(command: GuardedCommand): string {
   return [
     `  --allow-writes     consent to create and change data on a target whose profile is not nonProduction: true`,
     `                     (the same as ALLOW_WRITES=1); without it such a target is refused, exit 2, nothing sent`,
-    ro.offered ? `  --read-only        ${ro.does}` : `  --read-only        refused (exit 2): ${command} cannot be read-only, ${ro.because}`,
+    ro.offered
+      ? `  --read-only        ${ro.does}`
+      : `  --read-only        refused (exit 2): ${command} cannot be read-only, ${ro.because}`,
   ].join('\n')
 }
 
@@ -64,11 +82,15 @@ export interface WriteMode {
   readOnly?: boolean | undefined
 }
 
-/** A usage problem of the flags themselves, or undefined: both given, or --read-only for a command that has no reading part. */
+/**
+ * A usage problem of the flags themselves, or undefined: both given, or --read-only for a command that has no reading
+ * part.
+ */
 export function writeModeProblem(command: GuardedCommand, mode: WriteMode): string | undefined {
   if (mode.allowWrites && mode.readOnly) return '--read-only and --allow-writes contradict each other: give one of them'
   const ro = WRITE_GUARDS[command].readOnly
-  if (mode.readOnly && !ro.offered) return `--read-only: ${command} cannot be read-only: ${ro.because}. Nothing was sent`
+  if (mode.readOnly && !ro.offered)
+    return `--read-only: ${command} cannot be read-only: ${ro.because}. Nothing was sent`
   return undefined
 }
 
@@ -110,7 +132,9 @@ export function guardWrites(i: WriteGuardInput): WriteDecision {
  * The refusal, the same for every command: what was refused and why, that nothing was sent, then the ways on, each
  * as the user's own command line with the flag added (the profile and every other option kept).
  */
-export function writeRefusal(i: Pick<WriteGuardInput, 'command' | 'nonProduction' | 'target' | 'detail' | 'invocation'>): string {
+export function writeRefusal(
+  i: Pick<WriteGuardInput, 'command' | 'nonProduction' | 'target' | 'detail' | 'invocation'>,
+): string {
   const spec = WRITE_GUARDS[i.command]
   const inv = i.invocation
   const note = environmentNote(inv)
@@ -118,7 +142,8 @@ export function writeRefusal(i: Pick<WriteGuardInput, 'command' | 'nonProduction
     ? `Read only with '${withFlag(inv, '--read-only', ['--allow-writes'])}'${note} (${spec.readOnly.does}), `
     : `${i.command} cannot be read-only (${spec.readOnly.because}). `
   return (
-    `Production guard: refusing to ${spec.action} against ${i.target}: ${i.nonProduction.why}. No request was sent.${i.detail ? ` ${i.detail}` : ''} ` +
+    `Production guard: refusing to ${spec.action} against ${i.target}: ${i.nonProduction.why}. No request was ` +
+    `sent.${i.detail ? ` ${i.detail}` : ''} ` +
     `${readOnly}${spec.readOnly.offered ? 'mark' : 'Mark'} a test environment nonProduction: true in its profile, ` +
     `or accept that ${i.command} ${spec.consent}: ` +
     `'${withFlag(inv, '--allow-writes', ['--read-only'])}'${note} (or ALLOW_WRITES=1).`

@@ -8,9 +8,15 @@ const md5 = (s: string) => createHash('md5').update(s).digest('hex')
  * junit.xml carry, with the labels of any check (helpers/checks/check.ts). Not applicable is skipped with its reason;
  * a broken invariant fails with the checks whose answers broke it. `target`: the target's key in a multi-target run.
  */
-export function invariantAllureResult(c: CheckOutcome, uuid: string, at: number, target?: string): Record<string, unknown> {
+export function invariantAllureResult(
+  c: CheckOutcome,
+  uuid: string,
+  at: number,
+  target?: string,
+): Record<string, unknown> {
   const fullName = `${target ? `${target} > ` : ''}${c.file} > ${c.title}`
-  const status = c.status === 'passed' ? 'passed' : c.status === 'failed' ? 'failed' : c.status === 'errored' ? 'broken' : 'skipped'
+  const status =
+    c.status === 'passed' ? 'passed' : c.status === 'failed' ? 'failed' : c.status === 'errored' ? 'broken' : 'skipped'
   const message = c.status === 'failed' || c.status === 'errored' ? c.error : c.note
   return {
     uuid,
@@ -23,7 +29,9 @@ export function invariantAllureResult(c: CheckOutcome, uuid: string, at: number,
     stage: 'finished',
     start: at,
     stop: at,
-    description: `**${c.id}** — ${c.document} ${c.section}\n\n${c.requirement}${c.note && c.status !== 'not-applicable' ? `\n\n${c.note}` : ''}`,
+    description:
+      `**${c.id}** ` +
+      `— ${c.document} ${c.section}\n\n${c.requirement}${c.note && c.status !== 'not-applicable' ? `\n\n${c.note}` : ''}`,
     labels: [
       { name: 'specDocument', value: c.document },
       { name: 'specSection', value: c.section },

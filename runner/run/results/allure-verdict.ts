@@ -7,7 +7,10 @@ import { verdictProperties } from './junit'
 
 /** A value of a Java properties file on one line (Allure reads environment.properties). */
 function prop(v: string): string {
-  return safeText(v).replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n').replace(/[=:]/g, (c) => `\\${c}`)
+  return safeText(v)
+    .replace(/\\/g, '\\\\')
+    .replace(/\r?\n/g, '\\n')
+    .replace(/[=:]/g, (c) => `\\${c}`)
 }
 
 /**
@@ -19,9 +22,19 @@ function prop(v: string): string {
 export function writeAllureVerdict(resultsDir: string, report: ChecksReport, failedOrErrored: number): void {
   mkdirSync(resultsDir, { recursive: true })
   const props = verdictProperties(report)
-  writeFileSync(join(resultsDir, 'environment.properties'), `${Object.entries(props).map(([k, v]) => `${k}=${prop(v)}`).join('\n')}\n`)
+  writeFileSync(
+    join(resultsDir, 'environment.properties'),
+    `${Object.entries(props)
+      .map(([k, v]) => `${k}=${prop(v)}`)
+      .join('\n')}\n`,
+  )
   const run = report.run
-  const executor = { name: 'ledger-conformance', type: 'ledger-conformance', buildName: `${props['verdict.line']}${run ? ` — run ${run.runId}` : ''}`, reportName: `Conformance ${props.verdict}` }
+  const executor = {
+    name: 'ledger-conformance',
+    type: 'ledger-conformance',
+    buildName: `${props['verdict.line']}${run ? ` — run ${run.runId}` : ''}`,
+    reportName: `Conformance ${props.verdict}`,
+  }
   writeFileSync(join(resultsDir, 'executor.json'), `${safeJson(executor)}\n`)
   if (report.verdict === 'CONFORMS' || failedOrErrored > 0) return
   const now = Date.now()
@@ -38,7 +51,10 @@ export function writeAllureVerdict(resultsDir: string, report: ChecksReport, fai
     stage: 'finished',
     start: now,
     stop: now,
-    labels: [{ name: 'suite', value: 'ledger-conformance run' }, ...(run ? [{ name: 'host', value: run.salesBaseUrl }] : [])],
+    labels: [
+      { name: 'suite', value: 'ledger-conformance run' },
+      ...(run ? [{ name: 'host', value: run.salesBaseUrl }] : []),
+    ],
     parameters: [],
     links: [],
     steps: [],

@@ -8,11 +8,18 @@ const READ_ONLY = /read-only/i
 
 /**
  * The exercise coverage of a run (issue 40, docs/exercise.md): the cells of the exercise model that apply to the
- * target's profile (run.json `exercise`, written by the global setup), and those the run's own answered calls exercised,
- * as each check's tally carries them (TaskMeta.exercised, measured by helpers/oracle/exercise-tracker.ts). Undefined when
+ * target's profile (run.json `exercise`, written by the global setup), and those the run's own answered calls
+ * exercised,
+ * as each check's tally carries them (TaskMeta.exercised, measured by helpers/oracle/exercise-tracker.ts). Undefined
+ * when
  * the run recorded no profile (a stopped run).
  */
-export function runExerciseCoverage(cases: ReadonlyArray<TestCase>, run: RunInfo | undefined, selection: Selection | undefined, env: NodeJS.ProcessEnv): ExerciseCoverage | undefined {
+export function runExerciseCoverage(
+  cases: ReadonlyArray<TestCase>,
+  run: RunInfo | undefined,
+  selection: Selection | undefined,
+  env: NodeJS.ProcessEnv,
+): ExerciseCoverage | undefined {
   if (!run?.exercise) return undefined
   const exercised = new Set<string>()
   for (const tc of cases) for (const c of tc.meta().exercised ?? []) exercised.add(c)
@@ -24,8 +31,22 @@ export function runExerciseCoverage(cases: ReadonlyArray<TestCase>, run: RunInfo
 }
 
 /** What verdict.json carries of it: the figure and the count of cells not exercised by reason. */
-export function exerciseSummary(cov: ExerciseCoverage): { applicable: number; exercised: number; percent: number; byDimension: ExerciseCoverage['byDimension']; notExercised: Record<string, number>; notApplicable: number } {
+export function exerciseSummary(cov: ExerciseCoverage): {
+  applicable: number
+  exercised: number
+  percent: number
+  byDimension: ExerciseCoverage['byDimension']
+  notExercised: Record<string, number>
+  notApplicable: number
+} {
   const notExercised: Record<string, number> = {}
   for (const n of cov.notExercised) notExercised[n.why] = (notExercised[n.why] ?? 0) + 1
-  return { applicable: cov.applicable, exercised: cov.exercised, percent: cov.percent, byDimension: cov.byDimension, notExercised, notApplicable: cov.notApplicable.length }
+  return {
+    applicable: cov.applicable,
+    exercised: cov.exercised,
+    percent: cov.percent,
+    byDimension: cov.byDimension,
+    notExercised,
+    notApplicable: cov.notApplicable.length,
+  }
 }

@@ -14,20 +14,31 @@ export interface FailureFields {
   request?: string
   /** "422 application/json {...}": its answer (redacted). */
   response?: string
-  /** curl commands that send the failing requests again; secrets as shell variables (helpers/client/http/reproduce.ts). */
+  /**
+   * curl commands that send the failing requests again; secrets as shell variables (helpers/client/http/reproduce.ts).
+   */
   reproduce: string[]
-  /** A linearizability finding's timelines as data (helpers/client/http/timeline-record.ts): conformance.html draws them. */
+  /**
+   * A linearizability finding's timelines as data (helpers/client/http/timeline-record.ts): conformance.html draws
+   * them.
+   */
   timeline?: TimelineRecord[]
 }
 
-type Evidence = Partial<Pick<FailureRecord, 'expected' | 'actual' | 'error' | 'request' | 'response' | 'timeline'>> & Pick<FailureRecord, 'reproduce'>
+type Evidence = Partial<Pick<FailureRecord, 'expected' | 'actual' | 'error' | 'request' | 'response' | 'timeline'>> &
+  Pick<FailureRecord, 'reproduce'>
 
 /**
- * checks.json's `failure` of a check, an invariant or a contract check: the fields of its record as they are, never read
+ * checks.json's `failure` of a check, an invariant or a contract check: the fields of its record as they are, never
+ * read
  * back from its message. A check that errored outside the check library (vitest's own timeout, a hook) has no record:
  * its clause and requirement only.
  */
-export function failureFields(clause: string, requirement: string, r: Evidence | ViolationRecord | undefined): FailureFields {
+export function failureFields(
+  clause: string,
+  requirement: string,
+  r: Evidence | ViolationRecord | undefined,
+): FailureFields {
   const out: FailureFields = { clause, requirement, reproduce: (r?.reproduce ?? []).map((x) => x.command) }
   if (!r) return out
   const e = r as Evidence

@@ -8,7 +8,9 @@ export interface Finding {
   operation: string
   status: number
   expected: string
-  /** The status classes a status expectation names, sorted (['2'] for 200, 201 or 2xx); absent for another expectation. */
+  /**
+   * The status classes a status expectation names, sorted (['2'] for 200, 201 or 2xx); absent for another expectation.
+   */
   classes?: string[]
   /** The check that owns this requirement, when it is another check (FailureRecord.owner). */
   owner?: string
@@ -21,10 +23,18 @@ export interface Finding {
  * a known operation. A pure function of the record: nothing is read back from a message.
  */
 export function findingOf(r: FailureRecord | undefined): Finding | undefined {
-  if (!r || r.kind !== 'failed' || !r.expectation || !r.answer || !r.operation || r.status === undefined) return undefined
+  if (!r || r.kind !== 'failed' || !r.expectation || !r.answer || !r.operation || r.status === undefined)
+    return undefined
   const e = r.expectation
   const expected = e.kind === 'status' ? `status ${e.classes.map((c) => `${c}xx`).join(' or ')}` : e.key
-  return { operation: r.operation, status: r.status, expected, ...(e.kind === 'status' ? { classes: e.classes } : {}), ...(r.owner ? { owner: r.owner } : {}), answer: r.answer }
+  return {
+    operation: r.operation,
+    status: r.status,
+    expected,
+    ...(e.kind === 'status' ? { classes: e.classes } : {}),
+    ...(r.owner ? { owner: r.owner } : {}),
+    answer: r.answer,
+  }
 }
 
 /** A failed check, as the reconciliation of findings sees it. */
@@ -91,19 +101,40 @@ export function sameFindings(failed: readonly FailedFinding[]): Map<string, Same
   for (const f of failed) {
     const owner = f.finding.owner ? byId.get(f.finding.owner) : undefined
     if (owner && same(owner.finding, f.finding)) {
-      direct.set(f.id, { as: owner.id, why: `the requirement of ${owner.id}, which failed on the same answer (${f.finding.operation} -> ${f.finding.status})` })
+      direct.set(f.id, {
+        as: owner.id,
+        why:
+          `the requirement of ${owner.id}, which failed on the same answer (${f.finding.operation} ` +
+          `-> ${f.finding.status})`,
+      })
       continue
     }
     const base = variantBase(f)
-    const first = base ? failed.filter((g) => variantBase(g) === base && sameAnswer(g.finding, f.finding)).sort((a, b) => a.id.localeCompare(b.id))[0] : undefined
-    if (first && first.id !== f.id) direct.set(f.id, { as: first.id, why: `the same check for another product, which failed on the same operation with the same status (${f.finding.operation} -> ${f.finding.status})` })
+    const first = base
+      ? failed
+          .filter((g) => variantBase(g) === base && sameAnswer(g.finding, f.finding))
+          .sort((a, b) => a.id.localeCompare(b.id))[0]
+      : undefined
+    if (first && first.id !== f.id)
+      direct.set(f.id, {
+        as: first.id,
+        why:
+          `the same check for another product, which failed on the same operation with the same status ` +
+          `(${f.finding.operation} -> ${f.finding.status})`,
+      })
   }
   // among the checks that are no other's yet: an answer neither expected, to the first by id (no cycle: that one is a
   // root and the relation holds between all of its group)
   const roots = failed.filter((f) => !direct.has(f.id)).sort((a, b) => a.id.localeCompare(b.id))
   for (const f of roots) {
     const first = roots.find((g) => unexpectedByBoth(g.finding, f.finding))
-    if (first && first.id !== f.id) direct.set(f.id, { as: first.id, why: `${first.id} failed on the same operation with the same status, which neither expected (${f.finding.operation} -> ${f.finding.status})` })
+    if (first && first.id !== f.id)
+      direct.set(f.id, {
+        as: first.id,
+        why:
+          `${first.id} failed on the same operation with the same status, which neither expected ` +
+          `(${f.finding.operation} -> ${f.finding.status})`,
+      })
   }
   // to the root: the check that is no other's finding (a chain stops at a check already seen)
   const out = new Map<string, SameFinding>()
@@ -124,7 +155,10 @@ export function sameFindings(failed: readonly FailedFinding[]): Map<string, Same
  * blocked in the same run (CheckOutcome.sameFindingAs). The console's count and the mutation harness's
  * failures-per-defect (scripts/mutation/distribution.ts) both use it.
  */
-export function distinctFindings<T extends { id: string; sameFindingAs?: string[] }>(failed: readonly T[], blocked: Iterable<string> = []): T[] {
+export function distinctFindings<T extends { id: string; sameFindingAs?: string[] }>(
+  failed: readonly T[],
+  blocked: Iterable<string> = [],
+): T[] {
   const ids = new Set([...failed.map((f) => f.id), ...blocked])
   return failed.filter((f) => !(f.sameFindingAs?.length && f.sameFindingAs.every((id) => ids.has(id))))
 }

@@ -4,7 +4,9 @@ import type { CheckOutcome, ChecksReport } from './results'
 import { totalsLine } from './totals-line'
 import { findingLine } from './console-lines'
 
-/** XML text: the one rule (helpers/client/evidence/neutralise.ts); XML 1.0 forbids most control characters even escaped. */
+/**
+ * XML text: the one rule (helpers/client/evidence/neutralise.ts); XML 1.0 forbids most control characters even escaped.
+ */
 const esc = (s: string): string => safeXml(s)
 
 const attrs = (a: Record<string, string | number | undefined>) =>
@@ -24,7 +26,15 @@ export function verdictProperties(report: ChecksReport): Record<string, string> 
     // not applicable and skipped into "skipped")
     totals: totalsLine(report.totals),
     ...(report.cause ? { cause: report.cause } : {}),
-    ...(report.selection ? { selection: `${report.selection.why ?? report.selection.label} (${report.selection.selected}${report.selection.catalogue > 0 ? ` of ${report.selection.catalogue}` : ''} checks)` } : {}),
+    ...(report.selection
+      ? {
+          selection:
+            `${report.selection.why ?? report.selection.label} ` +
+            `(${report.selection.selected}${
+              report.selection.catalogue > 0 ? ` of ${report.selection.catalogue}` : ''
+            } checks)`,
+        }
+      : {}),
     ...(run ? { runId: run.runId, target: `${run.profile} ${run.salesBaseUrl}`, tenant: run.tenant } : {}),
   }
 }
@@ -37,15 +47,37 @@ function testcase(c: CheckOutcome, classname: string): string[] {
     case 'passed':
       return [`${head}/>`]
     case 'failed':
-      return [`${head}>`, `      <failure ${attrs({ message: first(), type: 'requirement violated' })}>${esc(c.error ?? '')}</failure>`, '    </testcase>']
+      return [
+        `${head}>`,
+        `      <failure ${attrs({ message: first(), type: 'requirement violated' })}>${esc(c.error ?? '')}</failure>`,
+        '    </testcase>',
+      ]
     case 'errored':
-      return [`${head}>`, `      <error ${attrs({ message: first(), type: 'check error' })}>${esc(c.error ?? '')}</error>`, '    </testcase>']
+      return [
+        `${head}>`,
+        `      <error ${attrs({ message: first(), type: 'check error' })}>${esc(c.error ?? '')}</error>`,
+        '    </testcase>',
+      ]
     case 'blocked':
-      return [`${head}>`, `      <skipped ${attrs({ message: `blocked: ${c.blocked?.reason ?? c.note ?? 'setup failed'}` })}/>`, '    </testcase>']
+      return [
+        `${head}>`,
+        `      <skipped ${attrs({ message: `blocked: ${c.blocked?.reason ?? c.note ?? 'setup failed'}` })}/>`,
+        '    </testcase>',
+      ]
     case 'not-applicable':
-      return [`${head}>`, `      <skipped ${attrs({ message: `not applicable: ${(c.note ?? '').replace(/^not applicable:\s*/, '')}` })}/>`, '    </testcase>']
+      return [
+        `${head}>`,
+        `      <skipped ${attrs({
+          message: `not applicable: ${(c.note ?? '').replace(/^not applicable:\s*/, '')}`,
+        })}/>`,
+        '    </testcase>',
+      ]
     default:
-      return [`${head}>`, `      <skipped ${attrs({ message: c.note ?? 'skipped without a reason' })}/>`, '    </testcase>']
+      return [
+        `${head}>`,
+        `      <skipped ${attrs({ message: c.note ?? 'skipped without a reason' })}/>`,
+        '    </testcase>',
+      ]
   }
 }
 
@@ -57,7 +89,11 @@ function testcase(c: CheckOutcome, classname: string): string[] {
  */
 export function junitXml(reports: { key?: string; report: ChecksReport }[], overall: ChecksReport): string {
   const props = verdictProperties(overall)
-  const propLines = ['    <properties>', ...Object.entries(props).map(([k, v]) => `      <property ${attrs({ name: k, value: v })}/>`), '    </properties>']
+  const propLines = [
+    '    <properties>',
+    ...Object.entries(props).map(([k, v]) => `      <property ${attrs({ name: k, value: v })}/>`),
+    '    </properties>',
+  ]
   const byFile = new Map<string, { classname: string; checks: CheckOutcome[] }>()
   for (const { key, report } of reports) {
     for (const c of report.checks) {
@@ -82,7 +118,10 @@ export function junitXml(reports: { key?: string; report: ChecksReport }[], over
     failures += f
     errors += e
     skipped += s
-    suites.push(`  <testsuite ${attrs({ name: classname, tests: checks.length, failures: f, errors: e, skipped: s, time: time.toFixed(3), timestamp: now, hostname: hostname() })}>`, ...propLines)
+    suites.push(
+      `  <testsuite ${attrs({ name: classname, tests: checks.length, failures: f, errors: e, skipped: s, time: time.toFixed(3), timestamp: now, hostname: hostname() })}>`,
+      ...propLines,
+    )
     for (const c of checks) suites.push(...testcase(c, classname))
     suites.push('  </testsuite>')
   }
@@ -92,9 +131,32 @@ export function junitXml(reports: { key?: string; report: ChecksReport }[], over
     tests += 1
     if (violation) failures += 1
     else errors += 1
-    suites.push(`  <testsuite ${attrs({ name: 'ledger-conformance run', tests: 1, failures: violation ? 1 : 0, errors: violation ? 0 : 1, skipped: 0, time: '0', timestamp: now, hostname: hostname() })}>`, ...propLines)
-    suites.push(`    <testcase ${attrs({ classname: 'ledger-conformance run', name: `verdict ${overall.label ?? overall.verdict ?? 'INCONCLUSIVE'}`, time: '0' })}>`)
-    suites.push(`      <${violation ? 'failure' : 'error'} ${attrs({ message: cause, type: violation ? 'requirement violated' : 'run not completed' })}>${esc(cause)}</${violation ? 'failure' : 'error'}>`)
+    suites.push(
+      `  <testsuite ${attrs({
+        name: 'ledger-conformance run',
+        tests: 1,
+        failures: violation ? 1 : 0,
+        errors: violation ? 0 : 1,
+        skipped: 0,
+        time: '0',
+        timestamp: now,
+        hostname: hostname(),
+      })}>`,
+      ...propLines,
+    )
+    suites.push(
+      `    <testcase ${attrs({
+        classname: 'ledger-conformance run',
+        name: `verdict ${overall.label ?? overall.verdict ?? 'INCONCLUSIVE'}`,
+        time: '0',
+      })}>`,
+    )
+    suites.push(
+      `      <${violation ? 'failure' : 'error'} ${attrs({
+        message: cause,
+        type: violation ? 'requirement violated' : 'run not completed',
+      })}>${esc(cause)}</${violation ? 'failure' : 'error'}>`,
+    )
     suites.push('    </testcase>', '  </testsuite>')
   }
   return [

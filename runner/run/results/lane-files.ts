@@ -9,7 +9,8 @@ export function fileTaskOf(module: unknown): RunnerTestFile {
 }
 
 /**
- * A lane (runner/run/targets/lanes.ts) is one test file holding every suite of the run in a block named by its suite file.
+ * A lane (runner/run/targets/lanes.ts) is one test file holding every suite of the run in a block named by its suite
+ * file.
  * For the reports that are organised by file (JUnit, Allure), each block becomes a file of its own again: a copy of
  * the task tree whose file is the suite file and whose checks sit directly under it, as in a run of one file per
  * suite. The checks keep their results and metadata; the run's own tasks are not changed (other reporters read them).
@@ -20,7 +21,13 @@ export function suiteFilesOf(file: RunnerTestFile, root: string): RunnerTestFile
   if (blocks.length === 0) return [file]
   return blocks.map((block) => {
     const suiteFile = block.meta.suiteFile!
-    const copy = { ...block, name: suiteFile, filepath: resolve(root, suiteFile), projectName: file.projectName, suite: undefined } as unknown as RunnerTestFile
+    const copy = {
+      ...block,
+      name: suiteFile,
+      filepath: resolve(root, suiteFile),
+      projectName: file.projectName,
+      suite: undefined,
+    } as unknown as RunnerTestFile
     ;(copy as { file: RunnerTestFile }).file = copy
     copy.tasks = (block as AnyTask).tasks!.map((t) => reparent(t, undefined, copy))
     return copy

@@ -4,7 +4,13 @@ import type { TrafficLine } from '../../../helpers/client/http/traffic-file'
 import { computeVerdict, type Verdict } from '../verdict'
 
 /** How an operation fared in a run, from the checks that exercised it. */
-export type OperationOutcome = 'failed' | 'passed' | 'not-applicable' | 'auth-only' | 'exercised-without-check' | 'never-exercised'
+export type OperationOutcome =
+  | 'failed'
+  | 'passed'
+  | 'not-applicable'
+  | 'auth-only'
+  | 'exercised-without-check'
+  | 'never-exercised'
 
 export interface MatrixCheck {
   id: string
@@ -44,7 +50,10 @@ export interface ConformanceMatrix {
   failedChecks: MatrixCheck[]
   /** Count of operations per outcome. */
   byOutcome: Record<OperationOutcome, number>
-  /** Published-contract findings (deviations openapi-contract:<operation>, docs/contracts.md), with the check that met them. */
+  /**
+   * Published-contract findings (deviations openapi-contract:<operation>, docs/contracts.md), with the check that met
+   * them.
+   */
   contractFindings: { operationId: string; check: string; policy: string; message: string }[]
   /** Exchanges validated against the published documents (0 when the profile names none). */
   contractValidated: number
@@ -66,13 +75,21 @@ function outcomeOf(calls: number, allCalls: number, checks: MatrixCheck[]): Oper
   return 'not-applicable'
 }
 
-/** The run's published-contract findings: the contract checks CT-<operation>-<kind> that failed or were deviations (runner/run/results/contract-checks.ts). */
+/**
+ * The run's published-contract findings: the contract checks CT-<operation>-<kind> that failed or were deviations
+ * (runner/run/results/contract-checks.ts).
+ */
 export function contractFindingsOf(report: Pick<ChecksReport, 'checks'>): ConformanceMatrix['contractFindings'] {
   return report.checks
     .filter((c) => c.id.startsWith('CT-') && (c.status === 'failed' || c.deviations.length > 0))
     .map((c) => {
       const f = c.contract ?? { actual: '', exchange: '', pointer: '' }
-      return { operationId: c.about?.[0] ?? c.id, check: c.id, policy: c.status === 'failed' ? 'fail' : 'warn', message: `${f.actual} (${f.exchange}); document ${f.pointer}` }
+      return {
+        operationId: c.about?.[0] ?? c.id,
+        check: c.id,
+        policy: c.status === 'failed' ? 'fail' : 'warn',
+        message: `${f.actual} (${f.exchange}); document ${f.pointer}`,
+      }
     })
 }
 
@@ -102,15 +119,61 @@ export function buildMatrix(report: ChecksReport, traffic: TrafficLine[] = []): 
       .sort()
       .map((id) => checksById.get(id))
       .filter((c): c is CheckOutcome => !!c)
-      .map((c) => ({ id: c.id, status: c.status, ...(c.status === 'failed' && (c.about ?? []).includes(op.id) ? { failedHere: true } : {}), section: `${c.document} ${c.section}`, requirement: c.requirement }))
-    return { operationId: op.id, service: op.service, method: op.method, path: op.path, calls: op.calls, allCalls: Math.max(allCalls, op.calls), statuses, checks, outcome: outcomeOf(op.calls, Math.max(allCalls, op.calls), checks) }
+      .map((c) => ({
+        id: c.id,
+        status: c.status,
+        ...(c.status === 'failed' && (c.about ?? []).includes(op.id) ? { failedHere: true } : {}),
+        section: `${c.document} ${c.section}`,
+        requirement: c.requirement,
+      }))
+    return {
+      operationId: op.id,
+      service: op.service,
+      method: op.method,
+      path: op.path,
+      calls: op.calls,
+      allCalls: Math.max(allCalls, op.calls),
+      statuses,
+      checks,
+      outcome: outcomeOf(op.calls, Math.max(allCalls, op.calls), checks),
+    }
   })
-  const byOutcome: Record<OperationOutcome, number> = { failed: 0, passed: 0, 'not-applicable': 0, 'auth-only': 0, 'exercised-without-check': 0, 'never-exercised': 0 }
+  const byOutcome: Record<OperationOutcome, number> = {
+    failed: 0,
+    passed: 0,
+    'not-applicable': 0,
+    'auth-only': 0,
+    'exercised-without-check': 0,
+    'never-exercised': 0,
+  }
   for (const r of rows) byOutcome[r.outcome] += 1
-  const v = report.verdict ? { verdict: report.verdict, label: report.label ?? report.verdict } : computeVerdict({ totals: report.totals })
-  const failedChecks = report.checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, status: c.status, section: `${c.document} ${c.section}`, requirement: c.requirement, ...(c.failure ? { failure: c.failure } : {}) }))
+  const v = report.verdict
+    ? { verdict: report.verdict, label: report.label ?? report.verdict }
+    : computeVerdict({ totals: report.totals })
+  const failedChecks = report.checks
+    .filter((c) => c.status === 'failed')
+    .map((c) => ({
+      id: c.id,
+      status: c.status,
+      section: `${c.document} ${c.section}`,
+      requirement: c.requirement,
+      ...(c.failure ? { failure: c.failure } : {}),
+    }))
   const contractFindings = contractFindingsOf(report)
-  return { run: report.run, totals: report.totals, verdict: v.verdict, label: v.label, rows, failedChecks, byOutcome, contractFindings, contractValidated: report.contracts?.validated ?? 0, requirements: report.requirements ?? [], notes: report.notes ?? [], ...(report.realWorldData ? { realWorldData: report.realWorldData } : {}) }
+  return {
+    run: report.run,
+    totals: report.totals,
+    verdict: v.verdict,
+    label: v.label,
+    rows,
+    failedChecks,
+    byOutcome,
+    contractFindings,
+    contractValidated: report.contracts?.validated ?? 0,
+    requirements: report.requirements ?? [],
+    notes: report.notes ?? [],
+    ...(report.realWorldData ? { realWorldData: report.realWorldData } : {}),
+  }
 }
 
 export const OUTCOME_LABEL: Record<OperationOutcome, string> = {
@@ -126,9 +189,19 @@ export const OUTCOME_LABEL: Record<OperationOutcome, string> = {
 export function checkCounts(checks: MatrixCheck[]): string {
   const n: Partial<Record<CheckStatus, number>> = {}
   for (const c of checks) n[c.status] = (n[c.status] ?? 0) + 1
-  return (['passed', 'failed', 'errored', 'blocked', 'skipped', 'not-applicable'] as const).filter((s) => n[s]).map((s) => `${n[s]} ${s}`).join(', ') || '—'
+  return (
+    (['passed', 'failed', 'errored', 'blocked', 'skipped', 'not-applicable'] as const)
+      .filter((s) => n[s])
+      .map((s) => `${n[s]} ${s}`)
+      .join(', ') || '—'
+  )
 }
 
 export function statusList(statuses: Record<string, number>): string {
-  return Object.entries(statuses).sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}×${n}`).join(' ') || '—'
+  return (
+    Object.entries(statuses)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ') || '—'
+  )
 }

@@ -28,9 +28,21 @@ export function requirementCoverage(index: RequirementsIndex, checks: readonly C
     if (mine.length === 0) continue
     const judged = mine.filter((c) => JUDGED.has(c.status)).length
     const enable = [...new Set(mine.filter((c) => !JUDGED.has(c.status)).map(reasonOf))].slice(0, 4)
-    const absentFeature = mine.every((c) => JUDGED.has(c.status) || (c.status === 'not-applicable' && FEATURE.test(c.note ?? '')))
-    const status = judged === mine.length ? 'covered' : judged > 0 ? 'partial' : absentFeature ? 'not-applicable' : 'untested'
-    out.push({ id: r.id, document: r.document, section: r.section, paraphrase: r.paraphrase, status, judged, checks: mine.length, enable })
+    const absentFeature = mine.every(
+      (c) => JUDGED.has(c.status) || (c.status === 'not-applicable' && FEATURE.test(c.note ?? '')),
+    )
+    const status =
+      judged === mine.length ? 'covered' : judged > 0 ? 'partial' : absentFeature ? 'not-applicable' : 'untested'
+    out.push({
+      id: r.id,
+      document: r.document,
+      section: r.section,
+      paraphrase: r.paraphrase,
+      status,
+      judged,
+      checks: mine.length,
+      enable,
+    })
   }
   return out
 }
@@ -45,10 +57,16 @@ export function coverageLines(cov: readonly RequirementCoverage[]): string[] {
   const untested = cov.filter((r) => r.status === 'untested')
   const partial = cov.filter((r) => r.status === 'partial')
   const absent = cov.filter((r) => r.status === 'not-applicable')
-  const out = [`requirements ${cov.length - untested.length - partial.length - absent.length} covered, ${partial.length} partially, ${untested.length} untested${absent.length ? `, ${absent.length} not applicable to the tenant` : ''} (common/requirements.json)`]
+  const out = [
+    `requirements ${cov.length - untested.length - partial.length - absent.length} covered, ${partial.length} ` +
+      `partially, ${untested.length} untested${
+        absent.length ? `, ${absent.length} not applicable to the tenant` : ''
+      } (common/requirements.json)`,
+  ]
   for (const r of untested) out.push(`  UNTESTED ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
   for (const r of absent) out.push(`  n/a      ${r.id} ${r.document} ${r.section}: ${r.enable.join('; ')}`)
   // the partly judged ones in one line: what would enable each is in checks.json and verdict.json (requirements)
-  if (partial.length > 0) out.push(`  partially judged: ${partial.map((r) => `${r.id} (${r.judged} of ${r.checks})`).join(', ')}`)
+  if (partial.length > 0)
+    out.push(`  partially judged: ${partial.map((r) => `${r.id} (${r.judged} of ${r.checks})`).join(', ')}`)
   return out
 }

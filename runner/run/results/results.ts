@@ -14,7 +14,14 @@ import type { RunVerdict } from '../verdict'
  */
 export type CheckStatus = 'passed' | 'failed' | 'errored' | 'blocked' | 'skipped' | 'not-applicable'
 
-export const CHECK_STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'errored', 'blocked', 'skipped', 'not-applicable']
+export const CHECK_STATUSES: readonly CheckStatus[] = [
+  'passed',
+  'failed',
+  'errored',
+  'blocked',
+  'skipped',
+  'not-applicable',
+]
 
 export type Totals = Record<CheckStatus, number> & { deviations: number }
 
@@ -35,17 +42,25 @@ export interface CheckOutcome {
   status: CheckStatus
   durationMs: number
   error?: string
-  /** A failed or errored check's message as fields: clause, requirement, expected, actual, request, response, reproduce (runner/run/results/failure-fields.ts). */
+  /**
+   * A failed or errored check's message as fields: clause, requirement, expected, actual, request, response, reproduce
+   * (runner/run/results/failure-fields.ts).
+   */
   failure?: FailureFields
   note?: string
-  /** A contract check's (CT-*) first finding as data: what came back, the exchanges, the document's pointer (runner/run/results/contract-checks.ts). */
+  /**
+   * A contract check's (CT-*) first finding as data: what came back, the exchanges, the document's pointer
+   * (runner/run/results/contract-checks.ts).
+   */
   contract?: { actual: string; exchange: string; pointer: string }
   /** Set when status is 'blocked': what failed in the setup (helpers/checks/check.ts TaskMeta.blocked). */
   blocked?: { reason: string; operation?: string; status?: number | string; owner?: string }
   /** The operations the requirement is about (common/operations.json ids; see docs/reports.md). */
   about?: string[]
   deviations: { id: string; message: string; policy: string }[]
-  /** What the check did not probe in this run, and how to have it probed (not a failure; e.g. expiry beyond the leeway). */
+  /**
+   * What the check did not probe in this run, and how to have it probed (not a failure; e.g. expiry beyond the leeway).
+   */
   notes?: string[]
   /**
    * A failure that is the same finding as these failed checks (their ids), not another requirement broken:
@@ -72,11 +87,20 @@ export interface ChecksReport extends Partial<Omit<RunVerdict, 'label'>> {
    * AUTH-TOKEN-001, AUTH-TOKEN-002". Not failures: the verdict is unchanged (docs/reports.md).
    */
   notes?: string[]
-  /** Exchanges validated against the target's published documents (profile `openapi`), measured from traffic; absent when none was. */
+  /**
+   * Exchanges validated against the target's published documents (profile `openapi`), measured from traffic; absent
+   * when none was.
+   */
   contracts?: { validated: number; notDescribed?: Record<string, number> }
-  /** Real-world data class -> leaves of that class the run wrote (SL-INV-009, helpers/oracle/real-world.ts); absent when none. */
+  /**
+   * Real-world data class -> leaves of that class the run wrote (SL-INV-009, helpers/oracle/real-world.ts); absent when
+   * none.
+   */
   realWorldData?: Record<string, number>
-  /** The exercise model's cells: applicable, exercised by the run's traffic, and those not with why (runner/run/results/exercise-coverage.ts). */
+  /**
+   * The exercise model's cells: applicable, exercised by the run's traffic, and those not with why
+   * (runner/run/results/exercise-coverage.ts).
+   */
   exercise?: import('../../../helpers/oracle/exercise-model').ExerciseCoverage
 }
 
@@ -130,9 +154,22 @@ export function clearRunReports(dir: string): void {
  * `report --check`). The Allure results and the traffic go by run id; the Allure history is kept on purpose (trends),
  * one line per run (runner/commands/report/history.ts).
  */
-export const RUN_REPORT_FILES = ['run.json', 'checks.json', 'verdict.json', 'conformance.md', 'conformance.html', 'junit.xml', 'acceptance.json', 'allure-report.png', 'conformance.png']
+export const RUN_REPORT_FILES = [
+  'run.json',
+  'checks.json',
+  'verdict.json',
+  'conformance.md',
+  'conformance.html',
+  'junit.xml',
+  'acceptance.json',
+  'allure-report.png',
+  'conformance.png',
+]
 
-/** The folders of one run in a reports folder, removed with RUN_REPORT_FILES: a multi-target run's, and the HTML report of an earlier run (`report`). */
+/**
+ * The folders of one run in a reports folder, removed with RUN_REPORT_FILES: a multi-target run's, and the HTML report
+ * of an earlier run (`report`).
+ */
 export const RUN_REPORT_FOLDERS = ['targets', 'allure-report']
 
 /** A multi-target run's reports (<dir>/<key>/checks.json under reports/targets), by target key. */

@@ -24,9 +24,15 @@ export interface RunInfo {
   stop?: RunStop
   /** A merged sharded run: the shards that could not run, each with its cause (the verdict is then INCONCLUSIVE). */
   shardStops?: string[]
-  /** The authoring errors of the profile's OpenAPI documents, each once with its JSON pointer (docs/contracts.md); they never fail a run. */
+  /**
+   * The authoring errors of the profile's OpenAPI documents, each once with its JSON pointer (docs/contracts.md); they
+   * never fail a run.
+   */
   documentWarnings?: { source: string; pointer: string; message: string }[]
-  /** What the profile says of the exercise model's cells (users, refresh, the list's page size): the coverage's denominator. */
+  /**
+   * What the profile says of the exercise model's cells (users, refresh, the list's page size): the coverage's
+   * denominator.
+   */
   exercise?: ExerciseProfile
 }
 
@@ -46,7 +52,10 @@ export function earlyRunInfo(env: NodeJS.ProcessEnv, runId: string): RunInfo {
     salesBaseUrl: env.SALES_BASE_URL ?? '(from the profile)',
     webhookBaseUrl: env.WEBHOOK_BASE_URL ?? '',
     authUrl: env.AUTH_URL ?? '',
-    defects: (env.REFERENCE_DEFECTS ?? '').split(',').map((d) => d.trim()).filter(Boolean),
+    defects: (env.REFERENCE_DEFECTS ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter(Boolean),
     startedAt: new Date().toISOString(),
   }
 }

@@ -13,29 +13,76 @@ import type { RunInfo } from './run-info'
 import { exerciseSummary } from './exercise-coverage'
 
 /** The verdict of one report (its checks, the run's stop, the selection, errors outside the checks). */
-export function withVerdict(report: ChecksReport, stop?: RunStop, selection?: Selection, runErrors: string[] = [], incomplete: string[] = [], strictUntested: string[] = [], strictUnexercised: string[] = []): ChecksReport {
+export function withVerdict(
+  report: ChecksReport,
+  stop?: RunStop,
+  selection?: Selection,
+  runErrors: string[] = [],
+  incomplete: string[] = [],
+  strictUntested: string[] = [],
+  strictUnexercised: string[] = [],
+): ChecksReport {
   const ids = (s: CheckOutcome['status']) => report.checks.filter((c) => c.status === s).map((c) => c.id)
-  const v = computeVerdict({ totals: report.totals, ids: { failed: ids('failed'), errored: ids('errored'), blocked: ids('blocked'), skipped: ids('skipped') }, stop, selection, runErrors, incomplete, strictUntested, strictUnexercised })
+  const v = computeVerdict({
+    totals: report.totals,
+    ids: { failed: ids('failed'), errored: ids('errored'), blocked: ids('blocked'), skipped: ids('skipped') },
+    stop,
+    selection,
+    runErrors,
+    incomplete,
+    strictUntested,
+    strictUnexercised,
+  })
   return { ...report, ...verdictFields(v) }
 }
 
 function verdictFields(v: RunVerdict): Pick<ChecksReport, 'verdict' | 'exitCode' | 'cause' | 'label' | 'selection'> {
-  return { verdict: v.verdict, exitCode: v.exitCode, ...(v.cause ? { cause: v.cause } : {}), label: v.label, ...(v.selection ? { selection: v.selection } : {}) }
+  return {
+    verdict: v.verdict,
+    exitCode: v.exitCode,
+    ...(v.cause ? { cause: v.cause } : {}),
+    label: v.label,
+    ...(v.selection ? { selection: v.selection } : {}),
+  }
 }
 
 /** A report with no check: the run stopped (configuration, preflight) before any. */
 export function emptyReport(run: RunInfo | undefined): ChecksReport {
-  return { run, totals: emptyTotals(), checks: [], operations: OPERATIONS.map((op) => ({ id: op.id, service: op.service, method: op.method, path: op.path, calls: 0, checks: [] })) }
+  return {
+    run,
+    totals: emptyTotals(),
+    checks: [],
+    operations: OPERATIONS.map((op) => ({
+      id: op.id,
+      service: op.service,
+      method: op.method,
+      path: op.path,
+      calls: 0,
+      checks: [],
+    })),
+  }
 }
 
-/** The verdict of several targets together: a failed requirement anywhere, else anything inconclusive, else CONFORMS. */
+/**
+ * The verdict of several targets together: a failed requirement anywhere, else anything inconclusive, else CONFORMS.
+ */
 export function combinedVerdict(reports: ChecksReport[], stop?: RunStop): RunVerdict {
   if (stop) return computeVerdict({ totals: emptyTotals(), stop })
-  const worst = reports.find((r) => r.exitCode === 1) ?? reports.find((r) => r.exitCode === 2) ?? reports.find((r) => r.exitCode === 3) ?? reports[0]
+  const worst =
+    reports.find((r) => r.exitCode === 1) ??
+    reports.find((r) => r.exitCode === 2) ??
+    reports.find((r) => r.exitCode === 3) ??
+    reports[0]
   if (!worst) return computeVerdict({ totals: emptyTotals() })
   const bad = reports.filter((r) => r.exitCode !== 0).length
-  const cause = bad > 0 ? `${bad} of ${reports.length} target(s) not CONFORMS; first: ${worst.label ?? worst.verdict}` : undefined
-  return { verdict: worst.verdict ?? 'INCONCLUSIVE', exitCode: worst.exitCode ?? 3, ...(cause ? { cause } : {}), label: cause ? `${worst.verdict} (${cause})` : (worst.label ?? 'CONFORMS') }
+  const cause =
+    bad > 0 ? `${bad} of ${reports.length} target(s) not CONFORMS; first: ${worst.label ?? worst.verdict}` : undefined
+  return {
+    verdict: worst.verdict ?? 'INCONCLUSIVE',
+    exitCode: worst.exitCode ?? 3,
+    ...(cause ? { cause } : {}),
+    label: cause ? `${worst.verdict} (${cause})` : (worst.label ?? 'CONFORMS'),
+  }
 }
 
 /** reports/verdict.json: the one file that says how this run ended (the CLI reads its exit code from it). */
@@ -44,7 +91,10 @@ export interface VerdictFile extends RunVerdict {
   requirements?: RequirementCoverage[]
   /** What the run did not probe (not failures; ChecksReport.notes). */
   notes?: string[]
-  /** The exercise coverage: applicable cells, exercised, percent, those not exercised by reason (checks.json names them). */
+  /**
+   * The exercise coverage: applicable cells, exercised, percent, those not exercised by reason (checks.json names
+   * them).
+   */
   exercise?: ReturnType<typeof exerciseSummary>
   runId: string | undefined
   target: string | undefined
@@ -105,7 +155,19 @@ export function writeRunReports(r: RunReports): void {
     ...(notesOf(r).length > 0 ? { notes: notesOf(r) } : {}),
     ...(o.exercise ? { exercise: exerciseSummary(o.exercise) } : {}),
     ...(r.reports.some((x) => x.key)
-      ? { targets: Object.fromEntries(r.reports.map(({ key, report }) => [key, { verdict: report.verdict ?? 'INCONCLUSIVE', exitCode: report.exitCode ?? 3, ...(report.cause ? { cause: report.cause } : {}), label: report.label ?? '' }])) }
+      ? {
+          targets: Object.fromEntries(
+            r.reports.map(({ key, report }) => [
+              key,
+              {
+                verdict: report.verdict ?? 'INCONCLUSIVE',
+                exitCode: report.exitCode ?? 3,
+                ...(report.cause ? { cause: report.cause } : {}),
+                label: report.label ?? '',
+              },
+            ]),
+          ),
+        }
       : {}),
     writtenAt: new Date().toISOString(),
   }

@@ -20,7 +20,10 @@ const isInvariant = (id: string) => INVARIANT_IDS.has(id)
  * the same finding as it. A failure that is already another's finding (CheckOutcome.sameFindingAs) links its group
  * but keeps its own `sameFindingAs`; the root has none, so every group still counts once and no cycle is made.
  */
-export function withSharedAnswers(outcomes: CheckOutcome[], answers: ReadonlyMap<string, ReadonlySet<string>>): CheckOutcome[] {
+export function withSharedAnswers(
+  outcomes: CheckOutcome[],
+  answers: ReadonlyMap<string, ReadonlySet<string>>,
+): CheckOutcome[] {
   const failed = outcomes.filter((c) => c.status === 'failed')
   const blocked = outcomes.filter((c) => c.status === 'blocked').map((c) => c.id)
   const linked = failed.filter((c) => (answers.get(c.id)?.size ?? 0) > 0)
@@ -53,13 +56,23 @@ export function withSharedAnswers(outcomes: CheckOutcome[], answers: ReadonlyMap
   if (rootOf.size === 0) return outcomes
   return outcomes.map((c) => {
     const root = c.status === 'failed' ? rootOf.get(c.id) : undefined
-    return root ? { ...c, error: `${c.error ?? ''}\nthe same finding as ${root}: an answer it failed on is one ${root} failed on (directly, or through another failure on a shared answer)`, sameFindingAs: [root] } : c
+    return root
+      ? {
+          ...c,
+          error:
+            `${c.error ?? ''}\nthe same finding as ${root}: an answer it failed on is one ${root} failed on ` +
+            `(directly, or through another failure on a shared answer)`,
+          sameFindingAs: [root],
+        }
+      : c
   })
 }
 
 /**
- * The answers each failure of `cases` is about: a failed check's failing answer (its FailureRecord, TaskMeta.failure), and each broken
- * invariant's breaking answers and those its expectations came from (TaskMeta.invariants), over every check that saw one.
+ * The answers each failure of `cases` is about: a failed check's failing answer (its FailureRecord, TaskMeta.failure),
+ * and each broken
+ * invariant's breaking answers and those its expectations came from (TaskMeta.invariants), over every check that saw
+ * one.
  */
 export function answersOf(cases: ReadonlyArray<TestCase>): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>()

@@ -15,8 +15,13 @@ export const TOTALS_ORDER = [
  * 0 deviation(s)". `failedNote` follows the failed count ("(2 distinct finding(s))"); `wrap` marks up each number
  * (the HTML matrix gives each an id).
  */
-export function totalsLine(t: Totals, o: { failedNote?: string; wrap?: (key: string, n: number) => string } = {}): string {
+export function totalsLine(
+  t: Totals,
+  o: { failedNote?: string; wrap?: (key: string, n: number) => string } = {},
+): string {
   const num = (key: string, n: number) => (o.wrap ? o.wrap(key, n) : String(n))
-  const parts = TOTALS_ORDER.map(([key, label]) => `${num(key, t[key] ?? 0)} ${label}${key === 'failed' && o.failedNote ? ` ${o.failedNote}` : ''}`)
+  const parts = TOTALS_ORDER.map(
+    ([key, label]) => `${num(key, t[key] ?? 0)} ${label}${key === 'failed' && o.failedNote ? ` ${o.failedNote}` : ''}`,
+  )
   return `${parts.join(', ')}, ${num('deviations', t.deviations ?? 0)} deviation(s)`
 }

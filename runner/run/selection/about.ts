@@ -9,7 +9,10 @@ import { OPERATIONS } from '../../../common/operations'
  *    operation, helpers/checks/task-meta.ts).
  * A check with none of these marks no operation FAILED in the matrix; its failure still counts in the verdict.
  */
-export function aboutOperations(check: { id: string; about?: readonly string[]; requirement?: string }, failedOn?: string): string[] {
+export function aboutOperations(
+  check: { id: string; about?: readonly string[]; requirement?: string },
+  failedOn?: string,
+): string[] {
   const out = new Set<string>(check.about ?? [])
   for (const op of OPERATIONS) if (check.id.includes(op.id)) out.add(op.id)
   if (out.size === 0 && check.requirement) for (const op of namedIn(check.requirement)) out.add(op)

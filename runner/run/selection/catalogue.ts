@@ -27,8 +27,14 @@ function keyOf(target: { target?: TargetConfig; targets?: Record<string, TargetC
   return catalogueKey({ target, files: files.map((f) => relative(PROJECT_ROOT, resolve(process.cwd(), f))) })
 }
 
-/** The catalogue collectCatalogue would return, when it is already collected (cached); undefined otherwise. Never collects. */
-export function cachedCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): CatalogueEntry[] | undefined {
+/**
+ * The catalogue collectCatalogue would return, when it is already collected (cached); undefined otherwise. Never
+ * collects.
+ */
+export function cachedCatalogue(
+  target: { target?: TargetConfig; targets?: Record<string, TargetConfig> },
+  files: string[] = [],
+): CatalogueEntry[] | undefined {
   if (files.length === 0) {
     const fromMetadata = staticCatalogue(productsOf(target), mainProductOf(target))
     if (fromMetadata) return fromMetadata
@@ -41,7 +47,10 @@ export function cachedCatalogue(target: { target?: TargetConfig; targets?: Recor
  * by npm run checks:generate: runner/run/selection/static-catalogue.ts), expanded for the target's products: nothing
  * is collected. For a part of the suites (`files`), or when an area has no generated file, collected (below).
  */
-export async function collectCatalogue(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = []): Promise<CatalogueEntry[]> {
+export async function collectCatalogue(
+  target: { target?: TargetConfig; targets?: Record<string, TargetConfig> },
+  files: string[] = [],
+): Promise<CatalogueEntry[]> {
   if (files.length === 0) {
     const fromMetadata = staticCatalogue(productsOf(target), mainProductOf(target))
     if (fromMetadata) return fromMetadata
@@ -59,7 +68,11 @@ export type CollectedCheck = CatalogueEntry & { product?: string }
  * would, since some suites define one check per product of the profile. Order: file, then definition order. What
  * npm run checks:generate writes the static metadata from; `list` and the selection use it only without that.
  */
-export async function collectCatalogueFromSuites(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = [], options: { products?: boolean } = {}): Promise<CollectedCheck[]> {
+export async function collectCatalogueFromSuites(
+  target: { target?: TargetConfig; targets?: Record<string, TargetConfig> },
+  files: string[] = [],
+  options: { products?: boolean } = {},
+): Promise<CollectedCheck[]> {
   // collecting takes seconds (vitest transforms and imports every suite): the result is kept, keyed by the contents
   // of everything it is collected from (runner/run/selection/catalogue-cache.ts)
   const key = keyOf({ ...target, ...(options.products ? { products: true } : {}) } as typeof target, files)
@@ -90,7 +103,16 @@ export async function collectCatalogueFromSuites(target: { target?: TargetConfig
     // the model's invariants (helpers/oracle/invariants.ts) are checks of their own, judged on every answer of the run
     if (out.length > 0) {
       const lines = invariantLines()
-      for (const inv of INVARIANTS) out.push({ id: inv.id, document: SPEC[inv.spec], section: inv.section, requirement: inv.requirement, about: [], file: INVARIANTS_FILE, ...(lines.has(inv.id) ? { line: lines.get(inv.id)! } : {}) })
+      for (const inv of INVARIANTS)
+        out.push({
+          id: inv.id,
+          document: SPEC[inv.spec],
+          section: inv.section,
+          requirement: inv.requirement,
+          about: [],
+          file: INVARIANTS_FILE,
+          ...(lines.has(inv.id) ? { line: lines.get(inv.id)! } : {}),
+        })
     }
     return out
   })
@@ -111,7 +133,11 @@ export interface CollectedBlock {
  * selection proof (test/runner/run/selection/every-id.proof.test.ts) compares each selection's filter with. `selected`:
  * collect as a run with that selection would (common/selection.ts), else every check.
  */
-export async function collectSuiteTree(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[] = [], selected?: string[]): Promise<Map<string, CollectedBlock>> {
+export async function collectSuiteTree(
+  target: { target?: TargetConfig; targets?: Record<string, TargetConfig> },
+  files: string[] = [],
+  selected?: string[],
+): Promise<Map<string, CollectedBlock>> {
   return withCollectedSuites(target, files, selected, (testModules) => {
     const block = (name: string, children: Iterable<TestCase | TestSuite>): CollectedBlock => {
       const out: CollectedBlock = { name, tests: [], blocks: [] }
@@ -121,12 +147,24 @@ export async function collectSuiteTree(target: { target?: TargetConfig; targets?
       }
       return out
     }
-    return new Map(testModules.map((m) => [suiteFileOf(relative(PROJECT_ROOT, m.moduleId).split('\\').join('/')), block(relative(PROJECT_ROOT, m.moduleId), m.children)]))
+    return new Map(
+      testModules.map((m) => [
+        suiteFileOf(relative(PROJECT_ROOT, m.moduleId).split('\\').join('/')),
+        block(relative(PROJECT_ROOT, m.moduleId), m.children),
+      ]),
+    )
   })
 }
 
-/** Collects the suite files with vitest (no global setup, no set-up files, nothing run) and hands the modules to `read`. */
-async function withCollectedSuites<T>(target: { target?: TargetConfig; targets?: Record<string, TargetConfig> }, files: string[], selected: string[] | undefined, read: (modules: TestModule[]) => T): Promise<T> {
+/**
+ * Collects the suite files with vitest (no global setup, no set-up files, nothing run) and hands the modules to `read`.
+ */
+async function withCollectedSuites<T>(
+  target: { target?: TargetConfig; targets?: Record<string, TargetConfig> },
+  files: string[],
+  selected: string[] | undefined,
+  read: (modules: TestModule[]) => T,
+): Promise<T> {
   const { createVitest } = await import('vitest/node')
   const saved = process.env[SELECTED_CHECKS_ENV]
   if (selected) process.env[SELECTED_CHECKS_ENV] = selected.join(',')
@@ -150,10 +188,17 @@ async function withCollectedSuites<T>(target: { target?: TargetConfig; targets?:
     maxWorkers: 2,
   })
   try {
-    const { testModules, unhandledErrors } = await vitest.collect(files.map((f) => relative(PROJECT_ROOT, resolve(process.cwd(), f))))
-    const broken = testModules.flatMap((m) => m.errors().map((e) => `${relative(PROJECT_ROOT, m.moduleId)}: ${e.message}`))
+    const { testModules, unhandledErrors } = await vitest.collect(
+      files.map((f) => relative(PROJECT_ROOT, resolve(process.cwd(), f))),
+    )
+    const broken = testModules.flatMap((m) =>
+      m.errors().map((e) => `${relative(PROJECT_ROOT, m.moduleId)}: ${e.message}`),
+    )
     if (unhandledErrors.length > 0 || broken.length > 0) {
-      throw new Error(`the suites could not be collected: ${[...broken, ...unhandledErrors.map((e) => (e as Error).message)].join('; ')}`)
+      throw new Error(
+        `the suites could not be ` +
+          `collected: ${[...broken, ...unhandledErrors.map((e) => (e as Error).message)].join('; ')}`,
+      )
     }
     return read([...testModules])
   } finally {

@@ -32,7 +32,8 @@ export function vitestFilterOf(vitestArgs: readonly string[]): string | undefine
   for (let i = 0; i < vitestArgs.length; i++) {
     const a = vitestArgs[i]!
     if (/^--(changed|related|project|testNamePattern)(=|$)/.test(a) || a === '-t') {
-      const takesValue = (a === '-t' || a === '--testNamePattern' || a === '--project' || a === '--related') && i + 1 < vitestArgs.length
+      const takesValue =
+        (a === '-t' || a === '--testNamePattern' || a === '--project' || a === '--related') && i + 1 < vitestArgs.length
       out.push(takesValue ? `${a} ${vitestArgs[++i]!}` : a)
     } else if (!a.startsWith('-')) out.push(a)
   }

@@ -43,9 +43,13 @@ for (const d of Object.values(SPEC)) {
 /** "sales-service.md §5", "sales §5", "webhooks §6.2" -> document and section number. */
 export function parseSection(s: string): { document: string; section: string } {
   const m = /^\s*([A-Za-z.-]+)\s*§\s*(\d+(?:\.\d+)*)\s*$/.exec(s)
-  if (!m) throw new SelectionError(`--section: expected "<document> §N" (e.g. "sales-service.md §5" or "webhooks §6"), got '${s}'`)
+  if (!m)
+    throw new SelectionError(
+      `--section: expected "<document> §N" (e.g. "sales-service.md §5" or "webhooks §6"), got '${s}'`,
+    )
   const document = DOCS[m[1]!.toLowerCase()]
-  if (!document) throw new SelectionError(`--section: unknown document '${m[1]}' (known: ${Object.values(SPEC).join(', ')})`)
+  if (!document)
+    throw new SelectionError(`--section: unknown document '${m[1]}' (known: ${Object.values(SPEC).join(', ')})`)
   return { document, section: m[2]! }
 }
 
@@ -107,13 +111,18 @@ export function distance(a: string, b: string): number {
 function nearestOf(query: string, candidates: string[], n = 5): string[] {
   const q = query.toUpperCase()
   return [...new Set(candidates)]
-    .map((c) => ({ c, d: Math.min(distance(q, c.toUpperCase()), distance(q, c.toUpperCase().slice(0, q.length)) + 0.5) }))
+    .map((c) => ({
+      c,
+      d: Math.min(distance(q, c.toUpperCase()), distance(q, c.toUpperCase().slice(0, q.length)) + 0.5),
+    }))
     .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
     .slice(0, n)
     .map((x) => x.c)
 }
 
-/** The id prefixes of the catalogue ("SL-LIFE", "SL-LIFE-001", ...), the candidates for a --check that matched nothing. */
+/**
+ * The id prefixes of the catalogue ("SL-LIFE", "SL-LIFE-001", ...), the candidates for a --check that matched nothing.
+ */
 function prefixes(catalogue: CatalogueEntry[]): string[] {
   const out = new Set<string>()
   for (const e of catalogue) {
@@ -128,12 +137,16 @@ function nearest(catalogue: CatalogueEntry[], c: Criteria): string[] {
   for (const x of c.checks ?? []) out.push(...nearestOf(x, prefixes(catalogue)).map((p) => `--check ${p}`))
   for (const s of c.sections ?? []) {
     const q = parseSection(s)
-    const cited = [...new Set(catalogue.filter((e) => e.document === q.document).flatMap((e) => citedSections(e.section)))].sort()
+    const cited = [
+      ...new Set(catalogue.filter((e) => e.document === q.document).flatMap((e) => citedSections(e.section))),
+    ].sort()
     out.push(`--section "${q.document} §N" with N one of ${cited.map((n) => `§${n}`).join(', ')}`)
   }
   for (const op of c.operations ?? []) {
     const with_ = [...new Set(catalogue.flatMap((e) => e.about))].sort()
-    out.push(`--operation ${op}: checks declare or name ${with_.length} operation(s): ${nearestOf(op, with_, 5).join(', ')}`)
+    out.push(
+      `--operation ${op}: checks declare or name ${with_.length} operation(s): ${nearestOf(op, with_, 5).join(', ')}`,
+    )
   }
   for (const f of c.files ?? []) out.push(...nearestOf(norm(f), [...new Set(catalogue.map((e) => e.file))], 3))
   return out
@@ -146,14 +159,22 @@ function nearest(catalogue: CatalogueEntry[], c: Criteria): string[] {
 export function selectChecks(catalogue: CatalogueEntry[], c: Criteria): SelectionResult {
   for (const op of c.operations ?? []) {
     if (!isOperationId(op)) {
-      throw new SelectionError(`--operation: unknown operation id '${op}'; nearest: ${nearestOf(op, OPERATIONS.map((o) => o.id), 5).join(', ')} (common/operations.json)`)
+      throw new SelectionError(
+        `--operation: unknown operation id '${op}'; nearest: ${nearestOf(
+          op,
+          OPERATIONS.map((o) => o.id),
+          5,
+        ).join(', ')} (common/operations.json)`,
+      )
     }
   }
   for (const s of c.sections ?? []) parseSection(s)
   const hit = new Set(catalogue.filter((e) => matches(e, c)).map((e) => e.id))
   const added: string[] = []
   const steps = new Map<string, CatalogueEntry[]>()
-  for (const e of catalogue) if (e.lifecycle) steps.set(`${e.file}\u0000${e.lifecycle}`, [...(steps.get(`${e.file}\u0000${e.lifecycle}`) ?? []), e])
+  for (const e of catalogue)
+    if (e.lifecycle)
+      steps.set(`${e.file}\u0000${e.lifecycle}`, [...(steps.get(`${e.file}\u0000${e.lifecycle}`) ?? []), e])
   for (const list of steps.values()) {
     const last = list.map((e) => hit.has(e.id)).lastIndexOf(true)
     for (const e of list.slice(0, last + 1)) {
@@ -164,7 +185,12 @@ export function selectChecks(catalogue: CatalogueEntry[], c: Criteria): Selectio
     }
   }
   const selected = catalogue.filter((e) => hit.has(e.id))
-  return { selected, label: selectionLabel(c), addedSteps: added, nearest: selected.length === 0 ? nearest(catalogue, c) : [] }
+  return {
+    selected,
+    label: selectionLabel(c),
+    addedSteps: added,
+    nearest: selected.length === 0 ? nearest(catalogue, c) : [],
+  }
 }
 
 /** One line of --list: `id  document §section  file:line  requirement` (file:line: where the check is declared). */

@@ -8,7 +8,10 @@ export const INVARIANTS_FILE = 'helpers/oracle/invariants.ts'
 export interface SimulatedRun {
   /** The suite files the CLI hands to vitest. */
   files: string[]
-  /** The checks vitest runs, in file order (blocks without a selected check are skipped: runner/vitest/selected-blocks.ts). */
+  /**
+   * The checks vitest runs, in file order (blocks without a selected check are skipped:
+   * runner/vitest/selected-blocks.ts).
+   */
   ran: string[]
   /** What differs from what `--list` shows for the selection; empty when the run is exactly the selection. */
   problems: string[]
@@ -21,7 +24,10 @@ export interface SimulatedRun {
  * with the selection: a selected check that would not run, a check (or a bare test) that would run unselected, a
  * file that would run nothing, a lifecycle step whose earlier steps are not in the selection.
  */
-export function simulateSelection(tree: ReadonlyMap<string, CollectedBlock>, result: Pick<SelectionResult, 'selected'>): SimulatedRun {
+export function simulateSelection(
+  tree: ReadonlyMap<string, CollectedBlock>,
+  result: Pick<SelectionResult, 'selected'>,
+): SimulatedRun {
   const runnable = result.selected.filter((e) => e.file !== INVARIANTS_FILE)
   const want = new Set(runnable.map((e) => e.id))
   const files = [...new Set(runnable.map((e) => e.file))]
@@ -36,12 +42,14 @@ export function simulateSelection(tree: ReadonlyMap<string, CollectedBlock>, res
     const before = ran.length
     const visit = (b: CollectedBlock, path: string): void => {
       b.tests.forEach((id, i) => {
-        if (id === undefined) problems.push(`${path}: test #${i + 1} is not a check (no meta.check): it runs in every selection`)
+        if (id === undefined)
+          problems.push(`${path}: test #${i + 1} is not a check (no meta.check): it runs in every selection`)
         else if (want.has(id)) {
           ran.push(id)
           const earlier = b.tests.slice(0, i).filter((x): x is string => x !== undefined && !want.has(x))
           const entry = runnable.find((e) => e.id === id)
-          if (entry?.lifecycle && entry.lifecycle === b.name && earlier.length > 0) problems.push(`${id}: lifecycle step selected without its earlier step(s) ${earlier.join(', ')}`)
+          if (entry?.lifecycle && entry.lifecycle === b.name && earlier.length > 0)
+            problems.push(`${id}: lifecycle step selected without its earlier step(s) ${earlier.join(', ')}`)
         }
       })
       for (const c of b.blocks) visit(c, `${path} > ${c.name}`)
@@ -51,13 +59,21 @@ export function simulateSelection(tree: ReadonlyMap<string, CollectedBlock>, res
   }
   const counts = new Map<string, number>()
   for (const id of ran) counts.set(id, (counts.get(id) ?? 0) + 1)
-  for (const [id, n] of counts) if (n > 1) problems.push(`${id}: defined ${n} times in the selected files: it would run ${n} times`)
-  for (const id of want) if (!counts.has(id)) problems.push(`${id}: selected (shown by --list) but not defined in ${runnable.find((e) => e.id === id)?.file}: it would not run`)
+  for (const [id, n] of counts)
+    if (n > 1) problems.push(`${id}: defined ${n} times in the selected files: it would run ${n} times`)
+  for (const id of want)
+    if (!counts.has(id))
+      problems.push(
+        `${id}: selected (shown by --list) but not defined in ${runnable.find((e) => e.id === id)?.file}: it would ` +
+          `not run`,
+      )
   return { files, ran, problems }
 }
 
 /** Every selection a user can make of one thing: each id, each id prefix, each cited section, each operation. */
-export function everySingleSelection(catalogue: CatalogueEntry[]): { kind: 'check' | 'section' | 'operation'; value: string }[] {
+export function everySingleSelection(
+  catalogue: CatalogueEntry[],
+): { kind: 'check' | 'section' | 'operation'; value: string }[] {
   const out: { kind: 'check' | 'section' | 'operation'; value: string }[] = []
   const prefixes = new Set<string>()
   for (const e of catalogue) {
@@ -66,7 +82,8 @@ export function everySingleSelection(catalogue: CatalogueEntry[]): { kind: 'chec
   }
   for (const p of [...prefixes].sort()) out.push({ kind: 'check', value: p })
   const sections = new Set<string>()
-  for (const e of catalogue) for (const m of e.section.matchAll(/§\s*(\d+(?:\.\d+)*)/g)) sections.add(`${e.document} §${m[1]}`)
+  for (const e of catalogue)
+    for (const m of e.section.matchAll(/§\s*(\d+(?:\.\d+)*)/g)) sections.add(`${e.document} §${m[1]}`)
   for (const s of [...sections].sort()) out.push({ kind: 'section', value: s })
   for (const op of [...new Set(catalogue.flatMap((e) => e.about))].sort()) out.push({ kind: 'operation', value: op })
   return out

@@ -17,7 +17,10 @@ export const TARGETS_DIR = '.targets'
 
 const ENTRY = /(?:^|[\\/])\.targets[\\/][^\\/]+[\\/]/
 
-/** The suite file a path stands for: ".targets/acme+globex/suites/x.test.ts" -> "suites/x.test.ts"; other paths unchanged. */
+/**
+ * The suite file a path stands for: ".targets/acme+globex/suites/x.test.ts" -> "suites/x.test.ts"; other paths
+ * unchanged.
+ */
 export function suiteFileOf(file: string): string {
   const m = ENTRY.exec(file)
   return m ? file.slice(m.index + m[0].length) : file

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { listFiles } from '../../../common/fs/list-files'
 
@@ -8,7 +18,8 @@ import { listFiles } from '../../../common/fs/list-files'
  * the suites share one module graph (imported and compiled once, not once per worker) and wait on the target
  * together instead of one file after another (docs/reliability.md#speed). vitest runs the files of a worker one at a
  * time, so the suites are blocks of one file: `.lanes/<selection>/<first filter>/lane.test.ts`, one block per suite
- * (helpers/checks/targets/lane.ts), each block named by and carrying its suite file; the reporters give each check its suite
+ * (helpers/checks/targets/lane.ts), each block named by and carrying its suite file; the reporters give each check its
+ * suite
  * file back (checks.json, JUnit, Allure).
  *
  * vitest's own file filters still apply to the lane's path: the lane of a filtered run holds the suites that match
@@ -31,7 +42,11 @@ export function suitesMatching(root: string, suites: string[], filters: string[]
     return filters.some((f) => {
       const abs = isAbsolute(f) ? posix(relative(root, f)) : undefined
       const rel = posix(f.endsWith('/') ? `${relative(root, resolve(root, f))}/` : relative(root, resolve(root, f)))
-      return (abs !== undefined && (file === abs.toLowerCase() || file.startsWith(`${abs.toLowerCase()}/`))) || file.includes(f.toLowerCase()) || file.includes(rel.toLowerCase())
+      return (
+        (abs !== undefined && (file === abs.toLowerCase() || file.startsWith(`${abs.toLowerCase()}/`))) ||
+        file.includes(f.toLowerCase()) ||
+        file.includes(rel.toLowerCase())
+      )
     })
   })
 }
@@ -43,15 +58,23 @@ export function suitesMatching(root: string, suites: string[], filters: string[]
 function filterFolder(root: string, filter: string): string | undefined {
   const f = isAbsolute(filter) ? posix(relative(root, filter)) : posix(filter)
   const trimmed = f.replace(/^\.\/+/, '').replace(/\/+$/, '')
-  if (trimmed === '' || !/^[A-Za-z0-9_./-]+$/.test(trimmed) || trimmed.split('/').some((p) => p === '..' || p === '.' || p === '')) return undefined
+  if (
+    trimmed === '' ||
+    !/^[A-Za-z0-9_./-]+$/.test(trimmed) ||
+    trimmed.split('/').some((p) => p === '..' || p === '.' || p === '')
+  )
+    return undefined
   return trimmed
 }
 
 function laneSource(root: string, lane: string, suites: string[]): string {
   const helper = posix(relative(dirname(lane), join(root, 'helpers/checks/targets/lane')))
-  const lines = suites.map((s) => `suiteBlock('${s}', () => import('${posix(relative(dirname(lane), join(root, s)))}'))`)
+  const lines = suites.map(
+    (s) => `suiteBlock('${s}', () => import('${posix(relative(dirname(lane), join(root, s)))}'))`,
+  )
   return [
-    `// Generated for a single-target run (runner/run/targets/lanes.ts): ${suites.length} suite(s) side by side in one worker.`,
+    `// Generated for a single-target run (runner/run/targets/lanes.ts): ${suites.length} suite(s) side by side in ` +
+      `one worker.`,
     `import { runSuitesSideBySide, suiteBlock } from '${helper}'`,
     '',
     'runSuitesSideBySide()',
@@ -77,12 +100,19 @@ function pruneStale(dir: string, keep: string, now: number): void {
  * reads half a file.
  */
 export function writeLane(root: string, filters: string[], now = Date.now()): string[] | undefined {
-  const all = existsSync(join(root, 'suites')) ? listFiles(join(root, 'suites'), '.test.ts').map((f) => posix(relative(root, f))).sort() : []
+  const all = existsSync(join(root, 'suites'))
+    ? listFiles(join(root, 'suites'), '.test.ts')
+        .map((f) => posix(relative(root, f)))
+        .sort()
+    : []
   const suites = suitesMatching(root, all, filters)
   if (suites.length === 0) return undefined
   const folder = filters.length === 0 ? 'all' : filterFolder(root, filters[0]!)
   if (folder === undefined) return undefined
-  const selection = createHash('sha256').update(`${folder}\n${suites.join('\n')}`).digest('hex').slice(0, 12)
+  const selection = createHash('sha256')
+    .update(`${folder}\n${suites.join('\n')}`)
+    .digest('hex')
+    .slice(0, 12)
   const base = join(root, LANES_DIR, selection)
   pruneStale(join(root, LANES_DIR), selection, now)
   const lane = join(base, folder, LANE_FILE)

@@ -25,7 +25,13 @@ export function loadTargets(env: NodeJS.ProcessEnv): NamedTarget[] | undefined {
   list.paths.forEach((path, i) => {
     const key = list.keys[i]!
     try {
-      const config = loadTargetConfig({ ...env, TARGET_PROFILES: '', TARGET_PROFILE: path, CONFORMANCE_RUN_ID: `${runId}-${key}`, CONFORMANCE_SEED: seed })
+      const config = loadTargetConfig({
+        ...env,
+        TARGET_PROFILES: '',
+        TARGET_PROFILE: path,
+        CONFORMANCE_RUN_ID: `${runId}-${key}`,
+        CONFORMANCE_SEED: seed,
+      })
       targets.push({ key, config })
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e
@@ -36,7 +42,10 @@ export function loadTargets(env: NodeJS.ProcessEnv): NamedTarget[] | undefined {
   const first = embedded[0]
   for (const t of embedded.slice(1)) {
     if (JSON.stringify(t.config.reference) !== JSON.stringify(first!.config.reference)) {
-      problems.push(`[${t.key}] reference: the embedded targets share one reference service, but this profile's reference options differ from '${first!.key}'`)
+      problems.push(
+        `[${t.key}] reference: the embedded targets share one reference service, but this profile's reference ` +
+          `options differ from '${first!.key}'`,
+      )
     }
   }
   if (problems.length > 0) throw new ConfigError(problems)

@@ -11,7 +11,10 @@ import { parseJsonc } from '../../../common/config/jsonc'
 import { pathSegments } from '../../../reference/variations/field-paths'
 import type { FieldKey } from './types'
 
-/** One free field (or pattern): `*` in operation or status matches any, `4xx` a status class; in a path `*` one segment, `**` any number. */
+/**
+ * One free field (or pattern): `*` in operation or status matches any, `4xx` a status class; in a path `*` one segment,
+ * `**` any number.
+ */
 export interface FreeField {
   operation: string
   status?: number | string
@@ -32,7 +35,10 @@ export const ANSWER_SOURCES_MODULE = 'helpers/oracle/answer-sources.ts'
 export function normalisePath(path: string): string {
   const p = path.trim()
   if (p === '' || p === '/' || p === '$') return ''
-  if (p.startsWith('/')) return `/${pathSegments(p).map((s) => (s === '-' || /^\d+$/.test(s) ? '*' : s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`
+  if (p.startsWith('/'))
+    return `/${pathSegments(p)
+      .map((s) => (s === '-' || /^\d+$/.test(s) ? '*' : s).replace(/~/g, '~0').replace(/\//g, '~1'))
+      .join('/')}`
   const dotted = p.replace(/^\$\.?/, '').replace(/\[(\*|\d*)\]/g, '.*')
   return `/${dotted.split('.').filter(Boolean).join('/')}`
 }
@@ -48,7 +54,17 @@ function segmentsMatch(pattern: string[], path: string[]): boolean {
 /** Whether a free field (pattern) covers a field of the map. */
 export function matchesFree(f: FreeField, k: FieldKey): boolean {
   if (f.operation !== '*' && f.operation !== k.operation) return false
-  if (f.status !== undefined && f.status !== '*' && String(f.status) !== String(k.status) && !(/^[1-5]xx$/.test(String(f.status)) && String(k.status)[0] === String(f.status)[0] && /^\d{3}$/.test(String(k.status)))) return false
+  if (
+    f.status !== undefined &&
+    f.status !== '*' &&
+    String(f.status) !== String(k.status) &&
+    !(
+      /^[1-5]xx$/.test(String(f.status)) &&
+      String(k.status)[0] === String(f.status)[0] &&
+      /^\d{3}$/.test(String(k.status))
+    )
+  )
+    return false
   return segmentsMatch(pathSegments(normalisePath(f.path)), pathSegments(k.path))
 }
 
@@ -79,22 +95,41 @@ export function freeEntriesOf(table: unknown): FreeField[] {
     const status = typeof v.status === 'number' || typeof v.status === 'string' ? String(v.status) : undefined
     const path = ([v.path, v.pointer, v.field].find((x) => typeof x === 'string') as string | undefined) ?? ctx.path
     const here = { operation: operation ?? ctx.operation, status: status ?? ctx.status }
-    const source = typeof v.source === 'string' ? v.source : isObject(v.source) && typeof v.source.kind === 'string' ? v.source.kind : typeof v.kind === 'string' ? v.kind : undefined
+    const source =
+      typeof v.source === 'string'
+        ? v.source
+        : isObject(v.source) && typeof v.source.kind === 'string'
+          ? v.source.kind
+          : typeof v.kind === 'string'
+            ? v.kind
+            : undefined
     if (path !== undefined && (source === 'free' || v.free === true) && here.operation) {
       const reason = [v.reason, v.why, v.clause, v.because].find((x) => typeof x === 'string') as string | undefined
-      out.push({ operation: here.operation, ...(here.status ? { status: here.status } : {}), path, ...(reason ? { reason } : {}) })
+      out.push({
+        operation: here.operation,
+        ...(here.status ? { status: here.status } : {}),
+        path,
+        ...(reason ? { reason } : {}),
+      })
     }
     for (const [k, child] of Object.entries(v)) {
       const m = OP_KEY.exec(k)
       // filed under its operation ("sales.quote.create 200") or under its path ("/data/message")
-      walk(child, m ? { operation: m[1], ...(m[2] ? { status: m[2] } : {}) } : k.startsWith('/') ? { ...here, path: k } : here, depth + 1)
+      walk(
+        child,
+        m ? { operation: m[1], ...(m[2] ? { status: m[2] } : {}) } : k.startsWith('/') ? { ...here, path: k } : here,
+        depth + 1,
+      )
     }
   }
   walk(table, {}, 0)
   return out
 }
 
-/** A --free file: a JSON(C) array (or `{ "free": [...] }`) of free fields, or of strings `<operation> [<status>] <path>`. */
+/**
+ * A --free file: a JSON(C) array (or `{ "free": [...] }`) of free fields, or of strings `<operation> [<status>]
+ * <path>`.
+ */
 export function parseFreeFile(text: string): FreeField[] {
   const v = parseJsonc(text) as unknown
   const list = Array.isArray(v) ? v : isObject(v) && Array.isArray(v.free) ? v.free : undefined
@@ -105,9 +140,16 @@ export function parseFreeFile(text: string): FreeField[] {
       if (parts.length === 2) return { operation: parts[0]!, path: parts[1]! }
       if (parts.length === 3) return { operation: parts[0]!, status: parts[1]!, path: parts[2]! }
     } else if (isObject(item) && typeof item.operation === 'string' && typeof item.path === 'string') {
-      return { operation: item.operation, path: item.path, ...(item.status !== undefined ? { status: item.status as number | string } : {}), ...(typeof item.reason === 'string' ? { reason: item.reason } : {}) }
+      return {
+        operation: item.operation,
+        path: item.path,
+        ...(item.status !== undefined ? { status: item.status as number | string } : {}),
+        ...(typeof item.reason === 'string' ? { reason: item.reason } : {}),
+      }
     }
-    throw new Error(`free field #${i + 1}: expected "<operation> [<status>] <path>" or { operation, status?, path, reason? }`)
+    throw new Error(
+      `free field #${i + 1}: expected "<operation> [<status>] <path>" or { operation, status?, path, reason? }`,
+    )
   })
 }
 
@@ -131,5 +173,11 @@ export async function loadFreeFields(o: { file?: string; root?: string } = {}): 
     fields.push(...found)
     sources.push(`${o.file} (${found.length} free)`)
   }
-  return { fields, source: sources.length > 0 ? sources.join(' + ') : 'none: no table of answer sources and no --free file, every field counts as non-free' }
+  return {
+    fields,
+    source:
+      sources.length > 0
+        ? sources.join(' + ')
+        : 'none: no table of answer sources and no --free file, every field counts as non-free',
+  }
 }

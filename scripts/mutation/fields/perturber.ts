@@ -45,8 +45,14 @@ export class FieldPerturber implements FieldProbe {
     if (r.count === 0) return body
     this.applied += r.count
     if (!this.example && r.first) {
-      const exchange = site.status === 'sent' ? `notification ${maskedUrl(site.exchange)}` : `${site.exchange} -> ${site.status}`
-      this.example = { exchange, kind: r.first.kind, before: shownValue(this.field.path, r.first.before), after: shownValue(this.field.path, r.first.after) }
+      const exchange =
+        site.status === 'sent' ? `notification ${maskedUrl(site.exchange)}` : `${site.exchange} -> ${site.status}`
+      this.example = {
+        exchange,
+        kind: r.first.kind,
+        before: shownValue(this.field.path, r.first.before),
+        after: shownValue(this.field.path, r.first.after),
+      }
     }
     return r.value
   }

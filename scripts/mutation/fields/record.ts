@@ -57,7 +57,14 @@ export class FieldRecorder implements FieldProbe {
   /** The map, sorted, with the files of each entry (`filesOf`). */
   entries(filesOf: (k: FieldKey) => string[]): FieldEntry[] {
     return [...this.seen.values()]
-      .map((s) => ({ ...s.key, key: fieldKey(s.key), kind: s.kind ?? 'drop', class: fieldClass(s.key.operation), seen: s.seen, files: filesOf(s.key) }))
+      .map((s) => ({
+        ...s.key,
+        key: fieldKey(s.key),
+        kind: s.kind ?? 'drop',
+        class: fieldClass(s.key.operation),
+        seen: s.seen,
+        files: filesOf(s.key),
+      }))
       .sort(compareKeys)
   }
 }
@@ -80,7 +87,9 @@ export function readTraffic(reportsDir: string): TrafficRecord[] {
   const dir = join(reportsDir, 'traffic')
   if (!existsSync(dir)) return []
   const out: TrafficRecord[] = []
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .sort()) {
     for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
       if (!line.trim()) continue
       try {
@@ -101,7 +110,8 @@ export function readTraffic(reportsDir: string): TrafficRecord[] {
 export function filesByOperation(traffic: readonly TrafficRecord[]): (k: FieldKey) => string[] {
   const byStatus = new Map<string, Set<string>>()
   const byOp = new Map<string, Set<string>>()
-  const add = (m: Map<string, Set<string>>, key: string, file: string) => m.set(key, (m.get(key) ?? new Set()).add(file))
+  const add = (m: Map<string, Set<string>>, key: string, file: string) =>
+    m.set(key, (m.get(key) ?? new Set()).add(file))
   for (const t of traffic) {
     const file = fileOfTest(t.test)
     if (!file) continue
@@ -111,7 +121,9 @@ export function filesByOperation(traffic: readonly TrafficRecord[]): (k: FieldKe
     if (t.status !== undefined) add(byStatus, `${op} ${t.status}`, file)
   }
   return (k) => {
-    const files = (k.operation === NOTIFICATION_OPERATION ? undefined : byStatus.get(`${k.operation} ${k.status}`)) ?? byOp.get(k.operation)
+    const files =
+      (k.operation === NOTIFICATION_OPERATION ? undefined : byStatus.get(`${k.operation} ${k.status}`)) ??
+      byOp.get(k.operation)
     return files ? [...files].sort() : []
   }
 }

@@ -9,9 +9,22 @@ export function isCaughtOutcome(o: FieldOutcome): boolean {
   return o === 'caught' || o === 'stopped'
 }
 
-/** Sensitivity of a set of results: caught / scored non-free fields; free fields that failed a check are false alarms. */
+/**
+ * Sensitivity of a set of results: caught / scored non-free fields; free fields that failed a check are false alarms.
+ */
 export function sensitivity(results: readonly Pick<FieldResult, 'free' | 'outcome'>[]): Sensitivity {
-  const s: Sensitivity = { fields: results.length, free: 0, scored: 0, caught: 0, missed: 0, inconclusive: 0, error: 0, notExercised: 0, freeCaught: 0, ratio: 1 }
+  const s: Sensitivity = {
+    fields: results.length,
+    free: 0,
+    scored: 0,
+    caught: 0,
+    missed: 0,
+    inconclusive: 0,
+    error: 0,
+    notExercised: 0,
+    freeCaught: 0,
+    ratio: 1,
+  }
   for (const r of results) {
     if (r.free) {
       s.free += 1
@@ -56,7 +69,13 @@ export function rank(seed: number, key: string): number {
  * move every later pick; two recordings of the map may differ by a field answered in one run only). Returned in the
  * list's order; all of them when the list is not longer than size.
  */
-export function stratifiedSample<T>(sorted: readonly T[], size: number, seed: number, stratum: (t: T) => string, key: (t: T) => string): T[] {
+export function stratifiedSample<T>(
+  sorted: readonly T[],
+  size: number,
+  seed: number,
+  stratum: (t: T) => string,
+  key: (t: T) => string,
+): T[] {
   if (size <= 0) return []
   if (sorted.length <= size) return [...sorted]
   const groups = new Map<string, T[]>()
@@ -72,7 +91,9 @@ export function stratifiedSample<T>(sorted: readonly T[], size: number, seed: nu
     left -= 1
   }
   const chosen = new Set<T>()
-  for (const g of shares) for (const t of [...g.items].sort((a, b) => rank(seed, key(a)) - rank(seed, key(b))).slice(0, g.quota)) chosen.add(t)
+  for (const g of shares)
+    for (const t of [...g.items].sort((a, b) => rank(seed, key(a)) - rank(seed, key(b))).slice(0, g.quota))
+      chosen.add(t)
   return sorted.filter((t) => chosen.has(t))
 }
 

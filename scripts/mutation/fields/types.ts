@@ -1,6 +1,9 @@
 import type { PerturbationKind } from '../../../reference/variations/field-paths'
 
-/** One field of the map: an answer's (operation, status, JSON path), array items as `*`; a notification's status is `sent`. */
+/**
+ * One field of the map: an answer's (operation, status, JSON path), array items as `*`; a notification's status is
+ * `sent`.
+ */
 export interface FieldKey {
   operation: string
   status: number | 'sent'
@@ -97,7 +100,10 @@ export interface FieldSensitivityReport {
   results: FieldResult[]
   /** The whole map of the clean run (selected or not), in its sorted order. */
   map: FieldEntry[]
-  /** Every non-free perturbation applied was caught (what --fail-on-miss requires), the record green, no control failed, no free field caught. */
+  /**
+   * Every non-free perturbation applied was caught (what --fail-on-miss requires), the record green, no control failed,
+   * no free field caught.
+   */
   allCaught: boolean
   passed: boolean
 }

@@ -22,7 +22,9 @@ describe('policies settings', () => {
   })
 
   it('request bodies and pointer maps from the profile replace the defaults as a whole', () => {
-    const s = policiesSettings(withPolicies({ mta: { body: { policyId: '{{policyId}}' }, set: { '/customer/name': 'x' } } }))
+    const s = policiesSettings(
+      withPolicies({ mta: { body: { policyId: '{{policyId}}' }, set: { '/customer/name': 'x' } } }),
+    )
     expect(s.mta.body).toEqual({ policyId: '{{policyId}}' })
     expect(s.mta.set).toEqual({ '/customer/name': 'x' })
     expect(s.mta.quoteIdPointer).toBe(POLICIES_DEFAULTS.mta.quoteIdPointer)

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { SchemaCompiler } from '../../../common/data/schema-compiler'
 
-const schema = () => ({ $id: 'product', type: 'object', required: ['at'], properties: { at: { type: 'string', format: 'date' } } })
+const schema = () => ({
+  $id: 'product',
+  type: 'object',
+  required: ['at'],
+  properties: { at: { type: 'string', format: 'date' } },
+})
 
 describe('SchemaCompiler', () => {
   it('validates with formats and all errors', () => {
@@ -44,7 +49,9 @@ describe('SchemaCompiler', () => {
     expect(v2020(['a', 'b'])).toBe(false)
     expect(v2020(['a', 1, 2])).toBe(false)
     const dep = { type: 'object', dependentRequired: { dateExpiry: ['dateInception'] } }
-    expect(c.compile({ $schema: 'https://json-schema.org/draft/2019-09/schema', ...dep })({ dateExpiry: 'x' })).toBe(false)
+    expect(c.compile({ $schema: 'https://json-schema.org/draft/2019-09/schema', ...dep })({ dateExpiry: 'x' })).toBe(
+      false,
+    )
     // draft-07 does not know dependentRequired: ignored, as the draft says
     expect(c.compile({ $schema: 'http://json-schema.org/draft-07/schema#', ...dep })({ dateExpiry: 'x' })).toBe(true)
     expect(c.compile({ ...dep })({ dateExpiry: 'x' })).toBe(true)

@@ -5,8 +5,13 @@ import { createAjvFor } from '../../../common/ajv'
 import { cachedValidator, validatorKey } from '../../../common/data/validator-cache'
 import { tempDir } from '../../support/temp-dir'
 
-const profileSchema = JSON.parse(readFileSync(join(__dirname, '../../../fixtures/targets/profile.schema.json'), 'utf8')) as object
-const good = JSON.parse(readFileSync(join(__dirname, '../../../fixtures/targets/reference.json'), 'utf8')) as Record<string, unknown>
+const profileSchema = JSON.parse(
+  readFileSync(join(__dirname, '../../../fixtures/targets/profile.schema.json'), 'utf8'),
+) as object
+const good = JSON.parse(readFileSync(join(__dirname, '../../../fixtures/targets/reference.json'), 'utf8')) as Record<
+  string,
+  unknown
+>
 const bad = { ...good, tenant: 5, bogus: true, polling: { ...(good.polling as object), maxDelayMs: -1 } }
 
 const dirs: string[] = []
@@ -20,22 +25,27 @@ afterEach(() => {
 })
 
 describe('cachedValidator', () => {
-  it('validates as a validator compiled in memory, the first time (compiled, kept) and the next (loaded from disk)', () => {
-    const dir = newDir()
-    const plain = createAjvFor(profileSchema, { validateSchema: false }).compile(profileSchema)
-    const first = cachedValidator(profileSchema, undefined, dir)
-    expect(readdirSync(dir)).toHaveLength(1)
-    const second = cachedValidator(profileSchema, undefined, dir)
-    expect(second).not.toBe(first)
-    for (const v of [first, second]) {
-      expect(v(good)).toBe(true)
-      expect(v(bad)).toBe(false)
-      expect(plain(bad)).toBe(false)
-      expect(v.errors).toEqual(plain.errors)
-    }
-    // a pattern runs on the linear-time engine in the loaded code too
-    expect(second({ ...good, headers: { tenant: 'not a header name!' } })).toBe(plain({ ...good, headers: { tenant: 'not a header name!' } }))
-  })
+  it(
+    'validates as a validator compiled in memory, the first time (compiled, kept) and the next (loaded from ' + 'disk)',
+    () => {
+      const dir = newDir()
+      const plain = createAjvFor(profileSchema, { validateSchema: false }).compile(profileSchema)
+      const first = cachedValidator(profileSchema, undefined, dir)
+      expect(readdirSync(dir)).toHaveLength(1)
+      const second = cachedValidator(profileSchema, undefined, dir)
+      expect(second).not.toBe(first)
+      for (const v of [first, second]) {
+        expect(v(good)).toBe(true)
+        expect(v(bad)).toBe(false)
+        expect(plain(bad)).toBe(false)
+        expect(v.errors).toEqual(plain.errors)
+      }
+      // a pattern runs on the linear-time engine in the loaded code too
+      expect(second({ ...good, headers: { tenant: 'not a header name!' } })).toBe(
+        plain({ ...good, headers: { tenant: 'not a header name!' } }),
+      )
+    },
+  )
 
   it('compiles again over a cached file that does not evaluate, and keeps the good code', () => {
     const dir = newDir()

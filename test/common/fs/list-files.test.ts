@@ -9,6 +9,10 @@ describe('listFiles', () => {
     const d = tempDir('list')
     mkdirSync(join(d, 'a/b'), { recursive: true })
     for (const f of ['x.json', 'a/y.json', 'a/b/z.json', 'a/b/z.txt']) writeFileSync(join(d, f), '')
-    expect(listFiles(d, '.json').map((f) => f.slice(d.length + 1)).sort()).toEqual(['a/b/z.json', 'a/y.json', 'x.json'])
+    expect(
+      listFiles(d, '.json')
+        .map((f) => f.slice(d.length + 1))
+        .sort(),
+    ).toEqual(['a/b/z.json', 'a/y.json', 'x.json'])
   })
 })

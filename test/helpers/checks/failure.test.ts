@@ -13,10 +13,26 @@ const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl'
 function res(status: number, body: unknown, parseError?: string): HttpResult {
   const text = typeof body === 'string' ? body : JSON.stringify(body)
   return {
-    status, headers: {}, body, raw: Buffer.from(text), text, contentType: 'application/json', durationMs: 1,
+    status,
+    headers: {},
+    body,
+    raw: Buffer.from(text),
+    text,
+    contentType: 'application/json',
+    durationMs: 1,
     ...(parseError ? { parseError } : {}),
     request: { method: 'GET', url: 'http://h.test/api/webhook/subscription/x', headers: {} },
-    exchange: { at: '', runId: 'r', template: '/api/webhook/subscription/{id}', method: 'GET', url: 'http://h.test/api/webhook/subscription/x', status, durationMs: 1, request: { headers: {} }, response: { headers: {}, contentType: 'application/json', body: text } },
+    exchange: {
+      at: '',
+      runId: 'r',
+      template: '/api/webhook/subscription/{id}',
+      method: 'GET',
+      url: 'http://h.test/api/webhook/subscription/x',
+      status,
+      durationMs: 1,
+      request: { headers: {} },
+      response: { headers: {}, contentType: 'application/json', body: text },
+    },
   }
 }
 
@@ -32,7 +48,9 @@ function failureOf(fn: () => void): string {
 
 describe('assertions and failure messages', () => {
   it('a failed flow step (a helper error carrying the exchange) shows the request and the body that came back', () => {
-    const e = Object.assign(new Error("sales flow step 'create' failed: expected 2xx"), { res: res(500, { message: 'quote store down' }) })
+    const e = Object.assign(new Error("sales flow step 'create' failed: expected 2xx"), {
+      res: res(500, { message: 'quote store down' }),
+    })
     const msg = formatFailure(meta, e)
     expect(msg).toContain("error: sales flow step 'create' failed: expected 2xx")
     expect(msg).toContain('request:  GET http://h.test/api/webhook/subscription/x')
@@ -59,7 +77,9 @@ describe('assertions and failure messages', () => {
   })
 
   it('a garbage body is reported as non-JSON / truncated', () => {
-    expect(failureOf(() => expectJsonBody(res(200, '{"a', 'target returned non-JSON / truncated body (...)')))).toMatch(/actual:   target returned non-JSON \/ truncated body/)
+    expect(failureOf(() => expectJsonBody(res(200, '{"a', 'target returned non-JSON / truncated body (...)')))).toMatch(
+      /actual:   target returned non-JSON \/ truncated body/,
+    )
     expect(failureOf(() => expectJsonBody(res(200, '<html>')))).toMatch(/target returned non-JSON body/)
   })
 
@@ -72,7 +92,9 @@ describe('assertions and failure messages', () => {
 
   it('expectThat passes through and fails with the detail', () => {
     expect(() => expectThat(true, { expected: 'x', actual: 'y' })).not.toThrow()
-    expect(failureOf(() => expectThat(false, { expected: 'a sorted list', actual: [3, 1], note: 'due dates' }))).toMatch(/actual:   \[3,1\]\nnote:     due dates/)
+    expect(
+      failureOf(() => expectThat(false, { expected: 'a sorted list', actual: [3, 1], note: 'due dates' })),
+    ).toMatch(/actual:   \[3,1\]\nnote:     due dates/)
   })
 })
 
@@ -94,25 +116,84 @@ describe('findingOf: what a failure was, to tell one finding from several', () =
   }
 
   it('names the operation that answered, its status, and the owner of that operation for a status failure', () => {
-    const cell: CheckMeta = { id: 'SL-OPS-DRAFT-UPDATE', spec: 'sales', section: '§3', requirement: 'r', product: 'home' }
+    const cell: CheckMeta = {
+      id: 'SL-OPS-DRAFT-UPDATE',
+      spec: 'sales',
+      section: '§3',
+      requirement: 'r',
+      product: 'home',
+    }
     const answer = answerKey(op(409).exchange!)
-    expect(findingOf(cell, caught(() => expectStatus(op(409), '2xx')))).toEqual({ operation: 'sales.quote.update', status: 409, expected: 'status 2xx', classes: ['2'], owner: 'SL-LIFE-004-home', answer })
+    expect(
+      findingOf(
+        cell,
+        caught(() => expectStatus(op(409), '2xx')),
+      ),
+    ).toEqual({
+      operation: 'sales.quote.update',
+      status: 409,
+      expected: 'status 2xx',
+      classes: ['2'],
+      owner: 'SL-LIFE-004-home',
+      answer,
+    })
     // the answer it failed on, by when, which check, method, URL and attempt
     expect(answer).toContain('GET http://h.test/api/webhook/subscription/x #1')
     // a status expectation by its classes: a success expected is one expectation, a refusal expected another
-    expect(findingOf(cell, caught(() => expectStatus(op(409), [200, 201])))?.expected).toBe('status 2xx')
-    expect(findingOf(cell, caught(() => expectStatus(op(200), [403, 404])))?.expected).toBe('status 4xx')
-    expect(findingOf(cell, caught(() => expectStatus(op(500), 404)))?.expected).toBe('status 4xx')
+    expect(
+      findingOf(
+        cell,
+        caught(() => expectStatus(op(409), [200, 201])),
+      )?.expected,
+    ).toBe('status 2xx')
+    expect(
+      findingOf(
+        cell,
+        caught(() => expectStatus(op(200), [403, 404])),
+      )?.expected,
+    ).toBe('status 4xx')
+    expect(
+      findingOf(
+        cell,
+        caught(() => expectStatus(op(500), 404)),
+      )?.expected,
+    ).toBe('status 4xx')
     // the owner itself has no other owner
-    expect(findingOf({ ...cell, id: 'SL-LIFE-004-home' }, caught(() => expectStatus(op(409), '2xx')))?.owner).toBeUndefined()
+    expect(
+      findingOf(
+        { ...cell, id: 'SL-LIFE-004-home' },
+        caught(() => expectStatus(op(409), '2xx')),
+      )?.owner,
+    ).toBeUndefined()
     // no product: a per-product owner is not known
-    expect(findingOf({ ...cell, product: undefined }, caught(() => expectStatus(op(409), '2xx')))?.owner).toBeUndefined()
+    expect(
+      findingOf(
+        { ...cell, product: undefined },
+        caught(() => expectStatus(op(409), '2xx')),
+      )?.owner,
+    ).toBeUndefined()
   })
 
-  it('masks the run\'s ids and numbers in any other expectation, and takes the owner the assertion names', () => {
-    const e = new ConformanceFailure({ expected: 'issue request 8fb816f7-a657-4a58-b20c-bc8fc0c3643a to reach success', actual: 'failure', res: op(200), owner: 'SL-LIFE-010-home' })
-    expect(findingOf(meta, e)).toEqual({ operation: 'sales.quote.update', status: 200, expected: 'issue request # to reach success', owner: 'SL-LIFE-010-home', answer: answerKey(op(200).exchange!) })
-    expect(findingOf(meta, caught(() => expectEqual(3, 4, 'premium of quote 100028', op(200))))?.expected).toBe('premium of quote # = #')
+  it("masks the run's ids and numbers in any other expectation, and takes the owner the assertion names", () => {
+    const e = new ConformanceFailure({
+      expected: 'issue request 8fb816f7-a657-4a58-b20c-bc8fc0c3643a to reach success',
+      actual: 'failure',
+      res: op(200),
+      owner: 'SL-LIFE-010-home',
+    })
+    expect(findingOf(meta, e)).toEqual({
+      operation: 'sales.quote.update',
+      status: 200,
+      expected: 'issue request # to reach success',
+      owner: 'SL-LIFE-010-home',
+      answer: answerKey(op(200).exchange!),
+    })
+    expect(
+      findingOf(
+        meta,
+        caught(() => expectEqual(3, 4, 'premium of quote 100028', op(200))),
+      )?.expected,
+    ).toBe('premium of quote # = #')
     // no answer, or not a violated requirement: no finding
     expect(findingOf(meta, new ConformanceFailure({ expected: 'x', actual: 'y' }))).toBeUndefined()
     expect(findingOf(meta, new Error('tool'))).toBeUndefined()

@@ -8,8 +8,25 @@ import { SalesFlowError } from '../../../helpers/checks/sales/lifecycle'
 function answer(op: string | undefined, status: number): HttpResult {
   const request = { method: 'GET' as const, url: 'http://t.test/x', headers: {} }
   return {
-    status, headers: {}, body: undefined, raw: Buffer.alloc(0), text: '', contentType: '', durationMs: 1, request,
-    exchange: { at: '', runId: 'r', ...(op ? { operationId: op } : {}), template: '/x', method: 'GET', url: request.url, status, durationMs: 1, request: { headers: {} } },
+    status,
+    headers: {},
+    body: undefined,
+    raw: Buffer.alloc(0),
+    text: '',
+    contentType: '',
+    durationMs: 1,
+    request,
+    exchange: {
+      at: '',
+      runId: 'r',
+      ...(op ? { operationId: op } : {}),
+      template: '/x',
+      method: 'GET',
+      url: request.url,
+      status,
+      durationMs: 1,
+      request: { headers: {} },
+    },
   }
 }
 
@@ -28,15 +45,43 @@ describe('ownerOf: the owner of an operation requirement is data (common/operati
 
 describe('asSetupFailure: what a setup threw, as the blocked marker', () => {
   it('reads the operation and the status from the response of a ConformanceFailure', () => {
-    const f = asSetupFailure(new ConformanceFailure({ expected: 'status 201', actual: 'status 500', res: answer('webhooks.subscription.create', 500) }), 'a subscription')
-    expect(f?.blocked).toEqual({ reason: "setup 'a subscription' failed: expected status 201, got status 500", operation: 'webhooks.subscription.create', status: 500, owner: 'WH-LIFE-001' })
+    const f = asSetupFailure(
+      new ConformanceFailure({
+        expected: 'status 201',
+        actual: 'status 500',
+        res: answer('webhooks.subscription.create', 500),
+      }),
+      'a subscription',
+    )
+    expect(f?.blocked).toEqual({
+      reason: "setup 'a subscription' failed: expected status 201, got status 500",
+      operation: 'webhooks.subscription.create',
+      status: 500,
+      owner: 'WH-LIFE-001',
+    })
   })
-  it('prefers what a SalesFlowError says (operation, status, product, owner of a state such as a lock) over the response and the data', () => {
-    const e = new SalesFlowError('wait after create', 'the quote stayed locked', answer('sales.quote.actions', 204), { operation: 'sales.quote.actions', status: 'timeout: 204 locked', product: 'home', owner: 'SL-LIFE-002-home' })
-    expect(asSetupFailure(e, 'a quote')?.blocked).toMatchObject({ operation: 'sales.quote.actions', status: 'timeout: 204 locked', owner: 'SL-LIFE-002-home' })
-  })
+  it(
+    'prefers what a SalesFlowError says (operation, status, product, owner of a state such as a lock) over the ' +
+      'response and the data',
+    () => {
+      const e = new SalesFlowError('wait after create', 'the quote stayed locked', answer('sales.quote.actions', 204), {
+        operation: 'sales.quote.actions',
+        status: 'timeout: 204 locked',
+        product: 'home',
+        owner: 'SL-LIFE-002-home',
+      })
+      expect(asSetupFailure(e, 'a quote')?.blocked).toMatchObject({
+        operation: 'sales.quote.actions',
+        status: 'timeout: 204 locked',
+        owner: 'SL-LIFE-002-home',
+      })
+    },
+  )
   it('takes the operation and product of the options when the error does not say', () => {
-    const f = asSetupFailure(new ConformanceFailure({ expected: 'x', actual: 'y' }), 'a quote', { operation: 'sales.quote.get', product: 'home' })
+    const f = asSetupFailure(new ConformanceFailure({ expected: 'x', actual: 'y' }), 'a quote', {
+      operation: 'sales.quote.get',
+      product: 'home',
+    })
     expect(f?.blocked).toMatchObject({ operation: 'sales.quote.get', owner: 'SL-LIFE-003-home' })
   })
   it('leaves errors that are not the target doing as they are (a bug of the suite is not a blocked check)', () => {
@@ -52,22 +97,51 @@ describe('asSetupFailure: what a setup threw, as the blocked marker', () => {
 describe('given / givenOnce', () => {
   it('returns the setup value, and turns a failed setup into a SetupFailure', async () => {
     await expect(given('one', async () => 1)).resolves.toBe(1)
-    await expect(given('a quote', async () => { throw new SalesFlowError('create quote', 'expected 2xx', answer('sales.quote.create', 500), { product: 'home' }) })).rejects.toBeInstanceOf(SetupFailure)
-    await expect(given('a quote', async () => { throw new RangeError('bug') })).rejects.toBeInstanceOf(RangeError)
+    await expect(
+      given('a quote', async () => {
+        throw new SalesFlowError('create quote', 'expected 2xx', answer('sales.quote.create', 500), { product: 'home' })
+      }),
+    ).rejects.toBeInstanceOf(SetupFailure)
+    await expect(
+      given('a quote', async () => {
+        throw new RangeError('bug')
+      }),
+    ).rejects.toBeInstanceOf(RangeError)
   })
   it('runs a shared setup once; every check that awaits it sees the same SetupFailure', async () => {
     let calls = 0
-    const subject = givenOnce('a policy', async () => {
-      calls += 1
-      throw new ConformanceFailure({ expected: 'status 200', actual: 'status 503', res: answer('sales.policy.links', 503) })
-    }, { product: 'home' })
+    const subject = givenOnce(
+      'a policy',
+      async () => {
+        calls += 1
+        throw new ConformanceFailure({
+          expected: 'status 200',
+          actual: 'status 503',
+          res: answer('sales.policy.links', 503),
+        })
+      },
+      { product: 'home' },
+    )
     const [a, b] = await Promise.allSettled([subject(), subject()])
     expect(calls).toBe(1)
     expect(a).toEqual(b)
-    expect((a as PromiseRejectedResult).reason.blocked).toMatchObject({ operation: 'sales.policy.links', status: 503, owner: 'SL-LIFE-011-home' })
+    expect((a as PromiseRejectedResult).reason.blocked).toMatchObject({
+      operation: 'sales.policy.links',
+      status: 503,
+      owner: 'SL-LIFE-011-home',
+    })
   })
   it('says the reason, the operation, the status and the owner in one line', () => {
-    expect(blockedMessage({ reason: 'setup x failed', operation: 'sales.quote.create', status: 500, owner: 'SL-LIFE-002-home' })).toBe('blocked: setup x failed (sales.quote.create -> 500; owner SL-LIFE-002-home)')
-    expect(blockedMessage({ reason: 'earlier step A failed', owner: 'A' })).toBe('blocked: earlier step A failed (owner A)')
+    expect(
+      blockedMessage({
+        reason: 'setup x failed',
+        operation: 'sales.quote.create',
+        status: 500,
+        owner: 'SL-LIFE-002-home',
+      }),
+    ).toBe('blocked: setup x failed (sales.quote.create -> 500; owner SL-LIFE-002-home)')
+    expect(blockedMessage({ reason: 'earlier step A failed', owner: 'A' })).toBe(
+      'blocked: earlier step A failed (owner A)',
+    )
   })
 })

@@ -11,18 +11,49 @@ import { answer } from './support'
 
 const OWNER = 'acme/broker@acme.test'
 const T0 = '2026-01-01T10:00:00.000Z'
-const sourceLine = (file: string, line: number) => readFileSync(join(PROJECT_ROOT, file), 'utf8').split('\n')[line - 1] ?? ''
+/** The statement at a line: the line and the next ones, up to the first that closes a call or an object. */
+const sourceLine = (file: string, line: number) => {
+  const lines = readFileSync(join(PROJECT_ROOT, file), 'utf8')
+    .split('\n')
+    .slice(line - 1, line + 11)
+  const end = lines.findIndex((l) => /^\s*[})]/.test(l) || /\)\s*$/.test(l))
+  return lines.slice(0, end < 0 ? 1 : end + 1).join('\n')
+}
 
 /** Judges one answer with the list the model's verdicts use (helpers/oracle/service-model.ts). */
-function judge(m: WebhooksModel, op: OperationId, status: number, body: unknown, o: { id?: string; json?: unknown; owner?: string } = {}) {
+function judge(
+  m: WebhooksModel,
+  op: OperationId,
+  status: number,
+  body: unknown,
+  o: { id?: string; json?: unknown; owner?: string } = {},
+) {
   const out = violationList()
-  m.observe({ op, owner: o.owner ?? OWNER, beganAt: Date.now(), overlapped: false, ...(o.id ? { id: o.id } : {}), ...(o.json ? { json: o.json } : {}) }, answer(status, body), new Set<InvariantId>(), out)
+  m.observe(
+    {
+      op,
+      owner: o.owner ?? OWNER,
+      beganAt: Date.now(),
+      overlapped: false,
+      ...(o.id ? { id: o.id } : {}),
+      ...(o.json ? { json: o.json } : {}),
+    },
+    answer(status, body),
+    new Set<InvariantId>(),
+    out,
+  )
   return out
 }
 
 function created(): WebhooksModel {
   const m = new WebhooksModel()
-  judge(m, 'webhooks.subscription.create', 201, { id: 's1', event: 'export', url: 'http://a', createdAt: T0, updatedAt: T0 }, { json: { event: 'export', url: 'http://a' } })
+  judge(
+    m,
+    'webhooks.subscription.create',
+    201,
+    { id: 's1', event: 'export', url: 'http://a', createdAt: T0, updatedAt: T0 },
+    { json: { event: 'export', url: 'http://a' } },
+  )
   return m
 }
 
@@ -35,21 +66,37 @@ describe('a broken invariant names the rule of the model that judged it', () => 
   })
 
   it('a rule going through a relay (v(...)): the line of the rule, not of the relay', () => {
-    const [v] = judge(created(), 'webhooks.subscription.update', 200, {}, { id: 's1', owner: 'globex/broker@globex.test', json: { url: 'http://x' } })
+    const [v] = judge(
+      created(),
+      'webhooks.subscription.update',
+      200,
+      {},
+      { id: 's1', owner: 'globex/broker@globex.test', json: { url: 'http://x' } },
+    )
     expect(v?.invariant).toBe('WH-INV-006')
-    expect(sourceLine(v!.at!.file, v!.at!.line)).toMatch(/\bv\('WH-INV-006'/)
+    expect(sourceLine(v!.at!.file, v!.at!.line)).toMatch(/\bv\(\s*'WH-INV-006'/)
   })
 
   it("the failure prints it as file:line, the model's rule", () => {
     const [v] = judge(created(), 'webhooks.subscriptions.list', 200, [])
-    expect(formatViolations([v!])).toContain(`judged by: helpers/oracle/webhooks-model.ts:${v!.at!.line} (the model's rule)`)
+    expect(formatViolations([v!])).toContain(
+      `judged by: helpers/oracle/webhooks-model.ts:${v!.at!.line} (the model's rule)`,
+    )
   })
 
-  it('from a stack: the first frame of the model whose line names the invariant, else the first frame of the model', () => {
-    const stack = ['Error', `    at push (${join(PROJECT_ROOT, 'helpers/oracle/judged-at.ts')}:40:5)`, `    at v (${join(PROJECT_ROOT, 'helpers/oracle/m.ts')}:2:5)`, `    at observe (${join(PROJECT_ROOT, 'helpers/oracle/m.ts')}:4:5)`].join('\n')
-    const read = () => "const v = (id) => out.push(id)\n  v(id)\nx\n  if (bad) v('WH-INV-002', 'a', 'b')\n"
-    expect(ruleLocation('WH-INV-002', stack, read)).toEqual({ file: 'helpers/oracle/m.ts', line: 4 })
-    expect(ruleLocation('WH-INV-003', stack, read)).toEqual({ file: 'helpers/oracle/m.ts', line: 2 })
-    expect(ruleLocation('WH-INV-003', 'Error', read)).toBeUndefined()
-  })
+  it(
+    'from a stack: the first frame of the model whose line names the invariant, else the first frame of the ' + 'model',
+    () => {
+      const stack = [
+        'Error',
+        `    at push (${join(PROJECT_ROOT, 'helpers/oracle/judged-at.ts')}:40:5)`,
+        `    at v (${join(PROJECT_ROOT, 'helpers/oracle/m.ts')}:2:5)`,
+        `    at observe (${join(PROJECT_ROOT, 'helpers/oracle/m.ts')}:4:5)`,
+      ].join('\n')
+      const read = () => "const v = (id) => out.push(id)\n  v(id)\nx\n  if (bad) v('WH-INV-002', 'a', 'b')\n"
+      expect(ruleLocation('WH-INV-002', stack, read)).toEqual({ file: 'helpers/oracle/m.ts', line: 4 })
+      expect(ruleLocation('WH-INV-003', stack, read)).toEqual({ file: 'helpers/oracle/m.ts', line: 2 })
+      expect(ruleLocation('WH-INV-003', 'Error', read)).toBeUndefined()
+    },
+  )
 })

@@ -12,7 +12,9 @@ function run(m: MoneyModel, op: OperationId, params: Record<string, string>, bod
   m.observe(op, params, json, answer(200, body), false, evaluated, out)
   return out.map((v) => v.invariant)
 }
-const totals = (premium: number, fees: number, paid: number, balance: number) => ({ data: { premium, adminFee: fees, paid, balance } })
+const totals = (premium: number, fees: number, paid: number, balance: number) => ({
+  data: { premium, adminFee: fees, paid, balance },
+})
 
 describe('the money model', () => {
   it('balance = premium + fees - paid on every read (PL-INV-001)', () => {
@@ -20,7 +22,9 @@ describe('the money model', () => {
     m.policyIssued('p1', 'acme')
     expect(run(m, 'sales.policy.period-totals', { id: 'p1' }, totals(100, 5, 0, 105))).toEqual([])
     expect(run(m, 'sales.policy.period-totals', { id: 'p1' }, totals(100, 5, 0, 100))).toEqual(['PL-INV-001'])
-    expect(run(m, 'sales.policy.period-totals', { id: 'p1' }, totals('100' as unknown as number, 5, 0, 105))).toEqual(['PL-INV-001'])
+    expect(run(m, 'sales.policy.period-totals', { id: 'p1' }, totals('100' as unknown as number, 5, 0, 105))).toEqual([
+      'PL-INV-001',
+    ])
   })
 
   it('paid moves by exactly the allocations minus the credits; nothing else moves money (PL-INV-002)', () => {

@@ -15,11 +15,25 @@ const schema = {
     born: { type: 'string', format: 'date' },
     area: { type: 'number', minimum: 20, maximum: 1000 },
     year: { type: 'integer', minimum: 1850, maximum: 2026 },
-    people: { type: 'array', items: { type: 'object', properties: { first: { type: 'string', minLength: 1, maxLength: 40 } } } },
+    people: {
+      type: 'array',
+      items: { type: 'object', properties: { first: { type: 'string', minLength: 1, maxLength: 40 } } },
+    },
   },
 } as const
 
-const base = () => ({ name: 'Ann Lee', street: 'Main street 1', city: 'Tartu', note: 'n', code: '12345', kind: 'a', born: '1980-05-05', area: 50, year: 1990, people: [{ first: 'Bo' }, { first: 'Cy' }] })
+const base = () => ({
+  name: 'Ann Lee',
+  street: 'Main street 1',
+  city: 'Tartu',
+  note: 'n',
+  code: '12345',
+  kind: 'a',
+  born: '1980-05-05',
+  area: 50,
+  year: 1990,
+  people: [{ first: 'Bo' }, { first: 'Cy' }],
+})
 
 describe('real-world data in generated payloads', () => {
   it('classifies written values by script, maxLength, cents, bounds and boundary dates', () => {
@@ -36,20 +50,33 @@ describe('real-world data in generated payloads', () => {
     expect(classesOf(100)).toEqual([])
   })
 
-  it('writes every class where the schema leaves room, valid, in NFC, and leaves enums, patterns and other formats alone', () => {
-    const validate = createAjvFor(schema).compile(schema)
-    const seen = new Set<string>()
-    for (let seed = 1; seed <= 12; seed += 1) {
-      const p = base()
-      withRealWorldData(p, schema, seededRandom(seed))
-      expect(validate(p), JSON.stringify(validate.errors)).toBe(true)
-      expect(p.code).toBe('12345')
-      expect(p.kind).toBe('a')
-      for (const v of [p.name, p.street, p.city, p.note, p.people[0]!.first]) expect(v).toBe(v.normalize('NFC'))
-      for (const classes of realWorldLeaves(p, schema).values()) for (const c of classes) seen.add(c)
-    }
-    expect([...seen].sort()).toEqual(['accents', 'boundary-dates', 'bounds', 'cents', 'cjk', 'emoji', 'max-length', 'rtl'])
-  })
+  it(
+    'writes every class where the schema leaves room, valid, in NFC, and leaves enums, patterns and other formats ' +
+      'alone',
+    () => {
+      const validate = createAjvFor(schema).compile(schema)
+      const seen = new Set<string>()
+      for (let seed = 1; seed <= 12; seed += 1) {
+        const p = base()
+        withRealWorldData(p, schema, seededRandom(seed))
+        expect(validate(p), JSON.stringify(validate.errors)).toBe(true)
+        expect(p.code).toBe('12345')
+        expect(p.kind).toBe('a')
+        for (const v of [p.name, p.street, p.city, p.note, p.people[0]!.first]) expect(v).toBe(v.normalize('NFC'))
+        for (const classes of realWorldLeaves(p, schema).values()) for (const c of classes) seen.add(c)
+      }
+      expect([...seen].sort()).toEqual([
+        'accents',
+        'boundary-dates',
+        'bounds',
+        'cents',
+        'cjk',
+        'emoji',
+        'max-length',
+        'rtl',
+      ])
+    },
+  )
 
   it('is seeded: the same seed gives the same values', () => {
     const a = base()

@@ -5,7 +5,10 @@ import { DEFAULT_OPTIONS } from '../../../reference/options'
 import { Deliverer } from '../../../reference/webhooks/delivery'
 import type { StoredSubscription } from '../../../reference/webhooks/store'
 
-/** A receiver in another process (it answers while this one is stalled): prints a line per notification, answers 204 after 100 ms. */
+/**
+ * A receiver in another process (it answers while this one is stalled): prints a line per notification, answers 204
+ * after 100 ms.
+ */
 const RECEIVER = `
 const http = require('node:http')
 const server = http.createServer((req, res) => {
@@ -15,7 +18,12 @@ const server = http.createServer((req, res) => {
 server.listen(0, '127.0.0.1', () => process.stdout.write('port ' + server.address().port + '\\n'))
 `
 
-interface Receiver { child: ChildProcess; port: Promise<number>; lines: string[]; next: (line: string) => Promise<void> }
+interface Receiver {
+  child: ChildProcess
+  port: Promise<number>
+  lines: string[]
+  next: (line: string) => Promise<void>
+}
 
 function startReceiver(): Receiver {
   const child = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -39,12 +47,27 @@ function startReceiver(): Receiver {
 }
 
 function context(): ReferenceContext {
-  return { options: { ...DEFAULT_OPTIONS, defects: [] }, defects: new Set(), tokens: undefined, ids: undefined, onClose: [] } as unknown as ReferenceContext
+  return {
+    options: { ...DEFAULT_OPTIONS, defects: [] },
+    defects: new Set(),
+    tokens: undefined,
+    ids: undefined,
+    onClose: [],
+  } as unknown as ReferenceContext
 }
 
 function subscription(url: string): StoredSubscription {
   const now = new Date()
-  return { id: '1', owner: 'acme/u', event: 'extracted', url, key: 'k', createdAt: now, updatedAt: now, createdWith: { event: 'extracted', url } }
+  return {
+    id: '1',
+    owner: 'acme/u',
+    event: 'extracted',
+    url,
+    key: 'k',
+    createdAt: now,
+    updatedAt: now,
+    createdWith: { event: 'extracted', url },
+  }
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
@@ -74,18 +97,21 @@ describe('reference Deliverer', () => {
     expect(receiver.lines).toEqual(['got'])
   })
 
-  it('does not cut off and resend a request written late because the reference process stalled before sending it', async () => {
-    receiver = startReceiver()
-    const port = await receiver.port
-    const ctx = context()
-    const deliverer = new Deliverer(ctx, 300)
-    deliverer.notify([subscription(`http://127.0.0.1:${port}/hook`)], 'extracted', {}, 0)
-    // stalled before the request is even written: the timer is overdue when the connection opens
-    stall(1000)
-    await sleep(1500)
-    for (const f of ctx.onClose) await f()
-    expect(receiver.lines).toEqual(['got'])
-  })
+  it(
+    'does not cut off and resend a request written late because the reference process stalled before sending ' + 'it',
+    async () => {
+      receiver = startReceiver()
+      const port = await receiver.port
+      const ctx = context()
+      const deliverer = new Deliverer(ctx, 300)
+      deliverer.notify([subscription(`http://127.0.0.1:${port}/hook`)], 'extracted', {}, 0)
+      // stalled before the request is even written: the timer is overdue when the connection opens
+      stall(1000)
+      await sleep(1500)
+      for (const f of ctx.onClose) await f()
+      expect(receiver.lines).toEqual(['got'])
+    },
+  )
 
   it('still retries an attempt that got no answer in time', async () => {
     receiver = startReceiver()
@@ -93,7 +119,10 @@ describe('reference Deliverer', () => {
     const ctx = context()
     // the receiver answers after 100 ms: with a 50 ms attempt timeout, the first attempt is given up and retried
     const deliverer = new Deliverer(ctx, 50)
-    const second = (async () => { await receiver!.next('got'); await receiver!.next('got') })()
+    const second = (async () => {
+      await receiver!.next('got')
+      await receiver!.next('got')
+    })()
     deliverer.notify([subscription(`http://127.0.0.1:${port}/hook`)], 'extracted', {}, 0)
     await second
     for (const f of ctx.onClose) await f()

@@ -51,37 +51,85 @@ describe('a folder the command must write', () => {
       ['the reports folder', 'give --reports a folder you can write'],
       ['the working folder', 'run from a folder you can write, or give --reports DIR (or REPORTS_DIR)'],
     ])
-    expect(localFolders([], { REPORTS_DIR: '/r' }, cwd, false)[0]).toMatchObject({ path: '/r', change: 'set REPORTS_DIR (or --reports) to a folder you can write' })
-    expect(localFolders([], {}, cwd, false)[0]).toMatchObject({ path: join(cwd, 'reports'), change: 'run from a folder you can write, or give --reports DIR (or REPORTS_DIR)' })
-    const installed = localFolders([], { LEDGER_CONFORMANCE_CACHE: join(cwd, 'file', 'cache') }, cwd, true)
-    expect(installed[1]).toMatchObject({ what: 'the cache folder', path: join(cwd, 'file', 'cache'), change: 'set LEDGER_CONFORMANCE_CACHE to a folder you can write' })
-    writeFileSync(join(cwd, 'file'), '')
-    expect(unwritableFolderLine(installed.slice(1, 2))).toMatch(/^ledger-conformance: cannot write the cache folder \S+\/file\/cache.*\(ENOTDIR\); set LEDGER_CONFORMANCE_CACHE to a folder you can write\. Nothing was sent to the target\.$/)
-  })
-
-  it('an error of the file system thrown while a command ran is one line naming its folder; any other error is not one', () => {
-    const folders = localFolders([], {}, '/work/x', false)
-    const e = Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES', syscall: 'open', path: '/work/x/reports/checks.json' })
-    expect(localFaultLine(e, folders)).toBe('ledger-conformance: cannot write the reports folder /work/x/reports (at /work/x/reports/checks.json): permission denied (EACCES on open); run from a folder you can write, or give --reports DIR (or REPORTS_DIR).')
-    expect(localFaultLine(Object.assign(new Error('x'), { code: 'EROFS', path: '/elsewhere/f' }), folders)).toMatch(/^ledger-conformance: cannot write \/elsewhere\/f: read-only file system \(EROFS\)/)
-    // a file the user named deep under the working folder (init's profile) is named as it is
-    expect(localFaultLine(Object.assign(new Error('x'), { code: 'ENOTDIR', syscall: 'open', path: '/work/x/ci/file/p.jsonc' }), folders)).toBe('ledger-conformance: cannot write /work/x/ci/file/p.jsonc: a part of the path is a file, not a folder (ENOTDIR on open); make it writable, or name another place (the path you gave, --reports DIR, REPORTS_DIR, LEDGER_CONFORMANCE_CACHE).')
-    expect(localFaultLine(Object.assign(new Error('x'), { code: 'EACCES', path: '/work/x/file.tmp' }), folders)).toMatch(/^ledger-conformance: cannot write the working folder \/work\/x \(at \/work\/x\/file\.tmp\)/)
-    expect(localFaultLine(new TypeError('x'), folders)).toBeUndefined()
-    expect(localFaultLine(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), folders)).toBeUndefined()
-  })
-})
-
-describe('every command that writes the reports folder refuses an unwritable one: exit 2, one line, nothing sent', () => {
-  for (const command of ['run', 'acceptance', 'merge', 'report']) {
-    it(command, async () => {
-      const d = tempDir(`unwritable-${command}`)
-      writeFileSync(join(d, 'file'), '')
-      const r = await mainOf([command, '--reports', join(d, 'file', 'reports'), ...(command === 'merge' ? [d, d] : [])])
-      expect(r.code).toBe(2)
-      expect(r.err.trim().split('\n')).toHaveLength(1)
-      expect(r.err).toMatch(/^ledger-conformance: cannot write the reports folder .*file\/reports: .*\(ENOTDIR\); give --reports a folder you can write\. Nothing was sent to the target\.\n$/)
-      expect(r.err).not.toMatch(/\n\s+at /)
+    expect(localFolders([], { REPORTS_DIR: '/r' }, cwd, false)[0]).toMatchObject({
+      path: '/r',
+      change: 'set REPORTS_DIR (or --reports) to a folder you can write',
     })
-  }
+    expect(localFolders([], {}, cwd, false)[0]).toMatchObject({
+      path: join(cwd, 'reports'),
+      change: 'run from a folder you can write, or give --reports DIR (or REPORTS_DIR)',
+    })
+    const installed = localFolders([], { LEDGER_CONFORMANCE_CACHE: join(cwd, 'file', 'cache') }, cwd, true)
+    expect(installed[1]).toMatchObject({
+      what: 'the cache folder',
+      path: join(cwd, 'file', 'cache'),
+      change: 'set LEDGER_CONFORMANCE_CACHE to a folder you can write',
+    })
+    writeFileSync(join(cwd, 'file'), '')
+    expect(unwritableFolderLine(installed.slice(1, 2))).toMatch(
+      /^ledger-conformance: cannot write the cache folder \S+\/file\/cache.*\(ENOTDIR\); set LEDGER_CONFORMANCE_CACHE to a folder you can write\. Nothing was sent to the target\.$/,
+    )
+  })
+
+  it(
+    'an error of the file system thrown while a command ran is one line naming its folder; any other error is not ' +
+      'one',
+    () => {
+      const folders = localFolders([], {}, '/work/x', false)
+      const e = Object.assign(new Error('EACCES: permission denied, open'), {
+        code: 'EACCES',
+        syscall: 'open',
+        path: '/work/x/reports/checks.json',
+      })
+      expect(localFaultLine(e, folders)).toBe(
+        'ledger-conformance: cannot write the reports folder /work/x/reports (at /work/x/reports/checks.json): ' +
+          'permission denied (EACCES on open); run from a folder you can write, or give --reports DIR (or ' +
+          'REPORTS_DIR).',
+      )
+      expect(localFaultLine(Object.assign(new Error('x'), { code: 'EROFS', path: '/elsewhere/f' }), folders)).toMatch(
+        /^ledger-conformance: cannot write \/elsewhere\/f: read-only file system \(EROFS\)/,
+      )
+      // a file the user named deep under the working folder (init's profile) is named as it is
+      expect(
+        localFaultLine(
+          Object.assign(new Error('x'), { code: 'ENOTDIR', syscall: 'open', path: '/work/x/ci/file/p.jsonc' }),
+          folders,
+        ),
+      ).toBe(
+        'ledger-conformance: cannot write /work/x/ci/file/p.jsonc: a part of the path is a file, not a folder ' +
+          '(ENOTDIR ' +
+          'on open); make it writable, or name another place (the path you gave, --reports DIR, REPORTS_DIR, ' +
+          'LEDGER_CONFORMANCE_CACHE).',
+      )
+      expect(
+        localFaultLine(Object.assign(new Error('x'), { code: 'EACCES', path: '/work/x/file.tmp' }), folders),
+      ).toMatch(/^ledger-conformance: cannot write the working folder \/work\/x \(at \/work\/x\/file\.tmp\)/)
+      expect(localFaultLine(new TypeError('x'), folders)).toBeUndefined()
+      expect(localFaultLine(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), folders)).toBeUndefined()
+    },
+  )
 })
+
+describe(
+  'every command that writes the reports folder refuses an unwritable one: exit 2, one line, nothing ' + 'sent',
+  () => {
+    for (const command of ['run', 'acceptance', 'merge', 'report']) {
+      it(command, async () => {
+        const d = tempDir(`unwritable-${command}`)
+        writeFileSync(join(d, 'file'), '')
+        const r = await mainOf([
+          command,
+          '--reports',
+          join(d, 'file', 'reports'),
+          ...(command === 'merge' ? [d, d] : []),
+        ])
+        expect(r.code).toBe(2)
+        expect(r.err.trim().split('\n')).toHaveLength(1)
+        expect(r.err).toMatch(
+          /^ledger-conformance: cannot write the reports folder .*file\/reports: .*\(ENOTDIR\); give --reports a folder you can write\. Nothing was sent to the target\.\n$/,
+        )
+        expect(r.err).not.toMatch(/\n\s+at /)
+      })
+    }
+  },
+)

@@ -9,20 +9,30 @@ import { PROJECT_ROOT } from '../../../common/project-root'
 
 function fake(name: string): Command & { calls: string[][] } {
   const calls: string[][] = []
-  return { name, summary: `${name} summary`, help: `${name} help`, target: 'none', calls, run: async (argv) => (calls.push(argv), 7) }
+  return {
+    name,
+    summary: `${name} summary`,
+    help: `${name} help`,
+    target: 'none',
+    calls,
+    run: async (argv) => (calls.push(argv), 7),
+  }
 }
 
 describe('ledger-conformance main()', () => {
-  it('dispatches to the named command, and to the first one when the first argument is an option or a path', async () => {
-    const run = fake('run')
-    const other = fake('init')
-    expect(await main(['init', '--x'], [run, other])).toBe(7)
-    expect(other.calls).toEqual([['--x']])
-    await main(['--check', 'SL-LIFE'], [run, other])
-    await main(['suites/auth'], [run, other])
-    await main(['run', '--list'], [run, other])
-    expect(run.calls).toEqual([['--check', 'SL-LIFE'], ['suites/auth'], ['--list']])
-  })
+  it(
+    'dispatches to the named command, and to the first one when the first argument is an option or a ' + 'path',
+    async () => {
+      const run = fake('run')
+      const other = fake('init')
+      expect(await main(['init', '--x'], [run, other])).toBe(7)
+      expect(other.calls).toEqual([['--x']])
+      await main(['--check', 'SL-LIFE'], [run, other])
+      await main(['suites/auth'], [run, other])
+      await main(['run', '--list'], [run, other])
+      expect(run.calls).toEqual([['--check', 'SL-LIFE'], ['suites/auth'], ['--list']])
+    },
+  )
 
   it('an unknown command is a usage error (exit 2); each command has its own --help', async () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
@@ -50,27 +60,53 @@ describe('ledger-conformance main()', () => {
 
   it('every command documents its options, environment variables and exit codes', () => {
     const run = COMMANDS.find((c) => c.name === 'run')!
-    for (const word of ['--check', '--section', '--operation', '--list', '--read-only', 'TARGET_PROFILE', 'REPORTS_DIR', 'Exit codes', '  3  INCONCLUSIVE']) expect(run.help).toContain(word)
+    for (const word of [
+      '--check',
+      '--section',
+      '--operation',
+      '--list',
+      '--read-only',
+      'TARGET_PROFILE',
+      'REPORTS_DIR',
+      'Exit codes',
+      '  3  INCONCLUSIVE',
+    ])
+      expect(run.help).toContain(word)
     for (const c of COMMANDS) expect(c.help, c.name).toMatch(/exit/i)
     expect(mainHelp()).toMatch(/^ {2}run +run the conformance checks .* \(default\)$/m)
   })
 
   it('parses the selection; vitest options go after --; -t is refused with a pointer to --check', () => {
-    expect(parseRunArgs(['--check', 'SL-LIFE,AUTH-', '--section', 'sales §5', 'suites/sales', '--', '--bail=1'])).toMatchObject({
+    expect(
+      parseRunArgs(['--check', 'SL-LIFE,AUTH-', '--section', 'sales §5', 'suites/sales', '--', '--bail=1']),
+    ).toMatchObject({
       criteria: { checks: ['SL-LIFE', 'AUTH-'], sections: ['sales §5'], files: ['suites/sales'] },
       vitestArgs: ['--bail=1'],
     })
     expect(() => parseRunArgs(['-t', 'SL-LFE'])).toThrow(/--check/)
   })
 
-  it('--thorough is an option of run (the slow probes: expiry past exp + auth.maxExpiryLeewaySeconds), off by default', () => {
-    expect(parseRunArgs(['--thorough', '--check', 'AUTH-TOKEN'])).toMatchObject({ thorough: true, criteria: { checks: ['AUTH-TOKEN'] } })
-    expect(parseRunArgs([]).thorough).toBeUndefined()
-    expect(runHelp({})).toMatch(/--thorough[\s\S]*auth\.maxExpiryLeewaySeconds[\s\S]*LEDGER_THOROUGH\s+1: [^\n]*same as run --thorough/)
-  })
+  it(
+    '--thorough is an option of run (the slow probes: expiry past exp + auth.maxExpiryLeewaySeconds), off by ' +
+      'default',
+    () => {
+      expect(parseRunArgs(['--thorough', '--check', 'AUTH-TOKEN'])).toMatchObject({
+        thorough: true,
+        criteria: { checks: ['AUTH-TOKEN'] },
+      })
+      expect(parseRunArgs([]).thorough).toBeUndefined()
+      expect(runHelp({})).toMatch(
+        /--thorough[\s\S]*auth\.maxExpiryLeewaySeconds[\s\S]*LEDGER_THOROUGH\s+1: [^\n]*same as run --thorough/,
+      )
+    },
+  )
 
   it('the package exposes the CLI as a bin whose launcher resolves files from the package, not the cwd', () => {
-    const pkg = JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string>; dependencies: Record<string, string> }
+    const pkg = JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>
+      scripts: Record<string, string>
+      dependencies: Record<string, string>
+    }
     expect(pkg.bin['ledger-conformance']).toBe('bin/ledger-conformance.mjs')
     expect(pkg.scripts.conformance).toContain('bin/ledger-conformance.mjs run')
     expect(pkg.dependencies.tsx).toBeDefined()
@@ -91,11 +127,17 @@ describe('help texts an installed package prints', () => {
 })
 
 describe('the CLI imports only the chosen command', () => {
-  it('its entries name every command of COMMANDS, in order, with the same summary and target, and load that command', async () => {
-    const { COMMAND_ENTRIES } = await import('../../../runner/cli/entries')
-    expect(COMMAND_ENTRIES.map(({ name, summary, target }) => ({ name, summary, target }))).toEqual(COMMANDS.map(({ name, summary, target }) => ({ name, summary, target })))
-    for (const [i, e] of COMMAND_ENTRIES.entries()) expect(await e.load()).toBe(COMMANDS[i])
-  })
+  it(
+    'its entries name every command of COMMANDS, in order, with the same summary and target, and load that ' +
+      'command',
+    async () => {
+      const { COMMAND_ENTRIES } = await import('../../../runner/cli/entries')
+      expect(COMMAND_ENTRIES.map(({ name, summary, target }) => ({ name, summary, target }))).toEqual(
+        COMMANDS.map(({ name, summary, target }) => ({ name, summary, target })),
+      )
+      for (const [i, e] of COMMAND_ENTRIES.entries()) expect(await e.load()).toBe(COMMANDS[i])
+    },
+  )
 
   it('main.ts imports no command module before one is chosen', () => {
     const source = readFileSync(resolve(PROJECT_ROOT, 'runner/cli/main.ts'), 'utf8')
@@ -107,7 +149,12 @@ describe('the CLI imports only the chosen command', () => {
 
   it('the main help lists the entries without loading any command', async () => {
     const loaded: string[] = []
-    const entries = [fake('run'), fake('init')].map((c) => ({ name: c.name, summary: c.summary, target: c.target, load: async () => (loaded.push(c.name), c) }))
+    const entries = [fake('run'), fake('init')].map((c) => ({
+      name: c.name,
+      summary: c.summary,
+      target: c.target,
+      load: async () => (loaded.push(c.name), c),
+    }))
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
     try {
       expect(await main(['--help'], entries)).toBe(0)
@@ -118,4 +165,3 @@ describe('the CLI imports only the chosen command', () => {
     expect(loaded).toEqual(['init'])
   })
 })
-

@@ -11,7 +11,12 @@ import { TARGET_OPTIONS_HELP } from '../../../runner/commands/target-options'
 async function cli(argv: string[]): Promise<{ code: number; text: string }> {
   let text = ''
   const keep = (s: unknown) => ((text += String(s)), true)
-  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(keep), vi.spyOn(process.stderr, 'write').mockImplementation(keep), vi.spyOn(console, 'log').mockImplementation((s) => void keep(`${s}\n`)), vi.spyOn(console, 'error').mockImplementation((s) => void keep(`${s}\n`))]
+  const spies = [
+    vi.spyOn(process.stdout, 'write').mockImplementation(keep),
+    vi.spyOn(process.stderr, 'write').mockImplementation(keep),
+    vi.spyOn(console, 'log').mockImplementation((s) => void keep(`${s}\n`)),
+    vi.spyOn(console, 'error').mockImplementation((s) => void keep(`${s}\n`)),
+  ]
   try {
     return { code: await main(argv), text }
   } finally {
@@ -35,7 +40,17 @@ const TYPOS: { command: string; typo: string; meant: string }[] = [
 ]
 
 /** The variables every command that names a target reads (common/env-vars.ts), whatever the command. */
-const TARGET_VARS = ['TARGET_PROFILE', 'SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TENANT', 'AUTH_USERNAME', 'AUTH_PASSWORD', 'PRODUCT', 'REPORTS_DIR']
+const TARGET_VARS = [
+  'TARGET_PROFILE',
+  'SALES_BASE_URL',
+  'AUTH_URL',
+  'WEBHOOK_BASE_URL',
+  'TENANT',
+  'AUTH_USERNAME',
+  'AUTH_PASSWORD',
+  'PRODUCT',
+  'REPORTS_DIR',
+]
 
 describe('one option set for every command', () => {
   it('the table covers every command', () => {
@@ -47,25 +62,38 @@ describe('one option set for every command', () => {
       const r = await cli([t.command, t.typo, 'x'])
       expect(r.code, r.text).toBe(2)
       expect(r.text).toContain(`Did you mean ${t.meant}?`)
-      for (const other of COMMANDS.filter((c) => c.name !== t.command)) expect(r.text, other.name).not.toContain(`Usage: ledger-conformance ${other.name} `)
+      for (const other of COMMANDS.filter((c) => c.name !== t.command))
+        expect(r.text, other.name).not.toContain(`Usage: ledger-conformance ${other.name} `)
     })
   }
 
-  it('every command that can write takes --profile, --reports, --allow-writes, --read-only and reads the same variables (ALLOW_WRITES too)', () => {
-    const writers = COMMANDS.filter((c) => c.target === 'writes')
-    expect(writers.map((c) => c.name).sort()).toEqual(['acceptance', 'explore', 'replay', 'run'])
-    for (const c of writers) {
-      for (const o of ['--profile', '--reports', '--allow-writes', '--read-only']) expect(c.help, `${c.name} ${o}`).toContain(o)
-      const reads = ENV_VARS.filter((v) => (v.readBy as readonly string[]).includes(c.name)).map((v) => v.name)
-      expect(reads, c.name).toEqual(expect.arrayContaining([...TARGET_VARS, 'ALLOW_WRITES']))
-      // and its help says so, from the one list
-      expect(c.help, c.name).toContain(envHelp(c.name as EnvReader).split('\n').slice(1).join('\n'))
-    }
-  })
+  it(
+    'every command that can write takes --profile, --reports, --allow-writes, --read-only and reads the same ' +
+      'variables (ALLOW_WRITES too)',
+    () => {
+      const writers = COMMANDS.filter((c) => c.target === 'writes')
+      expect(writers.map((c) => c.name).sort()).toEqual(['acceptance', 'explore', 'replay', 'run'])
+      for (const c of writers) {
+        for (const o of ['--profile', '--reports', '--allow-writes', '--read-only'])
+          expect(c.help, `${c.name} ${o}`).toContain(o)
+        const reads = ENV_VARS.filter((v) => (v.readBy as readonly string[]).includes(c.name)).map((v) => v.name)
+        expect(reads, c.name).toEqual(expect.arrayContaining([...TARGET_VARS, 'ALLOW_WRITES']))
+        // and its help says so, from the one list
+        expect(c.help, c.name).toContain(
+          envHelp(c.name as EnvReader)
+            .split('\n')
+            .slice(1)
+            .join('\n'),
+        )
+      }
+    },
+  )
 
   it('explore and replay name --profile and --reports as run does', () => {
     for (const name of ['explore']) expect(COMMANDS.find((c) => c.name === name)!.help).toContain(TARGET_OPTIONS_HELP)
-    expect(COMMANDS.find((c) => c.name === 'replay')!.help).toMatch(/--profile FILE +the target profile, anywhere \(sets TARGET_PROFILE/)
+    expect(COMMANDS.find((c) => c.name === 'replay')!.help).toMatch(
+      /--profile FILE +the target profile, anywhere \(sets TARGET_PROFILE/,
+    )
   })
 
   it('validate takes --profile as every command does (repeatable, beside the files it is given)', async () => {
@@ -94,7 +122,9 @@ describe('one option set for every command', () => {
     const r = await cli(['reference', '--defect', 'sales-draft-can-bnd', '--port', '0'])
     expect(r.code, r.text).toBe(2)
     expect(r.text).toMatch(/--defect: unknown defect\(s\): sales-draft-can-bnd \(did you mean sales-draft-can-bind\?\)/)
-    expect(COMMANDS.find((c) => c.name === 'reference')!.help).toMatch(/2 {2}usage error: an unknown option, defect or variation/)
+    expect(COMMANDS.find((c) => c.name === 'reference')!.help).toMatch(
+      /2 {2}usage error: an unknown option, defect or variation/,
+    )
   })
 })
 
@@ -106,13 +136,18 @@ describe('labels and exit codes agree with the README table', () => {
     expect(three).not.toMatch(/login/)
   })
 
-  it("run --help counts its example from the catalogue, never a literal", () => {
+  it('run --help counts its example from the catalogue, never a literal', () => {
     const run = COMMANDS.find((c) => c.name === 'run')!
     expect(run.help).not.toMatch(/22 of 299/)
-    expect(run.help).toMatch(/"CONFORMS \(partial: (\d+ of \d+ checks|N of M checks, counted by ledger-conformance list --check SL-LIFE); selection --check SL-LIFE\)"/)
+    expect(run.help).toMatch(
+      /"CONFORMS \(partial: (\d+ of \d+ checks|N of M checks, counted by ledger-conformance list --check SL-LIFE); selection --check SL-LIFE\)"/,
+    )
   })
 
   it('no help text states a count of checks as a literal', () => {
-    for (const c of COMMANDS) expect(c.help.replace(/\(partial: \d+ of \d+ checks; selection --check SL-LIFE\)/, ''), c.name).not.toMatch(/\b\d+ (of \d+ )?(checks|requirements|invariants)\b/)
+    for (const c of COMMANDS)
+      expect(c.help.replace(/\(partial: \d+ of \d+ checks; selection --check SL-LIFE\)/, ''), c.name).not.toMatch(
+        /\b\d+ (of \d+ )?(checks|requirements|invariants)\b/,
+      )
   })
 })

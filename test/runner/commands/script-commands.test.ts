@@ -23,8 +23,16 @@ describe('the commands init, validate, report, reference, acceptance, merge', ()
   })
 
   it('a child works in the caller folder: reports and profiles are resolved against it', () => {
-    const env = callerEnv({ TARGET_PROFILE: 'ci/a.jsonc', TARGET_PROFILES: 'x.json, /abs/y.json', ALLURE_HISTORY: 'h.jsonl' }, '/home/team')
-    expect(env).toMatchObject({ REPORTS_DIR: '/home/team/reports', TARGET_PROFILE: '/home/team/ci/a.jsonc', TARGET_PROFILES: '/home/team/x.json,/abs/y.json', ALLURE_HISTORY: '/home/team/h.jsonl' })
+    const env = callerEnv(
+      { TARGET_PROFILE: 'ci/a.jsonc', TARGET_PROFILES: 'x.json, /abs/y.json', ALLURE_HISTORY: 'h.jsonl' },
+      '/home/team',
+    )
+    expect(env).toMatchObject({
+      REPORTS_DIR: '/home/team/reports',
+      TARGET_PROFILE: '/home/team/ci/a.jsonc',
+      TARGET_PROFILES: '/home/team/x.json,/abs/y.json',
+      ALLURE_HISTORY: '/home/team/h.jsonl',
+    })
     expect(callerEnv({ REPORTS_DIR: '/tmp/r' }, '/home/team').REPORTS_DIR).toBe('/tmp/r')
   })
 

@@ -10,7 +10,16 @@ let ref: RunningReference
 const PRIMARY = { username: 'broker@acme.test', password: 'demo-pass-4821' }
 
 function config(fields: Record<string, unknown>, env: Record<string, string> = {}) {
-  const dir = profileDir({ 'p.json': { name: 'p', nonProduction: true, tenant: 'acme', credentials: PRIMARY, services: { salesBaseUrl: ref.url, authUrl: `${ref.url}/api/v1/identifier`, webhookBaseUrl: ref.url }, ...fields } })
+  const dir = profileDir({
+    'p.json': {
+      name: 'p',
+      nonProduction: true,
+      tenant: 'acme',
+      credentials: PRIMARY,
+      services: { salesBaseUrl: ref.url, authUrl: `${ref.url}/api/v1/identifier`, webhookBaseUrl: ref.url },
+      ...fields,
+    },
+  })
   return loadTargetConfig({ TARGET_PROFILE: join(dir, 'p.json'), ...env })
 }
 
@@ -32,12 +41,17 @@ afterAll(async () => {
 })
 
 describe('preflight: the schema of every product the profile names (issue #37)', () => {
-  it('a product the target does not have is a configuration error (exit 2) naming the profile field, said once', async () => {
-    const e = await stopOf(preflight(config({ product: 'car' })))
-    expect(e.kind).toBe('configuration')
-    expect(e.message).toMatch(/^Configuration: the target has no product 'car' \(profile field 'product' of p\.json; or PRODUCT\): GET http:\/\/127\.0\.0\.1:\d+\/\S+\/schemes\/policy\/\S*car answered 404\. Name a product this tenant sells/)
-    expect(e.message.match(/404/g)).toHaveLength(1)
-  })
+  it(
+    'a product the target does not have is a configuration error (exit 2) naming the profile field, said ' + 'once',
+    async () => {
+      const e = await stopOf(preflight(config({ product: 'car' })))
+      expect(e.kind).toBe('configuration')
+      expect(e.message).toMatch(
+        /^Configuration: the target has no product 'car' \(profile field 'product' of p\.json; or PRODUCT\): GET http:\/\/127\.0\.0\.1:\d+\/\S+\/schemes\/policy\/\S*car answered 404\. Name a product this tenant sells/,
+      )
+      expect(e.message.match(/404/g)).toHaveLength(1)
+    },
+  )
 
   it('names each missing product of products[], and not those the target has', async () => {
     const e = await stopOf(preflight(config({ product: 'home', products: ['home', 'boat', 'travel', 'car'] })))
@@ -48,7 +62,9 @@ describe('preflight: the schema of every product the profile names (issue #37)',
   })
 
   it('names PRODUCT when the variable set it', () => {
-    expect(productSource({ product: 'car', products: ['car'], profilePath: '/x/p.json' }, 'car', { PRODUCT: 'car' })).toBe("'car' (variable PRODUCT=car)")
+    expect(
+      productSource({ product: 'car', products: ['car'], profilePath: '/x/p.json' }, 'car', { PRODUCT: 'car' }),
+    ).toBe("'car' (variable PRODUCT=car)")
   })
 
   it('the products the target has pass', async () => {

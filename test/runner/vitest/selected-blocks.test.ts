@@ -15,15 +15,43 @@ describe('skipBlocksWithoutChecks()', () => {
     const nestedEmpty = suite('outer', suite('inner'))
     const kept = suite('login', test('AUTH-LOGIN-002'), suite('inner empty'))
     const file = suite('file', empty, nestedEmpty, kept)
-    expect(skipBlocksWithoutChecks(file as unknown as RunnerTestSuite).sort()).toEqual(['identity: token validity', 'inner', 'inner empty', 'outer'])
-    expect([empty.mode, nestedEmpty.mode, kept.mode, (kept.tasks[1] as Node).mode]).toEqual(['skip', 'skip', 'run', 'skip'])
+    expect(skipBlocksWithoutChecks(file as unknown as RunnerTestSuite).sort()).toEqual([
+      'identity: token validity',
+      'inner',
+      'inner empty',
+      'outer',
+    ])
+    expect([empty.mode, nestedEmpty.mode, kept.mode, (kept.tasks[1] as Node).mode]).toEqual([
+      'skip',
+      'skip',
+      'run',
+      'skip',
+    ])
   })
 })
 
 describe('simulateSelection()', () => {
-  const entry = (id: string, file: string, lifecycle?: string): CatalogueEntry => ({ id, document: 'sales-service.md', section: '§5', requirement: 'r', about: [], file, ...(lifecycle ? { lifecycle } : {}) })
+  const entry = (id: string, file: string, lifecycle?: string): CatalogueEntry => ({
+    id,
+    document: 'sales-service.md',
+    section: '§5',
+    requirement: 'r',
+    about: [],
+    file,
+    ...(lifecycle ? { lifecycle } : {}),
+  })
   const tree = new Map<string, CollectedBlock>([
-    ['suites/a.test.ts', { name: 'a', tests: [], blocks: [{ name: 'life', tests: ['L-1', 'L-2'], blocks: [] }, { name: 'x', tests: ['X-1'], blocks: [] }] }],
+    [
+      'suites/a.test.ts',
+      {
+        name: 'a',
+        tests: [],
+        blocks: [
+          { name: 'life', tests: ['L-1', 'L-2'], blocks: [] },
+          { name: 'x', tests: ['X-1'], blocks: [] },
+        ],
+      },
+    ],
     ['suites/b.test.ts', { name: 'b', tests: ['B-1', undefined], blocks: [] }],
   ])
 
@@ -33,8 +61,14 @@ describe('simulateSelection()', () => {
   })
 
   it('names a bare test, a missing check, a step without its earlier steps', () => {
-    expect(simulateSelection(tree, { selected: [entry('B-1', 'suites/b.test.ts')] }).problems).toEqual(['suites/b.test.ts: test #2 is not a check (no meta.check): it runs in every selection'])
-    expect(simulateSelection(tree, { selected: [entry('B-9', 'suites/b.test.ts')] }).problems).toContain('B-9: selected (shown by --list) but not defined in suites/b.test.ts: it would not run')
-    expect(simulateSelection(tree, { selected: [entry('L-2', 'suites/a.test.ts', 'life')] }).problems).toEqual(['L-2: lifecycle step selected without its earlier step(s) L-1'])
+    expect(simulateSelection(tree, { selected: [entry('B-1', 'suites/b.test.ts')] }).problems).toEqual([
+      'suites/b.test.ts: test #2 is not a check (no meta.check): it runs in every selection',
+    ])
+    expect(simulateSelection(tree, { selected: [entry('B-9', 'suites/b.test.ts')] }).problems).toContain(
+      'B-9: selected (shown by --list) but not defined in suites/b.test.ts: it would not run',
+    )
+    expect(simulateSelection(tree, { selected: [entry('L-2', 'suites/a.test.ts', 'life')] }).problems).toEqual([
+      'L-2: lifecycle step selected without its earlier step(s) L-1',
+    ])
   })
 })

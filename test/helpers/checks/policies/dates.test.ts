@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, addMonths, daysBetween, epochDay, isIsoDate, nextPeriod, remainingDays, termDays } from '../../../../helpers/checks/policies/dates'
+import {
+  addDays,
+  addMonths,
+  daysBetween,
+  epochDay,
+  isIsoDate,
+  nextPeriod,
+  remainingDays,
+  termDays,
+} from '../../../../helpers/checks/policies/dates'
 
 describe('policy dates', () => {
   it('rejects impossible calendar dates', () => {
@@ -31,14 +40,32 @@ describe('policy dates', () => {
   })
 
   it('renews a one-year period for a year, starting the day after the last covered day', () => {
-    expect(nextPeriod('2026-11-23', '2027-11-22', 'expiry-inclusive')).toEqual({ dateInception: '2027-11-23', dateExpiry: '2028-11-22' })
-    expect(nextPeriod('2027-03-01', '2028-02-29', 'expiry-inclusive')).toEqual({ dateInception: '2028-03-01', dateExpiry: '2029-02-28' })
-    expect(nextPeriod('2026-01-01', '2027-01-01', 'expiry-exclusive')).toEqual({ dateInception: '2027-01-01', dateExpiry: '2028-01-01' })
-    expect(nextPeriod('2026-01-01', '2026-06-30', 'expiry-inclusive')).toEqual({ dateInception: '2026-07-01', dateExpiry: '2026-12-31' })
+    expect(nextPeriod('2026-11-23', '2027-11-22', 'expiry-inclusive')).toEqual({
+      dateInception: '2027-11-23',
+      dateExpiry: '2028-11-22',
+    })
+    expect(nextPeriod('2027-03-01', '2028-02-29', 'expiry-inclusive')).toEqual({
+      dateInception: '2028-03-01',
+      dateExpiry: '2029-02-28',
+    })
+    expect(nextPeriod('2026-01-01', '2027-01-01', 'expiry-exclusive')).toEqual({
+      dateInception: '2027-01-01',
+      dateExpiry: '2028-01-01',
+    })
+    expect(nextPeriod('2026-01-01', '2026-06-30', 'expiry-inclusive')).toEqual({
+      dateInception: '2026-07-01',
+      dateExpiry: '2026-12-31',
+    })
   })
 
   it('renews an irregular period for the same number of days', () => {
-    expect(nextPeriod('2026-01-01', '2026-01-10', 'expiry-inclusive')).toEqual({ dateInception: '2026-01-11', dateExpiry: '2026-01-20' })
-    expect(nextPeriod('2026-01-01', '2026-01-11', 'expiry-exclusive')).toEqual({ dateInception: '2026-01-11', dateExpiry: '2026-01-21' })
+    expect(nextPeriod('2026-01-01', '2026-01-10', 'expiry-inclusive')).toEqual({
+      dateInception: '2026-01-11',
+      dateExpiry: '2026-01-20',
+    })
+    expect(nextPeriod('2026-01-01', '2026-01-11', 'expiry-exclusive')).toEqual({
+      dateInception: '2026-01-11',
+      dateExpiry: '2026-01-21',
+    })
   })
 })

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { moneyEqual, mtaPremium, proRataReturn, roundMoney, shortRateReturn, splitProportionally, sumMoney, toCents } from '../../../../helpers/checks/policies/money'
+import {
+  moneyEqual,
+  mtaPremium,
+  proRataReturn,
+  roundMoney,
+  shortRateReturn,
+  splitProportionally,
+  sumMoney,
+  toCents,
+} from '../../../../helpers/checks/policies/money'
 
-const YEAR = { premium: 365, dateInception: '2026-01-01', dateExpiry: '2026-12-31', dayCount: 'expiry-inclusive' as const }
+const YEAR = {
+  premium: 365,
+  dateInception: '2026-01-01',
+  dateExpiry: '2026-12-31',
+  dayCount: 'expiry-inclusive' as const,
+}
 
 describe('policy money', () => {
   it('rounds half away from zero in cents without float drift', () => {

@@ -4,7 +4,10 @@ import { missingId, styleOf } from '../../../../helpers/checks/probes/ids'
 import { probesFor } from '../../../../helpers/checks/probes/requests'
 
 const run = { runId: 'run-20260101-abcdef', seed: 123456789 }
-const target = (extensions: Record<string, Record<string, unknown>> = {}) => ({ config: { ...run, product: 'home', extensions }, tag: (l: string) => `lc-${run.runId}-${l}` })
+const target = (extensions: Record<string, Record<string, unknown>> = {}) => ({
+  config: { ...run, product: 'home', extensions },
+  tag: (l: string) => `lc-${run.runId}-${l}`,
+})
 
 describe('probe ids', () => {
   it('learns the style of a seen id', () => {
@@ -29,13 +32,19 @@ describe('probe ids', () => {
 })
 
 describe('probe requests', () => {
-  it('fills every path parameter with an id of its family, in the documents\' dialect by default', () => {
+  it("fills every path parameter with an id of its family, in the documents' dialect by default", () => {
     const p = probesFor(target())
-    expect(p.call(operation('sales.quote.get'))).toMatchObject({ params: { policyId: expect.stringMatching(/^\d+$/) }, query: { withNotifications: true } })
+    expect(p.call(operation('sales.quote.get'))).toMatchObject({
+      params: { policyId: expect.stringMatching(/^\d+$/) },
+      query: { withNotifications: true },
+    })
     expect(p.call(operation('sales.requests.get')).params.requestId).toMatch(/^[0-9a-f-]{36}$/)
     expect(p.call(operation('webhooks.subscription.get')).params.id).toMatch(/^[0-9a-f-]{36}$/)
     expect(p.call(operation('sales.schemes.get')).params).toEqual({ type: 'policy', name: 'home' })
-    expect(p.call(operation('sales.customers.custom-view')).query).toEqual({ code: '00000000000', documentCountry: 'EE' })
+    expect(p.call(operation('sales.customers.custom-view')).query).toEqual({
+      code: '00000000000',
+      documentCountry: 'EE',
+    })
   })
 
   it('sends a documented body to every POST and PUT but document generation', () => {
@@ -44,7 +53,10 @@ describe('probe requests', () => {
       if (op.id === 'sales.documents.generate') continue
       expect(p.call(op).json, op.id).toBeDefined()
     }
-    expect(p.call(operation('webhooks.subscription.create')).json).toMatchObject({ event: 'extracted', url: expect.any(String) })
+    expect(p.call(operation('webhooks.subscription.create')).json).toMatchObject({
+      event: 'extracted',
+      url: expect.any(String),
+    })
     expect(p.call(operation('sales.quote.mta')).json).toMatchObject({ policy: { id: expect.any(Number) } })
   })
 

@@ -19,7 +19,16 @@ const schema = {
         amount: { type: 'integer', minimum: 10, maximum: 20 },
       },
     },
-    items: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'object', required: ['n'], properties: { id: { type: 'string', readOnly: true }, n: { type: 'number', minimum: 0, maximum: 1 } } } },
+    items: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 2,
+      items: {
+        type: 'object',
+        required: ['n'],
+        properties: { id: { type: 'string', readOnly: true }, n: { type: 'number', minimum: 0, maximum: 1 } },
+      },
+    },
   },
 }
 
@@ -28,7 +37,10 @@ describe('generatePayload', () => {
     for (let seed = 1; seed <= 20; seed += 1) {
       const g = generatePayload(schema, { seed })
       expect(g.errors).toEqual([])
-      const p = g.payload as { policy: { kind: string; amount: number; start: string }; items: Array<Record<string, unknown>> }
+      const p = g.payload as {
+        policy: { kind: string; amount: number; start: string }
+        items: Array<Record<string, unknown>>
+      }
       expect(['a', 'b', 'c']).toContain(p.policy.kind)
       expect(p.policy.amount).toBeGreaterThanOrEqual(10)
       expect(p.policy.amount).toBeLessThanOrEqual(20)
@@ -39,7 +51,9 @@ describe('generatePayload', () => {
 
   it('is reproducible from the seed and differs between seeds', () => {
     expect(generatePayload(schema, { seed: 7 }).payload).toEqual(generatePayload(schema, { seed: 7 }).payload)
-    const many = new Set(Array.from({ length: 5 }, (_, i) => JSON.stringify(generatePayload(schema, { seed: 100 + i }).payload)))
+    const many = new Set(
+      Array.from({ length: 5 }, (_, i) => JSON.stringify(generatePayload(schema, { seed: 100 + i }).payload)),
+    )
     expect(many.size).toBeGreaterThan(1)
   })
 
@@ -55,7 +69,9 @@ describe('generatePayload', () => {
       expect(g.seed).toBe(seed)
       const plain = generatePayload(schema, { seed }).payload
       if (kind(plain) !== 'a') expect(g.payload).toEqual(plain)
-      const both = generatePayload(schema, { seed, unlike: { '/policy/kind': 'a', '/policy/amount': 10 } }).payload as { policy: { kind: string; amount: number } }
+      const both = generatePayload(schema, { seed, unlike: { '/policy/kind': 'a', '/policy/amount': 10 } }).payload as {
+        policy: { kind: string; amount: number }
+      }
       expect(both.policy.kind === 'a' && both.policy.amount === 10).toBe(false)
     }
   })
@@ -76,7 +92,9 @@ describe('generatePayload', () => {
   })
 
   it('withoutReadOnly drops readOnly properties only', () => {
-    expect(withoutReadOnly({ properties: { id: { readOnly: true }, x: { type: 'string' } } })).toEqual({ properties: { x: { type: 'string' } } })
+    expect(withoutReadOnly({ properties: { id: { readOnly: true }, x: { type: 'string' } } })).toEqual({
+      properties: { x: { type: 'string' } },
+    })
   })
 })
 

@@ -4,7 +4,16 @@ import { classifyActions, classifyRequest } from '../../../../helpers/checks/sal
 
 function res(status: number, body?: unknown, headers: Record<string, string> = {}): HttpResult {
   const text = body === undefined ? '' : JSON.stringify(body)
-  return { status, headers, body, raw: Buffer.from(text), text, contentType: 'application/json', durationMs: 1, request: { method: 'GET', url: 'http://x', headers: {} } }
+  return {
+    status,
+    headers,
+    body,
+    raw: Buffer.from(text),
+    text,
+    contentType: 'application/json',
+    durationMs: 1,
+    request: { method: 'GET', url: 'http://x', headers: {} },
+  }
 }
 
 const spell = { pending: ['pending', 'in_progress'], success: ['success'], failure: ['failure', 'failed'] }
@@ -12,7 +21,10 @@ const spell = { pending: ['pending', 'in_progress'], success: ['success'], failu
 describe('classifyActions', () => {
   it('204 and 423 mean locked; 200 with a list means unlocked', () => {
     expect(classifyActions(res(204)).state).toBe('pending')
-    expect(classifyActions(res(423, {}, { 'retry-after': '1' }))).toMatchObject({ state: 'pending', retryAfterMs: 1000 })
+    expect(classifyActions(res(423, {}, { 'retry-after': '1' }))).toMatchObject({
+      state: 'pending',
+      retryAfterMs: 1000,
+    })
     const ok = classifyActions(res(200, { data: ['quote:update', 'quote:calculate'] }))
     expect(ok.state).toBe('success')
     expect(ok.value.actions).toEqual(['quote:update', 'quote:calculate'])

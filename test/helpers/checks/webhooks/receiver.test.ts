@@ -18,14 +18,22 @@ async function receiver(o: Partial<Parameters<typeof WebhookReceiver.start>[0]> 
 
 function signedPost(url: string, key: string, body: string): Promise<Response> {
   const ts = String(Math.floor(Date.now() / 1000))
-  return fetch(url, { method: 'POST', headers: { 'x-webhook-timestamp': ts, 'x-webhook-signature': sign(DEFAULT_SIGNATURE, key, Buffer.from(body), ts) }, body })
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'x-webhook-timestamp': ts, 'x-webhook-signature': sign(DEFAULT_SIGNATURE, key, Buffer.from(body), ts) },
+    body,
+  })
 }
 
 describe('webhook receiver', () => {
   it('answers 204 and keeps each notification byte for byte under its label', async () => {
     const r = await receiver()
     const body = '{"event":"export", "é": 1}'
-    const res = await fetch(r.url('lc-run-a'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': 'sha256=00' }, body })
+    const res = await fetch(r.url('lc-run-a'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': 'sha256=00' },
+      body,
+    })
     expect(res.status).toBe(204)
     expect(r.for('lc-run-b')).toEqual([])
     const [n] = r.for('lc-run-a')
@@ -34,32 +42,39 @@ describe('webhook receiver', () => {
     expect(n!.method).toBe('POST')
   })
 
-  it('gives each subscription an unguessable path (128 random bits), not derived from the label, masked in reports', async () => {
-    const r = await receiver()
-    const a = new URL(r.url('lc-run-20260101-a')).pathname.slice(1)
-    expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/)
-    expect(r.url('lc-run-20260101-a')).toBe(`${r.baseUrl}/${a}`)
-    expect(new URL(r.url('lc-run-20260101-b')).pathname.slice(1)).not.toBe(a)
-    expect(r.url('lc-run-20260101-a')).not.toContain('lc-run')
-    expect(runRedactor().text(`subscribed ${r.url('lc-run-20260101-a')}`)).not.toContain(a)
-  })
+  it(
+    'gives each subscription an unguessable path (128 random bits), not derived from the label, masked in ' + 'reports',
+    async () => {
+      const r = await receiver()
+      const a = new URL(r.url('lc-run-20260101-a')).pathname.slice(1)
+      expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/)
+      expect(r.url('lc-run-20260101-a')).toBe(`${r.baseUrl}/${a}`)
+      expect(new URL(r.url('lc-run-20260101-b')).pathname.slice(1)).not.toBe(a)
+      expect(r.url('lc-run-20260101-a')).not.toContain('lc-run')
+      expect(runRedactor().text(`subscribed ${r.url('lc-run-20260101-a')}`)).not.toContain(a)
+    },
+  )
 
-  it('counts a notification only when signed by the subscription secret, verified at receipt or when the secret becomes known', async () => {
-    const r = await receiver()
-    const early = r.url('early')
-    await signedPost(early, 'key-of-early', '{"event":"export"}')
-    expect(r.for('early')[0]!.verdict).toBe('pending')
-    r.trust('early', 'key-of-early')
-    expect(r.signed('early')).toHaveLength(1)
-    const url = r.url('late')
-    r.trust('late', 'key-of-late')
-    await signedPost(url, 'key-of-late', '{"event":"export"}')
-    await signedPost(url, 'some-other-key', '{"event":"export"}')
-    await fetch(url, { method: 'POST', body: '{"event":"export"}' })
-    expect(r.for('late').map((n) => n.verdict)).toEqual(['signed', 'unsigned', 'unsigned'])
-    expect(r.signed('late')).toHaveLength(1)
-    expect(r.for('late')[2]!.reason).toContain('no X-Webhook-Signature')
-  })
+  it(
+    'counts a notification only when signed by the subscription secret, verified at receipt or when the secret ' +
+      'becomes known',
+    async () => {
+      const r = await receiver()
+      const early = r.url('early')
+      await signedPost(early, 'key-of-early', '{"event":"export"}')
+      expect(r.for('early')[0]!.verdict).toBe('pending')
+      r.trust('early', 'key-of-early')
+      expect(r.signed('early')).toHaveLength(1)
+      const url = r.url('late')
+      r.trust('late', 'key-of-late')
+      await signedPost(url, 'key-of-late', '{"event":"export"}')
+      await signedPost(url, 'some-other-key', '{"event":"export"}')
+      await fetch(url, { method: 'POST', body: '{"event":"export"}' })
+      expect(r.for('late').map((n) => n.verdict)).toEqual(['signed', 'unsigned', 'unsigned'])
+      expect(r.signed('late')).toHaveLength(1)
+      expect(r.for('late')[2]!.reason).toContain('no X-Webhook-Signature')
+    },
+  )
 
   it('keeps nothing of a request to a path no subscription was given (a local process guessing)', async () => {
     const r = await receiver()
@@ -74,7 +89,10 @@ describe('webhook receiver', () => {
   it('caps the body size and the count per subscription', async () => {
     const r = await receiver({ maxBodyBytes: 2048, maxPerSubscription: 3 })
     const url = r.url('flooded')
-    const big = await fetch(url, { method: 'POST', body: 'x'.repeat(100_000) }).then((res) => res.status, () => 'reset')
+    const big = await fetch(url, { method: 'POST', body: 'x'.repeat(100_000) }).then(
+      (res) => res.status,
+      () => 'reset',
+    )
     expect([413, 'reset']).toContain(big)
     for (let i = 0; i < 10; i += 1) expect((await fetch(url, { method: 'POST', body: `{"n":${i}}` })).status).toBe(204)
     expect(r.for('flooded')).toHaveLength(3)

@@ -20,7 +20,11 @@ describe('webhook secrets', () => {
   })
 
   it('sets string secrets aside for the contract, leaving everything else as is', () => {
-    expect(withoutStringSecrets([{ id: 'a', secret: 's' }, { id: 'b', secret: { key: 'k' } }, { id: 'c' }])).toEqual([{ id: 'a', secret: {} }, { id: 'b', secret: { key: 'k' } }, { id: 'c' }])
+    expect(withoutStringSecrets([{ id: 'a', secret: 's' }, { id: 'b', secret: { key: 'k' } }, { id: 'c' }])).toEqual([
+      { id: 'a', secret: {} },
+      { id: 'b', secret: { key: 'k' } },
+      { id: 'c' },
+    ])
     expect(withoutStringSecrets({ id: 'a', secret: 42 })).toEqual({ id: 'a', secret: 42 })
   })
 })

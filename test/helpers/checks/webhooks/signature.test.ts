@@ -8,7 +8,10 @@ const NOW = 1_800_000_000
 const TS = String(NOW)
 
 function headers(s: SignatureSettings, value: string, ts: string | undefined = TS): Record<string, string> {
-  return { [s.header.toLowerCase()]: value, ...(ts !== undefined && s.timestampHeader ? { [s.timestampHeader.toLowerCase()]: ts } : {}) }
+  return {
+    [s.header.toLowerCase()]: value,
+    ...(ts !== undefined && s.timestampHeader ? { [s.timestampHeader.toLowerCase()]: ts } : {}),
+  }
 }
 
 describe('webhook signature verification', () => {
@@ -26,20 +29,36 @@ describe('webhook signature verification', () => {
 
   it('detects a tampered body', () => {
     const tampered = Buffer.from(BODY.toString().replace('"x":1', '"x":2'))
-    expect(verifySignature(s, KEY, tampered, headers(s, sign(s, KEY, BODY, TS)))).toMatchObject({ ok: false, reason: 'mismatch' })
+    expect(verifySignature(s, KEY, tampered, headers(s, sign(s, KEY, BODY, TS)))).toMatchObject({
+      ok: false,
+      reason: 'mismatch',
+    })
   })
 
   it('detects a replayed timestamp: the signature covers it', () => {
-    expect(verifySignature(s, KEY, BODY, headers(s, sign(s, KEY, BODY, TS), String(NOW + 60)))).toMatchObject({ ok: false, reason: 'mismatch' })
+    expect(verifySignature(s, KEY, BODY, headers(s, sign(s, KEY, BODY, TS), String(NOW + 60)))).toMatchObject({
+      ok: false,
+      reason: 'mismatch',
+    })
   })
 
   it('reports a missing header and a wrong prefix', () => {
     expect(verifySignature(s, KEY, BODY, {})).toMatchObject({ ok: false, reason: 'no-signature' })
-    expect(verifySignature(s, KEY, BODY, headers(s, sign(s, KEY, BODY, TS).replace('sha256=', 'sha1=')))).toMatchObject({ ok: false, reason: 'bad-format' })
+    expect(verifySignature(s, KEY, BODY, headers(s, sign(s, KEY, BODY, TS).replace('sha256=', 'sha1=')))).toMatchObject(
+      { ok: false, reason: 'bad-format' },
+    )
   })
 
   it('follows the profile: sha512, base64, body only, own header names', () => {
-    const other: SignatureSettings = { ...s, header: 'X-Sig', prefix: '', algorithm: 'sha512', encoding: 'base64', signedContent: '{body}', timestampHeader: null }
+    const other: SignatureSettings = {
+      ...s,
+      header: 'X-Sig',
+      prefix: '',
+      algorithm: 'sha512',
+      encoding: 'base64',
+      signedContent: '{body}',
+      timestampHeader: null,
+    }
     const value = sign(other, KEY, BODY, undefined)
     expect(value).toMatch(/^[A-Za-z0-9+/]+=*$/)
     expect(verifySignature(other, KEY, BODY, { 'x-sig': value })).toEqual({ ok: true })
@@ -50,7 +69,10 @@ describe('webhook signature verification', () => {
     expect(verifyTimestamp(s, headers(s, 'x'), NOW + 10)).toMatchObject({ ok: true })
     expect(verifyTimestamp(s, headers(s, 'x'), NOW + 3600)).toMatchObject({ ok: false, reason: 'stale-timestamp' })
     expect(verifyTimestamp(s, { 'x-webhook-signature': 'x' }, NOW)).toMatchObject({ ok: false, reason: 'no-timestamp' })
-    expect(verifyTimestamp(s, headers(s, 'x', '2026-01-01T00:00:00Z'), NOW)).toMatchObject({ ok: false, reason: 'bad-timestamp' })
+    expect(verifyTimestamp(s, headers(s, 'x', '2026-01-01T00:00:00Z'), NOW)).toMatchObject({
+      ok: false,
+      reason: 'bad-timestamp',
+    })
     expect(verifyTimestamp({ ...s, timestampHeader: null }, {}, NOW)).toMatchObject({ ok: true })
   })
 })

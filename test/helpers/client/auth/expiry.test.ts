@@ -7,10 +7,22 @@ describe('expired tokens and the leeway', () => {
     expect(expiredTokenAnswer({ status: 401 }, exp, exp * 1000 + 500, 30)).toEqual({ kind: 'refused' })
   })
   it('an accepted token within the leeway is a deviation, beyond it a failure', () => {
-    expect(expiredTokenAnswer({ status: 200 }, exp, exp * 1000 + 1500, 30)).toEqual({ kind: 'within-leeway', pastSeconds: 1.5 })
-    expect(expiredTokenAnswer({ status: 204 }, exp, exp * 1000 + 30_000, 30)).toEqual({ kind: 'within-leeway', pastSeconds: 30 })
-    expect(expiredTokenAnswer({ status: 200 }, exp, exp * 1000 + 120_000, 30)).toEqual({ kind: 'beyond-leeway', pastSeconds: 120 })
-    expect(expiredTokenAnswer({ status: 200 }, exp, exp * 1000 + 1500, 0)).toEqual({ kind: 'beyond-leeway', pastSeconds: 1.5 })
+    expect(expiredTokenAnswer({ status: 200 }, exp, exp * 1000 + 1500, 30)).toEqual({
+      kind: 'within-leeway',
+      pastSeconds: 1.5,
+    })
+    expect(expiredTokenAnswer({ status: 204 }, exp, exp * 1000 + 30_000, 30)).toEqual({
+      kind: 'within-leeway',
+      pastSeconds: 30,
+    })
+    expect(expiredTokenAnswer({ status: 200 }, exp, exp * 1000 + 120_000, 30)).toEqual({
+      kind: 'beyond-leeway',
+      pastSeconds: 120,
+    })
+    expect(expiredTokenAnswer({ status: 200 }, exp, exp * 1000 + 1500, 0)).toEqual({
+      kind: 'beyond-leeway',
+      pastSeconds: 1.5,
+    })
   })
   it('another status is neither', () => {
     expect(expiredTokenAnswer({ status: 403 }, exp, exp * 1000 + 1500, 30)).toEqual({ kind: 'other', status: 403 })

@@ -4,7 +4,11 @@ import { foreignSignedToken, tamperedToken, unsignedToken } from '../../../../he
 
 async function genuine() {
   const { privateKey, publicKey } = await generateKeyPair('ES256')
-  const token = await new SignJWT({ tenant: 'acme' }).setProtectedHeader({ alg: 'ES256' }).setSubject('u').setExpirationTime('1h').sign(privateKey)
+  const token = await new SignJWT({ tenant: 'acme' })
+    .setProtectedHeader({ alg: 'ES256' })
+    .setSubject('u')
+    .setExpirationTime('1h')
+    .sign(privateKey)
   return { token, publicKey }
 }
 

@@ -9,10 +9,23 @@ const user = { tenant: 'acme', username: 'broker@acme.test', password: 'demo-pas
 
 function reply(status: number, body: unknown): HttpResult {
   const text = JSON.stringify(body)
-  return { status, headers: {}, body, raw: Buffer.from(text), text, contentType: 'application/json', durationMs: 1, request: { method: 'POST', url: 'http://x', headers: {} } }
+  return {
+    status,
+    headers: {},
+    body,
+    raw: Buffer.from(text),
+    text,
+    contentType: 'application/json',
+    durationMs: 1,
+    request: { method: 'POST', url: 'http://x', headers: {} },
+  }
 }
 
-function session(replies: (() => HttpResult)[], now = () => 1000, pointers = ['/authentication_result/access_token', '/access_token']) {
+function session(
+  replies: (() => HttpResult)[],
+  now = () => 1000,
+  pointers = ['/authentication_result/access_token', '/access_token'],
+) {
   const calls: { url: string; json: unknown }[] = []
   const redactor = new Redactor()
   const s = new AuthSession({
@@ -34,12 +47,18 @@ describe('AuthSession', () => {
   it('logs in at {authUrl}/login/{tenant} and finds the token at the first matching pointer', async () => {
     const { s, calls } = session([() => reply(200, { access_token: jwt(5000) })])
     expect(await s.token(user)).toBe(jwt(5000))
-    expect(calls[0]).toEqual({ url: 'http://id.test/api/v1/identifier/login/acme', json: { username: user.username, password: user.password } })
+    expect(calls[0]).toEqual({
+      url: 'http://id.test/api/v1/identifier/login/acme',
+      json: { username: user.username, password: user.password },
+    })
   })
 
   it('caches the token per tenant and user, and logs in again before exp', async () => {
     let now = 1000
-    const { s, calls } = session([() => reply(200, { authentication_result: { access_token: jwt(2000, calls.length) } })], () => now)
+    const { s, calls } = session(
+      [() => reply(200, { authentication_result: { access_token: jwt(2000, calls.length) } })],
+      () => now,
+    )
     const a = await s.token(user)
     expect(await s.token(user)).toBe(a)
     expect(calls).toHaveLength(1)
@@ -78,7 +97,9 @@ describe('AuthSession', () => {
     const expired = session([() => reply(200, { access_token: jwt(10) })])
     await expect(expired.s.token(user)).rejects.toThrow(/expired/)
     const missing = session([() => reply(200, { token: jwt(5000) })])
-    await expect(missing.s.token(user)).rejects.toThrow(/no access token at \/authentication_result\/access_token or \/access_token/)
+    await expect(missing.s.token(user)).rejects.toThrow(
+      /no access token at \/authentication_result\/access_token or \/access_token/,
+    )
   })
 
   it('uses the profile pointer when given', async () => {
@@ -87,7 +108,9 @@ describe('AuthSession', () => {
   })
 
   it('registers the password and tokens as secrets', async () => {
-    const { s, redactor } = session([() => reply(200, { authentication_result: { access_token: jwt(5000), refresh_token: 'refresh-abc-123' } })])
+    const { s, redactor } = session([
+      () => reply(200, { authentication_result: { access_token: jwt(5000), refresh_token: 'refresh-abc-123' } }),
+    ])
     await s.token(user)
     expect(redactor.text(`x ${user.password} refresh-abc-123`)).toBe('x [REDACTED] [REDACTED]')
   })

@@ -8,10 +8,19 @@ import { listFiles } from '../../../../common/fs/list-files'
 // The project's own schemas (the fixtures', and the spec module's catalogues in common/) are compiled without a
 // meta-schema pass at run time (SchemaCompiler); this is that pass.
 describe("the fixtures' and the spec catalogues' JSON Schemas", () => {
-  const schemas = [...listFiles(`${PROJECT_ROOT}/fixtures`, '.schema.json'), ...listFiles(`${PROJECT_ROOT}/common`, '.schema.json')]
+  const schemas = [
+    ...listFiles(`${PROJECT_ROOT}/fixtures`, '.schema.json'),
+    ...listFiles(`${PROJECT_ROOT}/common`, '.schema.json'),
+  ]
 
   it('are found', () => {
-    expect(schemas.map((f) => relative(PROJECT_ROOT, f))).toEqual(expect.arrayContaining(['fixtures/targets/profile.schema.json', 'common/operations.schema.json', 'common/requirements.schema.json']))
+    expect(schemas.map((f) => relative(PROJECT_ROOT, f))).toEqual(
+      expect.arrayContaining([
+        'fixtures/targets/profile.schema.json',
+        'common/operations.schema.json',
+        'common/requirements.schema.json',
+      ]),
+    )
   })
 
   it.each(schemas.map((f) => [relative(PROJECT_ROOT, f), f]))('%s is a valid draft-07 schema', (_name, file) => {

@@ -7,7 +7,14 @@ import { tempDir } from '../../../support/temp-dir'
 function dir(): string {
   const d = tempDir('contracts')
   mkdirSync(join(d, 'area'))
-  writeFileSync(join(d, 'area', 'thing.json'), JSON.stringify({ type: 'object', required: ['id', 'at'], properties: { id: { type: 'string' }, at: { type: 'string', format: 'date-time' }, part: { $ref: 'part' } } }))
+  writeFileSync(
+    join(d, 'area', 'thing.json'),
+    JSON.stringify({
+      type: 'object',
+      required: ['id', 'at'],
+      properties: { id: { type: 'string' }, at: { type: 'string', format: 'date-time' }, part: { $ref: 'part' } },
+    }),
+  )
   writeFileSync(join(d, 'area', 'part.json'), JSON.stringify({ type: 'integer', minimum: 0 }))
   return d
 }
@@ -16,7 +23,10 @@ describe('ContractRegistry', () => {
   it('loads every schema by its path, resolves a sibling $ref by file name, checks formats', () => {
     const r = new ContractRegistry(dir())
     expect(r.names()).toEqual(['area/part', 'area/thing'])
-    expect(r.validate('area/thing', { id: 'x', at: '2026-01-01T00:00:00Z', part: 2 })).toEqual({ valid: true, errors: [] })
+    expect(r.validate('area/thing', { id: 'x', at: '2026-01-01T00:00:00Z', part: 2 })).toEqual({
+      valid: true,
+      errors: [],
+    })
     const bad = r.validate('area/thing', { id: 1, at: 'yesterday', part: -1 })
     expect(bad.valid).toBe(false)
     expect(bad.errors.join('\n')).toMatch(/\/id: must be string/)
@@ -36,7 +46,10 @@ describe('ContractRegistry', () => {
 
   it('compiles a contract on first use and names a broken one', () => {
     const d = dir()
-    writeFileSync(join(d, 'area', 'broken.json'), JSON.stringify({ type: 'object', properties: { x: { $ref: 'missing' } } }))
+    writeFileSync(
+      join(d, 'area', 'broken.json'),
+      JSON.stringify({ type: 'object', properties: { x: { $ref: 'missing' } } }),
+    )
     const r = new ContractRegistry(d)
     expect(r.validate('area/part', 3).valid).toBe(true)
     expect(() => r.validate('area/broken', {})).toThrow(/contract area\/broken did not compile/)

@@ -7,7 +7,14 @@ import { Recorder } from '../../../../helpers/client/http/recorder'
 import type { HttpResult } from '../../../../helpers/client/http/types'
 import { allureExchangeSink } from '../../../../helpers/client/http/allure-sink'
 import { redactedJson } from '../../../../helpers/client/evidence/evidence'
-import { safeHtml, safeJson, safeMarkdown, safeText, safeValue, safeXml } from '../../../../helpers/client/evidence/neutralise'
+import {
+  safeHtml,
+  safeJson,
+  safeMarkdown,
+  safeText,
+  safeValue,
+  safeXml,
+} from '../../../../helpers/client/evidence/neutralise'
 import { ALLURE_RESULTS_ENV } from '../../../../common/report-paths'
 import { runRedactor } from '../../../../helpers/client/evidence/redact'
 import { trafficFileSink } from '../../../../helpers/client/http/traffic-file'
@@ -45,12 +52,33 @@ afterAll(() => {
 })
 
 function hostileRun(): RunInfo {
-  return { runId: `run-${HOSTILE.slice(0, 40)}`, seed: 1, profile: HOSTILE, embedded: false, tenant: HOSTILE, user: 'u', salesBaseUrl: `http://x/?q=${encodeURIComponent(SECRET)}`, webhookBaseUrl: 'http://x', authUrl: 'http://x', defects: [], startedAt: '2026-01-01T00:00:00Z' }
+  return {
+    runId: `run-${HOSTILE.slice(0, 40)}`,
+    seed: 1,
+    profile: HOSTILE,
+    embedded: false,
+    tenant: HOSTILE,
+    user: 'u',
+    salesBaseUrl: `http://x/?q=${encodeURIComponent(SECRET)}`,
+    webhookBaseUrl: 'http://x',
+    authUrl: 'http://x',
+    defects: [],
+    startedAt: '2026-01-01T00:00:00Z',
+  }
 }
 
 function hostileReport(): ChecksReport {
   const base = emptyReport(hostileRun())
-  const check = { id: 'SL-X-001', document: 'sales-service.md', section: '§1', requirement: 'r', title: `t ${HOSTILE}`, file: 'suites/x.test.ts', deviations: [{ id: 'D', message: HOSTILE, policy: 'p' }], durationMs: 1 }
+  const check = {
+    id: 'SL-X-001',
+    document: 'sales-service.md',
+    section: '§1',
+    requirement: 'r',
+    title: `t ${HOSTILE}`,
+    file: 'suites/x.test.ts',
+    deviations: [{ id: 'D', message: HOSTILE, policy: 'p' }],
+    durationMs: 1,
+  }
   return withVerdict(
     {
       ...base,
@@ -67,7 +95,8 @@ function hostileReport(): ChecksReport {
 }
 
 function expectNeutral(where: string, text: string): void {
-  for (const c of canariesOf(SECRET)) expect(text.includes(c), `${where}: the secret as ${JSON.stringify(c)}`).toBe(false)
+  for (const c of canariesOf(SECRET))
+    expect(text.includes(c), `${where}: the secret as ${JSON.stringify(c)}`).toBe(false)
   expect(RAW_CONTROL.exec(text)?.[0], `${where}: a raw control character`).toBeUndefined()
   if (/\.(md|html|xml)$/.test(where)) expect(text, `${where}: live markup`).not.toMatch(/<img/)
   if (/\.md$/.test(where)) expect(text, `${where}: live Markdown`).not.toMatch(/\]\(http|\*\*bold/)
@@ -90,35 +119,76 @@ describe('one rule for every text that leaves the run', () => {
     expect(safeText(safeText(HOSTILE))).toBe(safeText(HOSTILE))
   })
 
-  it('every report writer: checks.json, verdict.json, run.json, junit.xml, conformance.md/.html, Allure verdict, console lines', () => {
-    const out = join(dir, 'reports')
-    const report = hostileReport()
-    writeRunReports({ dir: out, reports: [{ report }], overall: report, traffic: [], allureResultsDir: join(out, 'allure-results') })
-    writeStoppedRun(join(out, 'stopped'), hostileRun(), { kind: 'configuration', cause: HOSTILE })
-    const files = filesOf(out)
-    for (const name of ['checks.json', 'verdict.json', 'junit.xml', 'conformance.md', 'conformance.html', 'environment.properties', 'executor.json', 'run.json']) {
-      expect(files.some((f) => f.endsWith(name)), name).toBe(true)
-    }
-    for (const f of files) expectNeutral(relative(out, f), readFileSync(f, 'utf8'))
-    expectNeutral('console', safeText(consoleLines(report, true).join('\n')))
-  })
+  it(
+    'every report writer: checks.json, verdict.json, run.json, junit.xml, conformance.md/.html, Allure verdict, ' +
+      'console lines',
+    () => {
+      const out = join(dir, 'reports')
+      const report = hostileReport()
+      writeRunReports({
+        dir: out,
+        reports: [{ report }],
+        overall: report,
+        traffic: [],
+        allureResultsDir: join(out, 'allure-results'),
+      })
+      writeStoppedRun(join(out, 'stopped'), hostileRun(), { kind: 'configuration', cause: HOSTILE })
+      const files = filesOf(out)
+      for (const name of [
+        'checks.json',
+        'verdict.json',
+        'junit.xml',
+        'conformance.md',
+        'conformance.html',
+        'environment.properties',
+        'executor.json',
+        'run.json',
+      ]) {
+        expect(
+          files.some((f) => f.endsWith(name)),
+          name,
+        ).toBe(true)
+      }
+      for (const f of files) expectNeutral(relative(out, f), readFileSync(f, 'utf8'))
+      expectNeutral('console', safeText(consoleLines(report, true).join('\n')))
+    },
+  )
 
-  it('Allure exchange attachments, the traffic file and attached evidence: header names and values, bodies, URL', async () => {
-    const results = join(dir, 'allure')
-    mkdirSync(results, { recursive: true })
-    process.env[ALLURE_RESULTS_ENV] = results
-    const traffic = trafficFileSink(join(dir, 'traffic'))
-    const recorder = new Recorder({ runId: 'r', redactor: runRedactor(), sinks: [allureExchangeSink, traffic] })
-    const req = { method: 'GET' as const, url: `http://x/api?p=${encodeURIComponent(SECRET)}&c=${encodeURIComponent(CONTROLS)}`, headers: { authorization: `Basic ${Buffer.from(`u:${SECRET}`).toString('base64')}`, [SECRET.toLowerCase().replace(/[^a-z0-9]/g, '-')]: HOSTILE } }
-    const body = { message: HOSTILE, [CONTROLS]: SECRET, nested: [{ html: MARKUP }] }
-    const res: HttpResult = { status: 500, headers: { [`x-${encodeURIComponent(SECRET)}`]: HOSTILE.replace(/\n/g, ' '), 'x-c1': CONTROLS }, body, raw: Buffer.from(JSON.stringify(body)), text: JSON.stringify(body), contentType: 'application/json', durationMs: 1, request: req }
-    await withRunningCheck('hostile > exchange', () => recorder.record(req, res, new Error(HOSTILE)))
-    traffic.close()
-    const written = [...filesOf(results), ...filesOf(join(dir, 'traffic'))]
-    expect(written.length).toBeGreaterThanOrEqual(2)
-    for (const f of written) expectNeutral(relative(dir, f), readFileSync(f, 'utf8'))
-    expectNeutral('evidence', redactedJson(body))
-  })
+  it(
+    'Allure exchange attachments, the traffic file and attached evidence: header names and values, bodies, ' + 'URL',
+    async () => {
+      const results = join(dir, 'allure')
+      mkdirSync(results, { recursive: true })
+      process.env[ALLURE_RESULTS_ENV] = results
+      const traffic = trafficFileSink(join(dir, 'traffic'))
+      const recorder = new Recorder({ runId: 'r', redactor: runRedactor(), sinks: [allureExchangeSink, traffic] })
+      const req = {
+        method: 'GET' as const,
+        url: `http://x/api?p=${encodeURIComponent(SECRET)}&c=${encodeURIComponent(CONTROLS)}`,
+        headers: {
+          authorization: `Basic ${Buffer.from(`u:${SECRET}`).toString('base64')}`,
+          [SECRET.toLowerCase().replace(/[^a-z0-9]/g, '-')]: HOSTILE,
+        },
+      }
+      const body = { message: HOSTILE, [CONTROLS]: SECRET, nested: [{ html: MARKUP }] }
+      const res: HttpResult = {
+        status: 500,
+        headers: { [`x-${encodeURIComponent(SECRET)}`]: HOSTILE.replace(/\n/g, ' '), 'x-c1': CONTROLS },
+        body,
+        raw: Buffer.from(JSON.stringify(body)),
+        text: JSON.stringify(body),
+        contentType: 'application/json',
+        durationMs: 1,
+        request: req,
+      }
+      await withRunningCheck('hostile > exchange', () => recorder.record(req, res, new Error(HOSTILE)))
+      traffic.close()
+      const written = [...filesOf(results), ...filesOf(join(dir, 'traffic'))]
+      expect(written.length).toBeGreaterThanOrEqual(2)
+      for (const f of written) expectNeutral(relative(dir, f), readFileSync(f, 'utf8'))
+      expectNeutral('evidence', redactedJson(body))
+    },
+  )
 })
 
 describe('Allure exchange attachments masked once (docs/performance.md)', () => {
@@ -131,11 +201,22 @@ describe('Allure exchange attachments masked once (docs/performance.md)', () => 
     // `link` is masked before `token` teaches the redactor the value: the recorded body still holds it there
     const body = { link: `http://x/?t=${fresh}`, token: fresh }
     const req = { method: 'POST' as const, url: 'http://x/login', headers: {} }
-    const res: HttpResult = { status: 200, headers: {}, body, raw: Buffer.from(JSON.stringify(body)), text: JSON.stringify(body), contentType: 'application/json', durationMs: 1, request: req }
+    const res: HttpResult = {
+      status: 200,
+      headers: {},
+      body,
+      raw: Buffer.from(JSON.stringify(body)),
+      text: JSON.stringify(body),
+      contentType: 'application/json',
+      durationMs: 1,
+      request: req,
+    }
     const exchange = await withRunningCheck('learned > exchange', () => recorder.record(req, res))
     expect(exchange.response?.body, 'the recorder alone leaves it in the link (the test can fail)').toContain(fresh)
     // a later exchange that holds it, recorded once the redactor knows it: masked by the recorder itself
-    await withRunningCheck('learned > later', () => recorder.record({ ...req, url: `http://x/next?t=${fresh}` }, { ...res, body: { again: fresh } }))
+    await withRunningCheck('learned > later', () =>
+      recorder.record({ ...req, url: `http://x/next?t=${fresh}` }, { ...res, body: { again: fresh } }),
+    )
     const written = filesOf(results).filter((f) => f.endsWith('-attachment.json'))
     expect(written.length).toBe(2)
     for (const f of written) expect(readFileSync(f, 'utf8')).not.toContain(fresh)
@@ -144,7 +225,9 @@ describe('Allure exchange attachments masked once (docs/performance.md)', () => 
 
 describe('safeValue keys', () => {
   it('keeps __proto__ and constructor as plain own keys, in order, without touching any prototype', () => {
-    const parsed = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"x": 1}}, "a": 1}') as object
+    const parsed = JSON.parse(
+      '{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"x": 1}}, "a": 1}',
+    ) as object
     const out = safeValue(parsed) as Record<string, unknown>
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
     expect(Object.keys(out)).toEqual(['__proto__', 'constructor', 'a'])

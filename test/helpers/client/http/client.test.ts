@@ -8,7 +8,8 @@ import { Redactor } from '../../../../helpers/client/evidence/redact'
 import { startTestServer, type TestServer } from '../../../support/http-server'
 
 const enc = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
-const jwt = (n: number) => `${enc({ alg: 'ES256' })}.${enc({ sub: 'u', exp: Math.floor(Date.now() / 1000) + 3600, n })}.c2ln`
+const jwt = (n: number) =>
+  `${enc({ alg: 'ES256' })}.${enc({ sub: 'u', exp: Math.floor(Date.now() / 1000) + 3600, n })}.c2ln`
 const user = { tenant: 'acme', username: 'broker@acme.test', password: 'pw-secret-1' }
 
 let server: TestServer
@@ -21,23 +22,44 @@ function client(): ServiceClient {
   const redactor = new Redactor()
   const recorder = new Recorder({ runId: 'r', redactor, sinks: [(x) => void seen.push(x)] })
   const auth = new AuthSession({
-    authUrl: `${server.url}/id`, loginPath: '/login/{tenant}', tokenPointers: ['/access_token'], refreshSkewSeconds: 30, redactor,
+    authUrl: `${server.url}/id`,
+    loginPath: '/login/{tenant}',
+    tokenPointers: ['/access_token'],
+    refreshSkewSeconds: 30,
+    redactor,
     post: async (url, json) => send(dispatchers, { method: 'POST', url, json }),
   })
-  return new ServiceClient({ baseUrl: server.url, dispatchers, recorder, auth, defaultUser: user, tenantHeader: 'X-TENANT-ID', defaultHeaders: { 'accept-language': 'en' } })
+  return new ServiceClient({
+    baseUrl: server.url,
+    dispatchers,
+    recorder,
+    auth,
+    defaultUser: user,
+    tenantHeader: 'X-TENANT-ID',
+    defaultHeaders: { 'accept-language': 'en' },
+  })
 }
 
 beforeAll(async () => {
   server = await startTestServer((req, res) => {
     if (req.url?.startsWith('/id/login/')) {
       logins += 1
-      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: jwt(logins) }))
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ access_token: jwt(logins) }))
     }
     if (rejectNext > 0) {
       rejectNext -= 1
       return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"expired"}')
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ auth: req.headers.authorization ?? null, tenant: req.headers['x-tenant-id'] ?? null, lang: req.headers['accept-language'], url: req.url }))
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        auth: req.headers.authorization ?? null,
+        tenant: req.headers['x-tenant-id'] ?? null,
+        lang: req.headers['accept-language'],
+        url: req.url,
+      }),
+    )
   })
 })
 afterAll(async () => {
@@ -47,8 +69,16 @@ afterAll(async () => {
 
 describe('ServiceClient', () => {
   it('builds the URL from the operation catalogue and sends token, tenant and language', async () => {
-    const res = await client().call({ op: 'sales.requests.get', params: { requestId: 'r 1' }, query: { longPolling: true, skip: undefined } })
-    expect(res.body).toMatchObject({ tenant: 'acme', lang: 'en', url: '/api/v1/ledger/requests/r%201?longPolling=true' })
+    const res = await client().call({
+      op: 'sales.requests.get',
+      params: { requestId: 'r 1' },
+      query: { longPolling: true, skip: undefined },
+    })
+    expect(res.body).toMatchObject({
+      tenant: 'acme',
+      lang: 'en',
+      url: '/api/v1/ledger/requests/r%201?longPolling=true',
+    })
     expect((res.body as { auth: string }).auth).toMatch(/^Bearer eyJ/)
     expect(seen.at(-1)?.operationId).toBe('sales.requests.get')
     expect(res.exchange?.operationId).toBe('sales.requests.get')
@@ -57,7 +87,9 @@ describe('ServiceClient', () => {
   it('sends no Authorization as anonymous, a given bearer as is, and omits the tenant header on request', async () => {
     const c = client()
     expect((await c.call({ op: 'webhooks.events.list', as: 'anonymous' })).body).toMatchObject({ auth: null })
-    expect((await c.call({ op: 'webhooks.events.list', bearer: 'not-a-jwt' })).body).toMatchObject({ auth: 'Bearer not-a-jwt' })
+    expect((await c.call({ op: 'webhooks.events.list', bearer: 'not-a-jwt' })).body).toMatchObject({
+      auth: 'Bearer not-a-jwt',
+    })
     expect((await c.call({ op: 'webhooks.events.list', tenant: null })).body).toMatchObject({ tenant: null })
   })
 

@@ -91,12 +91,30 @@ describe('ServiceClient with a limiter', () => {
 
   function client(limit: number, seen: Exchange[]): ServiceClient {
     const redactor = new Redactor()
-    const recorder = new Recorder({ runId: 'r', redactor, sinks: [(x) => void seen.push(x)], currentTest: runningCheck })
+    const recorder = new Recorder({
+      runId: 'r',
+      redactor,
+      sinks: [(x) => void seen.push(x)],
+      currentTest: runningCheck,
+    })
     const auth = new AuthSession({
-      authUrl: `${server.url}/id`, loginPath: '/login/{tenant}', tokenPointers: ['/access_token'], refreshSkewSeconds: 30, redactor,
+      authUrl: `${server.url}/id`,
+      loginPath: '/login/{tenant}',
+      tokenPointers: ['/access_token'],
+      refreshSkewSeconds: 30,
+      redactor,
       post: async (url, json) => send(dispatchers, { method: 'POST', url, json }),
     })
-    return new ServiceClient({ baseUrl: server.url, dispatchers, recorder, auth, defaultUser: user, defaultHeaders: {}, limiter: new RequestLimiter(limit), retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs: 150, maxDelayMs: 150 } })
+    return new ServiceClient({
+      baseUrl: server.url,
+      dispatchers,
+      recorder,
+      auth,
+      defaultUser: user,
+      defaultHeaders: {},
+      limiter: new RequestLimiter(limit),
+      retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs: 150, maxDelayMs: 150 },
+    })
   }
 
   beforeAll(async () => {
@@ -124,7 +142,9 @@ describe('ServiceClient with a limiter', () => {
     const seen: Exchange[] = []
     const c = client(4, seen)
     const results = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => withRunningCheck(`check ${i}`, () => c.call({ path: `/probe/${i}`, bearer: 'not-a-secret' }))),
+      Array.from({ length: 24 }, (_, i) =>
+        withRunningCheck(`check ${i}`, () => c.call({ path: `/probe/${i}`, bearer: 'not-a-secret' })),
+      ),
     )
     expect(results.every((r) => r.status === 200)).toBe(true)
     expect(mostOpen).toBeLessThanOrEqual(4)

@@ -8,7 +8,14 @@ import { startTestServer, type TestServer } from '../../../support/http-server'
 let server: TestServer
 const timers: NodeJS.Timeout[] = []
 // generous idle timeouts: only the hard limits stop these requests
-const dispatchers = new Dispatchers({ connectTimeoutMs: 1000, headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, exchangeDeadlineMs: 600, maxResponseBytes: 64 * 1024, maxJsonDepth: 32 })
+const dispatchers = new Dispatchers({
+  connectTimeoutMs: 1000,
+  headersTimeoutMs: 10_000,
+  bodyTimeoutMs: 10_000,
+  exchangeDeadlineMs: 600,
+  maxResponseBytes: 64 * 1024,
+  maxJsonDepth: 32,
+})
 
 beforeAll(async () => {
   server = await startTestServer((req, res) => {
@@ -22,7 +29,8 @@ beforeAll(async () => {
       }
       return pump()
     }
-    if (req.url === '/declared') return void res.writeHead(200, { 'content-length': String(10 * 1024 * 1024) }).write('x')
+    if (req.url === '/declared')
+      return void res.writeHead(200, { 'content-length': String(10 * 1024 * 1024) }).write('x')
     if (req.url === '/trickle') {
       res.writeHead(200, { 'content-type': 'application/json' })
       const drip = () => {
@@ -43,8 +51,14 @@ beforeAll(async () => {
     if (req.url === '/silent') return
     if (req.url === '/deep') return void res.writeHead(200, json).end(`${'['.repeat(30_000)}${']'.repeat(30_000)}`)
     if (req.url === '/deep-in-string') return void res.writeHead(200, json).end(JSON.stringify({ s: '['.repeat(1000) }))
-    if (req.url === '/utf8') return void res.writeHead(200, json).end(Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]))
-    if (req.url === '/proto') return void res.writeHead(200, json).end('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}')
+    if (req.url === '/utf8')
+      return void res
+        .writeHead(200, json)
+        .end(Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]))
+    if (req.url === '/proto')
+      return void res
+        .writeHead(200, json)
+        .end('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}')
     res.writeHead(404).end()
   })
 })
@@ -67,7 +81,10 @@ describe('the hard limits of an exchange', () => {
   it('refuses a body past the size cap while it streams, naming the request', async () => {
     const e = await transportError('/huge')
     expect(e).toBeInstanceOf(ResponseTooLarge)
-    expect(e.message).toBe(`response of GET ${server.url}/huge exceeds 65536 bytes (profile http.maxResponseBytes); the connection was dropped`)
+    expect(e.message).toBe(
+      `response of GET ${server.url}/huge exceeds 65536 bytes (profile http.maxResponseBytes); the connection was ` +
+        `dropped`,
+    )
   })
 
   it('refuses a declared Content-Length past the cap before reading the body', async () => {
@@ -86,24 +103,37 @@ describe('the hard limits of an exchange', () => {
 
   it('aborts the requests of a unit of work when it is aborted, and names them while they wait', async () => {
     const tracker = new InFlight()
-    const pending = withInFlight(tracker, () => send(dispatchers, { method: 'GET', url: `${server.url}/silent`, deadlineMs: 5000 }))
+    const pending = withInFlight(tracker, () =>
+      send(dispatchers, { method: 'GET', url: `${server.url}/silent`, deadlineMs: 5000 }),
+    )
     await new Promise((r) => setTimeout(r, 50))
     expect(tracker.describe()).toMatch(new RegExp(`^GET ${server.url}/silent, in flight for \\d+ ms$`))
     tracker.abort(new Error('the check did not finish'))
-    const e = await pending.then(() => undefined, (err: unknown) => err as TransportError)
+    const e = await pending.then(
+      () => undefined,
+      (err: unknown) => err as TransportError,
+    )
     expect(e?.code).toBe('LC_ABORTED')
     expect(tracker.describe()).toBeUndefined()
   })
 
-  it("leaves a unit's deadline to the unit: a request of it stops on its own only a backstop past that deadline", async () => {
-    const tracker = new InFlight(Date.now() + 200)
-    expect(tracker.requestBudgetMs() - tracker.remainingMs()).toBe(REQUEST_BACKSTOP_MS)
-    // nobody stops the unit here: the request's own timer ends it, after the unit's deadline, not at it
-    const began = Date.now()
-    const e = await withInFlight(tracker, () => send(dispatchers, { method: 'GET', url: `${server.url}/silent`, deadlineMs: 5000 })).then(() => undefined, (err: unknown) => err as TransportError)
-    expect(e?.code).toBe('LC_EXCHANGE_DEADLINE')
-    expect(Date.now() - began).toBeGreaterThanOrEqual(200 + REQUEST_BACKSTOP_MS - 20)
-  })
+  it(
+    "leaves a unit's deadline to the unit: a request of it stops on its own only a backstop past that " + 'deadline',
+    async () => {
+      const tracker = new InFlight(Date.now() + 200)
+      expect(tracker.requestBudgetMs() - tracker.remainingMs()).toBe(REQUEST_BACKSTOP_MS)
+      // nobody stops the unit here: the request's own timer ends it, after the unit's deadline, not at it
+      const began = Date.now()
+      const e = await withInFlight(tracker, () =>
+        send(dispatchers, { method: 'GET', url: `${server.url}/silent`, deadlineMs: 5000 }),
+      ).then(
+        () => undefined,
+        (err: unknown) => err as TransportError,
+      )
+      expect(e?.code).toBe('LC_EXCHANGE_DEADLINE')
+      expect(Date.now() - began).toBeGreaterThanOrEqual(200 + REQUEST_BACKSTOP_MS - 20)
+    },
+  )
 
   it('reports JSON nested past the limit as a garbage response, without parsing it', async () => {
     const res = await send(dispatchers, { method: 'GET', url: `${server.url}/deep` })
@@ -133,7 +163,12 @@ describe('the hard limits of an exchange', () => {
 
 describe('closing', () => {
   it('never waits on a hung request', async () => {
-    const own = new Dispatchers({ connectTimeoutMs: 1000, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000, exchangeDeadlineMs: 60_000 })
+    const own = new Dispatchers({
+      connectTimeoutMs: 1000,
+      headersTimeoutMs: 60_000,
+      bodyTimeoutMs: 60_000,
+      exchangeDeadlineMs: 60_000,
+    })
     const hung = send(own, { method: 'GET', url: `${server.url}/silent` }).catch((e: unknown) => e)
     await new Promise((r) => setTimeout(r, 50))
     const started = Date.now()

@@ -19,14 +19,18 @@ describe('operations catalogue', () => {
     expect(matchOperation('GET', '/api/v1/ledger/sales/policies/q1')?.id).toBe('sales.quote.get')
     expect(matchOperation('PUT', '/api/v1/ledger/sales/policies/q1/')?.id).toBe('sales.quote.update')
     expect(matchOperation('POST', '/api/v1/ledger/sales/policies/create')?.id).toBe('sales.quote.create')
-    expect(matchOperation('POST', '/api/v1/ledger/policies/p1/terminate/premiums')?.id).toBe('sales.termination.premiums')
+    expect(matchOperation('POST', '/api/v1/ledger/policies/p1/terminate/premiums')?.id).toBe(
+      'sales.termination.premiums',
+    )
     expect(matchOperation('DELETE', '/api/webhook/subscription/abc')?.id).toBe('webhooks.subscription.delete')
     expect(matchOperation('GET', '/health')).toBeUndefined()
     expect(matchOperation('PATCH', '/api/webhook/subscription/abc')).toBeUndefined()
   })
 
   it('fills path parameters, encoded, and refuses a missing one', () => {
-    expect(fillPath(operation('webhooks.subscription.get').path, { id: 'a/b c' })).toBe('/api/webhook/subscription/a%2Fb%20c')
+    expect(fillPath(operation('webhooks.subscription.get').path, { id: 'a/b c' })).toBe(
+      '/api/webhook/subscription/a%2Fb%20c',
+    )
     expect(() => fillPath('/x/{id}', {})).toThrow(/missing parameter 'id'/)
     expect(() => operation('nope' as OperationId)).toThrow(/unknown operation id/)
   })

@@ -9,10 +9,16 @@ const dispatchers = new Dispatchers({ connectTimeoutMs: 1000, headersTimeoutMs: 
 
 beforeAll(async () => {
   server = await startTestServer((req, res, body) => {
-    if (req.url === '/json') return void res.writeHead(201, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ echo: body ? JSON.parse(body) : null }))
-    if (req.url === '/truncated') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"a": [1, 2')
-    if (req.url === '/html') return void res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad gateway</html>')
-    if (req.url === '/pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.from('%PDF-1.4 binary'))
+    if (req.url === '/json')
+      return void res
+        .writeHead(201, { 'content-type': 'application/json; charset=utf-8' })
+        .end(JSON.stringify({ echo: body ? JSON.parse(body) : null }))
+    if (req.url === '/truncated')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"a": [1, 2')
+    if (req.url === '/html')
+      return void res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad gateway</html>')
+    if (req.url === '/pdf')
+      return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.from('%PDF-1.4 binary'))
     if (req.url === '/empty') return void res.writeHead(204).end()
     if (req.url === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 1000)
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}')
@@ -35,18 +41,32 @@ describe('send()', () => {
     expect(res.request).toMatchObject({ method: 'POST', body: '{"a":1}' })
   })
 
-  it('an answer over its budget is neither parsed nor decoded: its size only (the recorder keeps its first characters)', async () => {
-    const over = await send(dispatchers, { method: 'POST', url: `${server.url}/json`, json: { pad: 'x'.repeat(500) }, answerBudgetBytes: 100 })
-    expect(over.status).toBe(201)
-    expect(over.overBudget).toBe(over.raw.length)
-    expect(over.raw.length).toBeGreaterThan(500)
-    expect(over.body).toBeUndefined()
-    expect(over.text).toBe('')
-    expect(over.parseError).toBeUndefined()
-    const within = await send(dispatchers, { method: 'POST', url: `${server.url}/json`, json: { pad: 'x'.repeat(50) }, answerBudgetBytes: 100 })
-    expect(within.overBudget).toBeUndefined()
-    expect(within.body).toEqual({ echo: { pad: 'x'.repeat(50) } })
-  })
+  it(
+    'an answer over its budget is neither parsed nor decoded: its size only (the recorder keeps its first ' +
+      'characters)',
+    async () => {
+      const over = await send(dispatchers, {
+        method: 'POST',
+        url: `${server.url}/json`,
+        json: { pad: 'x'.repeat(500) },
+        answerBudgetBytes: 100,
+      })
+      expect(over.status).toBe(201)
+      expect(over.overBudget).toBe(over.raw.length)
+      expect(over.raw.length).toBeGreaterThan(500)
+      expect(over.body).toBeUndefined()
+      expect(over.text).toBe('')
+      expect(over.parseError).toBeUndefined()
+      const within = await send(dispatchers, {
+        method: 'POST',
+        url: `${server.url}/json`,
+        json: { pad: 'x'.repeat(50) },
+        answerBudgetBytes: 100,
+      })
+      expect(within.overBudget).toBeUndefined()
+      expect(within.body).toEqual({ echo: { pad: 'x'.repeat(50) } })
+    },
+  )
 
   it('never throws on 4xx/5xx', async () => {
     const res = await send(dispatchers, { method: 'GET', url: `${server.url}/missing` })

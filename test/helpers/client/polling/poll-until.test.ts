@@ -1,17 +1,42 @@
 import { describe, expect, it } from 'vitest'
-import { describePoll, pollUntil, retryAfterMs, type PollObservation } from '../../../../helpers/client/polling/poll-until'
+import {
+  describePoll,
+  pollUntil,
+  retryAfterMs,
+  type PollObservation,
+} from '../../../../helpers/client/polling/poll-until'
 
 /** A virtual clock: sleeps advance time instantly, so no test depends on wall time. */
 function clock() {
   let t = 0
   const sleeps: number[] = []
-  return { now: () => t, sleep: async (ms: number) => { sleeps.push(ms); t += ms }, advance: (ms: number) => (t += ms), sleeps }
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      sleeps.push(ms)
+      t += ms
+    },
+    advance: (ms: number) => (t += ms),
+    sleeps,
+  }
 }
 
-const obs = (state: PollObservation<number>['state'], value = 0, extra: Partial<PollObservation<number>> = {}): PollObservation<number> => ({ state, value, seen: state, ...extra })
+const obs = (
+  state: PollObservation<number>['state'],
+  value = 0,
+  extra: Partial<PollObservation<number>> = {},
+): PollObservation<number> => ({ state, value, seen: state, ...extra })
 
 describe('pollUntil', () => {
-  const base = { name: 'x', deadlineMs: 1000, initialDelayMs: 20, maxDelayMs: 200, minIntervalMs: 100, jitter: 0, random: () => 0.5 }
+  const base = {
+    name: 'x',
+    deadlineMs: 1000,
+    initialDelayMs: 20,
+    maxDelayMs: 200,
+    minIntervalMs: 100,
+    jitter: 0,
+    random: () => 0.5,
+  }
 
   it('stops at once on success and records every attempt', async () => {
     const c = clock()
@@ -31,7 +56,15 @@ describe('pollUntil', () => {
 
   it('never starts two attempts closer than minIntervalMs, and backs off up to maxDelayMs', async () => {
     const c = clock()
-    const r = await pollUntil(async () => obs('pending'), { ...base, minIntervalMs: 100, initialDelayMs: 20, maxDelayMs: 400, deadlineMs: 2000, now: c.now, sleep: c.sleep })
+    const r = await pollUntil(async () => obs('pending'), {
+      ...base,
+      minIntervalMs: 100,
+      initialDelayMs: 20,
+      maxDelayMs: 400,
+      deadlineMs: 2000,
+      now: c.now,
+      sleep: c.sleep,
+    })
     const starts = r.attempts.map((a) => a.atMs)
     for (let i = 1; i < starts.length; i += 1) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(100)
     expect(Math.max(...c.sleeps)).toBeLessThanOrEqual(400)
@@ -42,13 +75,22 @@ describe('pollUntil', () => {
   it('honours Retry-After', async () => {
     const c = clock()
     let n = 0
-    await pollUntil(async () => (++n === 1 ? obs('pending', 0, { retryAfterMs: 500 }) : obs('success')), { ...base, now: c.now, sleep: c.sleep })
+    await pollUntil(async () => (++n === 1 ? obs('pending', 0, { retryAfterMs: 500 }) : obs('success')), {
+      ...base,
+      now: c.now,
+      sleep: c.sleep,
+    })
     expect(c.sleeps[0]).toBe(500)
   })
 
   it('times out at the deadline and reports what it last saw', async () => {
     const c = clock()
-    const r = await pollUntil(async (n) => ({ state: 'pending', value: n, seen: `204 locked #${n}` }), { ...base, deadlineMs: 450, now: c.now, sleep: c.sleep })
+    const r = await pollUntil(async (n) => ({ state: 'pending', value: n, seen: `204 locked #${n}` }), {
+      ...base,
+      deadlineMs: 450,
+      now: c.now,
+      sleep: c.sleep,
+    })
     expect(r.outcome).toBe('timeout')
     expect(r.last?.seen).toMatch(/204 locked/)
     expect(r.elapsedMs).toBeGreaterThanOrEqual(450)
@@ -59,7 +101,14 @@ describe('pollUntil', () => {
   it('applies jitter within bounds', async () => {
     const c = clock()
     let n = 0
-    await pollUntil(async () => (++n < 3 ? obs('pending') : obs('success')), { ...base, minIntervalMs: 0, jitter: 0.5, random: () => 1, now: c.now, sleep: c.sleep })
+    await pollUntil(async () => (++n < 3 ? obs('pending') : obs('success')), {
+      ...base,
+      minIntervalMs: 0,
+      jitter: 0.5,
+      random: () => 1,
+      now: c.now,
+      sleep: c.sleep,
+    })
     expect(c.sleeps[0]).toBeCloseTo(20 * 1.25)
   })
 })

@@ -10,7 +10,8 @@ import { discardAllureOutsideTests } from '../../../../runner/commands/explore/q
 import { World } from '../../../../runner/commands/explore/world'
 
 /**
- * Explore's steps drawn from the exercise model (runner/commands/explore/cell-steps.ts, issue 40): the action of every applicable
+ * Explore's steps drawn from the exercise model (runner/commands/explore/cell-steps.ts, issue 40): the action of every
+ * applicable
  * cell, run once against the embedded reference, reaches its own cell (as the tracker measures it from the answers) and
  * breaks no invariant of the faithful reference; against a defect of a new class, the cell's action breaks the
  * invariant that shows it. Not timed: it compares cells and invariant ids.
@@ -42,7 +43,11 @@ async function runCells(config: TargetConfig, cells: string[]): Promise<Map<stri
         }
         return { ...runningInvariants()!, error }
       })
-      out.set(cell, { reached: Object.keys(tally.exercised ?? {}), broken: [...new Set(tally.violations.map((v) => v.invariant))], ...(tally.error ? { error: tally.error } : {}) })
+      out.set(cell, {
+        reached: Object.keys(tally.exercised ?? {}),
+        broken: [...new Set(tally.violations.map((v) => v.invariant))],
+        ...(tally.error ? { error: tally.error } : {}),
+      })
     }
   } finally {
     await w.close()
@@ -58,19 +63,27 @@ describe("explore's cell steps (issue 40)", () => {
     for (const r of refs) await r.close()
   })
 
-  it('the action of every applicable cell reaches it, and breaks nothing on the faithful reference', { timeout: 600_000 }, async () => {
+  it('the action of every applicable cell reaches it, and breaks nothing on the faithful reference', {
+    timeout: 600_000,
+  }, async () => {
     const { config, ref } = await target([])
     refs.push(ref)
     const cells = exploreCells(config)
     expect(cells.length).toBeGreaterThan(300)
     const outcomes = await runCells(config, cells)
-    const missed = cells.filter((c) => !outcomes.get(c)!.reached.includes(c)).map((c) => `${c}${outcomes.get(c)!.error ? ` (${outcomes.get(c)!.error})` : ''}`)
-    const broken = cells.filter((c) => outcomes.get(c)!.broken.length > 0).map((c) => `${c}: ${outcomes.get(c)!.broken.join(', ')}`)
+    const missed = cells
+      .filter((c) => !outcomes.get(c)!.reached.includes(c))
+      .map((c) => `${c}${outcomes.get(c)!.error ? ` (${outcomes.get(c)!.error})` : ''}`)
+    const broken = cells
+      .filter((c) => outcomes.get(c)!.broken.length > 0)
+      .map((c) => `${c}: ${outcomes.get(c)!.broken.join(', ')}`)
     expect(missed).toEqual([])
     expect(broken).toEqual([])
   })
 
-  it("a payment on a terminated policy never booked: that cell's action breaks the paid balance invariant", { timeout: 120_000 }, async () => {
+  it("a payment on a terminated policy never booked: that cell's action breaks the paid balance invariant", {
+    timeout: 120_000,
+  }, async () => {
     const { config, ref } = await target(['exercise-payment-on-terminated-not-counted'])
     refs.push(ref)
     const cell = 'sales.payments.allocate|state=terminated'

@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../../../common/project-root'
-import { coverage, covers, readRequirements, uncoveredChecks, type CitingCheck, type RequirementsIndex } from '../../../../common/requirements'
+import {
+  coverage,
+  covers,
+  readRequirements,
+  uncoveredChecks,
+  type CitingCheck,
+  type RequirementsIndex,
+} from '../../../../common/requirements'
 import { SPEC } from '../../../../common/spec'
 import { loadTargetConfig, withEmbeddedOrigin } from '../../../../common/config/target-config'
 import { requirementsView } from '../../../../runner/commands/list/requirements-view'

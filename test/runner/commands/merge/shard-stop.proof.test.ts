@@ -14,8 +14,22 @@ const FILES = ['suites/auth', 'suites/security']
 /** The installed CLI's command as a CI job runs it (async: the reference answers from this process). */
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   const e: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', ...env }
-  for (const k of ['SALES_BASE_URL', 'AUTH_URL', 'WEBHOOK_BASE_URL', 'TARGET', 'TARGET_IMAGE', 'REFERENCE_DEFECTS', 'TARGET_PROFILE', 'TARGET_PROFILES', 'REPORTS_DIR']) if (!(k in env)) delete e[k]
-  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), ...args], { cwd: PROJECT_ROOT, env: e })
+  for (const k of [
+    'SALES_BASE_URL',
+    'AUTH_URL',
+    'WEBHOOK_BASE_URL',
+    'TARGET',
+    'TARGET_IMAGE',
+    'REFERENCE_DEFECTS',
+    'TARGET_PROFILE',
+    'TARGET_PROFILES',
+    'REPORTS_DIR',
+  ])
+    if (!(k in env)) delete e[k]
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), ...args], {
+    cwd: PROJECT_ROOT,
+    env: e,
+  })
   let out = ''
   child.stdout.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr.on('data', (d: Buffer) => (out += d.toString()))
@@ -23,14 +37,25 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
 }
 
 describe('ledger-conformance run --shard and merge: a shard that could not test', () => {
-  it('fails its own job; the merge is INCONCLUSIVE with its cause; a killed shard (no blob) too; a missing shard is refused', async () => {
+  it('fails its own job; the merge is INCONCLUSIVE with its cause; a killed shard (no blob) too; a missing shard is ' +
+    'refused', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lc-shard-stop-'))
-    // one target for both shards: down while shard 1 runs, up for shard 2 (same URL, so the merge takes them as one run)
+    // one target for both shards: down while shard 1 runs, up for shard 2 (same URL, so the merge takes them as one
+    // run)
     const probe = await startReference({ port: 0 })
     const port = new URL(probe.url).port
     await probe.close()
     const url = `http://127.0.0.1:${port}`
-    const target = { SALES_BASE_URL: url, AUTH_URL: `${url}/api/v1/identifier`, WEBHOOK_BASE_URL: url, TENANT: 'acme', AUTH_USERNAME: 'broker@acme.test', AUTH_PASSWORD: DEMO_PASSWORD, CONFORMANCE_RUN_ID: 'nightly-proof', CONFORMANCE_SEED: '3' }
+    const target = {
+      SALES_BASE_URL: url,
+      AUTH_URL: `${url}/api/v1/identifier`,
+      WEBHOOK_BASE_URL: url,
+      TENANT: 'acme',
+      AUTH_USERNAME: 'broker@acme.test',
+      AUTH_PASSWORD: DEMO_PASSWORD,
+      CONFORMANCE_RUN_ID: 'nightly-proof',
+      CONFORMANCE_SEED: '3',
+    }
     try {
       const bad = await cli(['run', '--shard', '1/2', '--reports', join(dir, 's1'), ...FILES], target)
       expect(bad.code, bad.out.slice(-2000)).toBe(3)
@@ -51,7 +76,9 @@ describe('ledger-conformance run --shard and merge: a shard that could not test'
       const checks = JSON.parse(readFileSync(join(dir, 'merged', 'checks.json'), 'utf8')) as ChecksReport
       expect(checks).toMatchObject({ verdict: 'INCONCLUSIVE', exitCode: 3, run: { runId: 'nightly-proof' } })
       expect(checks.checks.length).toBeGreaterThan(0)
-      expect(readFileSync(join(dir, 'merged', 'conformance.md'), 'utf8')).toMatch(/^# Conformance matrix — INCONCLUSIVE/)
+      expect(readFileSync(join(dir, 'merged', 'conformance.md'), 'utf8')).toMatch(
+        /^# Conformance matrix — INCONCLUSIVE/,
+      )
 
       // a shard killed before its blob was written (shard.json only): its cause, INCONCLUSIVE
       cpSync(join(dir, 's2', 'shard.json'), join(dir, 'killed', 'shard.json'))

@@ -7,7 +7,11 @@ describe('withContainerReceiver', () => {
 
   it('announces the receiver on the host alias the container resolves, on a fixed port of every interface', () => {
     const c = withContainerReceiver(base, 45123)
-    expect((c.extensions.webhooks as { delivery: { receiver: unknown } }).delivery.receiver).toEqual({ listenHost: '0.0.0.0', listenPort: 45123, publicUrl: 'http://host.docker.internal:45123' })
+    expect((c.extensions.webhooks as { delivery: { receiver: unknown } }).delivery.receiver).toEqual({
+      listenHost: '0.0.0.0',
+      listenPort: 45123,
+      publicUrl: 'http://host.docker.internal:45123',
+    })
     // the rest of the webhook settings is kept
     const before = { ...(base.extensions.webhooks ?? {}) } as Record<string, unknown>
     delete before.delivery
@@ -17,7 +21,13 @@ describe('withContainerReceiver', () => {
   })
 
   it('keeps a receiver URL the profile already gives', () => {
-    const withUrl = { ...base, extensions: { ...base.extensions, webhooks: { delivery: { receiver: { publicUrl: 'https://hooks.example.com' } } } } }
+    const withUrl = {
+      ...base,
+      extensions: {
+        ...base.extensions,
+        webhooks: { delivery: { receiver: { publicUrl: 'https://hooks.example.com' } } },
+      },
+    }
     expect(withContainerReceiver(withUrl, 1)).toBe(withUrl)
   })
 

@@ -14,16 +14,22 @@ describe('linesOfRun()', () => {
 })
 
 describe('clearRunReports()', () => {
-  it("removes an earlier run's reports (run.json, checks.json, verdict.json, matrix, junit.xml, per-target), and nothing else", () => {
-    const dir = tempDir('results')
-    mkdirSync(join(dir, 'targets', 'acme'), { recursive: true })
-    writeFileSync(join(dir, 'targets', 'acme', 'checks.json'), '{}')
-    writeFileSync(join(dir, 'checks.json'), '{}')
-    for (const f of ['junit.xml', 'run.json', 'verdict.json', 'conformance.md', 'conformance.html', 'mutation.json']) writeFileSync(join(dir, f), '{}')
-    clearRunReports(dir)
-    for (const f of ['checks.json', 'junit.xml', 'run.json', 'verdict.json', 'conformance.md', 'conformance.html']) expect(existsSync(join(dir, f)), f).toBe(false)
-    expect(readTargetReports(join(dir, 'targets'))).toEqual({})
-    expect(existsSync(join(dir, 'mutation.json'))).toBe(true)
-    expect(() => clearRunReports(join(dir, 'missing'))).not.toThrow()
-  })
+  it(
+    "removes an earlier run's reports (run.json, checks.json, verdict.json, matrix, junit.xml, per-target), and " +
+      'nothing else',
+    () => {
+      const dir = tempDir('results')
+      mkdirSync(join(dir, 'targets', 'acme'), { recursive: true })
+      writeFileSync(join(dir, 'targets', 'acme', 'checks.json'), '{}')
+      writeFileSync(join(dir, 'checks.json'), '{}')
+      for (const f of ['junit.xml', 'run.json', 'verdict.json', 'conformance.md', 'conformance.html', 'mutation.json'])
+        writeFileSync(join(dir, f), '{}')
+      clearRunReports(dir)
+      for (const f of ['checks.json', 'junit.xml', 'run.json', 'verdict.json', 'conformance.md', 'conformance.html'])
+        expect(existsSync(join(dir, f)), f).toBe(false)
+      expect(readTargetReports(join(dir, 'targets'))).toEqual({})
+      expect(existsSync(join(dir, 'mutation.json'))).toBe(true)
+      expect(() => clearRunReports(join(dir, 'missing'))).not.toThrow()
+    },
+  )
 })

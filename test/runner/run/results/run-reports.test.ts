@@ -8,7 +8,16 @@ import { emptyReport, readVerdictFile, withVerdict, writeStoppedRun } from '../.
 import { tempDir } from '../../../support/temp-dir'
 
 const check = (id: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({
-  id, document: 'sales-service.md', section: '§4', requirement: `req ${id}`, title: `${id} req`, file: 'suites/x.test.ts', status, durationMs: 5, deviations: [], ...extra,
+  id,
+  document: 'sales-service.md',
+  section: '§4',
+  requirement: `req ${id}`,
+  title: `${id} req`,
+  file: 'suites/x.test.ts',
+  status,
+  durationMs: 5,
+  deviations: [],
+  ...extra,
 })
 
 function report(checks: CheckOutcome[]): ChecksReport {
@@ -32,7 +41,24 @@ function staleFolder(): string {
 
 describe('junit.xml', () => {
   it('gives skipped checks their reason and every testsuite the verdict as properties', () => {
-    const xml = junitXml([{ report: report([check('A-1', 'passed'), check('A-2', 'not-applicable', { note: 'not applicable: no restricted user' }), check('A-3', 'blocked', { blocked: { reason: 'creating the quote answered 500', operation: 'sales.quote.create', owner: 'SL-LIFE-001' } })]) }], report([]))
+    const xml = junitXml(
+      [
+        {
+          report: report([
+            check('A-1', 'passed'),
+            check('A-2', 'not-applicable', { note: 'not applicable: no restricted user' }),
+            check('A-3', 'blocked', {
+              blocked: {
+                reason: 'creating the quote answered 500',
+                operation: 'sales.quote.create',
+                owner: 'SL-LIFE-001',
+              },
+            }),
+          ]),
+        },
+      ],
+      report([]),
+    )
     expect(xml).toContain('<skipped message="not applicable: no restricted user"/>')
     expect(xml).toContain('<skipped message="blocked: creating the quote answered 500"/>')
     expect(xml).not.toContain('<skipped/>')
@@ -41,17 +67,32 @@ describe('junit.xml', () => {
 
   it('a failed requirement is a <failure>, an errored check an <error>', () => {
     // the message is the finding in one line, from the record's fields (checks.json `failure`), not read from the text
-    const failure = { clause: 'sales-service.md §4', requirement: 'x', expected: 'status 200', actual: 'status 500', request: 'GET http://t/x', reproduce: [] }
-    const r = report([check('A-1', 'failed', { error: '[A-1] sales-service.md §4\nrequirement: x\nexpected: status 200', failure }), check('A-2', 'errored', { error: '[A-2] sales-service.md §4\nrequirement: x\nerror: socket hang up', failure: { clause: 'sales-service.md §4', requirement: 'x', error: 'socket hang up', reproduce: [] } })])
+    const failure = {
+      clause: 'sales-service.md §4',
+      requirement: 'x',
+      expected: 'status 200',
+      actual: 'status 500',
+      request: 'GET http://t/x',
+      reproduce: [],
+    }
+    const r = report([
+      check('A-1', 'failed', { error: '[A-1] sales-service.md §4\nrequirement: x\nexpected: status 200', failure }),
+      check('A-2', 'errored', {
+        error: '[A-2] sales-service.md §4\nrequirement: x\nerror: socket hang up',
+        failure: { clause: 'sales-service.md §4', requirement: 'x', error: 'socket hang up', reproduce: [] },
+      }),
+    ])
     const xml = junitXml([{ report: r }], r)
-    expect(xml).toContain('<failure message="expected status 200, got status 500 (GET http://t/x)" type="requirement violated">')
+    expect(xml).toContain(
+      '<failure message="expected status 200, got status 500 (GET http://t/x)" type="requirement violated">',
+    )
     expect(xml).toContain('<error message="socket hang up" type="check error">')
     expect(xml).toMatch(/<testsuites name="ledger-conformance" tests="2" failures="1" errors="1"/)
   })
 })
 
 describe('the reports of a run that stopped, in a folder an earlier run used', () => {
-  it('carry this run\'s id, target and cause; none says CONFORMS; nothing of the earlier run is left', () => {
+  it("carry this run's id, target and cause; none says CONFORMS; nothing of the earlier run is left", () => {
     const dir = staleFolder()
     const run = earlyRunInfo({ SALES_BASE_URL: 'http://127.0.0.1:1', TENANT: 'acme' }, 'run-now')
     writeStoppedRun(dir, run, { kind: 'inconclusive', cause: 'Target unreachable: SALES_BASE_URL=http://127.0.0.1:1' })
@@ -59,7 +100,11 @@ describe('the reports of a run that stopped, in a folder an earlier run used', (
     expect(v).toMatchObject({ runId: 'run-now', verdict: 'INCONCLUSIVE', exitCode: 3 })
     expect(v.target).toContain('http://127.0.0.1:1')
     const checks = JSON.parse(readFileSync(join(dir, 'checks.json'), 'utf8')) as ChecksReport
-    expect(checks).toMatchObject({ verdict: 'INCONCLUSIVE', exitCode: 3, run: { runId: 'run-now', stop: { kind: 'inconclusive' } } })
+    expect(checks).toMatchObject({
+      verdict: 'INCONCLUSIVE',
+      exitCode: 3,
+      run: { runId: 'run-now', stop: { kind: 'inconclusive' } },
+    })
     for (const f of ['conformance.md', 'conformance.html', 'junit.xml', 'checks.json', 'verdict.json', 'run.json']) {
       const text = readFileSync(join(dir, f), 'utf8')
       expect(text, f).toContain('run-now')
@@ -72,14 +117,27 @@ describe('the reports of a run that stopped, in a folder an earlier run used', (
     expect(allure).toEqual(expect.arrayContaining(['environment.properties', 'executor.json']))
     const result = allure.find((f) => f.endsWith('-result.json'))!
     expect(JSON.parse(readFileSync(join(dir, 'allure-results', result), 'utf8'))).toMatchObject({ status: 'broken' })
-    expect(readFileSync(join(dir, 'allure-results', 'environment.properties'), 'utf8')).toContain('verdict=INCONCLUSIVE')
+    expect(readFileSync(join(dir, 'allure-results', 'environment.properties'), 'utf8')).toContain(
+      'verdict=INCONCLUSIVE',
+    )
   })
 
   it('a configuration error is exit code 2; a §5 violation is DOES NOT CONFORM and Allure failed', () => {
     const dir = staleFolder()
-    writeStoppedRun(dir, earlyRunInfo({}, 'run-cfg'), { kind: 'configuration', cause: "users.restricted (RESTRICTED_PASSWORD): login refused" })
-    expect(readVerdictFile(dir)).toMatchObject({ runId: 'run-cfg', verdict: 'CONFIGURATION ERROR', exitCode: 2, label: expect.stringMatching(/^CONFIGURATION ERROR \(users\.restricted/) })
-    writeStoppedRun(dir, earlyRunInfo({}, 'run-v'), { kind: 'violation', cause: 'sales-service.md §5: the login answered a token that is not a JWT' })
+    writeStoppedRun(dir, earlyRunInfo({}, 'run-cfg'), {
+      kind: 'configuration',
+      cause: 'users.restricted (RESTRICTED_PASSWORD): login refused',
+    })
+    expect(readVerdictFile(dir)).toMatchObject({
+      runId: 'run-cfg',
+      verdict: 'CONFIGURATION ERROR',
+      exitCode: 2,
+      label: expect.stringMatching(/^CONFIGURATION ERROR \(users\.restricted/),
+    })
+    writeStoppedRun(dir, earlyRunInfo({}, 'run-v'), {
+      kind: 'violation',
+      cause: 'sales-service.md §5: the login answered a token that is not a JWT',
+    })
     expect(readVerdictFile(dir)).toMatchObject({ runId: 'run-v', verdict: 'DOES NOT CONFORM', exitCode: 1 })
     const result = readdirSync(join(dir, 'allure-results')).find((f) => f.endsWith('-result.json'))!
     expect(JSON.parse(readFileSync(join(dir, 'allure-results', result), 'utf8'))).toMatchObject({ status: 'failed' })

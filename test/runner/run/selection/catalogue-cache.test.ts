@@ -1,7 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { catalogueKey, readCachedCatalogue, writeCachedCatalogue } from '../../../../runner/run/selection/catalogue-cache'
+import {
+  catalogueKey,
+  readCachedCatalogue,
+  writeCachedCatalogue,
+} from '../../../../runner/run/selection/catalogue-cache'
 import { tempDir } from '../../../support/temp-dir'
 
 describe('the catalogue cache', () => {

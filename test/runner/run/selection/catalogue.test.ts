@@ -18,31 +18,46 @@ const source = (file: string) => readFileSync(join(PROJECT_ROOT, file), 'utf8').
 describe('the catalogue: where each check is declared', () => {
   it('every check has the line of its check(...) or step(...) call in its suite file', () => {
     expect(checks.length).toBeGreaterThan(250)
-    const wrong = checks.filter((c) => !c.file.startsWith('helpers/')).filter((c) => !c.line || !/\b(check|step)\(/.test(source(c.file)[c.line - 1] ?? ''))
+    const wrong = checks
+      .filter((c) => !c.file.startsWith('helpers/'))
+      .filter((c) => !c.line || !/\b(check|step)\(/.test(source(c.file)[c.line - 1] ?? ''))
     expect(wrong.map((c) => `${c.id} ${c.file}:${c.line}`)).toEqual([])
   })
 
-  it('a lifecycle step, a per-product check and a cell of the operation x state table each point at their own call', () => {
-    const at = (id: string) => checks.find((c) => c.id === id)!
-    // a lifecycle step, made once per product: both products at the same step(...) line, which names the step
-    const home = at('SL-LIFE-003-home')
-    expect(home.lifecycle).toBeDefined()
-    expect(at('SL-LIFE-003-travel').line).toBe(home.line)
-    expect(source(home.file)[home.line! - 1]).toMatch(/step\(meta\('003'/)
-    // every cell of the table comes from one check(...) in a loop
-    const cells = checks.filter((c) => c.id.startsWith('SL-OPS-'))
-    expect(cells.length).toBeGreaterThan(10)
-    expect(new Set(cells.map((c) => `${c.file}:${c.line}`)).size).toBe(1)
-    // the invariants: their declaration in the model
-    const inv = at('WH-INV-002')
-    expect(source(inv.file)[inv.line! - 1]).toContain("id: 'WH-INV-002'")
-  })
+  it(
+    'a lifecycle step, a per-product check and a cell of the operation x state table each point at their own ' + 'call',
+    () => {
+      const at = (id: string) => checks.find((c) => c.id === id)!
+      // a lifecycle step, made once per product: both products at the same step(...) line, which names the step
+      const home = at('SL-LIFE-003-home')
+      expect(home.lifecycle).toBeDefined()
+      expect(at('SL-LIFE-003-travel').line).toBe(home.line)
+      expect(
+        source(home.file)
+          .slice(home.line! - 1, home.line! + 2)
+          .join('\n'),
+      ).toMatch(/step\(\s*meta\(\s*'003'/)
+      // every cell of the table comes from one check(...) in a loop
+      const cells = checks.filter((c) => c.id.startsWith('SL-OPS-'))
+      expect(cells.length).toBeGreaterThan(10)
+      expect(new Set(cells.map((c) => `${c.file}:${c.line}`)).size).toBe(1)
+      // the invariants: their declaration in the model
+      const inv = at('WH-INV-002')
+      expect(
+        source(inv.file)
+          .slice(inv.line! - 1, inv.line! + 2)
+          .join('\n'),
+      ).toContain("id: 'WH-INV-002'")
+    },
+  )
 })
 
 describe("run --help's example of a partial verdict", () => {
   it('is counted from this catalogue (22 of 299 was a literal while there were 384)', () => {
     const selected = selectChecks(checks, { checks: ['SL-LIFE'] }).selected.length
     expect(selected).toBeGreaterThan(0)
-    expect(runHelp({})).toContain(`"CONFORMS (partial: ${selected} of ${checks.length} checks; selection --check SL-LIFE)"`)
+    expect(runHelp({})).toContain(
+      `"CONFORMS (partial: ${selected} of ${checks.length} checks; selection --check SL-LIFE)"`,
+    )
   })
 })

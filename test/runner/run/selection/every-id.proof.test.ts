@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../../../../common/project-root'
 import { loadTargetConfig, withEmbeddedOrigin } from '../../../../common/config/target-config'
 import type { ChecksReport } from '../../../../runner/run/results/results'
-import { collectCatalogue, collectSuiteTree, type CatalogueEntry, type CollectedBlock } from '../../../../runner/run/selection/catalogue'
+import {
+  collectCatalogue,
+  collectSuiteTree,
+  type CatalogueEntry,
+  type CollectedBlock,
+} from '../../../../runner/run/selection/catalogue'
 import { selectChecks, type Criteria } from '../../../../runner/run/selection/select'
 import { everySingleSelection, INVARIANTS_FILE, simulateSelection } from '../../../../runner/run/selection/verify'
 
@@ -51,7 +56,11 @@ describe('every single selection, simulated on the collected tree (no request)',
     const catalogue = state.catalogue!
     const selections = everySingleSelection(catalogue)
     // every id of the catalogue is among them, alone
-    for (const e of catalogue) expect(selections.some((s) => s.kind === 'check' && s.value === e.id), e.id).toBe(true)
+    for (const e of catalogue)
+      expect(
+        selections.some((s) => s.kind === 'check' && s.value === e.id),
+        e.id,
+      ).toBe(true)
     const problems: string[] = []
     for (const s of selections) {
       const r = selectChecks(catalogue, criteria(s.kind, s.value))
@@ -59,13 +68,15 @@ describe('every single selection, simulated on the collected tree (no request)',
       const sim = simulateSelection(state.tree!, r)
       problems.push(...sim.problems.map((p) => `--${s.kind} ${s.value}: ${p}`))
       const listed = r.selected.filter((e) => e.file !== INVARIANTS_FILE).map((e) => e.id)
-      if ([...sim.ran].sort().join() !== [...listed].sort().join()) problems.push(`--${s.kind} ${s.value}: runs ${sim.ran.join(',')} but --list shows ${listed.join(',')}`)
+      if ([...sim.ran].sort().join() !== [...listed].sort().join())
+        problems.push(`--${s.kind} ${s.value}: runs ${sim.ran.join(',')} but --list shows ${listed.join(',')}`)
     }
     expect(problems).toEqual([])
     expect(selections.length).toBeGreaterThan(catalogue.length)
   })
 
-  it('the simulation is the run\'s own rule: collected with a selection, vitest defines exactly the simulated checks', async () => {
+  it("the simulation is the run's own rule: collected with a selection, vitest defines exactly the simulated " +
+    'checks', async () => {
     const catalogue = state.catalogue!
     const r = selectChecks(catalogue, { checks: batchIds(catalogue) })
     const sim = simulateSelection(state.tree!, r)
@@ -86,43 +97,73 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; report
   const dir = mkdtempSync(join(tmpdir(), 'lc-select-'))
   dirs.push(dir)
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', REPORTS_DIR: dir }
-  for (const k of ['SALES_BASE_URL', 'TARGET_PROFILE', 'TARGET_PROFILES', 'CONFORMANCE_RUN_ID', 'REFERENCE_DEFECTS', 'LEDGER_SELECTED_CHECKS', 'LEDGER_SELECTION', 'AUTH_PASSWORD']) delete env[k]
+  for (const k of [
+    'SALES_BASE_URL',
+    'TARGET_PROFILE',
+    'TARGET_PROFILES',
+    'CONFORMANCE_RUN_ID',
+    'REFERENCE_DEFECTS',
+    'LEDGER_SELECTED_CHECKS',
+    'LEDGER_SELECTION',
+    'AUTH_PASSWORD',
+  ])
+    delete env[k]
   return new Promise((done) => {
-    const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), 'run', ...args], { cwd: PROJECT_ROOT, env })
+    const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bin/ledger-conformance.mjs'), 'run', ...args], {
+      cwd: PROJECT_ROOT,
+      env,
+    })
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     child.stderr.on('data', (d: Buffer) => (out += d.toString()))
-    child.on('close', (code) => done({ code, out, report: JSON.parse(readFileSync(join(dir, 'checks.json'), 'utf8')) as ChecksReport }))
+    child.on('close', (code) =>
+      done({ code, out, report: JSON.parse(readFileSync(join(dir, 'checks.json'), 'utf8')) as ChecksReport }),
+    )
   })
 }
 
-describe('real runs against the embedded reference: exactly the selection, each check with its full-run outcome', () => {
-  it('a full run', async () => {
-    const full = await cli([])
-    expect(full.code, full.out.slice(-3000)).toBe(0)
-    state.full = full.report
-  }, 240_000)
-
-  const runs: [string, (c: CatalogueEntry[]) => string[]][] = [
-    ['one id per suite file', (c) => ['--check', batchIds(c).join(',')]],
-    ['--section "sales §5"', () => ['--section', 'sales §5']],
-    ['--operation sales.quote.bind', () => ['--operation', 'sales.quote.bind']],
-  ]
-  for (const [name, args] of runs) {
-    it(`${name}: exit 0, "partial", exactly the checks --list shows, each with its full-run outcome`, async () => {
-      expect(state.full, 'the full run').toBeDefined()
-      const catalogue = state.catalogue!
-      const a = args(catalogue)
-      const listed = selectChecks(catalogue, a[0] === '--check' ? { checks: a[1]!.split(',') } : a[0] === '--section' ? { sections: [a[1]!] } : { operations: [a[1]!] })
-        .selected.filter((e) => e.file !== INVARIANTS_FILE).map((e) => e.id)
-      const r = await cli(a)
-      expect(r.code, r.out.slice(-3000)).toBe(0)
-      expect(r.out).toMatch(/verdict\s+CONFORMS \(partial: \d+ of \d+ checks; selection /)
-      expect(r.out).not.toMatch(/No test found|error outside the checks/)
-      const own = r.report.checks.filter((c) => c.file !== INVARIANTS_FILE)
-      expect(own.map((c) => c.id).sort()).toEqual([...listed].sort())
-      const inFull = new Map(state.full!.checks.map((c) => [c.id, c.status]))
-      expect(own.filter((c) => inFull.get(c.id) !== c.status).map((c) => `${c.id}: ${c.status}, full run ${inFull.get(c.id)}`)).toEqual([])
+describe(
+  'real runs against the embedded reference: exactly the selection, each check with its full-run ' + 'outcome',
+  () => {
+    it('a full run', async () => {
+      const full = await cli([])
+      expect(full.code, full.out.slice(-3000)).toBe(0)
+      state.full = full.report
     }, 240_000)
-  }
-})
+
+    const runs: [string, (c: CatalogueEntry[]) => string[]][] = [
+      ['one id per suite file', (c) => ['--check', batchIds(c).join(',')]],
+      ['--section "sales §5"', () => ['--section', 'sales §5']],
+      ['--operation sales.quote.bind', () => ['--operation', 'sales.quote.bind']],
+    ]
+    for (const [name, args] of runs) {
+      it(`${name}: exit 0, "partial", exactly the checks --list shows, each with its full-run outcome`, async () => {
+        expect(state.full, 'the full run').toBeDefined()
+        const catalogue = state.catalogue!
+        const a = args(catalogue)
+        const listed = selectChecks(
+          catalogue,
+          a[0] === '--check'
+            ? { checks: a[1]!.split(',') }
+            : a[0] === '--section'
+              ? { sections: [a[1]!] }
+              : { operations: [a[1]!] },
+        )
+          .selected.filter((e) => e.file !== INVARIANTS_FILE)
+          .map((e) => e.id)
+        const r = await cli(a)
+        expect(r.code, r.out.slice(-3000)).toBe(0)
+        expect(r.out).toMatch(/verdict\s+CONFORMS \(partial: \d+ of \d+ checks; selection /)
+        expect(r.out).not.toMatch(/No test found|error outside the checks/)
+        const own = r.report.checks.filter((c) => c.file !== INVARIANTS_FILE)
+        expect(own.map((c) => c.id).sort()).toEqual([...listed].sort())
+        const inFull = new Map(state.full!.checks.map((c) => [c.id, c.status]))
+        expect(
+          own
+            .filter((c) => inFull.get(c.id) !== c.status)
+            .map((c) => `${c.id}: ${c.status}, full run ${inFull.get(c.id)}`),
+        ).toEqual([])
+      }, 240_000)
+    }
+  },
+)

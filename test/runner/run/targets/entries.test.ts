@@ -31,8 +31,14 @@ describe('multi-target entries', () => {
     expect(writeTargetEntries(root, ['acme', 'globex'])).toEqual(['.targets/acme+globex/suites/**/*.test.ts'])
     const entry = readFileSync(join(root, '.targets/acme+globex/suites/sales/lifecycle.test.ts'), 'utf8')
     expect(entry).toContain(`import { forTarget } from '../../../../helpers/checks/targets/for-target'`)
-    expect(entry).toContain(`forTarget('acme', 'suites/sales/lifecycle.test.ts', () => import('../../../../suites/sales/lifecycle.test.ts?target=acme'))`)
-    expect(entry).toContain(`forTarget('globex', 'suites/sales/lifecycle.test.ts', () => import('../../../../suites/sales/lifecycle.test.ts?target=globex'))`)
+    expect(entry).toContain(
+      `forTarget('acme', 'suites/sales/lifecycle.test.ts', () => ` +
+        `import('../../../../suites/sales/lifecycle.test.ts?target=acme'))`,
+    )
+    expect(entry).toContain(
+      `forTarget('globex', 'suites/sales/lifecycle.test.ts', () => ` +
+        `import('../../../../suites/sales/lifecycle.test.ts?target=globex'))`,
+    )
     expect(existsSync(join(root, '.targets/acme+globex/suites/auth.test.ts'))).toBe(true)
     rmSync(root, { recursive: true, force: true })
   })

@@ -16,8 +16,12 @@ function project(): string {
   return root
 }
 
-/** vitest's own filter rule (vitest/dist cli-api filterFiles): the relative path contains the filter, case-insensitively. */
-const vitestKeeps = (path: string, filter: string) => path.toLowerCase().includes(filter.toLowerCase().replace(/^\.\//, ''))
+/**
+ * vitest's own filter rule (vitest/dist cli-api filterFiles): the relative path contains the filter,
+ * case-insensitively.
+ */
+const vitestKeeps = (path: string, filter: string) =>
+  path.toLowerCase().includes(filter.toLowerCase().replace(/^\.\//, ''))
 
 describe('lanes: the suites of a single-target run in one entry file', () => {
   it('puts every suite in one lane, each in its own block, and reads them back', () => {
@@ -27,20 +31,38 @@ describe('lanes: the suites of a single-target run in one entry file', () => {
     expect(isLane(include[0]!)).toBe(true)
     const text = readFileSync(join(root, include[0]!), 'utf8')
     expect(text).toContain('runSuitesSideBySide()')
-    expect(suitesOfLane(join(root, include[0]!))).toEqual(['suites/auth/login.test.ts', 'suites/sales/lifecycle.test.ts', 'suites/sales/negatives.test.ts'])
-    expect(text).toContain("suiteBlock('suites/sales/lifecycle.test.ts', () => import('../../../suites/sales/lifecycle.test.ts'))")
+    expect(suitesOfLane(join(root, include[0]!))).toEqual([
+      'suites/auth/login.test.ts',
+      'suites/sales/lifecycle.test.ts',
+      'suites/sales/negatives.test.ts',
+    ])
+    expect(text).toContain(
+      "suiteBlock('suites/sales/lifecycle.test.ts', () => import('../../../suites/sales/lifecycle.test.ts'))",
+    )
   })
 
   it("selects the suites vitest's file filters select, under a path vitest keeps for the first filter", () => {
     const root = project()
-    for (const filters of [['suites/sales'], ['negatives'], ['./suites/sales/'], [join(root, 'suites/auth')], ['SALES/LIFECYCLE', 'login']]) {
+    for (const filters of [
+      ['suites/sales'],
+      ['negatives'],
+      ['./suites/sales/'],
+      [join(root, 'suites/auth')],
+      ['SALES/LIFECYCLE', 'login'],
+    ]) {
       const lane = writeLane(root, filters)![0]!
-      const expected = suitesMatching(root, ['suites/auth/login.test.ts', 'suites/sales/lifecycle.test.ts', 'suites/sales/negatives.test.ts'], filters)
+      const expected = suitesMatching(
+        root,
+        ['suites/auth/login.test.ts', 'suites/sales/lifecycle.test.ts', 'suites/sales/negatives.test.ts'],
+        filters,
+      )
       expect(suitesOfLane(join(root, lane))).toEqual(expected)
       const first = filters[0]!.startsWith('/') ? 'suites/auth' : filters[0]!
       expect(vitestKeeps(lane, first)).toBe(true)
     }
-    expect(suitesMatching(root, ['suites/auth/login.test.ts', 'suites/sales/lifecycle.test.ts'], ['sales'])).toEqual(['suites/sales/lifecycle.test.ts'])
+    expect(suitesMatching(root, ['suites/auth/login.test.ts', 'suites/sales/lifecycle.test.ts'], ['sales'])).toEqual([
+      'suites/sales/lifecycle.test.ts',
+    ])
   })
 
   it('has no lane for a filter that selects nothing or cannot be a folder name (one file per suite then)', () => {
@@ -59,12 +81,41 @@ describe('lanes: the suites of a single-target run in one entry file', () => {
 })
 
 describe('lane files in the reports', () => {
-  const test = (name: string, extra: object = {}) => ({ type: 'test', name, meta: {}, result: { state: 'pass' }, ...extra })
+  const test = (name: string, extra: object = {}) => ({
+    type: 'test',
+    name,
+    meta: {},
+    result: { state: 'pass' },
+    ...extra,
+  })
   function laneFile(): RunnerTestFile {
-    const inner = { type: 'suite', name: 'sales: refused', meta: { suiteFile: 'suites/sales/negatives.test.ts' }, tasks: [test('SL-NEG-001 a'), test('SL-NEG-002 b')] }
-    const block = { type: 'suite', name: 'suites/sales/negatives.test.ts', meta: { suiteFile: 'suites/sales/negatives.test.ts' }, tasks: [inner], result: { state: 'pass', duration: 5 } }
-    const other = { type: 'suite', name: 'suites/auth/login.test.ts', meta: { suiteFile: 'suites/auth/login.test.ts' }, tasks: [test('AUTH-1 c')] }
-    return { type: 'suite', name: '.lanes/x/all/lane.test.ts', filepath: '/repo/.lanes/x/all/lane.test.ts', projectName: '', meta: {}, tasks: [block, other] } as unknown as RunnerTestFile
+    const inner = {
+      type: 'suite',
+      name: 'sales: refused',
+      meta: { suiteFile: 'suites/sales/negatives.test.ts' },
+      tasks: [test('SL-NEG-001 a'), test('SL-NEG-002 b')],
+    }
+    const block = {
+      type: 'suite',
+      name: 'suites/sales/negatives.test.ts',
+      meta: { suiteFile: 'suites/sales/negatives.test.ts' },
+      tasks: [inner],
+      result: { state: 'pass', duration: 5 },
+    }
+    const other = {
+      type: 'suite',
+      name: 'suites/auth/login.test.ts',
+      meta: { suiteFile: 'suites/auth/login.test.ts' },
+      tasks: [test('AUTH-1 c')],
+    }
+    return {
+      type: 'suite',
+      name: '.lanes/x/all/lane.test.ts',
+      filepath: '/repo/.lanes/x/all/lane.test.ts',
+      projectName: '',
+      meta: {},
+      tasks: [block, other],
+    } as unknown as RunnerTestFile
   }
 
   it('gives each suite block back as a file of its own, its checks directly under it, without touching the run', () => {
@@ -75,7 +126,12 @@ describe('lane files in the reports', () => {
       ['suites/auth/login.test.ts', '/repo/suites/auth/login.test.ts'],
     ])
     const [negatives] = files
-    const describeBlock = negatives!.tasks[0]! as unknown as { name: string; suite: unknown; file: unknown; tasks: { name: string; suite: { name: string }; file: unknown }[] }
+    const describeBlock = negatives!.tasks[0]! as unknown as {
+      name: string
+      suite: unknown
+      file: unknown
+      tasks: { name: string; suite: { name: string }; file: unknown }[]
+    }
     expect(describeBlock.name).toBe('sales: refused')
     expect(describeBlock.suite).toBeUndefined()
     expect(describeBlock.file).toBe(negatives)
@@ -90,7 +146,12 @@ describe('lane files in the reports', () => {
   })
 
   it('returns a file that is not a lane as it is', () => {
-    const plain = { type: 'suite', name: 'suites/auth/login.test.ts', meta: {}, tasks: [test('AUTH-1 c')] } as unknown as RunnerTestFile
+    const plain = {
+      type: 'suite',
+      name: 'suites/auth/login.test.ts',
+      meta: {},
+      tasks: [test('AUTH-1 c')],
+    } as unknown as RunnerTestFile
     expect(suiteFilesOf(plain, '/repo')).toEqual([plain])
   })
 })

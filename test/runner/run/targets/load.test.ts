@@ -9,11 +9,18 @@ const tenant = (t: string) => resolve(PROJECT_ROOT, `fixtures/targets/tenants/${
 
 describe('loadTargets', () => {
   it('resolves every profile, one run id per target on a shared seed', () => {
-    const targets = loadTargets({ TARGET_PROFILES: `${tenant('acme')},${tenant('globex')}`, CONFORMANCE_RUN_ID: 'nightly-7', CONFORMANCE_SEED: '99' })!
+    const targets = loadTargets({
+      TARGET_PROFILES: `${tenant('acme')},${tenant('globex')}`,
+      CONFORMANCE_RUN_ID: 'nightly-7',
+      CONFORMANCE_SEED: '99',
+    })!
     expect(targets.map((t) => t.key)).toEqual(['acme', 'globex'])
     expect(targets.map((t) => t.config.runId)).toEqual(['nightly-7-acme', 'nightly-7-globex'])
     expect(targets.map((t) => t.config.seed)).toEqual([99, 99])
-    expect(targets.map((t) => [t.config.tenant, t.config.users.primary.username])).toEqual([['acme', 'broker@acme.test'], ['globex', 'broker@globex.test']])
+    expect(targets.map((t) => [t.config.tenant, t.config.users.primary.username])).toEqual([
+      ['acme', 'broker@acme.test'],
+      ['globex', 'broker@globex.test'],
+    ])
     expect(targets.every((t) => t.config.embedded)).toBe(true)
     // globex's profile removes the users its tenant does not have (null in the merge patch)
     expect(Object.keys(targets[1]!.config.users).sort()).toEqual(['otherTenant', 'primary'])
@@ -27,20 +34,28 @@ describe('loadTargets', () => {
 
   it('lists the problems of every profile, each under its key', () => {
     const dir = tempDir('targets')
-    writeFileSync(join(dir, 'broken.json'), JSON.stringify({ extends: tenant('acme'), polling: { maxRatePerSecond: 'fast' } }))
+    writeFileSync(
+      join(dir, 'broken.json'),
+      JSON.stringify({ extends: tenant('acme'), polling: { maxRatePerSecond: 'fast' } }),
+    )
     try {
       loadTargets({ TARGET_PROFILES: `${tenant('acme')},${join(dir, 'broken.json')},${join(dir, 'missing.json')}` })
       expect.unreachable()
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError)
       const p = (e as ConfigError).problems
-      expect(p).toEqual([expect.stringMatching(/^\[broken\] .*\/polling\/maxRatePerSecond: must be/), expect.stringMatching(/^\[missing\] .*file not found/)])
+      expect(p).toEqual([
+        expect.stringMatching(/^\[broken\] .*\/polling\/maxRatePerSecond: must be/),
+        expect.stringMatching(/^\[missing\] .*file not found/),
+      ])
     }
   })
 
   it('refuses embedded targets that ask for different reference options', () => {
     const dir = tempDir('targets')
     writeFileSync(join(dir, 'slow.json'), JSON.stringify({ extends: tenant('globex'), reference: { lockMs: 900 } }))
-    expect(() => loadTargets({ TARGET_PROFILES: `${tenant('acme')},${join(dir, 'slow.json')}` })).toThrow(/\[slow\] reference: the embedded targets share one reference service/)
+    expect(() => loadTargets({ TARGET_PROFILES: `${tenant('acme')},${join(dir, 'slow.json')}` })).toThrow(
+      /\[slow\] reference: the embedded targets share one reference service/,
+    )
   })
 })
