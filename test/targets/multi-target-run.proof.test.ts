@@ -18,12 +18,15 @@ const files = [
 
 function traffic(dir: string): TrafficLine[] {
   const t = join(dir, 'traffic')
-  return readdirSync(t).flatMap((f) =>
-    readFileSync(join(t, f), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as TrafficLine),
-  )
+  // the traffic files (*.jsonl); the folder also holds the breaker's causes and the history checker's cost
+  return readdirSync(t)
+    .filter((f) => f.endsWith('.jsonl'))
+    .flatMap((f) =>
+      readFileSync(join(t, f), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as TrafficLine),
+    )
 }
 
 describe('a multi-target run (TARGET_PROFILES) against a reference with a defect', () => {
