@@ -4,16 +4,31 @@ import type { TargetConfig } from '../../../common/config/types'
 /** Name under which a container reaches this machine (mapped to the Docker host gateway). */
 export const HOST_ALIAS = 'host.docker.internal'
 
-/** A free TCP port on this machine (the receiver needs a known port to build its public URL). */
-export function freePort(): Promise<number> {
+/**
+ * A free TCP port on this machine (the receiver needs a known port to build its public URL), drawn below the kernel's
+ * ephemeral range (Linux: 32768-60999): the port is closed again until the delivery suite's receiver listens on it,
+ * and a port of the ephemeral range could meanwhile be handed to any socket listening on port 0 (another receiver of
+ * the run, or another program), which a clean-clone CI run once met (EADDRINUSE in WH-DLV-001).
+ */
+export async function freePort(random: () => number = Math.random): Promise<number> {
+  let last: unknown
+  for (let i = 0; i < 50; i++) {
+    const port = 20000 + Math.floor(random() * 12000)
+    try {
+      return await tryPort(port)
+    } catch (e) {
+      last = e
+    }
+  }
+  throw last instanceof Error ? last : new Error('no free port between 20000 and 31999')
+}
+
+/** Listens on `port` on every interface and closes again: resolves to the port when it was free. */
+function tryPort(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()
     s.once('error', reject)
-    s.listen(0, '0.0.0.0', () => {
-      const address = s.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      s.close(() => resolve(port))
-    })
+    s.listen(port, '0.0.0.0', () => s.close(() => resolve(port)))
   })
 }
 

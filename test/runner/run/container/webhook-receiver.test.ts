@@ -31,9 +31,24 @@ describe('withContainerReceiver', () => {
     expect(withContainerReceiver(withUrl, 1)).toBe(withUrl)
   })
 
-  it('freePort returns a usable port', async () => {
+  it('freePort returns a free port below the ephemeral range (a socket listening on port 0 never takes it)', async () => {
     const p = await freePort()
-    expect(p).toBeGreaterThan(0)
-    expect(p).toBeLessThan(65536)
+    expect(p).toBeGreaterThanOrEqual(20000)
+    expect(p).toBeLessThan(32000)
+  })
+
+  it('freePort draws another port when the first is taken', async () => {
+    const { createServer } = await import('node:net')
+    const taken = createServer()
+    const first = await freePort(() => 0.5)
+    await new Promise<void>((r) => taken.listen(first, '0.0.0.0', () => r()))
+    try {
+      const draws = [0.5, 0.25]
+      const p = await freePort(() => draws.shift() ?? Math.random())
+      expect(p).not.toBe(first)
+      expect(p).toBe(20000 + Math.floor(0.25 * 12000))
+    } finally {
+      await new Promise<void>((r) => taken.close(() => r()))
+    }
   })
 })
