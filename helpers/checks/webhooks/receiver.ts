@@ -65,12 +65,16 @@ export class WebhookReceiver {
   private oversizedCount = 0
 
   private constructor(
-    private readonly server: Server,
+    private readonly listener: Listener,
     readonly baseUrl: string,
     private readonly o: Required<Pick<ReceiverOptions, 'maxBodyBytes' | 'maxPerSubscription'>> & ReceiverOptions,
   ) {}
 
-  /** Listens on host:port (0 = free port); publicUrl is how the target reaches it, when not this address. */
+  /**
+   * Listens on host:port (0 = free port); publicUrl is how the target reaches it, when not this address. A fixed port
+   * (the profile's listenPort, a container run's) is one listener shared by every receiver of the process that asks for
+   * it (the delivery suite's and the fan-out check's, side by side in a lane): each receiver answers its own paths.
+   */
   static async start(options: ReceiverOptions): Promise<WebhookReceiver> {
     if (!options.publicUrl && !LOOPBACK.has(options.listenHost)) {
       throw new Error(
@@ -79,25 +83,27 @@ export class WebhookReceiver {
       )
     }
     const o = { ...RECEIVER_LIMITS, ...options }
-    const box: { r?: WebhookReceiver } = {}
-    const server = createServer((req, res) => box.r?.receive(req, res))
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(o.listenPort, o.listenHost, () => resolve())
-    })
-    const { port } = server.address() as AddressInfo
+    const listener = await listenerFor(o.listenHost, o.listenPort)
+    const { port } = listener.server.address() as AddressInfo
     const host =
       o.listenHost === '0.0.0.0' || o.listenHost === '::'
         ? '127.0.0.1'
         : o.listenHost.includes(':')
           ? `[${o.listenHost}]`
           : o.listenHost
-    box.r = new WebhookReceiver(server, (o.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, ''), o)
-    return box.r
+    const r = new WebhookReceiver(listener, (o.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, ''), o)
+    listener.receivers.add(r)
+    return r
   }
 
-  private receive(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void {
-    const token = (req.url ?? '/').split('?')[0]!.replace(/^\/+/, '')
+  /** Whether a request path is one this receiver gave out. */
+  owns(path: string): boolean {
+    return this.byToken.has(tokenOf(path))
+  }
+
+  /** Answers a request of the listener: a path of its own, or (when no receiver owns it) a stray one. */
+  receive(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void {
+    const token = tokenOf(req.url ?? '/')
     const endpoint = this.byToken.get(token)
     if (!endpoint) {
       // a path nobody was given: not the target's (or not any subscription's); counted, never kept
@@ -193,10 +199,60 @@ export class WebhookReceiver {
     return { stray: this.strayCount, oversized: this.oversizedCount }
   }
 
+  /** Stops answering; the listener closes with its last receiver. */
   close(): Promise<void> {
+    const l = this.listener
+    l.receivers.delete(this)
+    if (l.receivers.size > 0) return Promise.resolve()
+    if (l.key) shared.delete(l.key)
     return new Promise((resolve) => {
-      this.server.closeAllConnections()
-      this.server.close(() => resolve())
+      l.server.closeAllConnections()
+      l.server.close(() => resolve())
     })
   }
+}
+
+/** A path's token: the request path without its query and leading slashes. */
+function tokenOf(url: string): string {
+  return url.split('?')[0]!.replace(/^\/+/, '')
+}
+
+/** One HTTP server and the receivers it answers for; `key` (host:port) when it is shared on a fixed port. */
+interface Listener {
+  server: Server
+  receivers: Set<WebhookReceiver>
+  key?: string
+}
+
+/** The listeners on fixed ports of this process, by host:port. */
+const shared = new Map<string, Promise<Listener>>()
+
+/** A listener on host:port: a new one on port 0; on a fixed port, the one already there, else a new shared one. */
+function listenerFor(host: string, port: number): Promise<Listener> {
+  const key = port === 0 ? undefined : `${host}:${port}`
+  const existing = key ? shared.get(key) : undefined
+  if (existing) return existing
+  const made = (async (): Promise<Listener> => {
+    const l: Listener = { server: createServer(), receivers: new Set(), ...(key ? { key } : {}) }
+    l.server.on('request', (req, res) => {
+      const path = req.url ?? '/'
+      const owner = [...l.receivers].find((r) => r.owns(path)) ?? [...l.receivers][0]
+      if (owner) owner.receive(req, res)
+      else {
+        req.resume()
+        res.statusCode = 404
+        res.end()
+      }
+    })
+    await new Promise<void>((resolve, reject) => {
+      l.server.once('error', reject)
+      l.server.listen(port, host, () => resolve())
+    })
+    return l
+  })()
+  if (key) {
+    shared.set(key, made)
+    made.catch(() => shared.delete(key))
+  }
+  return made
 }

@@ -26,6 +26,29 @@ function signedPost(url: string, key: string, body: string): Promise<Response> {
 }
 
 describe('webhook receiver', () => {
+  it('on a fixed port, is one listener shared by every receiver of the process: each answers its own paths', async () => {
+    const first = await receiver()
+    const port = Number(new URL(first.baseUrl).port)
+    await first.close()
+    open.splice(open.indexOf(first), 1)
+    const a = await receiver({ listenPort: port })
+    const b = await receiver({ listenPort: port })
+    expect(b.baseUrl).toBe(a.baseUrl)
+    expect((await fetch(a.url('lc-run-a'), { method: 'POST', body: '{"a":1}' })).status).toBe(204)
+    expect((await fetch(b.url('lc-run-b'), { method: 'POST', body: '{"b":1}' })).status).toBe(204)
+    expect(a.for('lc-run-a').map((n) => n.rawBody.toString())).toEqual(['{"a":1}'])
+    expect(b.for('lc-run-b').map((n) => n.rawBody.toString())).toEqual(['{"b":1}'])
+    expect(a.for('lc-run-b')).toEqual([])
+    // the listener stays while one of them is open, and closes with the last
+    await a.close()
+    open.splice(open.indexOf(a), 1)
+    expect((await fetch(b.url('lc-run-b'), { method: 'POST', body: '{"b":2}' })).status).toBe(204)
+    expect(b.for('lc-run-b')).toHaveLength(2)
+    await b.close()
+    open.splice(open.indexOf(b), 1)
+    await expect(fetch(`${b.baseUrl}/x`, { method: 'POST' })).rejects.toThrow()
+  })
+
   it('answers 204 and keeps each notification byte for byte under its label', async () => {
     const r = await receiver()
     const body = '{"event":"export", "é": 1}'
