@@ -14,7 +14,7 @@ function sources(): string[] {
  * Lines Biome cannot break: regular expression literals and template literals whose text or `${}` leaves no place to
  * split without changing the value. A ceiling, so that it only goes down (issue 38: lines ≤ 120).
  */
-const UNBREAKABLE_CEILING = 92
+const UNBREAKABLE_CEILING = 91
 
 describe('Biome over the whole tree (issue 38)', () => {
   it('biome check (formatter and linter, biome.json) finds nothing', { timeout: 60_000 }, () => {

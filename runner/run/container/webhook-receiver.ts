@@ -8,7 +8,8 @@ export const HOST_ALIAS = 'host.docker.internal'
  * A free TCP port on this machine (the receiver needs a known port to build its public URL), drawn below the kernel's
  * ephemeral range (Linux: 32768-60999): the port is closed again until the delivery suite's receiver listens on it,
  * and a port of the ephemeral range could meanwhile be handed to any socket listening on port 0 (another program, a
- * receiver on port 0). Receivers of the run asking for this port share one listener (helpers/checks/webhooks/receiver.ts).
+ * receiver on port 0). Receivers of the run asking for this port share one listener
+ * (helpers/checks/webhooks/receiver.ts).
  */
 export async function freePort(random: () => number = Math.random): Promise<number> {
   let last: unknown

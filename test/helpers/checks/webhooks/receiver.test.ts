@@ -26,7 +26,7 @@ function signedPost(url: string, key: string, body: string): Promise<Response> {
 }
 
 describe('webhook receiver', () => {
-  it('on a fixed port, is one listener shared by every receiver of the process: each answers its own paths', async () => {
+  it('on a fixed port, is one listener shared by the receivers of the process, each answering its paths', async () => {
     const first = await receiver()
     const port = Number(new URL(first.baseUrl).port)
     await first.close()

@@ -31,7 +31,7 @@ describe('withContainerReceiver', () => {
     expect(withContainerReceiver(withUrl, 1)).toBe(withUrl)
   })
 
-  it('freePort returns a free port below the ephemeral range (a socket listening on port 0 never takes it)', async () => {
+  it('freePort returns a free port below the ephemeral range (never one a socket on port 0 gets)', async () => {
     const p = await freePort()
     expect(p).toBeGreaterThanOrEqual(20000)
     expect(p).toBeLessThan(32000)
