@@ -57,6 +57,11 @@ export const SALES_DEFECTS = {
     'The product schema publishes every minimum and minLength one above, and every maximum and maxLength one below, ' +
       'the bounds the service enforces on create (it accepts values its schema refuses).',
   ),
+  'sales-schema-repeats-allowed': d(
+    '§4',
+    'The product schema publishes its lists of values (the coverages) without uniqueItems, while the service refuses ' +
+      'a repeated item.',
+  ),
   'sales-schema-open-items': d(
     '§4',
     "The product schema publishes the insured objects' items with additionalProperties: true, while the service " +

@@ -25,6 +25,15 @@ function shiftBounds(node: unknown, by: { max: number; min: number }): void {
   for (const [k, v] of Object.entries(o)) if (k !== 'enum' && k !== 'const') shiftBounds(v, by)
 }
 
+/** The defect's published lists: no uniqueItems, while the service still refuses a repeated item. */
+function dropUniqueItems(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropUniqueItems)
+  if (node === null || typeof node !== 'object') return
+  const o = node as Record<string, unknown>
+  if (o['uniqueItems'] === true) delete o['uniqueItems']
+  for (const [k, v] of Object.entries(o)) if (k !== 'enum' && k !== 'const') dropUniqueItems(v)
+}
+
 /** GET /schemes/{type}/regular/{name}: the product JSON Schema filtered by the caller's rights. */
 export function registerSchemeRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
   app.get<{ Params: { type: string; name: string } }>(
@@ -65,6 +74,7 @@ export function registerSchemeRoutes(app: FastifyInstance, ctx: ReferenceContext
       }
       if (ctx.defects.has('sales-schema-looser-bounds')) shiftBounds(schema, { max: 1, min: -1 })
       if (ctx.defects.has('sales-schema-stricter-bounds')) shiftBounds(schema, { max: -1, min: 1 })
+      if (ctx.defects.has('sales-schema-repeats-allowed')) dropUniqueItems(schema)
       if (ctx.defects.has('sales-schema-open-items')) {
         const objects = (
           schema['properties'] as Record<string, { properties?: Record<string, Record<string, unknown>> }>

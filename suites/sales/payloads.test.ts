@@ -9,7 +9,13 @@ import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 import { generatePayload } from '../../helpers/checks/sales/payload'
 import { getPointer } from '../../helpers/client/data/json-pointer'
 import { setPointer } from '../../helpers/checks/sales/json-set'
-import { keyNames, pastBounds, setAtBounds, type PastBound } from '../../helpers/checks/sales/schema-bounds'
+import {
+  keyNames,
+  pastBounds,
+  repeatItems,
+  setAtBounds,
+  type PastBound,
+} from '../../helpers/checks/sales/schema-bounds'
 
 const t = useTarget()
 const flow = useSalesFlow(t, 'payloads')
@@ -98,8 +104,9 @@ describe('sales: payloads generated from the product schema (sales-service.md §
         requirement:
           `A ${product} quote that uses what the published schema allows follows the schema, so the ` +
           `service accepts it: its insured-object lists at their maxItems, every value it carries at its ` +
-          `published upper bound (maximum, maxLength), and a key the schema does not list in every object whose ` +
-          `schema says additionalProperties: true. The rules the schema publishes are the ones the service enforces.`,
+          `published upper bound (maximum, maxLength), an item repeated in each list of values whose schema does ` +
+          `not ask for unique items, and a key the schema does not list in every object whose schema says ` +
+          `additionalProperties: true. The rules the schema publishes are the ones the service enforces.`,
       },
       async (c) => {
         const schema = await given(`the ${product} schema`, () => flow.schema(product), { product })
@@ -120,7 +127,8 @@ describe('sales: payloads generated from the product schema (sales-service.md §
         }
         const extra = addExtraKeys(schema, payload)
         const upper = setAtBounds(schema, payload, 'upper').map((b) => `${b.pointer} ${b.keyword} ${b.bound}`)
-        if (filled.length === 0 && extra.length === 0 && upper.length === 0)
+        const repeated = repeatItems(schema, payload)
+        if (filled.length === 0 && extra.length === 0 && upper.length === 0 && repeated.length === 0)
           return c.notApplicable(
             `the generated ${product} payload holds no bounded insured-object list and no object whose schema allows ` +
               `other keys and no value with an upper bound`,
@@ -135,7 +143,7 @@ describe('sales: payloads generated from the product schema (sales-service.md §
         await attachEvidence(
           `${product} payload using what the schema allows (lists at their bound: ${filled.join(', ') || 'none'}; ` +
             `keys the schema does not list: ${extra.join(', ') || 'none'}; values at their upper bound: ` +
-            `${upper.length})`,
+            `${upper.length}; lists with an item repeated: ${repeated.join(', ') || 'none'})`,
           payload,
         )
         const res = await t.sales.call({ op: 'sales.quote.create', json: payload })

@@ -173,3 +173,20 @@ export function keyNames(key: string, pointer: string): boolean {
     .join('.')
   return norm === field || norm === noIndex || norm.endsWith(`.${field}`)
 }
+
+/**
+ * Repeats, in place, the first item of every carried list of scalars whose schema does not ask for unique items
+ * (`uniqueItems` absent or false) and has room for one more (under its maxItems). Returns the pointers of those lists.
+ */
+export function repeatItems(schema: unknown, doc: unknown): string[] {
+  const out: string[] = []
+  walk(schema, doc, '', (s, v, at) => {
+    if (!Array.isArray(v) || v.length === 0 || s['uniqueItems'] === true) return
+    if (v.some((x) => x !== null && typeof x === 'object')) return
+    const max = num(s, 'maxItems')
+    if (max !== undefined && v.length >= max) return
+    v.push(v[0])
+    out.push(at)
+  })
+  return out
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { keyNames, pastBounds, setAtBounds } from '../../../../helpers/checks/sales/schema-bounds'
+import { keyNames, pastBounds, repeatItems, setAtBounds } from '../../../../helpers/checks/sales/schema-bounds'
 
 const schema = {
   type: 'object',
@@ -49,6 +49,21 @@ describe('schema bounds (issue 39)', () => {
       ['/list/0/v', 'minimum', 9, false],
       ['/list/0/v', 'maximum', 21, false],
     ])
+  })
+
+  it('repeats an item of a list of values only where the schema does not ask for unique items', () => {
+    const s = {
+      type: 'object',
+      properties: {
+        a: { type: 'array', items: { type: 'string' } },
+        u: { type: 'array', uniqueItems: true, items: { type: 'string' } },
+        full: { type: 'array', maxItems: 1, items: { type: 'string' } },
+        objs: { type: 'array', items: { type: 'object' } },
+      },
+    }
+    const d = { a: ['x', 'y'], u: ['x'], full: ['x'], objs: [{}] }
+    expect(repeatItems(s, d)).toEqual(['/a'])
+    expect(d).toEqual({ a: ['x', 'y', 'x'], u: ['x'], full: ['x'], objs: [{}] })
   })
 
   it('matches the error keys that name a field', () => {
