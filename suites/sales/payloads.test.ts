@@ -10,6 +10,7 @@ import { generatePayload } from '../../helpers/checks/sales/payload'
 import { getPointer } from '../../helpers/client/data/json-pointer'
 import { setPointer } from '../../helpers/checks/sales/json-set'
 import {
+  addBoundedOptionals,
   keyNames,
   pastBounds,
   repeatItems,
@@ -126,6 +127,7 @@ describe('sales: payloads generated from the product schema (sales-service.md §
           filled.push(`${type}: ${max}`)
         }
         const extra = addExtraKeys(schema, payload)
+        addBoundedOptionals(schema, payload)
         const upper = setAtBounds(schema, payload, 'upper').map((b) => `${b.pointer} ${b.keyword} ${b.bound}`)
         const repeated = repeatItems(schema, payload)
         if (filled.length === 0 && extra.length === 0 && upper.length === 0 && repeated.length === 0)
@@ -171,6 +173,7 @@ describe('sales: payloads generated from the product schema (sales-service.md §
           { product },
         )
         const payload = structuredClone(built.payload)
+        addBoundedOptionals(schema, payload)
         const lower = setAtBounds(schema, payload, 'lower').map((b) => `${b.pointer} ${b.keyword} ${b.bound}`)
         if (lower.length === 0)
           return c.notApplicable(`the generated ${product} payload carries no value with a lower bound`)
@@ -203,15 +206,19 @@ describe('sales: payloads generated from the product schema (sales-service.md §
           { product },
         )
         const validate = t.schemas.compile(schema)
+        // the optional fields with a bound added (left as generated if the schema refuses them)
+        const withOptionals = structuredClone(built.payload)
+        addBoundedOptionals(schema, withOptionals)
+        const base = validate(withOptionals) ? withOptionals : built.payload
         const apply = (edits: PastBound[]) => {
-          const payload = structuredClone(built.payload)
+          const payload = structuredClone(base)
           // a list before its items: a longer list repeats the items as generated, then its first item's values change
           for (const e of [...edits].sort((a, b) => a.pointer.length - b.pointer.length))
             if (getPointer(payload, e.pointer) !== undefined) setPointer(payload, e.pointer, structuredClone(e.value))
           return payload
         }
         // a value the schema itself does not refuse (a bound it cannot meet alone) is not sent
-        const past = pastBounds(schema, built.payload).filter((e) => !validate(apply([e])))
+        const past = pastBounds(schema, base).filter((e) => !validate(apply([e])))
         if (past.length === 0) return c.notApplicable(`the generated ${product} payload carries no value with a bound`)
         const show = (e: PastBound) => `${e.pointer} (${e.keyword} ${e.bound})`
         const created = (res: { body: unknown }) => {

@@ -34,11 +34,14 @@ const numeric = (s: Json) => s['type'] === 'integer' || s['type'] === 'number'
 /** A number's step: 1 for integers, a cent for numbers. */
 const step = (s: Json) => (isInt(s) ? 1 : 0.01)
 const round = (n: number) => Math.round(n * 100) / 100
-/** A string of exactly n characters from s (cut, or padded with its own letters, or 'a'). */
+/**
+ * A string of exactly n characters from s (cut, or padded with its own characters, or 'a'), counted as JSON Schema
+ * counts them: code points (an emoji is one).
+ */
 function ofLength(s: string, n: number): string {
   if (n <= 0) return ''
-  const base = s.length > 0 ? s : 'a'
-  return base.repeat(Math.ceil(n / base.length)).slice(0, n)
+  const base = s.length > 0 ? [...s] : ['a']
+  return Array.from({ length: n }, (_, i) => base[i % base.length]).join('')
 }
 const escape = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1')
 const usableBound = (s: Json, n: number | undefined): n is number =>
@@ -187,6 +190,33 @@ export function repeatItems(schema: unknown, doc: unknown): string[] {
     if (max !== undefined && v.length >= max) return
     v.push(v[0])
     out.push(at)
+  })
+  return out
+}
+
+/**
+ * Adds, in place, every optional property the payload leaves out whose schema has a bound this module tries (a number
+ * or integer with minimum or maximum, a string with minLength or maxLength and no pattern, format, enum or const), at
+ * a value inside its bounds, in the objects the payload carries; not a readOnly or writeOnly one. So the bounds are
+ * tried whatever fields the generator happened to fill. Returns the pointers added.
+ */
+export function addBoundedOptionals(schema: unknown, doc: unknown): string[] {
+  const out: string[] = []
+  walk(schema, doc, '', (s, v, at) => {
+    if (!isObj(v) || !isObj(s['properties'])) return
+    for (const [k, sub] of Object.entries(s['properties'])) {
+      if (k in v || !isObj(sub) || sub['readOnly'] === true || sub['writeOnly'] === true) continue
+      const min = num(sub, numeric(sub) ? 'minimum' : 'minLength')
+      const max = num(sub, numeric(sub) ? 'maximum' : 'maxLength')
+      if (numeric(sub) && free(sub) && (usableBound(sub, min) || usableBound(sub, max)))
+        v[k] = usableBound(sub, min) ? min : max
+      else if (sub['type'] === 'string' && freeString(sub) && (min !== undefined || max !== undefined)) {
+        const n = Math.max(min ?? 1, 1)
+        if (max !== undefined && n > max) continue
+        v[k] = ofLength('a', n)
+      } else continue
+      out.push(`${at}/${escape(k)}`)
+    }
   })
   return out
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { keyNames, pastBounds, repeatItems, setAtBounds } from '../../../../helpers/checks/sales/schema-bounds'
+import {
+  addBoundedOptionals,
+  keyNames,
+  pastBounds,
+  repeatItems,
+  setAtBounds,
+} from '../../../../helpers/checks/sales/schema-bounds'
 
 const schema = {
   type: 'object',
@@ -64,6 +70,32 @@ describe('schema bounds (issue 39)', () => {
     const d = { a: ['x', 'y'], u: ['x'], full: ['x'], objs: [{}] }
     expect(repeatItems(s, d)).toEqual(['/a'])
     expect(d).toEqual({ a: ['x', 'y', 'x'], u: ['x'], full: ['x'], objs: [{}] })
+  })
+
+  it('adds the optional fields that have a bound, inside it, except read-only ones and constrained strings', () => {
+    const s = {
+      type: 'object',
+      properties: {
+        n: { type: 'integer', maximum: 9 },
+        m: { type: 'number', minimum: 2 },
+        s: { type: 'string', minLength: 3, maxLength: 9 },
+        t: { type: 'string', maxLength: 9 },
+        p: { type: 'string', maxLength: 9, pattern: '^b$' },
+        id: { type: 'string', readOnly: true, maxLength: 9 },
+        here: { type: 'integer', minimum: 0 },
+      },
+    }
+    const d: Record<string, unknown> = { here: 5 }
+    expect(addBoundedOptionals(s, d)).toEqual(['/n', '/m', '/s', '/t'])
+    expect(d).toEqual({ here: 5, n: 9, m: 2, s: 'aaa', t: 'a' })
+  })
+
+  it('counts the length of a string in code points, as JSON Schema does', () => {
+    const s = { type: 'object', properties: { s: { type: 'string', minLength: 2, maxLength: 3 } } }
+    const d = { s: '😀x' }
+    setAtBounds(s, d, 'upper')
+    expect(d.s).toBe('😀x😀')
+    expect(pastBounds(s, { s: '😀x' }).map((b) => b.value)).toEqual(['😀', '😀x😀x'])
   })
 
   it('matches the error keys that name a field', () => {
