@@ -73,7 +73,7 @@ export function registerSchemeRoutes(app: FastifyInstance, ctx: ReferenceContext
           if (typeof list['maxItems'] === 'number') list['maxItems'] = list['maxItems'] + 1
       }
       if (ctx.defects.has('sales-schema-looser-bounds')) shiftBounds(schema, { max: 1, min: -1 })
-      if (ctx.defects.has('sales-schema-stricter-bounds')) shiftBounds(schema, { max: -1, min: 1 })
+      if (ctx.defects.has('sales-schema-stricter-bounds')) shiftBounds(schema, { max: 0, min: 1 })
       if (ctx.defects.has('sales-schema-repeats-allowed')) dropUniqueItems(schema)
       if (ctx.defects.has('sales-schema-open-items')) {
         const objects = (

@@ -225,11 +225,21 @@ describe('sales: payloads generated from the product schema (sales-service.md §
           const id = getPointer(res.body, flow.settings.quoteIdPointer)
           if (typeof id === 'string' || typeof id === 'number') flow.created.set(String(id), { product, final: false })
         }
-        // two quotes break every bound at once: a list cut short goes in the second when other bounds lie inside it
-        // (their values would go with it); a bound the refusal's errors do not name is then tried alone
-        const cutsOthers = (e: PastBound) => e.shrinks && past.some((o) => o.pointer.startsWith(`${e.pointer}/`))
+        // a few quotes break every bound at once: two values of one field (its minimum and its maximum) go in different
+        // quotes, and so do a list cut short and the bounds inside it; a bound the refusal's errors do not name is then
+        // tried alone
+        const clash = (a: PastBound, b: PastBound) =>
+          a.pointer === b.pointer ||
+          (a.shrinks && b.pointer.startsWith(`${a.pointer}/`)) ||
+          (b.shrinks && a.pointer.startsWith(`${b.pointer}/`))
+        const groups: PastBound[][] = []
+        for (const e of past) {
+          const g = groups.find((g) => !g.some((o) => clash(o, e)))
+          if (g) g.push(e)
+          else groups.push([e])
+        }
         const unnamed: PastBound[] = []
-        for (const group of [past.filter((e) => !cutsOthers(e)), past.filter(cutsOthers)]) {
+        for (const group of groups) {
           if (group.length === 0) continue
           const payload = apply(group)
           await attachEvidence(
