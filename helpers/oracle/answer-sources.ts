@@ -318,7 +318,40 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
     '/*/createdAt': agreement('the createdAt of the create answer (WH-INV-001)', 'WH-INV-001'),
     '/*/updatedAt': agreement('the updatedAt of the last write (WH-INV-001)', 'WH-INV-001'),
   },
+  // the annotations of JSON Schema's meta-data vocabulary (and $id, $comment) do not change which quotes follow the
+  // schema; the value bounds and other validation keywords do (SL-PAY-002..004 judge them). $schema does too (the
+  // dialect says how the keywords read): not free
   'sales.schemes.get 200': {
+    '/$id': free(
+      "sales §2 leaves the schema documents' structure open and §4 names a schema by the type and name of its path; " +
+        'no quote depends on the identifier (a $ref that resolves against it is judged by SL-SCH-001 compiling it)',
+    ),
+    '/**/title': free(
+      "sales §2 leaves the schema documents' structure open and §4 binds a quote to what the schema validates; a " +
+        'title is an annotation, no quote follows it or breaks it',
+    ),
+    '/**/description': free(
+      "sales §2 leaves the schema documents' structure open and §4 binds a quote to what the schema validates; a " +
+        'description is an annotation, no quote follows it or breaks it',
+    ),
+    '/**/$comment': free(
+      "sales §2 leaves the schema documents' structure open; a $comment is for the schema's authors, not for quotes",
+    ),
+    '/**/examples/**': free(
+      "sales §2 leaves the schema documents' structure open; examples illustrate a field and do not validate a quote",
+    ),
+    '/**/readOnly': free(
+      "sales §2 leaves the schema documents' structure open and no clause says what the service does with a value " +
+        'the caller sends for a field marked read-only or not; the flag is an annotation that validates nothing (the ' +
+        'ids the service gives insured objects are judged in the answers, SL-INV-021)',
+    ),
+    '/**/writeOnly': free(
+      "sales §2 leaves the schema documents' structure open; the flag is an annotation that validates nothing",
+    ),
+    '/**/deprecated': free(
+      "sales §2 leaves the schema documents' structure open and §9 gives no deprecation policy; the flag validates " +
+        'nothing',
+    ),
     '/**': state(
       'the product schema: a valid JSON Schema the payloads satisfy, restricted per rights, whose bounds the service ' +
         'enforces (the SL-SCH and SL-PAY checks judge it whole)',
@@ -382,15 +415,26 @@ export function patternOf(pointer: string, arrays: ReadonlySet<string>): string 
     .join('/')
 }
 
+/** Segments of a pattern (`*` one segment, `**` any number) against those of a pointer pattern. */
+function deepMatch(p: string[], path: string[]): boolean {
+  if (p.length === 0) return path.length === 0
+  const [head, ...rest] = p
+  if (head === '**') return path.some((_, i) => deepMatch(rest, path.slice(i))) || deepMatch(rest, [])
+  return path.length > 0 && (head === '*' || head === path[0]) && deepMatch(rest, path.slice(1))
+}
+
 /**
- * The source of one field of an answer (operation and status), if the table knows it: the exact path, else the nearest
- * `/**`.
+ * The source of one field of an answer (operation and status), if the table knows it: the exact path, else a pattern
+ * with `**` before its last segment (any depth, then `title`), else the nearest `/**`.
  */
 export function sourceOf(key: string, pattern: string): FieldSource | undefined {
   const table = ANSWER_SOURCES[key]
   if (!table) return undefined
   const exact = table[pattern]
   if (exact) return exact
+  // a pattern with `**` before its last segment (`/**/title`): any depth, then its own segments
+  const segs = pattern.split('/')
+  for (const [p, s] of Object.entries(table)) if (/\/\*\*\//.test(p) && deepMatch(p.split('/'), segs)) return s
   let best: [number, FieldSource] | undefined
   for (const [p, s] of Object.entries(table)) {
     if (!p.endsWith('/**')) continue

@@ -47,6 +47,21 @@ export const SALES_DEFECTS = {
     'The product schema publishes each insured-object list with a maxItems one above the bound the service enforces ' +
       'on create.',
   ),
+  'sales-schema-looser-bounds': d(
+    '§4',
+    'The product schema publishes every maximum and maxLength one above, and every minimum and minLength one below, ' +
+      'the bounds the service enforces on create.',
+  ),
+  'sales-schema-stricter-bounds': d(
+    '§4',
+    'The product schema publishes every minimum and minLength one above the bounds the service enforces on create (it ' +
+      'accepts values its schema refuses; its maximum and maxLength are the enforced ones).',
+  ),
+  'sales-schema-repeats-allowed': d(
+    '§4',
+    'The product schema publishes its lists of values (the coverages) without uniqueItems, while the service refuses ' +
+      'a repeated item.',
+  ),
   'sales-schema-open-items': d(
     '§4',
     "The product schema publishes the insured objects' items with additionalProperties: true, while the service " +

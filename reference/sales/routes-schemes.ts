@@ -7,6 +7,33 @@ import { isProduct, SCHEMA_TYPE } from './schemes'
 
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema'
 
+/**
+ * The defects' published bounds, moved from the ones the service enforces (it validates against its own copy): every
+ * maximum and maxLength by `max`, every minimum and minLength by `min` (a length not below 0).
+ */
+function shiftBounds(node: unknown, by: { max: number; min: number }): void {
+  if (Array.isArray(node)) return node.forEach((n) => shiftBounds(n, by))
+  if (node === null || typeof node !== 'object') return
+  const o = node as Record<string, unknown>
+  for (const [k, d] of [
+    ['maximum', by.max],
+    ['maxLength', by.max],
+    ['minimum', by.min],
+    ['minLength', by.min],
+  ] as const)
+    if (typeof o[k] === 'number') o[k] = k.endsWith('Length') ? Math.max(0, (o[k] as number) + d) : (o[k] as number) + d
+  for (const [k, v] of Object.entries(o)) if (k !== 'enum' && k !== 'const') shiftBounds(v, by)
+}
+
+/** The defect's published lists: no uniqueItems, while the service still refuses a repeated item. */
+function dropUniqueItems(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropUniqueItems)
+  if (node === null || typeof node !== 'object') return
+  const o = node as Record<string, unknown>
+  if (o['uniqueItems'] === true) delete o['uniqueItems']
+  for (const [k, v] of Object.entries(o)) if (k !== 'enum' && k !== 'const') dropUniqueItems(v)
+}
+
 /** GET /schemes/{type}/regular/{name}: the product JSON Schema filtered by the caller's rights. */
 export function registerSchemeRoutes(app: FastifyInstance, ctx: ReferenceContext, ledger: Ledger): void {
   app.get<{ Params: { type: string; name: string } }>(
@@ -45,6 +72,9 @@ export function registerSchemeRoutes(app: FastifyInstance, ctx: ReferenceContext
         for (const list of Object.values(objects?.properties ?? {}))
           if (typeof list['maxItems'] === 'number') list['maxItems'] = list['maxItems'] + 1
       }
+      if (ctx.defects.has('sales-schema-looser-bounds')) shiftBounds(schema, { max: 1, min: -1 })
+      if (ctx.defects.has('sales-schema-stricter-bounds')) shiftBounds(schema, { max: 0, min: 1 })
+      if (ctx.defects.has('sales-schema-repeats-allowed')) dropUniqueItems(schema)
       if (ctx.defects.has('sales-schema-open-items')) {
         const objects = (
           schema['properties'] as Record<string, { properties?: Record<string, Record<string, unknown>> }>

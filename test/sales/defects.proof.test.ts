@@ -21,6 +21,13 @@ const CASES: { defect: keyof typeof SALES_DEFECTS; file: string; mustFail: strin
   // issue 39: the bounds the schema publishes are the ones the service enforces
   { defect: 'sales-schema-looser-max-items', file: S('payloads'), mustFail: ['SL-PAY-002-home', 'SL-PAY-002-travel'] },
   { defect: 'sales-schema-open-items', file: S('payloads'), mustFail: ['SL-PAY-002-home', 'SL-PAY-002-travel'] },
+  {
+    defect: 'sales-schema-looser-bounds',
+    file: S('payloads'),
+    mustFail: ['SL-PAY-002-home', 'SL-PAY-002-travel', 'SL-PAY-003-home', 'SL-PAY-003-travel'],
+  },
+  { defect: 'sales-schema-repeats-allowed', file: S('payloads'), mustFail: 'SL-PAY-002-home' },
+  { defect: 'sales-schema-stricter-bounds', file: S('payloads'), mustFail: ['SL-PAY-004-home', 'SL-PAY-004-travel'] },
   // fails at the polling deadline with the poll trace, not by the test timeout
   {
     defect: 'sales-actions-never-unlock',

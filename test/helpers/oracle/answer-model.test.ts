@@ -45,6 +45,11 @@ describe('the answer source table', () => {
     expect(sourceOf('sales.quote.calculate 200', '/data/policy/financials/brokerComm')?.kind).toBe('rule')
     expect(sourceOf('sales.quote.calculate 200', '/x_vendor_trace')).toBeUndefined()
     expect(sourceOf('sales.unknown 200', '/a')).toBeUndefined()
+    // issue 39: a schema's annotations are free at any depth; its bounds are not
+    expect(sourceOf('sales.schemes.get 200', '/properties/policy/properties/dateExpiry/title')?.kind).toBe('free')
+    expect(sourceOf('sales.schemes.get 200', '/title')?.kind).toBe('free')
+    expect(sourceOf('sales.schemes.get 200', '/properties/customer/properties/name/minLength')?.kind).toBe('state')
+    expect(sourceOf('sales.schemes.get 200', '/properties/title/type')?.kind).toBe('state')
   })
 
   it('every free entry says what leaves it open, every other names the invariant that judges it', () => {
