@@ -54,8 +54,8 @@ export const SALES_DEFECTS = {
   ),
   'sales-schema-stricter-bounds': d(
     '§4',
-    'The product schema publishes every minimum and minLength one above the bounds the service enforces on create (it ' +
-      'accepts values its schema refuses; its maximum and maxLength are the enforced ones).',
+    'The product schema publishes every minimum and minLength one above the bounds the service enforces on ' +
+      'create (it accepts values its schema refuses; its maximum and maxLength are the enforced ones).',
   ),
   'sales-schema-repeats-allowed': d(
     '§4',
