@@ -23,6 +23,9 @@ const policy = givenOnce('an issued policy', () => issuePolicy(flow, api, { labe
 })
 const renewal = once(async () => {
   const p = await policy()
+  // the policy's view read just before, nothing in flight on it: the renewal data is judged against what it shows
+  // (PL-INV-023), whatever the order of the issue's own reads was
+  await flow.getQuote(p.policyId)
   const res = await api.renewal(p.policyId)
   expectStatus(res, 200)
   const data = getPointer(expectJsonBody(res), s.renewal.dataPointer)
