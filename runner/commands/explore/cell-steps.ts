@@ -21,7 +21,7 @@ import { issuePolicy } from '../../../helpers/checks/policies/scenario'
 import { addDays, daysBetween } from '../../../helpers/checks/policies/dates'
 import { roundMoney } from '../../../helpers/checks/policies/money'
 import { deepMerge, fillTemplate } from '../../../helpers/checks/policies/template'
-import { newQuote, policyOrNew } from './steps'
+import { mtaIssued, newQuote, policyOrNew } from './steps'
 import type { ExploreAction, World } from './world'
 
 /**
@@ -223,21 +223,7 @@ async function policyWrite(
   }
   const body = await mtaBody(w, policyId)
   if (body === undefined) return
-  const res = await api.mta(body)
-  const id = getPointer(res.body, s.mta.quoteIdPointer)
-  if (res.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return
-  const mtaId = String(id)
-  w.flow.created.set(mtaId, { product: w.t.config.product, final: false })
-  for (const op of ['calculate', 'bind', 'issue'] as const) {
-    await w.flow.unlocked(mtaId, `the MTA quote before ${op}`)
-    const r = await perform(w.flow, mtaId, op, w.t.config.product)
-    if (r.status >= 300) return
-    if (op === 'issue') {
-      w.flow.markFinal(mtaId)
-      const requestId = w.flow.requestIdOf(r)
-      if (requestId) await w.flow.waitRequest(requestId)
-    }
-  }
+  await mtaIssued(w, body)
 }
 
 /** A new policy of the sequence in a policy state. */

@@ -220,6 +220,28 @@ class ExpiredProbe extends Step {
 }
 
 /** Policy #k of the sequence; when the sequence has none yet, one is issued first. */
+/**
+ * Sends an MTA and takes its quote through calculate, bind and issue (waiting for the issue's request); stops at the
+ * first refusal. Shared by the MTA step and the exercise model's MTA cells (cell-steps.ts).
+ */
+export async function mtaIssued(w: World, body: unknown): Promise<void> {
+  const res = await w.api.mta(body)
+  const id = at(res.body, w.api.s.mta.quoteIdPointer)
+  if (res.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return
+  const mtaId = String(id)
+  w.flow.created.set(mtaId, { product: w.t.config.product, final: false })
+  for (const op of ['calculate', 'bind', 'issue'] as const) {
+    await w.flow.unlocked(mtaId, `the MTA quote before ${op}`)
+    const r = await perform(w.flow, mtaId, op, w.t.config.product)
+    if (r.status >= 300) return
+    if (op === 'issue') {
+      w.flow.markFinal(mtaId)
+      const requestId = w.flow.requestIdOf(r)
+      if (requestId) await w.flow.waitRequest(requestId)
+    }
+  }
+}
+
 export async function policyOrNew(w: World, k: number): Promise<World['policies'][number] | undefined> {
   if (w.policies.length === 0) await newQuote(w, 'issued')
   return pick(w.policies, k)
@@ -510,21 +532,7 @@ class MoneyOp extends Step {
       const body = structuredClone(payload)
       for (const [ptr, v] of Object.entries(fillTemplate(s.mta.set, vars) as Record<string, unknown>))
         setPointer(body, ptr, v)
-      const res = await api.mta(deepMerge(body, fillTemplate(s.mta.body, vars)))
-      const id = at(res.body, s.mta.quoteIdPointer)
-      if (res.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return
-      const mtaId = String(id)
-      w.flow.created.set(mtaId, { product: w.t.config.product, final: false })
-      for (const op of ['calculate', 'bind', 'issue'] as const) {
-        await w.flow.unlocked(mtaId, `the MTA quote before ${op}`)
-        const r = await perform(w.flow, mtaId, op, w.t.config.product)
-        if (r.status >= 300) return
-        if (op === 'issue') {
-          w.flow.markFinal(mtaId)
-          const requestId = w.flow.requestIdOf(r)
-          if (requestId) await w.flow.waitRequest(requestId)
-        }
-      }
+      await mtaIssued(w, deepMerge(body, fillTemplate(s.mta.body, vars)))
     } finally {
       await api.totals(policy.id)
       await api.links(policy.id)
