@@ -115,12 +115,13 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     },
   },
   {
-    defect: 'oracle-renewal-other-commission',
+    defect: 'oracle-renewal-other-frequency',
     answer: 'sales.policy.renewal 200',
     change: (b) => {
+      // a field every policy holds (the product schemas require it), so the defect bites whatever data the run sent
       const p = isObj(b['data']) && isObj(b['data']['policy']) ? b['data']['policy'] : undefined
-      if (p && typeof p['brokerCommissionPct'] === 'number')
-        p['brokerCommissionPct'] = round2(p['brokerCommissionPct'] + 0.01)
+      if (p && typeof p['paymentFrequency'] === 'string')
+        p['paymentFrequency'] = p['paymentFrequency'] === 'monthly' ? 'annual' : 'monthly'
     },
   },
   {

@@ -92,10 +92,11 @@ export const ORACLE_DEFECTS = {
     'webhook-subscriptions.md §2',
     "The subscription update answer shows another secret than the subscription's.",
   ),
-  'oracle-renewal-other-commission': d(
+  'oracle-renewal-other-frequency': d(
     'policies',
     S('§4'),
-    'The renewal data carries another policy.brokerCommissionPct (a cent more) than the policy holds.',
+    'The renewal data carries another policy.paymentFrequency than the policy holds (monthly, or annual for a monthly ' +
+      'policy).',
   ),
   // state, reads (the quotes a policy view links)
   'oracle-links-quotes-other': d(

@@ -333,7 +333,7 @@ export const MODEL_CASES: ModelCase[] = [
     explore: false,
   },
   {
-    defect: 'oracle-renewal-other-commission',
+    defect: 'oracle-renewal-other-frequency',
     area: 'oracle',
     file: P('renewal'),
     mustFail: ['PL-INV-023'],
