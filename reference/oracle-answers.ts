@@ -7,6 +7,13 @@ type Json = Record<string, unknown>
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)
 const round2 = (n: number) => Math.round(n * 100) / 100
 
+/** The object at a path of keys in an answer, or undefined when any step is not an object. */
+function objAt(b: Json, ...keys: string[]): Json | undefined {
+  let at: unknown = b
+  for (const k of keys) at = isObj(at) ? at[k] : undefined
+  return isObj(at) ? at : undefined
+}
+
 /** Another id of the same style: an integer one more, a numeric string one more, another last character otherwise. */
 function otherId(v: unknown): unknown {
   if (typeof v === 'number') return v + 1
@@ -41,7 +48,7 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     defect: 'oracle-calculate-other-sales-channel',
     answer: 'sales.quote.calculate 200',
     change: (b) => {
-      const p = isObj(b['data']) && isObj(b['data']['policy']) ? b['data']['policy'] : undefined
+      const p = objAt(b, 'data', 'policy')
       if (p && typeof p['salesChannel'] === 'string')
         p['salesChannel'] = p['salesChannel'] === 'broker' ? 'direct' : 'broker'
     },
@@ -75,10 +82,7 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     defect: 'oracle-quote-broker-comm-off',
     answer: 'sales.quote.get 200',
     change: (b) => {
-      const f =
-        isObj(b['data']) && isObj(b['data']['policy']) && isObj(b['data']['policy']['financials'])
-          ? b['data']['policy']['financials']
-          : undefined
+      const f = objAt(b, 'data', 'policy', 'financials')
       if (f && typeof f['brokerComm'] === 'number') f['brokerComm'] = round2(f['brokerComm'] + 0.01)
     },
   },
@@ -86,10 +90,7 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     defect: 'oracle-links-broker-comm-off',
     answer: 'sales.policy.links 200',
     change: (b) => {
-      const f =
-        isObj(b['data']) && isObj(b['data']['policy']) && isObj(b['data']['policy']['financials'])
-          ? b['data']['policy']['financials']
-          : undefined
+      const f = objAt(b, 'data', 'policy', 'financials')
       if (f && typeof f['brokerComm'] === 'number') f['brokerComm'] = round2(f['brokerComm'] + 0.01)
     },
   },
@@ -97,10 +98,7 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     defect: 'oracle-calculate-total-off',
     answer: 'sales.quote.calculate 200',
     change: (b) => {
-      const f =
-        isObj(b['data']) && isObj(b['data']['policy']) && isObj(b['data']['policy']['financials'])
-          ? b['data']['policy']['financials']
-          : undefined
+      const f = objAt(b, 'data', 'policy', 'financials')
       if (f && typeof f['total'] === 'number') f['total'] = round2(f['total'] + 1)
     },
   },
@@ -108,7 +106,7 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     defect: 'oracle-calculation-other-commission-pct',
     answer: 'sales.quote.calculation 200',
     change: (b) => {
-      const f = isObj(b['data']) ? b['data'] : undefined
+      const f = objAt(b, 'data')
       if (!f || typeof f['brokerCommPct'] !== 'number' || typeof f['periodPremium'] !== 'number') return
       f['brokerCommPct'] = f['brokerCommPct'] + 1
       f['brokerComm'] = round2((f['periodPremium'] * (f['brokerCommPct'] as number)) / 100)
@@ -119,7 +117,7 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     answer: 'sales.policy.renewal 200',
     change: (b) => {
       // a field every policy holds (the product schemas require it), so the defect bites whatever data the run sent
-      const p = isObj(b['data']) && isObj(b['data']['policy']) ? b['data']['policy'] : undefined
+      const p = objAt(b, 'data', 'policy')
       if (p && typeof p['paymentFrequency'] === 'string')
         p['paymentFrequency'] = p['paymentFrequency'] === 'monthly' ? 'annual' : 'monthly'
     },
@@ -128,7 +126,7 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     defect: 'oracle-links-quotes-other',
     answer: 'sales.policy.links 200',
     change: (b) => {
-      const l = isObj(b['links']) ? b['links'] : undefined
+      const l = objAt(b, 'links')
       if (l && Array.isArray(l['quotes'])) l['quotes'] = l['quotes'].map(otherId)
     },
   },
@@ -141,7 +139,7 @@ const CHANGES: { defect: DefectName; answer: string; change: (body: Json) => voi
     defect: 'oracle-links-status-disagrees',
     answer: 'sales.policy.links 200',
     change: (b) => {
-      const p = isObj(b['data']) && isObj(b['data']['policy']) ? b['data']['policy'] : undefined
+      const p = objAt(b, 'data', 'policy')
       if (p && p['status'] === 'active') p['status'] = 'lapsed'
     },
   },

@@ -20,9 +20,20 @@ const RUN = {
   startedAt: new Date(1000).toISOString(),
 }
 
-/** A reports folder with one failed check and its one recorded exchange (a GET with a bearer token). */
-function reports(): string {
-  const d = tempDir('replay')
+/** The exchange the reports' one failed check recorded by default: a GET with a bearer token. */
+const GET_EXCHANGE = {
+  method: 'GET',
+  url: 'http://127.0.0.1:1/api/webhook/subscription/1',
+  headers: { authorization: 'Bearer [REDACTED]' },
+}
+
+/** A reports folder with one failed check (WH-LIFE-001) of `run` and its one recorded exchange. */
+function reports(
+  run: Record<string, unknown> = RUN,
+  request: Record<string, unknown> = GET_EXCHANGE,
+  response: Record<string, unknown> = { status: 200 },
+  d = tempDir('replay'),
+): string {
   const check = {
     id: 'WH-LIFE-001',
     document: 'webhook-subscriptions.md',
@@ -34,7 +45,7 @@ function reports(): string {
     durationMs: 1,
     deviations: [],
   }
-  writeFileSync(join(d, 'checks.json'), JSON.stringify({ run: RUN, totals: {}, checks: [check], operations: [] }))
+  writeFileSync(join(d, 'checks.json'), JSON.stringify({ run, totals: {}, checks: [check], operations: [] }))
   mkdirSync(join(d, 'allure-results'))
   writeFileSync(
     join(d, 'allure-results', 'a-result.json'),
@@ -44,17 +55,7 @@ function reports(): string {
       steps: [{ start: 2001, attachments: [{ name: 'exchange', source: 'x-attachment.json' }] }],
     }),
   )
-  writeFileSync(
-    join(d, 'allure-results', 'x-attachment.json'),
-    JSON.stringify({
-      request: {
-        method: 'GET',
-        url: 'http://127.0.0.1:1/api/webhook/subscription/1',
-        headers: { authorization: 'Bearer [REDACTED]' },
-      },
-      response: { status: 200 },
-    }),
-  )
+  writeFileSync(join(d, 'allure-results', 'x-attachment.json'), JSON.stringify({ request, response }))
   return d
 }
 
@@ -145,45 +146,22 @@ describe('ledger-conformance replay', () => {
           .end(JSON.stringify({ id: 'sub-1', event: 'extracted', secret: { algorithm: 'sha256', key }, note }))
       })
       try {
-        const d = tempDir('replay-secret')
         const run = {
           ...RUN,
           salesBaseUrl: target.url,
           webhookBaseUrl: target.url,
           authUrl: `${target.url}/api/v1/identifier`,
         }
-        const check = {
-          id: 'WH-LIFE-001',
-          document: 'webhook-subscriptions.md',
-          section: '§4',
-          requirement: 'r',
-          title: 'WH-LIFE-001 r',
-          file: 'f',
-          status: 'failed',
-          durationMs: 1,
-          deviations: [],
-        }
-        writeFileSync(join(d, 'checks.json'), JSON.stringify({ run, totals: {}, checks: [check], operations: [] }))
-        mkdirSync(join(d, 'allure-results'))
-        writeFileSync(
-          join(d, 'allure-results', 'a-result.json'),
-          JSON.stringify({
-            name: 'WH-LIFE-001 r',
-            start: 2000,
-            steps: [{ start: 2001, attachments: [{ name: 'exchange', source: 'x-attachment.json' }] }],
-          }),
-        )
-        writeFileSync(
-          join(d, 'allure-results', 'x-attachment.json'),
-          JSON.stringify({
-            request: {
-              method: 'POST',
-              url: `${target.url}/api/webhook/subscription`,
-              headers: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
-              body: '{"event":"extracted","url":"http://127.0.0.1:9/x"}',
-            },
-            response: { status: 201 },
-          }),
+        const d = reports(
+          run,
+          {
+            method: 'POST',
+            url: `${target.url}/api/webhook/subscription`,
+            headers: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
+            body: '{"event":"extracted","url":"http://127.0.0.1:9/x"}',
+          },
+          { status: 201 },
+          tempDir('replay-secret'),
         )
         const env = {
           SALES_BASE_URL: target.url,
