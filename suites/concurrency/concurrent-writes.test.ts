@@ -121,6 +121,15 @@ async function settleAndRead(
   return after
 }
 
+/** Reads the quote once its writes are done, and judges its history: one order of real time explains every answer. */
+async function expectQuoteLinearizable(q: Awaited<ReturnType<typeof quoteToEdit>>, requirement: string): Promise<void> {
+  const after = await settleAndRead(q.quoteId, q.history)
+  await expectLinearizable([{ resource: `quote ${q.quoteId}`, model: q.model, history: q.history }], {
+    requirement,
+    res: after,
+  })
+}
+
 /** Starts `second` once `first` is on its way (both in flight together), and awaits both. */
 async function overlapping<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
   const a = first()
@@ -170,11 +179,7 @@ describe(
           actual: `statuses ${ra!.status} and ${rb!.status}`,
           res: rb!,
         })
-        const after = await settleAndRead(q.quoteId, q.history)
-        await expectLinearizable([{ resource: `quote ${q.quoteId}`, model: q.model, history: q.history }], {
-          requirement: 'two updates of different fields',
-          res: after,
-        })
+        await expectQuoteLinearizable(q, 'two updates of different fields')
       },
     )
 
@@ -217,11 +222,7 @@ describe(
         })
         expectAnswered(ra!, 'the first update')
         expectAnswered(rb!, 'the second update')
-        const after = await settleAndRead(q.quoteId, q.history)
-        await expectLinearizable([{ resource: `quote ${q.quoteId}`, model: q.model, history: q.history }], {
-          requirement: 'two updates of the same fields',
-          res: after,
-        })
+        await expectQuoteLinearizable(q, 'two updates of the same fields')
       },
     )
 
@@ -254,11 +255,7 @@ describe(
         })
         expectAnswered(rc!, 'the calculation')
         expectAnswered(ru!, 'the update')
-        const after = await settleAndRead(q.quoteId, q.history)
-        await expectLinearizable([{ resource: `quote ${q.quoteId}`, model: q.model, history: q.history }], {
-          requirement: 'an update and a calculation',
-          res: after,
-        })
+        await expectQuoteLinearizable(q, 'an update and a calculation')
       },
     )
 
