@@ -204,8 +204,9 @@ export const ANSWER_SOURCES: Record<string, Record<string, FieldSource>> = {
       'premium + adminfee - what the allocations (less their credits) paid on it, to the cent',
       'PL-INV-022',
     ),
-    '/*/adminfee': free(
-      'anchors README (invoices): the fields are named, how the fee is split over the installments is not defined',
+    '/*/adminfee': agreement(
+      "sum to the period totals' fees (PL-DATA-002); how the fee is split over the installments is not defined",
+      'PL-DATA-002',
     ),
     '/*/brokercomm': free(
       'anchors README (invoices): the commission is named per invoice, its split over the installments is not defined',

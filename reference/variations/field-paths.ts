@@ -27,8 +27,8 @@ export const PERTURBATION_MEANING: Record<PerturbationKind, string> = {
   date: 'a date moved one day later',
   'date-time': 'a date-time moved one hour later (same format and offset)',
   id:
-    'an id changed to another id of the same shape (an integer plus one, a string with its last letter or digit ' +
-    'changed)',
+    'an id changed to another id: one the same field gave in an earlier answer, or for the first answer one of the ' +
+    'same shape (an integer plus one, a string with its last letter or digit changed)',
   integer: 'an integer plus one',
   decimal: 'a decimal number plus one cent (0.01)',
   boolean: 'a boolean flipped',
@@ -177,8 +177,25 @@ export function otherId(value: string | number): string | number {
   return alterString(value)
 }
 
-/** The perturbed value (undefined: the field is dropped). */
-export function perturbValue(path: string, value: unknown): { kind: PerturbationKind; value: unknown } {
+/**
+ * Ids a field gave so far, for its next perturbation: an id becomes one the same place showed before (another
+ * resource's: a stale or mixed-up id), and the first one seen, when there is none yet, the next id. A new id that
+ * nothing refers to again (an event id, say) is judged only by being new; an unused next id would be an answer as
+ * right as the service's (an equivalent mutant), an id given before is not.
+ */
+export class IdMemory {
+  private readonly seen: (string | number)[] = []
+
+  /** Another id for `value`: an earlier one of the same type, or otherId(value). */
+  other(value: string | number): string | number {
+    const earlier = this.seen.find((v) => v !== value && typeof v === typeof value)
+    if (!this.seen.includes(value)) this.seen.push(value)
+    return earlier ?? otherId(value)
+  }
+}
+
+/** The perturbed value (undefined: the field is dropped); an id from `ids` when given (IdMemory). */
+export function perturbValue(path: string, value: unknown, ids?: IdMemory): { kind: PerturbationKind; value: unknown } {
   const kind = perturbationKind(path, value)
   switch (kind) {
     case 'date':
@@ -186,7 +203,7 @@ export function perturbValue(path: string, value: unknown): { kind: Perturbation
     case 'date-time':
       return { kind, value: shiftDateTime(value as string) }
     case 'id':
-      return { kind, value: otherId(value as string | number) }
+      return { kind, value: ids ? ids.other(value as string | number) : otherId(value as string | number) }
     case 'integer':
       return { kind, value: (value as number) + 1 }
     case 'decimal':
@@ -213,12 +230,12 @@ export interface Applied {
  * Perturbs every value at path (every item where the path says `*`): each by its kind; a dropped field is removed
  * (an array item dropped is removed from its array). Leaves the input unchanged; count 0 when the path is not there.
  */
-export function perturbAt(root: unknown, path: string): Applied {
+export function perturbAt(root: unknown, path: string, ids?: IdMemory): Applied {
   const segs = pathSegments(path)
   const out: Applied = { value: root, count: 0 }
   const walk = (v: unknown, i: number, at: string): { value: unknown; drop?: true } => {
     if (i === segs.length) {
-      const p = perturbValue(at, v)
+      const p = perturbValue(at, v, ids)
       out.count += 1
       out.first ??= { kind: p.kind, before: v, after: p.value }
       return p.kind === 'drop' ? { value: undefined, drop: true } : { value: p.value }

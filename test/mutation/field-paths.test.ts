@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   addCent,
   alterString,
+  IdMemory,
   isIdField,
   leafPaths,
   otherId,
@@ -164,6 +165,21 @@ describe('field paths: perturbAt', () => {
   it('drops a null field from its object, and an item from its array', () => {
     expect(perturbAt({ a: 1, note: null }, '/note').value).toEqual({ a: 1 })
     expect(perturbAt({ list: [null, 2, null] }, '/list/*').value).toEqual({ list: [3] })
+  })
+
+  it('with an IdMemory, an id becomes one the same place gave before; the first one the next id', () => {
+    const ids = new IdMemory()
+    // the first answer: no earlier id, the next one
+    expect(perturbAt({ event_id: 100024 }, '/event_id', ids).value).toEqual({ event_id: 100025 })
+    // a later answer: the id the first answer gave (an id the service gave before, not a new one)
+    expect(perturbAt({ event_id: 100031 }, '/event_id', ids).value).toEqual({ event_id: 100024 })
+    // never the value itself, and only an id of the same type
+    expect(perturbAt({ event_id: 100024 }, '/event_id', ids).value).toEqual({ event_id: 100031 })
+    expect(perturbAt({ event_id: '7' }, '/event_id', ids).value).toEqual({ event_id: '8' })
+    // the items of one list: each an earlier item's id
+    expect(perturbAt({ quoteIds: ['11', '22'] }, '/quoteIds/*', new IdMemory()).value).toEqual({
+      quoteIds: ['12', '11'],
+    })
   })
 
   it('counts 0 and changes nothing when the path is not in the body', () => {

@@ -1,4 +1,4 @@
-import { pathSegments, perturbAt, type PerturbationKind } from '../../../reference/variations/field-paths'
+import { IdMemory, pathSegments, perturbAt, type PerturbationKind } from '../../../reference/variations/field-paths'
 import type { FieldProbe, FieldSite } from '../../../reference/variations/field-probe'
 import type { FieldKey } from './types'
 
@@ -36,12 +36,14 @@ export class FieldPerturber implements FieldProbe {
   /** Values perturbed so far. */
   applied = 0
   example?: { exchange: string; kind: PerturbationKind; before: string; after: string }
+  /** The field's ids so far: a later answer's id becomes an earlier one (IdMemory). */
+  private readonly ids = new IdMemory()
 
   constructor(readonly field: FieldKey) {}
 
   body(site: FieldSite, body: unknown): unknown {
     if (site.operation !== this.field.operation || site.status !== this.field.status) return body
-    const r = perturbAt(body, this.field.path)
+    const r = perturbAt(body, this.field.path, this.ids)
     if (r.count === 0) return body
     this.applied += r.count
     if (!this.example && r.first) {
