@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+import { newIdsOf } from '../oracle/new-ids'
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, inject } from 'vitest'
@@ -115,7 +117,24 @@ export function createSuiteContext(
       return res
     },
   })
-  const model = new ServiceModel(config)
+  // the ids the target answered as new: in a run of the suites (with its traffic file), one record for the run,
+  // shared by every suite file and worker (a file of this vitest process: a later run with the same run id starts
+  // afresh); an exploration's world keeps its own
+  const scope = `${config.runId} ${config.services.salesBaseUrl} ${config.services.webhookBaseUrl}`
+  const model = new ServiceModel(
+    config,
+    traffic
+      ? {
+          newIds: newIdsOf(
+            scope,
+            join(
+              trafficDir(),
+              `new-ids-${process.pid}-${createHash('sha256').update(scope).digest('hex').slice(0, 12)}.ids`,
+            ),
+          ),
+        }
+      : {},
+  )
   const client = (baseUrl: string, service: 'sales' | 'webhooks' | 'identity', tenantHeader?: string) =>
     new ServiceClient({
       service,

@@ -1,3 +1,4 @@
+import { NewIds } from './new-ids'
 import { createHash } from 'node:crypto'
 import type { HttpResult } from '../client/http/types'
 import type { InvariantId, Violation } from './invariants'
@@ -101,6 +102,11 @@ export interface AnswerSettings {
   shortRateBase: 'return' | 'premium'
   /** How an MTA is charged: the premium difference for the rest of the period, or in full. */
   mtaAdjustment?: 'pro-rata' | 'full-difference'
+  /**
+   * The ids the target answered as new in this run, shared by every suite file (helpers/oracle/new-ids.ts); without
+   * it, this model's own.
+   */
+  newIds?: NewIds
 }
 
 /** One policy as its answers showed it (the policy view, the totals), until a write of the policy. */
@@ -125,8 +131,10 @@ interface PolicyAnswers {
 }
 
 export class AnswerModel {
-  /** Ids the run was answered as new (quotes, payments, events, subscriptions): a new id is none of them. */
-  private readonly newIds = new Set<string>()
+  /**
+   * Ids the run was answered as new (payments, events, subscriptions), as tenant|kind|id: a new id is none of them.
+   */
+  private readonly newIds: NewIds
   private readonly policies = new Map<string, PolicyAnswers>()
   /**
    * The insured object ids (pointer -> id) of a quote, as its answers showed them since the last update naming objects.
@@ -145,7 +153,9 @@ export class AnswerModel {
   /** Fields not in the table, already reported (once per model). */
   private readonly unjudgedSeen = new Set<string>()
 
-  constructor(private readonly settings: AnswerSettings = { dayCount: 'expiry-inclusive', shortRateBase: 'return' }) {}
+  constructor(private readonly settings: AnswerSettings = { dayCount: 'expiry-inclusive', shortRateBase: 'return' }) {
+    this.newIds = settings.newIds ?? new NewIds()
+  }
 
   /** Patterns of an answer the table knows (cached: the table does not change during a run). */
   private readonly knownPatterns = new Map<string, boolean>()
@@ -182,10 +192,12 @@ export class AnswerModel {
     what: string,
     invariant: InvariantId,
     checks: Check[],
-    overlapped: boolean,
+    call: AnswerCall,
   ): void {
-    const v = idOf(id)
-    if (v === undefined) return
+    const overlapped = call.overlapped
+    const idv = idOf(id)
+    if (idv === undefined) return
+    const v = `${call.tenant ?? ''}|${what}|${idv}`
     if (this.newIds.has(v) && !overlapped)
       checks.push({
         invariant,
@@ -405,7 +417,7 @@ export class AnswerModel {
         this.renewal(call, body as Json, expected)
         break
       case 'sales.termination.terminate':
-        this.fresh(getIn(body, '/event_id'), '/event_id', 'event', 'PL-INV-021', checks, call.overlapped)
+        this.fresh(getIn(body, '/event_id'), '/event_id', 'event', 'PL-INV-021', checks, call)
         break
       case 'sales.payments.insert': {
         const sent = isObj(call.json) ? call.json : {}
@@ -419,7 +431,7 @@ export class AnswerModel {
           })
         }
         const id = idOf(getIn(body, '/data/id'))
-        this.fresh(getIn(body, '/data/id'), '/data/id', 'payment', 'PL-INV-021', checks, call.overlapped)
+        this.fresh(getIn(body, '/data/id'), '/data/id', 'payment', 'PL-INV-021', checks, call)
         if (sent['paymentDate'] === undefined && getIn(body, '/data/paymentDate') !== undefined)
           expected.set('/data/paymentDate', {
             test: (v) => typeof v === 'string' && Math.abs(Date.parse(`${v}T12:00:00Z`) - Date.now()) <= 36 * 3_600_000,
@@ -455,7 +467,7 @@ export class AnswerModel {
           events.forEach((e, i) => {
             const id = isObj(e) ? idOf(e['eventId']) : undefined
             if (id === undefined) return
-            this.fresh(id, `/data/events/${i}/eventId`, 'event', 'PL-INV-021', checks, call.overlapped)
+            this.fresh(id, `/data/events/${i}/eventId`, 'event', 'PL-INV-021', checks, call)
             const a = allocations[i]
             if (a && typeof a['amount'] === 'number')
               this.events.set(id, { paymentId, invoicenumber: a['invoicenumber'], amount: a['amount'] })
@@ -957,7 +969,7 @@ export class AnswerModel {
     const secret = createHash('sha256').update(JSON.stringify(item['secret'])).digest('hex')
     const fp = (h: string) => `a secret with sha256 ${h.slice(0, 12)}…`
     if (call.op === 'webhooks.subscription.create') {
-      this.fresh(item['id'], `${prefix}/id`, 'subscription', 'WH-INV-020', checks, call.overlapped)
+      this.fresh(item['id'], `${prefix}/id`, 'subscription', 'WH-INV-020', checks, call)
       const other = this.secrets.get(secret)
       if (other !== undefined && other !== id)
         checks.push({

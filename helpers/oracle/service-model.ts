@@ -1,3 +1,4 @@
+import type { NewIds } from './new-ids'
 import type { TargetConfig } from '../../common/config/types'
 import { getPointer } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
@@ -38,6 +39,8 @@ export interface TokenState {
 export interface ServiceModelOptions {
   /** Seconds past exp within which a target may still accept a token (profile auth.expiryLeewaySeconds; default 0). */
   expiryLeewaySeconds?: number
+  /** The ids the target answered as new in the whole run (helpers/oracle/new-ids.ts); default: this model's own. */
+  newIds?: NewIds
 }
 
 /**
@@ -72,6 +75,7 @@ export class ServiceModel implements ExchangeObserver {
       dayCount: policiesSettings(config).dayCount,
       shortRateBase: policiesSettings(config).termination.shortRateBase,
       mtaAdjustment: policiesSettings(config).mta.adjustment,
+      ...(options.newIds ? { newIds: options.newIds } : {}),
     })
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
       policyIssued: (p, from, res) => {

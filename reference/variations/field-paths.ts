@@ -178,19 +178,20 @@ export function otherId(value: string | number): string | number {
 }
 
 /**
- * Ids a field gave so far, for its next perturbation: an id becomes one the same place showed before (another
- * resource's: a stale or mixed-up id), and the first one seen, when there is none yet, the next id. A new id that
+ * Ids a field showed so far, for its next perturbation: an id becomes one the same place showed the client before
+ * (another resource's: a stale or mixed-up id), and the first one, when there is none yet, the next id. A new id that
  * nothing refers to again (an event id, say) is judged only by being new; an unused next id would be an answer as
  * right as the service's (an equivalent mutant), an id given before is not.
  */
 export class IdMemory {
-  private readonly seen: (string | number)[] = []
+  /** The ids the client was shown at this place so far (the perturbed ones: what it saw). */
+  private readonly shown: (string | number)[] = []
 
-  /** Another id for `value`: an earlier one of the same type, or otherId(value). */
+  /** Another id for `value`: one shown before, of the same type, or otherId(value). */
   other(value: string | number): string | number {
-    const earlier = this.seen.find((v) => v !== value && typeof v === typeof value)
-    if (!this.seen.includes(value)) this.seen.push(value)
-    return earlier ?? otherId(value)
+    const id = this.shown.find((v) => v !== value && typeof v === typeof value) ?? otherId(value)
+    if (!this.shown.includes(id)) this.shown.push(id)
+    return id
   }
 }
 

@@ -167,18 +167,18 @@ describe('field paths: perturbAt', () => {
     expect(perturbAt({ list: [null, 2, null] }, '/list/*').value).toEqual({ list: [3] })
   })
 
-  it('with an IdMemory, an id becomes one the same place gave before; the first one the next id', () => {
+  it('with an IdMemory, an id becomes one the same place showed before; the first one the next id', () => {
     const ids = new IdMemory()
-    // the first answer: no earlier id, the next one
+    // the first answer: nothing shown yet, the next id
     expect(perturbAt({ event_id: 100024 }, '/event_id', ids).value).toEqual({ event_id: 100025 })
-    // a later answer: the id the first answer gave (an id the service gave before, not a new one)
-    expect(perturbAt({ event_id: 100031 }, '/event_id', ids).value).toEqual({ event_id: 100024 })
+    // a later answer: the id the client was shown first (an id the run was given before, not a new one)
+    expect(perturbAt({ event_id: 100031 }, '/event_id', ids).value).toEqual({ event_id: 100025 })
     // never the value itself, and only an id of the same type
-    expect(perturbAt({ event_id: 100024 }, '/event_id', ids).value).toEqual({ event_id: 100031 })
+    expect(perturbAt({ event_id: 100025 }, '/event_id', ids).value).toEqual({ event_id: 100026 })
     expect(perturbAt({ event_id: '7' }, '/event_id', ids).value).toEqual({ event_id: '8' })
-    // the items of one list: each an earlier item's id
+    // the items of one list: each the id shown for an earlier item
     expect(perturbAt({ quoteIds: ['11', '22'] }, '/quoteIds/*', new IdMemory()).value).toEqual({
-      quoteIds: ['12', '11'],
+      quoteIds: ['12', '12'],
     })
   })
 
