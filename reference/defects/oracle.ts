@@ -95,8 +95,8 @@ export const ORACLE_DEFECTS = {
   'oracle-renewal-other-frequency': d(
     'policies',
     S('§4'),
-    'The renewal data carries another policy.paymentFrequency than the policy holds (monthly, or annual for a monthly ' +
-      'policy).',
+    'The renewal data carries another policy.paymentFrequency than the policy holds (monthly, or annual for a ' +
+      'monthly policy).',
   ),
   // state, reads (the quotes a policy view links)
   'oracle-links-quotes-other': d(
