@@ -44,7 +44,15 @@ export function fieldHeadline(r: FieldSensitivityReport): string {
       ? [`bar: ${percent(r.bar)} of the non-free fields, and every field of a write's answer`]
       : []),
     `field sensitivity: ${r.passed ? 'PASSED' : 'FAILED'}${
-      r.allCaught ? '' : ' (not every non-free field was caught)'
+      r.allCaught
+        ? ''
+        : r.passed
+          ? r.bar !== undefined
+            ? ' (within the bar: the misses are listed above)'
+            : ' (no --bar and no --fail-on-miss: the misses are listed above, none fails the run)'
+          : r.bar !== undefined
+            ? ' (below the bar, or a field of a write missed)'
+            : ' (not every non-free field was caught)'
     }`,
   ].join('\n')
 }
