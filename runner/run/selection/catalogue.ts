@@ -1,15 +1,12 @@
 import { relative, resolve } from 'node:path'
 import { INSTALLED, PROJECT_ROOT } from '../../../common/project-root'
-import { SPEC } from '../../../common/spec'
-import { INVARIANTS } from '../../../helpers/oracle/invariants'
 import { SELECTED_CHECKS_ENV } from '../../../common/selection'
 import type { TargetConfig } from '../../../common/config/types'
 import { suiteFileOf } from '../targets/entries'
 import { aboutOperations } from './about'
 import type { TestCase, TestModule, TestSuite } from 'vitest/node'
-import { INVARIANTS_FILE, invariantLines } from '../results/invariants'
 import { catalogueKey, readCachedCatalogue, writeCachedCatalogue } from './catalogue-cache'
-import { staticCatalogue, type CatalogueEntry } from './static-catalogue'
+import { invariantEntries, staticCatalogue, type CatalogueEntry } from './static-catalogue'
 
 export type { CatalogueEntry }
 
@@ -101,19 +98,7 @@ export async function collectCatalogueFromSuites(
       }
     }
     // the model's invariants (helpers/oracle/invariants.ts) are checks of their own, judged on every answer of the run
-    if (out.length > 0) {
-      const lines = invariantLines()
-      for (const inv of INVARIANTS)
-        out.push({
-          id: inv.id,
-          document: SPEC[inv.spec],
-          section: inv.section,
-          requirement: inv.requirement,
-          about: [],
-          file: INVARIANTS_FILE,
-          ...(lines.has(inv.id) ? { line: lines.get(inv.id)! } : {}),
-        })
-    }
+    if (out.length > 0) out.push(...invariantEntries())
     return out
   })
   if (collected.length > 0) writeCachedCatalogue(key, collected)

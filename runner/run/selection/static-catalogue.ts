@@ -116,16 +116,20 @@ export function staticCatalogue(
   }
   // the collection orders the files by path: so do the areas' files, each in its files' order
   out.sort((a, b) => a.file.localeCompare(b.file))
-  const lines = invariantLines()
-  for (const inv of INVARIANTS)
-    out.push({
-      id: inv.id,
-      document: SPEC[inv.spec],
-      section: inv.section,
-      requirement: inv.requirement,
-      about: [],
-      file: INVARIANTS_FILE,
-      ...(lines.has(inv.id) ? { line: lines.get(inv.id)! } : {}),
-    })
+  out.push(...invariantEntries())
   return out
+}
+
+/** The model's invariants (helpers/oracle/invariants.ts) as catalogue entries: checks judged on every answer. */
+export function invariantEntries(): CatalogueEntry[] {
+  const lines = invariantLines()
+  return INVARIANTS.map((inv) => ({
+    id: inv.id,
+    document: SPEC[inv.spec],
+    section: inv.section,
+    requirement: inv.requirement,
+    about: [],
+    file: INVARIANTS_FILE,
+    ...(lines.has(inv.id) ? { line: lines.get(inv.id)! } : {}),
+  }))
 }
