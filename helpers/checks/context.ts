@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto'
-import { newIdsOf } from '../oracle/new-ids'
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, inject } from 'vitest'
@@ -18,6 +16,7 @@ import { allureExchangeSink } from '../client/http/allure-sink'
 import { trafficDir } from '../../common/report-paths'
 import { runRedactor, type Redactor } from '../client/evidence/redact'
 import { trafficFileSink } from '../client/http/traffic-file'
+import { newIdsOf } from '../oracle/new-ids'
 import { getPointer } from '../client/data/json-pointer'
 import { collectingTarget } from './targets/for-target'
 import { noteVerdict, runningChain, runningCheck, runningIndependently } from '../client/http/running-check'
@@ -96,10 +95,10 @@ export function createSuiteContext(
   })
   const dispatchers = new Dispatchers(config.http)
   // shared by every suite file of this worker that talks to this target
-  const limiter = sharedLimiter(
-    `${config.runId} ${config.services.salesBaseUrl} ${config.services.webhookBaseUrl} ${config.services.authUrl}`,
-    config.http.maxInFlight,
-  )
+  // this run's target: what the files of a worker that talk to it share (the request limit, the ids it gave as new)
+  const { salesBaseUrl, webhookBaseUrl, authUrl } = config.services
+  const targetKey = `${config.runId} ${salesBaseUrl} ${webhookBaseUrl} ${authUrl}`
+  const limiter = sharedLimiter(targetKey, config.http.maxInFlight)
   const defaultHeaders = { 'accept-language': config.headers.acceptLanguage, ...config.headers.extra }
   const auth = new AuthSession({
     ...profileAuthOptions(config),
@@ -118,23 +117,8 @@ export function createSuiteContext(
     },
   })
   // the ids the target answered as new: in a run of the suites (with its traffic file), one record for the run,
-  // shared by every suite file and worker (a file of this vitest process: a later run with the same run id starts
-  // afresh); an exploration's world keeps its own
-  const scope = `${config.runId} ${config.services.salesBaseUrl} ${config.services.webhookBaseUrl}`
-  const model = new ServiceModel(
-    config,
-    traffic
-      ? {
-          newIds: newIdsOf(
-            scope,
-            join(
-              trafficDir(),
-              `new-ids-${process.pid}-${createHash('sha256').update(scope).digest('hex').slice(0, 12)}.ids`,
-            ),
-          ),
-        }
-      : {},
-  )
+  // shared by every suite file and worker; an exploration's world keeps its own
+  const model = new ServiceModel(config, traffic ? { newIds: newIdsOf(targetKey, trafficDir()) } : {})
   const client = (baseUrl: string, service: 'sales' | 'webhooks' | 'identity', tenantHeader?: string) =>
     new ServiceClient({
       service,

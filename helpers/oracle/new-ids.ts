@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto'
 import { appendFileSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 
 /**
  * The ids a target answered as new in this run (payments, events, subscriptions), as `tenant|kind|id` keys: a new id
@@ -49,11 +51,18 @@ export class NewIds {
   }
 }
 
-/** One NewIds per target scope in this worker: every suite file's model of the same target shares it. */
-const BY_SCOPE = new Map<string, NewIds>()
+/** One NewIds per target in this worker: every suite file's model of the same target shares it. */
+const BY_TARGET = new Map<string, NewIds>()
 
-export function newIdsOf(scope: string, file?: string): NewIds {
-  let ids = BY_SCOPE.get(scope)
-  if (!ids) BY_SCOPE.set(scope, (ids = new NewIds(file)))
+/**
+ * The run's NewIds of a target (its key: run id and services), shared through a file in `dir` (the run's traffic
+ * folder) named by this vitest process and the key's hash: a later run with the same run id starts afresh.
+ */
+export function newIdsOf(targetKey: string, dir: string): NewIds {
+  let ids = BY_TARGET.get(targetKey)
+  if (!ids) {
+    const hash = createHash('sha256').update(targetKey).digest('hex').slice(0, 12)
+    BY_TARGET.set(targetKey, (ids = new NewIds(join(dir, `new-ids-${process.pid}-${hash}.ids`))))
+  }
   return ids
 }
