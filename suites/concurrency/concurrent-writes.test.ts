@@ -121,6 +121,15 @@ async function settleAndRead(
   return after
 }
 
+/** One update per patch, all sent at once, each a writer of the quote's history. */
+function updatesAtOnce(q: Awaited<ReturnType<typeof quoteToEdit>>, patches: Record<string, unknown>[]) {
+  return Promise.all(
+    patches.map((patch, i) =>
+      q.history.run(`writer ${i + 1}`, { kind: 'update', patch }, () => flow.update(q.quoteId, patch), writeOutput),
+    ),
+  )
+}
+
 /** Reads the quote once its writes are done, and judges its history: one order of real time explains every answer. */
 async function expectQuoteLinearizable(q: Awaited<ReturnType<typeof quoteToEdit>>, requirement: string): Promise<void> {
   const after = await settleAndRead(q.quoteId, q.history)
@@ -160,17 +169,7 @@ describe(
           writes: [ra, rb],
         } = await untilOverlapped(c, async (n) => {
           const q = await quoteToEdit(`conc-disjoint-${n}`, [a[0]![0], b[0]![0]])
-          const writes = await Promise.all(
-            patches.map((patch, i) =>
-              q.history.run(
-                `writer ${i + 1}`,
-                { kind: 'update', patch },
-                () => flow.update(q.quoteId, patch),
-                writeOutput,
-              ),
-            ),
-          )
-          return { q, writes }
+          return { q, writes: await updatesAtOnce(q, patches) }
         })
         expectAnswered(ra!, 'the first update')
         expectAnswered(rb!, 'the second update')
@@ -202,23 +201,12 @@ describe(
         } = await untilOverlapped(c, async (n) => {
           const q = await quoteToEdit(`conc-same-${n}`, pointers)
           // writer 1 the update's values, writer 2 the values the quote holds now (a field it lacks removed: null):
-          // either may
-          // win, a mix of the two is neither
+          // either may win, a mix of the two is neither
           const patches = [
             patchOf(fields),
             patchOf(pointers.map((p) => [p, getPointer(q.first.body, `/data${p}`) ?? null])),
           ]
-          const writes = await Promise.all(
-            patches.map((patch, i) =>
-              q.history.run(
-                `writer ${i + 1}`,
-                { kind: 'update', patch },
-                () => flow.update(q.quoteId, patch),
-                writeOutput,
-              ),
-            ),
-          )
-          return { q, writes }
+          return { q, writes: await updatesAtOnce(q, patches) }
         })
         expectAnswered(ra!, 'the first update')
         expectAnswered(rb!, 'the second update')
