@@ -84,15 +84,18 @@ function patchOf(entries: [string, unknown][]): Record<string, unknown> {
   return json
 }
 
-/** A quote created unlike the update, unlocked, and its first read: the values of the pointers the check tracks. */
+/**
+ * A quote created unlike the update at each of its fields (a field that already held its new value would make a lost
+ * or mixed write invisible), unlocked, and its first read: the values of the pointers the check tracks.
+ */
 async function quoteToEdit(label: string, tracked: string[], o: { calculated?: boolean } = {}) {
   const unlike = Object.fromEntries(updateOf())
   const q = await given(
     `a ${o.calculated ? 'calculated ' : ''}${product} quote to edit at once from two clients`,
     async () => {
       const created = o.calculated
-        ? await flow.calculatedQuote(product, { label, unlike })
-        : await flow.createQuote(product, { label, unlike })
+        ? await flow.calculatedQuote(product, { label, unlike, unlikeEach: true })
+        : await flow.createQuote(product, { label, unlike, unlikeEach: true })
       if (!o.calculated) await flow.unlocked(created.quoteId, 'wait after create')
       return created
     },

@@ -73,6 +73,8 @@ export interface CreateQuoteOptions {
   seed?: number
   /** An update the quote will get (pointer -> value): the payload never holds all of it already (generatePayload). */
   unlike?: Record<string, unknown>
+  /** The payload holds none of `unlike`'s values (generatePayload's unlikeEach). */
+  unlikeEach?: boolean
   as?: UserCredentials
 }
 
@@ -193,6 +195,7 @@ export class SalesFlow {
       seed,
       set,
       ...(o.unlike ? { unlike: o.unlike } : {}),
+      ...(o.unlikeEach ? { unlikeEach: true } : {}),
       compile: (s) => this.t.schemas.compile(s),
       limits: this.t.config.schemaLimits,
     })

@@ -88,6 +88,11 @@ export function generatePayload(
      * seed (mixSeed(seed, 'unlike:n'), up to 20 times), so an update that is ignored can always be seen.
      */
     unlike?: Record<string, unknown>
+    /**
+     * With `unlike`: the payload holds none of its values (not only never all of them at once), for a check whose
+     * writers each send one of them (two disjoint updates: the one the quote already held would be lost unseen).
+     */
+    unlikeEach?: boolean
     /** Bounds on the target's schema and its generation (profile `schemaLimits`); the defaults when not given. */
     limits?: SchemaLimits
     /**
@@ -102,6 +107,7 @@ export function generatePayload(
   const unlike = Object.entries(o.unlike ?? {}).map(
     ([pointer, v]) => [pointer, JSON.stringify(resolveDateToken(v, now))] as const,
   )
+  const held = (p: unknown, ptr: string, v: string) => JSON.stringify(getPointer(p, ptr)) === v
   // the schema is the target's: bounded before generation, and the generation stopped at a deadline
   assertWithinLimits(schema, 'the product schema', limits)
   const generate = (realWorld: boolean) =>
@@ -109,7 +115,7 @@ export function generatePayload(
       let p = generateOnce(schema, o.seed, o.set, now, limits, realWorld)
       for (
         let n = 1;
-        n <= 20 && unlike.length > 0 && unlike.every(([ptr, v]) => JSON.stringify(getPointer(p, ptr)) === v);
+        n <= 20 && unlike.length > 0 && unlike[o.unlikeEach ? 'some' : 'every'](([ptr, v]) => held(p, ptr, v));
         n += 1
       ) {
         p = generateOnce(schema, mixSeed(o.seed, `unlike:${n}`), o.set, now, limits, realWorld)

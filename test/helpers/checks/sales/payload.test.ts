@@ -76,6 +76,24 @@ describe('generatePayload', () => {
     }
   })
 
+  it('with unlikeEach, holds none of the `unlike` values (not only never all of them at once)', () => {
+    const unlike = { '/policy/kind': 'a', '/policy/amount': 10 }
+    type P = { policy: { kind: string; amount: number } }
+    const seeds = Array.from({ length: 60 }, (_, i) => i + 1)
+    // without it, some seeds hold one of the two (never both)
+    expect(
+      seeds.filter((seed) => {
+        const p = generatePayload(schema, { seed, unlike }).payload as P
+        return p.policy.kind === 'a' || p.policy.amount === 10
+      }).length,
+    ).toBeGreaterThan(0)
+    for (const seed of seeds) {
+      const p = generatePayload(schema, { seed, unlike, unlikeEach: true }).payload as P
+      expect(p.policy.kind).not.toBe('a')
+      expect(p.policy.amount).not.toBe(10)
+    }
+  })
+
   it('writes overrides with date tokens over the generated payload, and reports schema violations', () => {
     const now = new Date(Date.UTC(2026, 0, 31))
     const g = generatePayload(schema, { seed: 3, now, set: { '/policy/start': '@today+1m', '/policy/amount': 99 } })
