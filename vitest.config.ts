@@ -9,9 +9,12 @@ import { INSTALLED, userCacheDir } from './common/project-root'
 import { moduleCachePath } from './common/module-cache'
 import { newRunId } from './common/run-id'
 import { applyRunPlan, plannedShardBlob } from './common/run-plan'
+import { applyTiering } from './common/v8-tiering'
 
 // the run plan of `ledger-conformance run` (LEDGER_RUN_PLAN, common/run-plan.ts): its folders, run id, seed, profile
 applyRunPlan()
+// a short, broad run: V8 optimises only what is really hot (common/v8-tiering.ts, docs/performance.md)
+applyTiering()
 const reports = resolve(process.env.REPORTS_DIR ?? 'reports')
 // reports hold target data: created readable by this user only (folders 0700, files 0600; docs/reliability.md)
 process.umask(0o077)

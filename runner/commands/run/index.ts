@@ -40,6 +40,7 @@ import { withDidYouMean } from '../did-you-mean'
 import { colourEnv } from '../colour'
 import { WRITE_OPTIONS, writeModeProblem, writeOptionsHelp } from '../../run/guard/write-guard'
 import { newRunId } from '../../../common/run-id'
+import { TIERING_FLAGS } from '../../../common/v8-tiering'
 import {
   RUN_PLAN_ENV,
   runPlanVariable,
@@ -265,7 +266,7 @@ function runVitest(
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   const vitest = dependencyFile('vitest', 'vitest.mjs')
-  const child = spawn(process.execPath, [vitest, 'run', ...conformanceConfigArgs(), ...args], {
+  const child = spawn(process.execPath, [...TIERING_FLAGS, vitest, 'run', ...conformanceConfigArgs(), ...args], {
     cwd: PROJECT_ROOT,
     env,
     stdio: 'inherit',
