@@ -279,7 +279,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
       connectTimeoutMs: p.http?.connectTimeoutMs ?? 3000,
       headersTimeoutMs: p.http?.headersTimeoutMs ?? 15000,
       bodyTimeoutMs: p.http?.bodyTimeoutMs ?? 15000,
-      maxInFlight: p.http?.maxInFlight ?? 16,
+      maxInFlight: p.http?.maxInFlight ?? 32,
       exchangeDeadlineMs: p.http?.exchangeDeadlineMs ?? DEFAULT_HTTP_LIMITS.exchangeDeadlineMs,
       maxResponseBytes: p.http?.maxResponseBytes ?? DEFAULT_HTTP_LIMITS.maxResponseBytes,
       maxJsonDepth: p.http?.maxJsonDepth ?? DEFAULT_HTTP_LIMITS.maxJsonDepth,

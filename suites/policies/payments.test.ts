@@ -1,5 +1,5 @@
 import { afterAll, describe } from 'vitest'
-import { check, lifecycle } from '../../helpers/checks/check'
+import { check, lifecycle, sideBySide } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/checks/context'
@@ -20,6 +20,9 @@ const probes = probesFor(t)
 const today = new Date().toISOString().slice(0, 10)
 /** Allocation events this file made and did not credit: credited afterwards (best effort). */
 const live = new Set<string>()
+// the payments across two policies of their own run beside the lifecycle of the shared policy; the probes of unknown
+// ids and other tenants use the shared policy's invoice and run after it
+sideBySide(2)
 afterAll(async () => {
   for (const id of live) await api.credit(id).catch(() => undefined)
 })

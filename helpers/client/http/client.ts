@@ -224,7 +224,7 @@ export class ServiceClient {
             })
           }
           const res = await (this.options.limiter
-            ? this.options.limiter.run(sendOnce, this.options.background?.())
+            ? this.options.limiter.run(sendOnce, this.options.background?.(), (r) => r.status === 429)
             : sendOnce())
           res.exchange = await this.options.recorder.record(res.request, res, undefined, attempt, queuedMs, {
             invokedAt,

@@ -69,6 +69,74 @@ describe('RequestLimiter', () => {
     expect(await limiter.run(async () => 'next')).toBe('next')
   })
 
+  it('halves the requests in flight on a 429 (once per cool-down), gives slots back after calm answers', async () => {
+    const limiter = new RequestLimiter(8, 60_000)
+    const answer = (status: number) =>
+      limiter.run(
+        async () => ({ status }),
+        false,
+        (r) => r.status === 429,
+      )
+    await answer(200)
+    expect(limiter.currentLimit).toBe(8)
+    await answer(429)
+    expect(limiter.currentLimit).toBe(4)
+    // the 429s of the same burst count once
+    await answer(429)
+    expect(limiter.currentLimit).toBe(4)
+    expect(limiter.throttledTimes).toBe(1)
+    // one slot back per run of calm answers as long as the current limit
+    for (let i = 0; i < 4; i++) await answer(200)
+    expect(limiter.currentLimit).toBe(5)
+    for (let i = 0; i < 5 + 6 + 7; i++) await answer(200)
+    expect(limiter.currentLimit).toBe(8)
+    for (let i = 0; i < 20; i++) await answer(200)
+    expect(limiter.currentLimit).toBe(8)
+  })
+
+  it('after a 429, lets no more than the halved limit run, then starts the waiting ones', async () => {
+    const limiter = new RequestLimiter(4, 60_000)
+    let running = 0
+    let most = 0
+    const gates: (() => void)[] = []
+    const job = (status: number) =>
+      limiter.run(
+        async () => {
+          running += 1
+          most = Math.max(most, running)
+          await new Promise<void>((r) => gates.push(r))
+          running -= 1
+          return { status }
+        },
+        false,
+        (r) => r.status === 429,
+      )
+    const first = [job(429), job(200), job(200), job(200)]
+    await tick()
+    expect(running).toBe(4)
+    gates.shift()!()
+    await first[0]
+    expect(limiter.currentLimit).toBe(2)
+    const later = Array.from({ length: 6 }, () => job(200))
+    await tick()
+    // three still in flight, above the new limit of 2: nothing more starts
+    expect(running).toBe(3)
+    // one of them answers: two in flight, the new limit, so still nothing more starts
+    gates.shift()!()
+    await first[1]
+    await tick()
+    expect(running).toBe(2)
+    expect(limiter.queued).toBe(6)
+    while (gates.length > 0) {
+      gates.shift()!()
+      await tick()
+      await tick()
+    }
+    await Promise.all([...first, ...later])
+    expect(most).toBe(4)
+    expect(limiter.inFlight).toBe(0)
+  })
+
   it('refuses a limit that is not a positive integer', () => {
     expect(() => new RequestLimiter(0)).toThrow(/positive integer/)
     expect(() => new RequestLimiter(2.5)).toThrow(/positive integer/)
