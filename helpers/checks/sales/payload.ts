@@ -18,6 +18,18 @@ import { withRealWorldData } from '../../oracle/real-world'
 // and the English definitions, which is all a payload needs.
 const FakerClass = englishFaker.constructor as typeof Faker
 
+/**
+ * The worker's one Faker, seeded for a payload: a Faker's state is its generator and its reference date, so reseeding
+ * gives what a new instance with that seed gives (a unit test compares them), without building one per payload.
+ */
+let shared: Faker | undefined
+export function seededFaker(seed: number): Faker {
+  shared ??= new FakerClass({ locale: [englishFaker.rawDefinitions] })
+  shared.seed(seed)
+  shared.setDefaultRefDate(new Date(Date.UTC(2026, 0, 1)))
+  return shared
+}
+
 export interface GeneratedPayload {
   payload: Record<string, unknown>
   seed: number
@@ -139,9 +151,7 @@ function generateOnce(
   realWorld: boolean,
 ): Record<string, unknown> {
   const random = seededRandom(seed)
-  const faker = new FakerClass({ locale: [englishFaker.rawDefinitions], seed })
-  const refDate = new Date(Date.UTC(2026, 0, 1))
-  faker.setDefaultRefDate(refDate)
+  const faker = seededFaker(seed)
   JSONSchemaFaker.option({
     random,
     alwaysFakeOptionals: false,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { generatePayload, mixSeed, seededRandom, withoutReadOnly } from '../../../../helpers/checks/sales/payload'
+import type { Faker } from '@faker-js/faker'
+import { faker as englishFaker } from '@faker-js/faker/locale/en'
+import {
+  generatePayload,
+  mixSeed,
+  seededFaker,
+  seededRandom,
+  withoutReadOnly,
+} from '../../../../helpers/checks/sales/payload'
 import { resolveDateToken } from '../../../../helpers/checks/sales/date-tokens'
 import { setPointer } from '../../../../helpers/checks/sales/json-set'
 
@@ -99,6 +107,25 @@ describe('generatePayload', () => {
     const g = generatePayload(schema, { seed: 3, now, set: { '/policy/start': '@today+1m', '/policy/amount': 99 } })
     expect((g.payload as { policy: { start: string } }).policy.start).toBe('2026-03-03')
     expect(g.errors.join(' ')).toMatch(/\/policy\/amount/)
+  })
+
+  it("the worker's one Faker, reseeded, gives what a new Faker with that seed gives", () => {
+    const Fresh = englishFaker.constructor as typeof Faker
+    const sample = (f: Faker) => [
+      f.internet.email(),
+      f.string.uuid(),
+      f.date.between({ from: '1950-01-01', to: '2025-12-31' }).toISOString(),
+      f.person.fullName(),
+      f.date.past().toISOString(),
+    ]
+    for (const seed of [1, 42, 1757563062]) {
+      const fresh = new Fresh({ locale: [englishFaker.rawDefinitions], seed })
+      fresh.setDefaultRefDate(new Date(Date.UTC(2026, 0, 1)))
+      const expected = sample(fresh)
+      // used in between, as the run uses it
+      sample(seededFaker(seed + 1))
+      expect(sample(seededFaker(seed))).toEqual(expected)
+    }
   })
 
   it('mixSeed and seededRandom are deterministic', () => {
