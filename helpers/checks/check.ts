@@ -344,17 +344,14 @@ export function lifecycle(name: string, define: (step: StepFn) => void): void {
 }
 
 /**
- * The blocks (lifecycles) declared in the enclosing describe (or suite file) do not depend on each other: they run side
- * by side, each keeping its steps in order (scheduling by dependency, docs/reliability.md#speed). vitest has no option
- * for it: a describe.concurrent would make every step concurrent; the blocks are marked concurrent once collected
- * instead. With `first`, only the first `first` blocks run side by side, and the later ones after them, in order
- * (vitest runs consecutive concurrent blocks together): for blocks that share a resource with an earlier one.
+ * The blocks (lifecycles) declared in the enclosing describe do not depend on each other: they run side by side, each
+ * keeping its steps in order (scheduling by dependency, docs/reliability.md#speed). vitest has no option for it: a
+ * describe.concurrent would make every step concurrent; the blocks are marked concurrent once collected instead.
  */
-export function sideBySide(first = Number.POSITIVE_INFINITY): void {
+export function sideBySide(): void {
   // vitest reads a fixture's dependencies from its first parameter, which must be an object pattern
   // biome-ignore lint/correctness/noEmptyPattern: vitest's fixture signature
   beforeAll(({}, suite) => {
-    const blocks = suite.tasks.filter((task) => task.type === 'suite')
-    for (const block of blocks.slice(0, first)) block.concurrent = true
+    for (const block of suite.tasks) if (block.type === 'suite') block.concurrent = true
   })
 }

@@ -219,7 +219,7 @@ export const MODEL_CASES: ModelCase[] = [
   {
     defect: 'policies-allocation-split-booked-to-first-invoice',
     area: 'policies',
-    file: P('payments'),
+    file: P('payments-across'),
     mustFail: ['PL-INV-002'],
   },
   { defect: 'sales-actions-flicker-after-calculate', area: 'sales', file: S('state-table'), mustFail: ['SL-INV-010'] },

@@ -41,25 +41,27 @@ function identityOf(data: Record<string, unknown>): Record<string, string> {
 }
 
 /**
- * Every view of a policy, read once each: the links, invoices, period totals, renewal data, custom view, a termination
- * quote.
+ * Every view of a policy, read once each and side by side: the links, invoices, period totals, renewal data, custom
+ * view, a termination quote.
  */
 async function readEveryView(
   p: PolicyUnderTest,
   date: string,
   terminated: boolean,
 ): Promise<Record<string, HttpResult>> {
-  const views: Record<string, HttpResult> = {
-    links: await api.links(p.policyId),
-    invoices: await api.invoices(p.policyId),
-    'period totals': await api.totals(p.policyId),
-    renewal: await api.renewal(p.policyId),
-  }
+  // reads only, so they go at once (the model judges a read overlapped by no write, and these overlap none)
+  const reads: [string, Promise<HttpResult>][] = [
+    ['links', api.links(p.policyId)],
+    ['invoices', api.invoices(p.policyId)],
+    ['period totals', api.totals(p.policyId)],
+    ['renewal', api.renewal(p.policyId)],
+  ]
   if (Object.keys(identityParams).length > 0)
-    views['custom view'] = await api.customView(p.policyId, identityOf(p.data))
+    reads.push(['custom view', api.customView(p.policyId, identityOf(p.data))])
   // a termination quote is a view of a live policy; on a terminated one it is a refusal (EX-TERM-003 owns it)
-  if (!terminated) views['termination quote'] = await api.terminationPremiums(p.policyId, { type: 'pro-rata', date })
-  return views
+  if (!terminated) reads.push(['termination quote', api.terminationPremiums(p.policyId, { type: 'pro-rata', date })])
+  const answers = await Promise.all(reads.map(([, answer]) => answer))
+  return Object.fromEntries(reads.map(([name], i) => [name, answers[i]!]))
 }
 
 function expectEveryViewReadable(views: Record<string, HttpResult>, after: string): void {

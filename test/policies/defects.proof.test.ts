@@ -59,12 +59,17 @@ const CASES: { defect: keyof typeof POLICIES_DEFECTS; file: string; mustFail: st
   { defect: 'policies-custom-view-matches-first-only', file: 'customer-view', mustFail: 'PL-CUST-004' },
 ]
 
-/** Extra checks a defect must also fail (one defect can break more than one requirement). */
-const ALSO: Partial<Record<keyof typeof POLICIES_DEFECTS, string[]>> = {
-  'policies-custom-view-ignores-identity': ['PL-CUST-004'],
+/**
+ * Extra checks a defect must also fail (one defect can break more than one requirement), in its case's file or in
+ * another suite file of the area.
+ */
+const ALSO: Partial<Record<keyof typeof POLICIES_DEFECTS, { file?: string; ids: string[] }>> = {
+  'policies-custom-view-ignores-identity': { ids: ['PL-CUST-004'] },
   // the payments across invoices and policies (PL-PAY-010): a credit that reverses nothing leaves the totals moved
-  'policies-credit-not-applied': ['PL-PAY-010'],
+  'policies-credit-not-applied': { file: 'payments-across', ids: ['PL-PAY-010'] },
 }
+/** The ALSO entries run against a file other than their case's. */
+const ELSEWHERE = Object.entries(ALSO).flatMap(([defect, a]) => (a.file ? [{ defect, file: a.file, ids: a.ids }] : []))
 
 /** Every check id declared in the policies suites. */
 function declaredIds(): string[] {
@@ -80,7 +85,7 @@ const limit = limiter(2)
  * (test/support/defect-batch.ts).
  */
 const outcome = defectBatches(
-  CASES.map((c) => ({ defect: c.defect, file: `${S}/${c.file}.test.ts` })),
+  [...CASES, ...ELSEWHERE].map((c) => ({ defect: c.defect, file: `${S}/${c.file}.test.ts` })),
   limit,
 )
 
@@ -95,7 +100,7 @@ describe('policies defects are caught by the policies suites', () => {
   it('every check of the policies suites is shown to fail against some defect', () => {
     const caught = new Set([
       ...CASES.map((c) => c.mustFail),
-      ...Object.values(ALSO).flat(),
+      ...Object.values(ALSO).flatMap((a) => a.ids),
       ...MODEL_CASES.flatMap((c) => c.mustFail),
     ])
     const ids = declaredIds()
@@ -128,9 +133,15 @@ describe('policies defects are caught by the policies suites', () => {
   })
 
   for (const c of CASES) {
-    const must = [c.mustFail, ...(ALSO[c.defect] ?? [])]
+    const also = ALSO[c.defect]
+    const must = [c.mustFail, ...(also && !also.file ? also.ids : [])]
     it.concurrent(`${c.defect} is caught by ${must.join(', ')}`, { timeout: 600_000 }, async () => {
       expectCaught(await outcome({ defect: c.defect, file: `${S}/${c.file}.test.ts` }), must)
+    })
+  }
+  for (const e of ELSEWHERE) {
+    it.concurrent(`${e.defect} is also caught in ${e.file} by ${e.ids.join(', ')}`, { timeout: 600_000 }, async () => {
+      expectCaught(await outcome({ defect: e.defect, file: `${S}/${e.file}.test.ts` }), e.ids)
     })
   }
 })
