@@ -1,13 +1,13 @@
-import { afterAll, describe } from 'vitest'
+import { describe } from 'vitest'
 import { check } from '../../helpers/checks/check'
 import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
 import { useTarget } from '../../helpers/checks/context'
 import { given } from '../../helpers/checks/setup'
-import type { HttpResult } from '../../helpers/client/http/types'
 import { PoliciesApi } from '../../helpers/checks/policies/api'
 import { issuePolicy } from '../../helpers/checks/policies/scenario'
 import { policiesSettings } from '../../common/config/policies-settings'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
+import { usePaymentSteps } from '../../helpers/checks/policies/payment-steps'
 
 /**
  * Broker payments across invoices and policies: a file of its own, so that its money moves run beside those of
@@ -18,50 +18,7 @@ const t = useTarget()
 const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
-const today = new Date().toISOString().slice(0, 10)
-/** Allocation events this file made and did not credit: credited afterwards (best effort). */
-const live = new Set<string>()
-afterAll(async () => {
-  for (const id of live) await api.credit(id).catch(() => undefined)
-})
-
-/** Inserts a payment of `amount` and returns its id. */
-async function newPayment(amount: number): Promise<string> {
-  const pay = await api.insertPayment(amount, today)
-  expectStatus(pay, '2xx')
-  const paymentId = api.paymentIdOf(pay)
-  expectThat(paymentId !== undefined, {
-    expected: `the payment id at ${s.payments.paymentIdPointer}`,
-    actual: pay.body,
-    res: pay,
-  })
-  return paymentId
-}
-
-/** Allocates a payment to invoices: 2xx with one event per allocation. */
-async function allocate(
-  paymentId: string,
-  allocations: { invoicenumber: string; amount: number }[],
-): Promise<{ res: HttpResult; events: string[] }> {
-  const res = await api.allocate(paymentId, allocations)
-  expectStatus(res, '2xx')
-  const events = api.eventIdsOf(res)
-  expectThat(events !== undefined && events.length === allocations.length, {
-    expected:
-      `${allocations.length} allocation event id(s) ` + `at ${s.payments.eventsPointer}[].${s.payments.eventIdField}`,
-    actual: res.body,
-    res,
-  })
-  for (const e of events) live.add(e)
-  return { res, events }
-}
-
-async function credit(eventId: string): Promise<HttpResult> {
-  const res = await api.credit(eventId)
-  expectStatus(res, '2xx')
-  live.delete(eventId)
-  return res
-}
+const { newPayment, allocate, credit } = usePaymentSteps(api)
 
 /**
  * Every view of each policy (links, invoices, totals), each answered 200; the model judges what they show (PL-INV-002,

@@ -1,4 +1,4 @@
-import { afterAll, describe } from 'vitest'
+import { describe } from 'vitest'
 import { check, lifecycle } from '../../helpers/checks/check'
 import { expectContract } from '../../helpers/checks/contract'
 import { expectEqual, expectStatus, expectThat } from '../../helpers/checks/expect'
@@ -11,18 +11,14 @@ import { issuePolicy } from '../../helpers/checks/policies/scenario'
 import { policiesSettings } from '../../common/config/policies-settings'
 import { useSalesFlow } from '../../helpers/checks/sales/lifecycle'
 import { probesFor } from '../../helpers/checks/probes/requests'
+import { usePaymentSteps } from '../../helpers/checks/policies/payment-steps'
 
 const t = useTarget()
 const s = policiesSettings(t.config)
 const api = new PoliciesApi(t, s)
 const flow = useSalesFlow(t)
 const probes = probesFor(t)
-const today = new Date().toISOString().slice(0, 10)
-/** Allocation events this file made and did not credit: credited afterwards (best effort). */
-const live = new Set<string>()
-afterAll(async () => {
-  for (const id of live) await api.credit(id).catch(() => undefined)
-})
+const { live, today, newPayment, allocate, credit } = usePaymentSteps(api)
 
 /** A policy, its first invoice and the totals before any payment. */
 const subject = givenOnce(
@@ -82,43 +78,6 @@ async function expectPaidMovedBy(delta: number, why: string): Promise<void> {
     actual: { paid: totals.paid, balance: totals.balance },
     res,
   })
-}
-
-async function allocate(
-  paymentId: string,
-  allocations: { invoicenumber: string; amount: number }[],
-): Promise<{ res: HttpResult; events: string[] }> {
-  const res = await api.allocate(paymentId, allocations)
-  expectStatus(res, '2xx')
-  const events = api.eventIdsOf(res)
-  expectThat(events !== undefined && events.length === allocations.length, {
-    expected:
-      `${allocations.length} allocation event id(s) ` + `at ${s.payments.eventsPointer}[].${s.payments.eventIdField}`,
-    actual: res.body,
-    res,
-  })
-  for (const e of events) live.add(e)
-  return { res, events }
-}
-
-/** Inserts a payment of `amount` and returns its id (the setup of checks about allocations). */
-async function newPayment(amount: number): Promise<string> {
-  const pay = await api.insertPayment(amount, today)
-  expectStatus(pay, '2xx')
-  const paymentId = api.paymentIdOf(pay)
-  expectThat(paymentId !== undefined, {
-    expected: `the payment id at ${s.payments.paymentIdPointer}`,
-    actual: pay.body,
-    res: pay,
-  })
-  return paymentId
-}
-
-async function credit(eventId: string): Promise<HttpResult> {
-  const res = await api.credit(eventId)
-  expectStatus(res, '2xx')
-  live.delete(eventId)
-  return res
 }
 
 lifecycle('broker payments: insert, allocate, credit (sales-service.md §1, §4)', (step) => {
