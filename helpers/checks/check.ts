@@ -305,6 +305,20 @@ export function check(meta: CheckMeta, body: (t: CheckContext) => Promise<void>,
   if (opts) test(title(meta), opts, (ctx) => runCheck(meta, ctx, body))
 }
 
+/**
+ * One check in a block of its own, named by its id: with `sideBySide()` in the enclosing describe, the checks that
+ * each work on their own resources run beside each other, each a dependent chain of its own (its requests wait on
+ * each other, so they keep a chain's turn at the request limiter).
+ */
+export function checkApart(
+  meta: CheckMeta,
+  body: (t: CheckContext) => Promise<void>,
+  options: CheckOptions = {},
+): void {
+  const opts = testOptions(meta, options, declaredAt())
+  if (opts) describe(meta.id, () => test(title(meta), opts, (ctx) => runCheck(meta, ctx, body)))
+}
+
 export type StepFn = (meta: CheckMeta, body: (t: CheckContext) => Promise<void>, options?: CheckOptions) => void
 
 /**

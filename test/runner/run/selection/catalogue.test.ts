@@ -16,11 +16,11 @@ beforeAll(async () => {
 const source = (file: string) => readFileSync(join(PROJECT_ROOT, file), 'utf8').split('\n')
 
 describe('the catalogue: where each check is declared', () => {
-  it('every check has the line of its check(...) or step(...) call in its suite file', () => {
+  it('every check has the line of its check(...), checkApart(...) or step(...) call in its suite file', () => {
     expect(checks.length).toBeGreaterThan(250)
     const wrong = checks
       .filter((c) => !c.file.startsWith('helpers/'))
-      .filter((c) => !c.line || !/\b(check|step)\(/.test(source(c.file)[c.line - 1] ?? ''))
+      .filter((c) => !c.line || !/\b(check|checkApart|step)\(/.test(source(c.file)[c.line - 1] ?? ''))
     expect(wrong.map((c) => `${c.id} ${c.file}:${c.line}`)).toEqual([])
   })
 
