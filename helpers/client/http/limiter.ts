@@ -61,8 +61,8 @@ export class RequestLimiter {
 
   /** A 429 halves the requests let in flight (once per cool-down); a calm run as long as the limit adds one back. */
   private answered(throttled: boolean): void {
-    const now = performance.now()
     if (throttled) {
+      const now = performance.now()
       if (now - this.lastCut >= this.coolDownMs) {
         this.allowed = Math.max(1, Math.floor(this.allowed / 2))
         this.lastCut = now
