@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { formatAjvErrors } from '../ajv'
 import { PROJECT_ROOT } from '../project-root'
+import { ConfigError } from './config-error'
 import { SchemaCompiler } from '../data/schema-compiler'
 import { parseJsonc } from './jsonc'
 import { DEFAULT_ANSWER_BUDGET_BYTES, DEFAULT_BREAKER, DEFAULT_HTTP_LIMITS } from './http-defaults'
@@ -28,13 +29,7 @@ const PROFILE_SCHEMA = resolve(PROJECT_ROOT, 'fixtures/targets/profile.schema.js
 
 export const DEFAULT_TOKEN_POINTERS = ['/authentication_result/access_token', '/access_token']
 
-/** A bad profile or environment variable. The message names every offending field. */
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid target configuration; no request was sent:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
-    this.name = 'ConfigError'
-  }
-}
+export { ConfigError }
 
 type RawUser = { tenant?: string; username: string; password?: string; passwordEnv?: string; optional?: boolean }
 type RawProfile = {

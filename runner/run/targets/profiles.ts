@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import { ConfigError } from '../../../common/config/target-config'
+import { ConfigError } from '../../../common/config/config-error'
 import { readEnv } from '../../../common/config/env'
 import { INSTALLED } from '../../../common/project-root'
 
