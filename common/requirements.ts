@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createAjv, formatAjvErrors } from './ajv'
+import { formatAjvErrors } from './ajv'
+import { cachedValidator } from './data/validator-cache'
 import { PROJECT_ROOT } from './project-root'
 
 /** One requirement of a specification, in the project's own words (common/requirements.json). */
@@ -36,7 +37,8 @@ export const REQUIREMENTS_FILE = join(PROJECT_ROOT, 'common/requirements.json')
 export function readRequirements(file: string = REQUIREMENTS_FILE): RequirementsIndex {
   const data = JSON.parse(readFileSync(file, 'utf8')) as unknown
   const schema = JSON.parse(readFileSync(join(PROJECT_ROOT, 'common/requirements.schema.json'), 'utf8')) as object
-  const validate = createAjv().compile(schema)
+  // the project's own schema: its validator from the disk cache of generated code, not compiled at every run's end
+  const validate = cachedValidator(schema)
   if (!validate(data)) throw new Error(`${file}: ${formatAjvErrors(validate.errors).join('; ')}`)
   return data as RequirementsIndex
 }
