@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Dispatchers } from '../../../../helpers/client/http/dispatchers'
 import { InFlight, REQUEST_BACKSTOP_MS, withInFlight } from '../../../../helpers/client/http/in-flight'
-import { jsonDepthBeyond, send } from '../../../../helpers/client/http/send'
+import { jsonDepthBeyond } from '../../../../helpers/client/data/json-depth'
+import { send } from '../../../../helpers/client/http/send'
 import { ResponseTooLarge, TransportError } from '../../../../helpers/client/http/types'
 import { startTestServer, type TestServer } from '../../../support/http-server'
 
