@@ -1,4 +1,5 @@
-import { runRedactor, safeText, setOwn, type Redactor } from './redact'
+import { jsonDepthBeyond } from '../data/json-depth'
+import { HAS_JWT, MAY_HOLD_CONTROL, runRedactor, safeText, setOwn, type Redactor } from './redact'
 
 export { safeText }
 
@@ -35,6 +36,32 @@ export function safeJson(value: unknown, o: { pretty?: boolean; redactor?: Redac
     JSON.stringify(safeValue(value ?? null, o.redactor ?? runRedactor()), null, o.pretty === false ? undefined : 2) ??
     'null'
   )
+}
+
+/**
+ * safeJson of plain JSON data (what JSON.parse returns, objects of strings and numbers: no Date, Buffer or class) with
+ * a redactor that knows no secret (it masks JWTs only), written at once when neutralising would change nothing: no
+ * JWT and no control character in the text JSON.stringify writes, and nesting within safeValue's depth. Otherwise,
+ * and for any other redactor, exactly safeJson. The same text either way, without a copy of the value (an exchange's
+ * Allure attachment: helpers/client/http/allure-sink.ts).
+ */
+export function safeJsonOfData(value: unknown, r: Redactor): string {
+  if (r.size === 0) {
+    let text: string | undefined
+    try {
+      text = JSON.stringify(value ?? null, null, 2)
+    } catch {
+      text = undefined
+    }
+    if (
+      text !== undefined &&
+      !MAY_HOLD_CONTROL.test(text) &&
+      !HAS_JWT.test(text) &&
+      jsonDepthBeyond(text, DEPTH - 6) === undefined
+    )
+      return text
+  }
+  return safeJson(value, { redactor: r })
 }
 
 const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }

@@ -2,6 +2,8 @@ import { BroadcastChannel } from 'node:worker_threads'
 
 const SECRET_KEY = /(pass(word)?|secret|token|authorization|api[-_]?key|credential|cookie|signature)/i
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g
+/** A text where JWT finds a token (the same pattern, without the global flag's state). */
+export const HAS_JWT = new RegExp(JWT.source)
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'])
 export const REDACTED = '[REDACTED]'
 /** Deeper than this, a value is not walked (a hostile body must not exhaust the stack). */
@@ -511,6 +513,13 @@ export function listenForWorkerSecrets(into: Redactor = RUN): () => void {
  * that nothing a target sends can move the cursor, recolour or rewrite the console. Newlines and tabs are kept.
  */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+
+/**
+ * A JSON text (as JSON.stringify writes it) whose strings may hold one of CONTROL's characters: JSON.stringify escapes
+ * C0 (`\u00XX`, `\b`, `\f`, `\r`) and leaves the others raw. Also true of some texts that hold none (a backslash
+ * written before such letters): the test errs on the side of escaping.
+ */
+export const MAY_HOLD_CONTROL = /\\u00[01][0-9a-fA-F]|\\[bfr]|[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
 
 export function escapeControls(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)

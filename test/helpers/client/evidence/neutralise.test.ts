@@ -7,16 +7,18 @@ import { Recorder } from '../../../../helpers/client/http/recorder'
 import type { HttpResult } from '../../../../helpers/client/http/types'
 import { allureExchangeSink } from '../../../../helpers/client/http/allure-sink'
 import { redactedJson } from '../../../../helpers/client/evidence/evidence'
+import fc from 'fast-check'
 import {
   safeHtml,
   safeJson,
+  safeJsonOfData,
   safeMarkdown,
   safeText,
   safeValue,
   safeXml,
 } from '../../../../helpers/client/evidence/neutralise'
 import { ALLURE_RESULTS_ENV } from '../../../../common/report-paths'
-import { runRedactor } from '../../../../helpers/client/evidence/redact'
+import { Redactor, runRedactor } from '../../../../helpers/client/evidence/redact'
 import { trafficFileSink } from '../../../../helpers/client/http/traffic-file'
 import { consoleLines } from '../../../../runner/run/results/console-lines'
 import { emptyReport, withVerdict, writeRunReports, writeStoppedRun } from '../../../../runner/run/results/run-reports'
@@ -233,5 +235,56 @@ describe('safeValue keys', () => {
     expect(Object.keys(out)).toEqual(['__proto__', 'constructor', 'a'])
     expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"a":1}')
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+  })
+})
+
+describe('safeJsonOfData: safeJson without the copy (docs/performance.md)', () => {
+  const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl'
+  /** Strings mixing plain text with what neutralising changes: controls, bidi, a JWT, backslashes before letters. */
+  const text = fc
+    .array(
+      fc.oneof(
+        fc.string(),
+        fc.constantFrom('\u001b[31m', '\r', '\b', '\f', '\u0000', '\u0085', '\u202e', '\u2028', '\\b', '\\u001b'),
+        fc.constant(JWT),
+        fc.constantFrom('\t', '\n', 'é', '😀', '__proto__'),
+      ),
+      { maxLength: 5 },
+    )
+    .map((parts) => parts.join(''))
+  const data = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(text, tie('value'), { maxKeys: 4 }),
+    ),
+  })).value
+
+  it('writes what safeJson writes with a redactor that knows no secret, for any JSON data', () => {
+    fc.assert(
+      fc.property(data, (v) => {
+        const r = new Redactor()
+        expect(safeJsonOfData(v, r)).toBe(safeJson(v, { redactor: r }))
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('writes what safeJson writes past safeValue\'s depth, and with a redactor that knows a secret', () => {
+    let deep: unknown = 'bottom'
+    for (let i = 0; i < 300; i += 1) deep = [deep]
+    const none = new Redactor()
+    expect(safeJsonOfData({ deep }, none)).toBe(safeJson({ deep }, { redactor: none }))
+    expect(safeJsonOfData({ deep }, none)).toContain('deeper than')
+    const knows = new Redactor()
+    knows.addSecret('Sekr3t-value-42')
+    const v = { body: { note: 'has Sekr3t-value-42 inside' } }
+    expect(safeJsonOfData(v, knows)).toBe(safeJson(v, { redactor: knows }))
+    expect(safeJsonOfData(v, knows)).not.toContain('Sekr3t-value-42')
   })
 })
