@@ -519,7 +519,8 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202
  * C0 (`\u00XX`, `\b`, `\f`, `\r`) and leaves the others raw. Also true of some texts that hold none (a backslash
  * written before such letters): the test errs on the side of escaping.
  */
-export const MAY_HOLD_CONTROL = /\\u00[01][0-9a-fA-F]|\\[bfr]|[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+export const MAY_HOLD_CONTROL =
+  /\\u00[01][0-9a-fA-F]|\\[bfr]|[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
 
 export function escapeControls(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)

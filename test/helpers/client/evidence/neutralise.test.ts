@@ -275,7 +275,7 @@ describe('safeJsonOfData: safeJson without the copy (docs/performance.md)', () =
     )
   })
 
-  it('writes what safeJson writes past safeValue\'s depth, and with a redactor that knows a secret', () => {
+  it("writes what safeJson writes past safeValue's depth, and with a redactor that knows a secret", () => {
     let deep: unknown = 'bottom'
     for (let i = 0; i < 300; i += 1) deep = [deep]
     const none = new Redactor()
