@@ -6,7 +6,7 @@ import type { TargetConfig, UserCredentials, UserRole } from '../../common/confi
 import { SchemaCompiler } from '../../common/data/schema-compiler'
 import { contractRegistry, type ContractRegistry } from '../client/contracts/registry'
 import { ServiceClient } from '../client/http/client'
-import { Dispatchers } from '../client/http/dispatchers'
+import { takeSharedDispatchers } from '../client/http/dispatchers'
 import { sharedLimiter } from '../client/http/limiter'
 import { Recorder, type ExchangeSink } from '../client/http/recorder'
 import { ANSWER_BUDGET_DEVIATION, ANSWER_HEADERS_DEVIATION } from '../client/http/limits'
@@ -93,12 +93,13 @@ export function createSuiteContext(
     },
     largeHeaders: { policy: config.deviations[ANSWER_HEADERS_DEVIATION] ?? 'warn' },
   })
-  const dispatchers = new Dispatchers(config.http)
-  // shared by every suite file of this worker that talks to this target
-  // this run's target: what the files of a worker that talk to it share (the request limit, the ids it gave as new)
+  // this run's target: what the files of a worker that talk to it share (the request limit, the connections, the ids
+  // it gave as new)
   const { salesBaseUrl, webhookBaseUrl, authUrl } = config.services
   const targetKey = `${config.runId} ${salesBaseUrl} ${webhookBaseUrl} ${authUrl}`
   const limiter = sharedLimiter(targetKey, config.http.maxInFlight)
+  const connections = takeSharedDispatchers(targetKey, config.http)
+  const dispatchers = connections.dispatchers
   const defaultHeaders = { 'accept-language': config.headers.acceptLanguage, ...config.headers.extra }
   const auth = new AuthSession({
     ...profileAuthOptions(config),
@@ -157,7 +158,7 @@ export function createSuiteContext(
           join(trafficDir(), `history-cost-${process.pid}.cost`),
           `${JSON.stringify(model.history.cost)}\n`,
         )
-      await dispatchers.close()
+      await connections.giveBack()
     },
   }
 }

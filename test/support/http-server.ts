@@ -4,6 +4,10 @@ import type { AddressInfo } from 'node:net'
 export interface TestServer {
   url: string
   requests: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[]
+  /** How many connections clients have opened so far. */
+  connections(): number
+  /** How many of them are still open. */
+  openConnections(): number
   close(): Promise<void>
 }
 
@@ -20,11 +24,21 @@ export async function startTestServer(
       handler(req, res, body)
     })
   })
+  let connections = 0
+  let closed = 0
+  server.on('connection', (socket) => {
+    connections += 1
+    socket.on('close', () => {
+      closed += 1
+    })
+  })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    connections: () => connections,
+    openConnections: () => connections - closed,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections()

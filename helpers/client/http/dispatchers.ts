@@ -5,6 +5,8 @@ export interface DispatcherOptions extends Partial<HttpLimits> {
   connectTimeoutMs: number
   headersTimeoutMs: number
   bodyTimeoutMs: number
+  /** The target's request limit (profile http.maxInFlight): a pool keeps up to this many connections, at least 16. */
+  maxInFlight?: number
 }
 
 /** How long closing waits for the pools to drain before their connections are dropped. */
@@ -21,7 +23,7 @@ export class Dispatchers {
     let pool = this.pools.get(origin)
     if (!pool) {
       pool = new Pool(origin, {
-        connections: 16,
+        connections: Math.max(16, this.options.maxInFlight ?? 0),
         pipelining: 1,
         keepAliveTimeout: 10_000,
         connect: { timeout: this.options.connectTimeoutMs },
@@ -60,5 +62,40 @@ export class Dispatchers {
         if (closed === 'late') await p.destroy().catch(() => undefined)
       }),
     )
+  }
+}
+
+/**
+ * The dispatchers of a target, shared by the suite files of a worker that talk to it, as the request limit is
+ * (limiter.ts sharedLimiter): their requests reuse the same keep-alive connections instead of each file opening its
+ * own. A file's suite context takes them and gives them back when it closes; the last one to give them back closes
+ * them, so nothing stays open after the files that used it (a script's context, an exploration). Opening a connection
+ * per file and pool was 187 connections in a full run against 38 shared, and 0.3 CPU s of it (docs/performance.md).
+ */
+const shared = new Map<string, { dispatchers: Dispatchers; users: number }>()
+
+export function takeSharedDispatchers(
+  target: string,
+  options: DispatcherOptions,
+): { dispatchers: Dispatchers; giveBack(): Promise<void> } {
+  const key = `${target}#${JSON.stringify(options)}`
+  let entry = shared.get(key)
+  if (!entry) {
+    entry = { dispatchers: new Dispatchers(options), users: 0 }
+    shared.set(key, entry)
+  }
+  entry.users += 1
+  const taken = entry
+  let given = false
+  return {
+    dispatchers: taken.dispatchers,
+    giveBack: async () => {
+      if (given) return
+      given = true
+      taken.users -= 1
+      if (taken.users > 0) return
+      if (shared.get(key) === taken) shared.delete(key)
+      await taken.dispatchers.close()
+    },
   }
 }
