@@ -429,6 +429,20 @@ function deepMatch(p: string[], path: string[]): boolean {
  * with `**` before its last segment (any depth, then `title`), else the nearest `/**`.
  */
 export function sourceOf(key: string, pattern: string): FieldSource | undefined {
+  const memo = `${key}\u0000${pattern}`
+  if (SOURCE_OF.has(memo)) return SOURCE_OF.get(memo)
+  const found = lookUpSource(key, pattern)
+  if (SOURCE_OF.size < 50_000) SOURCE_OF.set(memo, found)
+  return found
+}
+
+/**
+ * sourceOf's answers so far: the table is a constant, so the answer for an operation and pattern never changes (a run
+ * asks for the same few hundred again and again). Bounded: a target's answers cannot make it grow without end.
+ */
+const SOURCE_OF = new Map<string, FieldSource | undefined>()
+
+function lookUpSource(key: string, pattern: string): FieldSource | undefined {
   const table = ANSWER_SOURCES[key]
   if (!table) return undefined
   const exact = table[pattern]

@@ -1,7 +1,10 @@
 /** JSON documents as their leaves: JSON pointer -> primitive value (objects and arrays walked, empty ones kept). */
 export type Leaves = Map<string, unknown>
 
-const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1')
+/** A key as a JSON pointer token (RFC 6901: `~` as `~0`, `/` as `~1`); most keys hold neither and are kept as they are. */
+export const escapeToken = (k: string): string =>
+  k.includes('~') || k.includes('/') ? k.replace(/~/g, '~0').replace(/\//g, '~1') : k
+const esc = escapeToken
 
 export function leavesOf(doc: unknown, prefix = '', out: Leaves = new Map()): Leaves {
   if (doc !== null && typeof doc === 'object') {
