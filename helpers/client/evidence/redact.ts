@@ -96,6 +96,22 @@ export function secretSpellings(secret: string): Spelling[] {
   return out.filter((v) => v.text.length >= MIN_SECRET)
 }
 
+/** A list of spellings as secretSpellings makes them (what a thread's announcement carries). */
+function isSpellingList(v: unknown): v is Spelling[] {
+  return (
+    Array.isArray(v) &&
+    v.every(
+      (s) =>
+        s !== null &&
+        typeof s === 'object' &&
+        typeof (s as Spelling).text === 'string' &&
+        (s as Spelling).text.length >= MIN_SECRET &&
+        ['undefined', 'number'].includes(typeof (s as Spelling).before) &&
+        ['undefined', 'number'].includes(typeof (s as Spelling).after),
+    )
+  )
+}
+
 /** The spellings of a secret, as texts (tests, the hostile bed's canaries). */
 export function secretVariants(secret: string): string[] {
   return [...new Set(secretSpellings(secret).map((s) => s.text))]
@@ -378,14 +394,23 @@ export class Redactor {
     this.learn(value)
   }
 
-  /** Registers a secret without announcing it; true when it was new. */
-  learn(value: unknown): value is string {
+  /**
+   * Registers a secret without announcing it; true when it was new. `spelled`: its spellings as another thread's
+   * redactor computed them (secretSpellings of the same value, announced with it): taken instead of computed again.
+   */
+  learn(value: unknown, spelled?: unknown): value is string {
     if (typeof value !== 'string' || value.length < MIN_SECRET || this.secrets.has(value)) return false
-    const spellings = secretSpellings(value)
+    const spellings =
+      isSpellingList(spelled) && spelled.some((sp) => sp.text === value) ? spelled : secretSpellings(value)
     this.secrets.set(value, spellings)
     // into the index in place; built again only when a spelling is shorter than its window
     if (this.index && !this.index.add(spellings)) this.index = undefined
     return true
+  }
+
+  /** The spellings of a known secret (secretSpellings), or undefined. */
+  spellingsOf(secret: string): readonly Spelling[] | undefined {
+    return this.secrets.get(secret)
   }
 
   /**
@@ -480,7 +505,9 @@ class RunRedactor extends Redactor {
         this.channel = new BroadcastChannel(SECRETS_CHANNEL)
         ;(this.channel as unknown as { unref?: () => void }).unref?.()
       }
-      this.channel.postMessage(value)
+      // with its spellings: the main thread takes them instead of computing them again (a run learns a token at each
+      // login; docs/performance.md)
+      this.channel.postMessage({ secret: value, spellings: this.spellingsOf(value) })
     } catch {
       // nobody to tell: what this thread sends is redacted here anyway
     }
@@ -503,7 +530,11 @@ export function listenForWorkerSecrets(into: Redactor = RUN): () => void {
   const channel = new BroadcastChannel(SECRETS_CHANNEL)
   ;(channel as unknown as { unref?: () => void }).unref?.()
   channel.onmessage = (e: unknown) => {
-    into.learn((e as { data?: unknown }).data)
+    const data = (e as { data?: unknown }).data
+    if (data !== null && typeof data === 'object') {
+      const { secret, spellings } = data as { secret?: unknown; spellings?: unknown }
+      into.learn(secret, spellings)
+    } else into.learn(data)
   }
   return () => channel.close()
 }

@@ -1,10 +1,13 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   escapeControls,
+  listenForWorkerSecrets,
   MAX_REDACT_DEPTH,
   REDACTED,
   Redactor,
+  runRedactor,
+  secretSpellings,
   SpellingIndex,
 } from '../../../../helpers/client/evidence/redact'
 import {
@@ -342,3 +345,31 @@ describe(
     )
   },
 )
+
+describe('a secret announced with its spellings (docs/performance.md)', () => {
+  it('is learned by the listening thread with the spellings the announcing thread computed', async () => {
+    const into = new Redactor()
+    const stop = listenForWorkerSecrets(into)
+    try {
+      const secret = `Announced-${Date.now()}-Secret`
+      runRedactor().addSecret(secret)
+      await vi.waitFor(() => expect(into.size).toBe(1))
+      expect(into.spellingsOf(secret)).toEqual(secretSpellings(secret))
+      expect(into.text(`a ${Buffer.from(secret).toString('base64')} b`)).not.toContain(
+        Buffer.from(secret).toString('base64'),
+      )
+    } finally {
+      stop()
+    }
+  })
+
+  it('computes the spellings itself when the announced ones are not a list that spells the secret', () => {
+    const secret = 'S3cret-value-98765'
+    for (const bad of [[{ text: 'something-else-entirely' }], 'not a list', [{ text: 42 }], []]) {
+      const r = new Redactor()
+      r.learn(secret, bad)
+      expect(r.spellingsOf(secret)).toEqual(secretSpellings(secret))
+      expect(r.text(`x ${secret} y`)).toBe(`x ${REDACTED} y`)
+    }
+  })
+})
