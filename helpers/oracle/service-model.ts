@@ -71,10 +71,11 @@ export class ServiceModel implements ExchangeObserver {
     this.money = new MoneyModel(policiesSettings(config))
     this.policy = new PolicyModel(policiesSettings(config))
     this.exercise = new ExerciseTracker(config, this.webhooks, tokenFingerprint)
+    const policies = policiesSettings(config)
     this.answers = new AnswerModel({
-      dayCount: policiesSettings(config).dayCount,
-      shortRateBase: policiesSettings(config).termination.shortRateBase,
-      mtaAdjustment: policiesSettings(config).mta.adjustment,
+      dayCount: policies.dayCount,
+      shortRateBase: policies.termination.shortRateBase,
+      mtaAdjustment: policies.mta.adjustment,
       ...(options.newIds ? { newIds: options.newIds } : {}),
     })
     this.sales = new SalesModel(salesSettings(config), config.statuses, {
