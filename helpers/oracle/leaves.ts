@@ -1,7 +1,7 @@
 /** JSON documents as their leaves: JSON pointer -> primitive value (objects and arrays walked, empty ones kept). */
 export type Leaves = Map<string, unknown>
 
-/** A key as a JSON pointer token (RFC 6901: `~` as `~0`, `/` as `~1`); most keys hold neither and are kept as they are. */
+/** A key as a JSON pointer token (RFC 6901: `~` as `~0`, `/` as `~1`); a key with neither is kept as it is. */
 export const escapeToken = (k: string): string =>
   k.includes('~') || k.includes('/') ? k.replace(/~/g, '~0').replace(/\//g, '~1') : k
 const esc = escapeToken
