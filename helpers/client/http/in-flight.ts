@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { ScopedValue } from './scoped'
 
 /**
  * How long after its unit's deadline a request's own timer stops it, if the unit's timer has not
@@ -14,8 +14,8 @@ export interface InFlightRequest {
 
 /**
  * The requests in flight for one unit of work with a deadline (a check, the preflight): what a timeout names, and
- * what it aborts. Carried through the awaits of that work (AsyncLocalStorage), so the HTTP layer finds it without
- * being handed it.
+ * what it aborts. Carried through the awaits of that work (a scoped value: scoped.ts), so the HTTP layer finds it
+ * without being handed it.
  */
 export class InFlight {
   private readonly requests = new Set<InFlightRequest>()
@@ -69,7 +69,7 @@ export class InFlight {
   }
 }
 
-const current = new AsyncLocalStorage<InFlight>()
+const current = new ScopedValue<InFlight>('in flight')
 
 export function withInFlight<T>(tracker: InFlight, body: () => T): T {
   return current.run(tracker, body)
@@ -77,5 +77,5 @@ export function withInFlight<T>(tracker: InFlight, body: () => T): T {
 
 /** The in-flight tracker of the work running here, if any. */
 export function currentInFlight(): InFlight | undefined {
-  return current.getStore()
+  return current.get()
 }

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { ScopedValue } from './scoped'
 import type { Verdict, Violation } from './observer'
 
 /** What the model found on the answers a check received (helpers/oracle/). */
@@ -55,7 +55,7 @@ interface RunningCheck {
  * (runner/run/targets/lanes.ts), the checks of several suites run at once in one worker, so vitest's global "current
  * test" names whichever started last; the HTTP exchanges of a check are attributed through this instead.
  */
-const running = new AsyncLocalStorage<RunningCheck>()
+const running = new ScopedValue<RunningCheck>('running check')
 
 export function withRunningCheck<T>(
   testName: string,
@@ -76,12 +76,12 @@ export function withRunningCheck<T>(
 
 /** The full name ("block > check title") of the check running here, if any. */
 export function runningCheck(): string | undefined {
-  return running.getStore()?.name
+  return running.get()?.name
 }
 
 /** Adds the model's verdict on one answer to the check that received it (outside any check: dropped). */
 export function noteVerdict(verdict: Verdict): void {
-  const tally = running.getStore()?.invariants
+  const tally = running.get()?.invariants
   if (!tally) return
   for (const id of verdict.evaluated) tally.evaluated[id] = (tally.evaluated[id] ?? 0) + 1
   tally.violations.push(...verdict.violations)
@@ -102,7 +102,7 @@ export function noteVerdict(verdict: Verdict): void {
  * exchanges show it.
  */
 export function noteContract(note: ContractNote): boolean {
-  const list = running.getStore()?.contract
+  const list = running.get()?.contract
   if (!list) return false
   if (!list.some((x) => x.id === note.id && x.actual === note.actual)) list.push(note)
   return true
@@ -110,12 +110,12 @@ export function noteContract(note: ContractNote): boolean {
 
 /** The published-contract findings so far on the running check's answers. */
 export function runningContract(): ContractNote[] | undefined {
-  return running.getStore()?.contract
+  return running.get()?.contract
 }
 
 /** The invariants evaluated and broken so far by the running check. */
 export function runningInvariants(): InvariantTally | undefined {
-  return running.getStore()?.invariants
+  return running.get()?.invariants
 }
 
 /**
@@ -123,18 +123,18 @@ export function runningInvariants(): InvariantTally | undefined {
  * client's in the run's history (one lane of the timeline). Same check, chain and tally.
  */
 export function asClient<T>(name: string, body: () => T): T {
-  const store = running.getStore()
+  const store = running.get()
   return store ? running.run({ ...store, client: name }, body) : body()
 }
 
 /** The client the running check plays here, if it plays several (asClient). */
 export function runningClient(): string | undefined {
-  return running.getStore()?.client
+  return running.get()?.client
 }
 
 /** The dependent chain of the check running here, if any. */
 export function runningChain(): string | undefined {
-  return running.getStore()?.chain
+  return running.get()?.chain
 }
 
 /**
@@ -144,13 +144,13 @@ export function runningChain(): string | undefined {
  * check that runs it is independent of its siblings. Same check, same chain, same tally: only the priority changes.
  */
 export function awaitedByOthers<T>(body: () => T): T {
-  const store = running.getStore()
+  const store = running.get()
   return store && store.independent ? running.run({ ...store, independent: false }, body) : body()
 }
 
 /** Whether the check running here is independent of its siblings (false outside a check: hooks set up for others). */
 export function runningIndependently(): boolean {
-  return running.getStore()?.independent ?? false
+  return running.get()?.independent ?? false
 }
 
 /** A finding about an exchange of the running check that the check records as a deviation when its body ends. */
@@ -161,7 +161,7 @@ export interface ExchangeFinding {
   policy: 'warn' | 'fail'
 }
 
-const findings = new AsyncLocalStorage<ExchangeFinding[]>()
+const findings = new ScopedValue<ExchangeFinding[]>('exchange findings')
 
 /**
  * Runs body collecting the findings reported during it (helpers/client/contracts/openapi: published-contract checks).
@@ -172,13 +172,13 @@ export function withFindings<T>(list: ExchangeFinding[], body: () => T): T {
 
 /** Reports a finding to the running check; false when no check is running (e.g. a clean-up hook). */
 export function reportFinding(f: ExchangeFinding): boolean {
-  const list = findings.getStore()
+  const list = findings.get()
   if (!list) return false
   if (!list.some((x) => x.id === f.id && x.message === f.message)) list.push(f)
   return true
 }
 
-const onPurpose = new AsyncLocalStorage<string>()
+const onPurpose = new ScopedValue<string>('invalid on purpose')
 
 /**
  * Runs `body` whose requests are invalid on purpose (a probe of a refusal: a body without a required field, a header
@@ -191,5 +191,5 @@ export function invalidOnPurpose<T>(what: string, body: () => T): T {
 
 /** What is wrong on purpose with the requests sent here (invalidOnPurpose), if anything. */
 export function requestInvalidOnPurpose(): string | undefined {
-  return onPurpose.getStore()
+  return onPurpose.get()
 }
