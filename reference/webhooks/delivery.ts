@@ -3,6 +3,7 @@ import type { ReferenceContext } from '../context'
 import { probedNotification } from '../variations/field-probe'
 import type { EventType } from './events'
 import type { StoredSubscription } from './store'
+import { request } from 'undici'
 
 /**
  * How the reference signs notifications (documented in docs/webhooks.md, the defaults of the suite's profile):
@@ -130,11 +131,13 @@ export class Deliverer {
         Math.max(0, due - Date.now()),
       )
     state.timer = arm(Date.now() + this.attemptTimeoutMs)
-    fetch(url, { method: 'POST', headers, body, signal: abort.signal, redirect: 'manual' })
+    // undici's request (no redirect followed, like fetch's 'manual'): a delivery costs a fraction of a fetch, whose
+    // Request, Response and Headers objects nothing here reads (docs/performance.md)
+    request(url, { method: 'POST', headers, body, signal: abort.signal })
       .then(async (res) => {
         state.answered = true
-        await res.arrayBuffer().catch(() => undefined)
-        return res.ok
+        await res.body.dump().catch(() => undefined)
+        return res.statusCode >= 200 && res.statusCode < 300
       })
       .catch(() => false)
       .then((ok) => {
