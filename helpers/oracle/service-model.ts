@@ -68,17 +68,19 @@ export class ServiceModel implements ExchangeObserver {
   readonly exercise: ExerciseTracker
 
   constructor(config: TargetConfig, options: ServiceModelOptions = {}) {
-    this.money = new MoneyModel(policiesSettings(config))
-    this.policy = new PolicyModel(policiesSettings(config))
-    this.exercise = new ExerciseTracker(config, this.webhooks, tokenFingerprint)
+    // read once: the models only read them (RunHistory's default is the shared POLICIES_DEFAULTS itself)
     const policies = policiesSettings(config)
+    const sales = salesSettings(config)
+    this.money = new MoneyModel(policies)
+    this.policy = new PolicyModel(policies)
+    this.exercise = new ExerciseTracker(config, this.webhooks, tokenFingerprint)
     this.answers = new AnswerModel({
       dayCount: policies.dayCount,
       shortRateBase: policies.termination.shortRateBase,
       mtaAdjustment: policies.mta.adjustment,
       ...(options.newIds ? { newIds: options.newIds } : {}),
     })
-    this.sales = new SalesModel(salesSettings(config), config.statuses, {
+    this.sales = new SalesModel(sales, config.statuses, {
       policyIssued: (p, from, res) => {
         this.money.policyIssued(p.id, p.tenant)
         this.policy.issued(p.id, p.tenant, from, res)
@@ -90,7 +92,7 @@ export class ServiceModel implements ExchangeObserver {
         if (success && done) this.exercise.mtaIssued(policyId)
       },
     })
-    this.history = new RunHistory(salesSettings(config), config.statuses, undefined, policiesSettings(config))
+    this.history = new RunHistory(sales, config.statuses, undefined, policies)
     const configured = (config.auth as { expiryLeewaySeconds?: unknown }).expiryLeewaySeconds
     this.leewayMs = 1000 * (options.expiryLeewaySeconds ?? (typeof configured === 'number' ? configured : 0))
   }
