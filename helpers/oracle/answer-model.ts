@@ -1,16 +1,16 @@
+import { escapePointerToken as esc } from '../client/data/json-pointer'
 import { NewIds } from './new-ids'
 import { createHash } from 'node:crypto'
 import type { HttpResult } from '../client/http/types'
 import type { InvariantId, Violation } from './invariants'
 import { ANSWER_SOURCES, sourceOf, type FieldSource } from './answer-sources'
-import { escapeToken, type Leaves } from './leaves'
+import type { Leaves } from './leaves'
 
 type Json = Record<string, unknown>
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)
 const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
 const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v))
 const cents = (n: number) => Math.round(n * 100)
-const esc = escapeToken
 
 /** An answer's leaves with their table pattern (array items as `*`). */
 interface Leaf {

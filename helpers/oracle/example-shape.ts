@@ -1,3 +1,4 @@
+import { escapePointerToken as escapeKey } from '../client/data/json-pointer'
 /**
  * A value judged against a published example of its structure (issue 42): the webhook events list publishes an
  * `examplePayload` per event type (webhook-subscriptions.md §2, WebhookEventInfo: "Example payload structure for the
@@ -24,8 +25,6 @@ export function jsonType(v: unknown): JsonType {
   const t = typeof v
   return t === 'boolean' || t === 'number' || t === 'string' ? t : 'object'
 }
-
-const escapeKey = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1')
 
 /** Where `value` departs from the structure of `example`, every level, in document order. */
 export function shapeDifferences(example: unknown, value: unknown, path = ''): ShapeDifference[] {

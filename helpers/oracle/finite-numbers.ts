@@ -1,3 +1,4 @@
+import { escapePointerToken } from '../client/data/json-pointer'
 import type { HttpResult } from '../client/http/types'
 import type { InvariantId, Violation } from './invariants'
 
@@ -27,8 +28,7 @@ export function nonFiniteNumbers(value: unknown, max = MAX_NAMED): string[] {
     }
     if (v === null || typeof v !== 'object' || depth > 256) return
     if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}/${i}`, depth + 1))
-    else
-      for (const [k, x] of Object.entries(v)) walk(x, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1)
+    else for (const [k, x] of Object.entries(v)) walk(x, `${at}/${escapePointerToken(k)}`, depth + 1)
   }
   walk(value, '', 0)
   return out

@@ -1,16 +1,12 @@
+import { escapePointerToken } from '../client/data/json-pointer'
 /** JSON documents as their leaves: JSON pointer -> primitive value (objects and arrays walked, empty ones kept). */
 export type Leaves = Map<string, unknown>
-
-/** A key as a JSON pointer token (RFC 6901: `~` as `~0`, `/` as `~1`); a key with neither is kept as it is. */
-export const escapeToken = (k: string): string =>
-  k.includes('~') || k.includes('/') ? k.replace(/~/g, '~0').replace(/\//g, '~1') : k
-const esc = escapeToken
 
 export function leavesOf(doc: unknown, prefix = '', out: Leaves = new Map()): Leaves {
   if (doc !== null && typeof doc === 'object') {
     const entries = Array.isArray(doc) ? doc.map((v, i) => [String(i), v] as const) : Object.entries(doc)
     if (entries.length === 0) out.set(prefix, Array.isArray(doc) ? [] : {})
-    for (const [k, v] of entries) leavesOf(v, `${prefix}/${esc(k)}`, out)
+    for (const [k, v] of entries) leavesOf(v, `${prefix}/${escapePointerToken(k)}`, out)
   } else out.set(prefix, doc)
   return out
 }
@@ -35,7 +31,7 @@ function drop(out: Leaves, prefix: string): void {
 function patchInto(out: Leaves, patch: unknown, prefix: string, depth: number): void {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return
   for (const [k, v] of Object.entries(patch)) {
-    const p = `${prefix}/${esc(k)}`
+    const p = `${prefix}/${escapePointerToken(k)}`
     if (v === null) drop(out, p)
     else if (Array.isArray(v)) {
       drop(out, p)

@@ -1,3 +1,4 @@
+import { escapePointerToken } from '../client/data/json-pointer'
 /**
  * Real-world data in generated payloads (issue 29, docs/sales.md "Real-world data"): within each schema's constraints
  * and seeded, free text becomes non-ASCII (accents, CJK, right-to-left, emoji) or as long as maxLength allows, decimal
@@ -217,8 +218,7 @@ export function realWorldLeaves(
 ): Map<string, RealWorldClass[]> {
   if (doc !== null && typeof doc === 'object') {
     const entries = Array.isArray(doc) ? doc.map((v, i) => [String(i), v] as const) : Object.entries(doc)
-    for (const [k, v] of entries)
-      realWorldLeaves(v, schema, `${prefix}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out)
+    for (const [k, v] of entries) realWorldLeaves(v, schema, `${prefix}/${escapePointerToken(k)}`, out)
     return out
   }
   const classes = classesOf(doc, schema !== undefined ? schemaAt(schema, prefix) : undefined)

@@ -1,3 +1,4 @@
+import { escapePointerToken } from '../client/data/json-pointer'
 import type { OperationId } from '../../common/operations'
 import type { HttpResult } from '../client/http/types'
 import type { InvariantId } from './invariants'
@@ -52,7 +53,7 @@ export function jsonDifferences(expected: unknown, actual: unknown, path = ''): 
   if (isObj(expected) && isObj(actual)) {
     const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort()
     return keys.flatMap((k) => {
-      const p = `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`
+      const p = `${path}/${escapePointerToken(k)}`
       if (!(k in actual)) return [{ path: p, what: 'missing' }]
       if (!(k in expected)) return [{ path: p, what: 'not in its read' }]
       return jsonDifferences(expected[k], actual[k], p)

@@ -1,3 +1,4 @@
+import { escapePointerToken } from '../../helpers/client/data/json-pointer'
 import type { HttpResult } from '../../helpers/client/http/types'
 import { safeText } from '../../helpers/client/evidence/redact'
 
@@ -57,7 +58,7 @@ export function pointersOf(doc: unknown, name: string, at = '', depth = 0): stri
   if (doc === null || typeof doc !== 'object' || depth > 6) return []
   const out: string[] = []
   for (const [k, v] of Object.entries(doc as Record<string, unknown>)) {
-    const p = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    const p = `${at}/${escapePointerToken(k)}`
     if (k === name) out.push(p)
     out.push(...pointersOf(v, name, p, depth + 1))
   }

@@ -1,3 +1,4 @@
+import { escapePointerToken as escape } from '../../client/data/json-pointer'
 /**
  * The value bounds a product schema publishes on the fields a quote carries (issue 39): a payload with each carried
  * value at a bound, and payloads with one value just past a bound. Pure functions: the checks that use them
@@ -43,7 +44,6 @@ function ofLength(s: string, n: number): string {
   const base = s.length > 0 ? [...s] : ['a']
   return Array.from({ length: n }, (_, i) => base[i % base.length]).join('')
 }
-const escape = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1')
 const usableBound = (s: Json, n: number | undefined): n is number =>
   n !== undefined && Number.isFinite(n) && (!isInt(s) || Number.isInteger(n))
 

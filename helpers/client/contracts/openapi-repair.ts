@@ -1,3 +1,4 @@
+import { escapePointerToken as escape } from '../data/json-pointer'
 /**
  * Lenient loading of a published OpenAPI document (docs/contracts.md "Document warnings"): the authoring errors real
  * documents carry (a type that is not a JSON Schema type, a parameter without a schema, a `$ref` to a component that
@@ -68,10 +69,6 @@ export const KNOWN_FORMATS = new Set([
 ])
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
-
-function escape(s: string): string {
-  return s.replace(/~/g, '~0').replace(/\//g, '~1')
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)

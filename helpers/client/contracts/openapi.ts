@@ -1,3 +1,4 @@
+import { escapePointerToken as escapePointer } from '../data/json-pointer'
 import { mediaTypeOf } from '../content/document'
 import OpenAPIBackend, { type Operation } from 'openapi-backend'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
@@ -57,10 +58,6 @@ export interface ExchangeForContract {
   responseHeaders?: Record<string, string>
   responseBody?: string
   contentType?: string
-}
-
-function escapePointer(s: string): string {
-  return s.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
 function parseBody(text: string | undefined): unknown {

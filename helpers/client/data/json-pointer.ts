@@ -16,3 +16,8 @@ export function getPointer(doc: unknown, pointer: string): unknown {
 export function valuesAt(doc: unknown, pointers: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(pointers.map((p) => [p, getPointer(doc, p)]))
 }
+
+/** A key as a JSON pointer token (RFC 6901: `~` as `~0`, `/` as `~1`); a key with neither is kept as it is. */
+export function escapePointerToken(key: string): string {
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key
+}

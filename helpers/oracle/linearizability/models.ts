@@ -1,4 +1,4 @@
-import { getPointer } from '../../client/data/json-pointer'
+import { getPointer, escapePointerToken } from '../../client/data/json-pointer'
 import { applyPatch, leavesOf, type Leaves } from '../leaves'
 import type { Model } from './checker'
 
@@ -41,7 +41,7 @@ const leavesKey = (l: Leaves) => JSON.stringify([...l].sort(([a], [b]) => (a < b
 function removals(patch: unknown, prefix = ''): string[] {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return []
   return Object.entries(patch).flatMap(([k, v]) => {
-    const p = `${prefix}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    const p = `${prefix}/${escapePointerToken(k)}`
     return v === null ? [p] : removals(v, p)
   })
 }
